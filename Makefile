@@ -1,0 +1,48 @@
+# Two commands do all the set-up: `make run` and `make test`.
+# Both create .venv when it is missing and install everything pinned in pyproject.toml.
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: run test venv lint typecheck pytest mptest mpycheck bench clean
+
+run: $(STAMP)
+	$(BIN)/meridian-table play kato
+
+test: $(STAMP)
+	$(BIN)/ruff check host firmware tests tools
+	$(BIN)/mypy
+	$(BIN)/python tools/mpycheck.py
+	$(BIN)/python tools/mptest.py
+	$(BIN)/python -m pytest
+
+venv: $(STAMP)
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+lint: $(STAMP)
+	$(BIN)/ruff check host firmware tests tools
+
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
+pytest: $(STAMP)
+	$(BIN)/python -m pytest
+
+mptest: $(STAMP)
+	$(BIN)/python tools/mptest.py
+
+mpycheck: $(STAMP)
+	$(BIN)/python tools/mpycheck.py
+
+bench: $(STAMP)
+	$(BIN)/meridian-table bench all --json
+
+clean:
+	rm -rf $(VENV) build .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,329 @@
+"""The wire format between the Pico and the host. The only definition of it.
+
+One frame per line of printable ASCII::
+
+    TYPE SEQ [FIELD ...]*CRC\\n
+
+- TYPE: 1 to 8 upper-case letters (``HELLO``, ``SENSE``, ``PLAN``, ...).
+- SEQ: decimal 0..65535. For SENSE it is the event sequence number (acknowledged
+  by ACK); for every other type it is a per-sender frame counter, for logs only.
+- FIELD: a token of printable ASCII (0x21..0x7E) other than ``*``; fields are
+  separated by single spaces.
+- CRC: four upper-case hex digits, CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF)
+  over every byte before the ``*``.
+- A line is at most MAX_LINE bytes, newline included. ``\\r`` before ``\\n`` is
+  tolerated. No 0x00 and no 0x03 byte can appear in a valid frame.
+
+This module is written in the common subset of MicroPython and CPython. The
+firmware uses ``Encoder`` and ``LineReader`` (no allocation per frame); the host
+uses ``encode`` and ``decode``. docs/PROTOCOL.md lists every frame type.
+"""
+
+PROTOCOL_VERSION = 1
+MAX_LINE = 250  # bytes including the newline; fits the Pico's 256-byte CDC buffer
+MAX_SEQ = 65535
+
+# check() results. OK is 0; everything else names why a line was dropped.
+OK = 0
+ERR_EMPTY = 1      # blank line (not counted as an error by the firmware)
+ERR_GARBAGE = 2    # a byte outside printable ASCII, or no '*CRC' trailer
+ERR_CRC = 3        # the CRC does not match
+ERR_FORMAT = 4     # the CRC matches but TYPE or SEQ is malformed
+ERR_TOO_LONG = 5   # longer than MAX_LINE (reported by LineReader)
+
+ERROR_NAMES = ("ok", "empty", "garbage", "bad_crc", "bad_format", "too_long")
+
+_STAR = 42   # '*'
+_SPACE = 32
+_NL = 10
+_CR = 13
+_HEX = b"0123456789ABCDEF"
+
+
+def _make_table():
+    table = []
+    for i in range(256):
+        c = i << 8
+        for _ in range(8):
+            if c & 0x8000:
+                c = ((c << 1) ^ 0x1021) & 0xFFFF
+            else:
+                c = (c << 1) & 0xFFFF
+        table.append(c)
+    return tuple(table)
+
+
+_CRC_TABLE = _make_table()
+
+
+def crc16(buf, start=0, end=-1):
+    """CRC-16/CCITT-FALSE of buf[start:end] (end -1 means len(buf)). Allocates nothing."""
+    if end < 0:
+        end = len(buf)
+    crc = 0xFFFF
+    table = _CRC_TABLE
+    i = start
+    while i < end:
+        crc = ((crc << 8) & 0xFFFF) ^ table[((crc >> 8) ^ buf[i]) & 0xFF]
+        i += 1
+    return crc
+
+
+def _hexval(b):
+    if 48 <= b <= 57:
+        return b - 48
+    if 65 <= b <= 70:
+        return b - 55
+    return -1
+
+
+def check(buf, n):
+    """Validate the line buf[0:n] (newline already stripped). Returns OK or an ERR_* code.
+
+    Allocates nothing, so the firmware can reject garbage inside its hot loop.
+    """
+    while n > 0 and buf[n - 1] == _CR:
+        n -= 1
+    if n == 0:
+        return ERR_EMPTY
+    i = 0
+    while i < n:
+        b = buf[i]
+        if b < 32 or b > 126:
+            return ERR_GARBAGE
+        i += 1
+    if n < 8 or buf[n - 5] != _STAR:
+        return ERR_GARBAGE
+    want = 0
+    i = n - 4
+    while i < n:
+        v = _hexval(buf[i])
+        if v < 0:
+            return ERR_GARBAGE
+        want = (want << 4) | v
+        i += 1
+    if crc16(buf, 0, n - 5) != want:
+        return ERR_CRC
+    # TYPE: 1..8 upper-case letters, then one space, then SEQ digits.
+    i = 0
+    while i < n - 5 and 65 <= buf[i] <= 90:
+        i += 1
+    if i == 0 or i > 8 or i >= n - 5 or buf[i] != _SPACE:
+        return ERR_FORMAT
+    i += 1
+    start = i
+    seq = 0
+    while i < n - 5 and 48 <= buf[i] <= 57:
+        seq = seq * 10 + buf[i] - 48
+        i += 1
+    if i == start or i - start > 5 or seq > MAX_SEQ:
+        return ERR_FORMAT
+    if i < n - 5 and buf[i] != _SPACE:
+        return ERR_FORMAT
+    return OK
+
+
+def body_length(buf, n):
+    """Length of the frame body (TYPE SEQ FIELDS) of a line that passed check()."""
+    while n > 0 and buf[n - 1] == _CR:
+        n -= 1
+    return n - 5
+
+
+class LineReader:
+    """Collects bytes into one preallocated line buffer.
+
+    feed(b) returns True when a complete line sits in ``buf[0:length]``; the
+    caller must consume it before feeding more bytes. A line over MAX_LINE is
+    dropped up to its newline and counted in ``too_long``.
+    """
+
+    def __init__(self, size=MAX_LINE):
+        self.buf = bytearray(size)
+        self.length = 0
+        self.too_long = 0
+        self._n = 0
+        self._skipping = False
+
+    def feed(self, b):
+        if b == _NL:
+            if self._skipping:
+                self._skipping = False
+                self._n = 0
+                return False
+            self.length = self._n
+            self._n = 0
+            return True
+        if self._skipping:
+            return False
+        if self._n >= len(self.buf) - 1:
+            self._skipping = True
+            self.too_long += 1
+            return False
+        self.buf[self._n] = b
+        self._n += 1
+        return False
+
+    def reset(self):
+        self._n = 0
+        self.length = 0
+        self._skipping = False
+
+
+class Encoder:
+    """Builds one frame in a preallocated buffer, for the firmware's hot paths.
+
+    enc.begin(b"SENSE", seq); enc.add_int(t); ...; n = enc.finish()
+    then write enc.buf[0:n] (memoryview(enc.buf)[0:n] avoids a copy).
+    """
+
+    def __init__(self, size=MAX_LINE):
+        self.buf = bytearray(size)
+        self.n = 0
+        self.overflow = False
+
+    def _put(self, b):
+        if self.n < len(self.buf) - 6:
+            self.buf[self.n] = b
+            self.n += 1
+        else:
+            self.overflow = True
+
+    def begin(self, ftype, seq):
+        self.n = 0
+        self.overflow = False
+        for b in ftype:
+            self._put(b)
+        self._put(_SPACE)
+        self._digits(seq)
+
+    def _digits(self, v):
+        if v < 0:
+            self._put(45)  # '-'
+            v = -v
+        if v == 0:
+            self._put(48)
+            return
+        start = self.n
+        while v > 0:
+            self._put(48 + v % 10)
+            v //= 10
+        # Reverse the digits in place.
+        i = start
+        j = self.n - 1
+        buf = self.buf
+        while i < j:
+            t = buf[i]
+            buf[i] = buf[j]
+            buf[j] = t
+            i += 1
+            j -= 1
+
+    def add_int(self, v):
+        self._put(_SPACE)
+        self._digits(v)
+
+    def add_hex(self, v, width):
+        """v as exactly `width` upper-case hex digits (width <= 8)."""
+        self._put(_SPACE)
+        shift = (width - 1) * 4
+        while shift >= 0:
+            self._put(_HEX[(v >> shift) & 0xF])
+            shift -= 4
+
+    def add_bytes(self, token):
+        """A field of printable ASCII (bytes, bytearray or memoryview)."""
+        self._put(_SPACE)
+        for b in token:
+            self._put(b)
+
+    def finish(self):
+        """Appends '*CRC\\n'; returns the frame length."""
+        crc = crc16(self.buf, 0, self.n)
+        buf = self.buf
+        n = self.n
+        buf[n] = _STAR
+        buf[n + 1] = _HEX[(crc >> 12) & 0xF]
+        buf[n + 2] = _HEX[(crc >> 8) & 0xF]
+        buf[n + 3] = _HEX[(crc >> 4) & 0xF]
+        buf[n + 4] = _HEX[crc & 0xF]
+        buf[n + 5] = _NL
+        return n + 6
+
+
+class FrameError(ValueError):
+    """A line that is not a valid frame. ``code`` is one of the ERR_* values."""
+
+    def __init__(self, code, line):
+        self.code = code
+        self.line = line
+        ValueError.__init__(self, "bad frame (" + ERROR_NAMES[code] + "): " + repr(line[:60]))
+
+
+class Frame:
+    """A decoded frame: type (str), seq (int) and fields (list of str)."""
+
+    def __init__(self, ftype, seq, fields):
+        self.type = ftype
+        self.seq = seq
+        self.fields = fields
+
+    def __repr__(self):
+        return "Frame(" + repr(self.type) + ", " + repr(self.seq) + ", " + repr(self.fields) + ")"
+
+    def __eq__(self, other):
+        return (
+            isinstance(other, Frame)
+            and self.type == other.type
+            and self.seq == other.seq
+            and self.fields == other.fields
+        )
+
+
+def encode(ftype, seq, fields=()):
+    """The frame as bytes, newline included. Fields are str or int.
+
+    Raises ValueError naming the bad part when a field is not a valid token or the
+    frame would be longer than MAX_LINE.
+    """
+    if not ftype or len(ftype) > 8:
+        raise ValueError("frame type must be 1 to 8 upper-case letters: " + repr(ftype))
+    for ch in ftype:
+        if not ("A" <= ch <= "Z"):
+            raise ValueError("frame type must be 1 to 8 upper-case letters: " + repr(ftype))
+    if not (0 <= seq <= MAX_SEQ):
+        raise ValueError("sequence number out of 0..65535: " + repr(seq))
+    parts = [ftype, str(seq)]
+    for f in fields:
+        s = str(f)
+        if not s:
+            raise ValueError("empty field in " + ftype + " frame")
+        for ch in s:
+            o = ord(ch)
+            if o < 33 or o > 126 or o == _STAR:
+                raise ValueError("field " + repr(s) + " of " + ftype + " has a byte outside printable ASCII (or a '*')")
+        parts.append(s)
+    body = " ".join(parts).encode()
+    crc = crc16(body)
+    line = body + b"*" + bytes((_HEX[(crc >> 12) & 0xF], _HEX[(crc >> 8) & 0xF],
+                                _HEX[(crc >> 4) & 0xF], _HEX[crc & 0xF])) + b"\n"
+    if len(line) > MAX_LINE:
+        raise ValueError(ftype + " frame is " + str(len(line)) + " bytes; the limit is " + str(MAX_LINE))
+    return line
+
+
+def decode(line):
+    """Decode one line (bytes, with or without its newline) into a Frame.
+
+    Raises FrameError with the reason code when the line is not a valid frame.
+    """
+    if line and line[-1] == _NL:
+        line = line[:-1]
+    if len(line) + 1 > MAX_LINE:
+        raise FrameError(ERR_TOO_LONG, line)
+    code = check(line, len(line))
+    if code != OK:
+        raise FrameError(code, line)
+    body = bytes(line[:body_length(line, len(line))]).decode()
+    parts = body.split(" ")
+    return Frame(parts[0], int(parts[1]), parts[2:])

@@ -1,0 +1,1 @@
+"""Benchmarks behind `meridian-table bench NAME`. One module per bench."""

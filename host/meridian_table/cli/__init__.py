@@ -1,0 +1,1 @@
+"""The `meridian-table` command line. Each module in this package adds its commands."""

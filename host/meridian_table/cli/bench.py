@@ -1,0 +1,74 @@
+"""`meridian-table bench NAME [--json]`: benchmarks that print figures.
+
+Each module in `meridian_table.bench` defines `NAME` (the bench's name), `HELP` (one
+line) and `run(options) -> dict` returning the figures. Targets are proved by these
+figures, never by timed assertions in tests; each bench measures its own reference
+in the same run and reports ratios where the machine's noise would otherwise decide.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import pkgutil
+from types import ModuleType
+from typing import Any
+
+import click
+
+from meridian_table import bench as _bench_pkg
+
+
+def _benches() -> dict[str, ModuleType]:
+    found: dict[str, ModuleType] = {}
+    for info in pkgutil.iter_modules(_bench_pkg.__path__):
+        if info.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"meridian_table.bench.{info.name}")
+        if hasattr(module, "run") and hasattr(module, "NAME"):
+            found[module.NAME] = module
+    return dict(sorted(found.items()))
+
+
+def _print(name: str, figures: dict[str, Any], as_json: bool) -> None:
+    if as_json:
+        click.echo(json.dumps(figures, indent=2, sort_keys=True))
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"bench {name}")
+    table.add_column("figure")
+    table.add_column("value", justify="right")
+    for key, value in figures.items():
+        table.add_row(key, json.dumps(value) if not isinstance(value, str) else value)
+    Console().print(table)
+
+
+def register(group: click.Group) -> None:
+    @group.command()
+    @click.argument("name")
+    @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+    @click.option("--quick", is_flag=True, help="Fewer iterations (for smoke tests).")
+    def bench(name: str, as_json: bool, quick: bool) -> None:
+        """Run benchmark NAME (or `all`) and print its figures."""
+        benches = _benches()
+        if name == "all":
+            chosen = list(benches)
+        elif name in benches:
+            chosen = [name]
+        else:
+            raise click.BadParameter(
+                f"unknown bench {name!r}; choose one of: {', '.join(['all', *benches])}",
+                param_hint="NAME",
+            )
+        results: dict[str, Any] = {}
+        for key in chosen:
+            results[key] = benches[key].run({"quick": quick})
+        if len(chosen) == 1:
+            _print(chosen[0], results[chosen[0]], as_json)
+        elif as_json:
+            click.echo(json.dumps(results, indent=2, sort_keys=True))
+        else:
+            for key, figures in results.items():
+                _print(key, figures, False)

@@ -1,0 +1,1 @@
+"""Pure rules engines, one package per game. No I/O: no ports, files or sockets."""
