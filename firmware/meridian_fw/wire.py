@@ -40,7 +40,7 @@ _CR = 13
 _HEX = b"0123456789ABCDEF"
 
 
-def _make_table():
+def _make_table() -> tuple:
     table = []
     for i in range(256):
         c = i << 8
@@ -56,7 +56,7 @@ def _make_table():
 _CRC_TABLE = _make_table()
 
 
-def crc16(buf, start=0, end=-1):
+def crc16(buf: "bytes | bytearray | memoryview", start: int = 0, end: int = -1) -> int:
     """CRC-16/CCITT-FALSE of buf[start:end] (end -1 means len(buf)). Allocates nothing."""
     if end < 0:
         end = len(buf)
@@ -69,7 +69,7 @@ def crc16(buf, start=0, end=-1):
     return crc
 
 
-def _hexval(b):
+def _hexval(b: int) -> int:
     if 48 <= b <= 57:
         return b - 48
     if 65 <= b <= 70:
@@ -77,7 +77,7 @@ def _hexval(b):
     return -1
 
 
-def check(buf, n):
+def check(buf: "bytes | bytearray | memoryview", n: int) -> int:
     """Validate the line buf[0:n] (newline already stripped). Returns OK or an ERR_* code.
 
     Allocates nothing, so the firmware can reject garbage inside its hot loop.
@@ -123,7 +123,7 @@ def check(buf, n):
     return OK
 
 
-def body_length(buf, n):
+def body_length(buf: "bytes | bytearray | memoryview", n: int) -> int:
     """Length of the frame body (TYPE SEQ FIELDS) of a line that passed check()."""
     while n > 0 and buf[n - 1] == _CR:
         n -= 1
@@ -138,14 +138,14 @@ class LineReader:
     dropped up to its newline and counted in ``too_long``.
     """
 
-    def __init__(self, size=MAX_LINE):
+    def __init__(self, size: int = MAX_LINE) -> None:
         self.buf = bytearray(size)
         self.length = 0
         self.too_long = 0
         self._n = 0
         self._skipping = False
 
-    def feed(self, b):
+    def feed(self, b: int) -> bool:
         if b == _NL:
             if self._skipping:
                 self._skipping = False
@@ -164,7 +164,7 @@ class LineReader:
         self._n += 1
         return False
 
-    def reset(self):
+    def reset(self) -> None:
         self._n = 0
         self.length = 0
         self._skipping = False
@@ -177,19 +177,19 @@ class Encoder:
     then write enc.buf[0:n] (memoryview(enc.buf)[0:n] avoids a copy).
     """
 
-    def __init__(self, size=MAX_LINE):
+    def __init__(self, size: int = MAX_LINE) -> None:
         self.buf = bytearray(size)
         self.n = 0
         self.overflow = False
 
-    def _put(self, b):
+    def _put(self, b: int) -> None:
         if self.n < len(self.buf) - 6:
             self.buf[self.n] = b
             self.n += 1
         else:
             self.overflow = True
 
-    def begin(self, ftype, seq):
+    def begin(self, ftype: bytes, seq: int) -> None:
         self.n = 0
         self.overflow = False
         for b in ftype:
@@ -197,7 +197,7 @@ class Encoder:
         self._put(_SPACE)
         self._digits(seq)
 
-    def _digits(self, v):
+    def _digits(self, v: int) -> None:
         if v < 0:
             self._put(45)  # '-'
             v = -v
@@ -219,11 +219,11 @@ class Encoder:
             i += 1
             j -= 1
 
-    def add_int(self, v):
+    def add_int(self, v: int) -> None:
         self._put(_SPACE)
         self._digits(v)
 
-    def add_hex(self, v, width):
+    def add_hex(self, v: int, width: int) -> None:
         """v as exactly `width` upper-case hex digits (width <= 8)."""
         self._put(_SPACE)
         shift = (width - 1) * 4
@@ -231,13 +231,13 @@ class Encoder:
             self._put(_HEX[(v >> shift) & 0xF])
             shift -= 4
 
-    def add_bytes(self, token):
+    def add_bytes(self, token: "bytes | bytearray | memoryview") -> None:
         """A field of printable ASCII (bytes, bytearray or memoryview)."""
         self._put(_SPACE)
         for b in token:
             self._put(b)
 
-    def finish(self):
+    def finish(self) -> int:
         """Appends '*CRC\\n'; returns the frame length."""
         crc = crc16(self.buf, 0, self.n)
         buf = self.buf
@@ -254,7 +254,7 @@ class Encoder:
 class FrameError(ValueError):
     """A line that is not a valid frame. ``code`` is one of the ERR_* values."""
 
-    def __init__(self, code, line):
+    def __init__(self, code: int, line: bytes) -> None:
         self.code = code
         self.line = line
         ValueError.__init__(self, "bad frame (" + ERROR_NAMES[code] + "): " + repr(line[:60]))
@@ -263,15 +263,15 @@ class FrameError(ValueError):
 class Frame:
     """A decoded frame: type (str), seq (int) and fields (list of str)."""
 
-    def __init__(self, ftype, seq, fields):
+    def __init__(self, ftype: str, seq: int, fields: "list[str]") -> None:
         self.type = ftype
         self.seq = seq
         self.fields = fields
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "Frame(" + repr(self.type) + ", " + repr(self.seq) + ", " + repr(self.fields) + ")"
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return (
             isinstance(other, Frame)
             and self.type == other.type
@@ -280,7 +280,7 @@ class Frame:
         )
 
 
-def encode(ftype, seq, fields=()):
+def encode(ftype: str, seq: int, fields: "tuple | list" = ()) -> bytes:
     """The frame as bytes, newline included. Fields are str or int.
 
     Raises ValueError naming the bad part when a field is not a valid token or the
@@ -312,7 +312,7 @@ def encode(ftype, seq, fields=()):
     return line
 
 
-def decode(line):
+def decode(line: bytes) -> Frame:
     """Decode one line (bytes, with or without its newline) into a Frame.
 
     Raises FrameError with the reason code when the line is not a valid frame.
