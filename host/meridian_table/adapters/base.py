@@ -1,0 +1,317 @@
+"""The adapter interface: what a change in occupancy means, and what the LEDs show.
+
+An adapter wraps one game's rules engine for a physical board. The table session
+(``meridian_table.table``) is game-agnostic: it settles the sensed board, then asks the
+adapter what the difference between the *expected* occupancy (where pieces should
+stand) and the *sensed* occupancy means. The adapter answers with an
+:class:`Interpretation`: an action to apply, mistakes to guide, or a question to ask.
+For a board that matches, :meth:`Adapter.view` says the phase, the message, the legal
+sites and the LEDs (as ``site -> Light``; the table maps sites to LED indices through
+the board profile).
+
+Sites are the profile's site names (``"G6"`` for Kato, ``"3.1"`` for Colovini).
+Actions are strings in the game's own notation, so the store logs and replays them
+through ``engine.play(notation)`` (docs/ARCHITECTURE.md, "Every game package").
+
+The LED language shared by every game lives here too, so that "remove from here" and
+"put back here" look the same whatever the game: different colours *and* different
+rhythms (fast blink versus pulse), so a colour-blind player can tell them apart.
+"""
+
+from __future__ import annotations
+
+import logging
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass
+from dataclasses import field as dc_field
+from typing import Any, ClassVar, Literal
+
+from meridian_table.ledplan import BLINK, FAST_BLINK, FLASH, PULSE, SOLID, Light
+
+LOGGER = logging.getLogger(__name__)
+
+# --- the LED language ----------------------------------------------------------------
+
+REMOVE_COLOUR = 0xFF0000
+PUT_BACK_COLOUR = 0xFFFFFF
+#: "Remove a piece from here": red, fast blink (4 Hz).
+REMOVE = Light(REMOVE_COLOUR, FAST_BLINK)
+#: "Put a piece back here": white, slow pulse (2 s breathing).
+PUT_BACK = Light(PUT_BACK_COLOUR, PULSE)
+#: A piece on an illegal site: the remove light (it must be lifted).
+ILLEGAL = REMOVE
+#: Waiting for an input that the board cannot sense (a height, a pie choice): amber blink.
+ASK = Light(0xFFA000, BLINK)
+
+
+def dim(colour: int, factor: int = 8) -> int:
+    """``colour`` (0xRRGGBB) divided by ``factor`` per channel, never fully dark."""
+    if factor < 1:
+        raise ValueError(f"dim factor {factor!r} must be at least 1")
+    out = 0
+    for shift in (16, 8, 0):
+        channel = (colour >> shift) & 0xFF
+        scaled = channel // factor
+        if channel and not scaled:
+            scaled = 1
+        out |= scaled << shift
+    return out
+
+
+def hint(colour: int) -> Light:
+    """A legal site for the mover: dim and steady in the mover's colour."""
+    return Light(dim(colour), SOLID)
+
+
+def flash(colour: int) -> Light:
+    """A piece just accepted: one flash in full colour, then off."""
+    return Light(colour, FLASH)
+
+
+def celebrate(colour: int) -> Light:
+    """The winner animation: the winner's colour, breathing."""
+    return Light(colour, PULSE)
+
+
+# --- phases ---------------------------------------------------------------------------
+
+PLAY = "play"              # the mover acts on the board
+RESYNC = "resync"          # the board differs from the expected position: guide it back
+CHOICE = "pie-choice"      # waiting for an input the board cannot sense (see Question)
+PASS = "pass"              # the only legal action is to pass: Confirm passes
+ENDED = "ended"            # the game is over
+PAUSED = "paused"          # the board is disconnected
+ADJUDICATE = "adjudicate"  # the players are agreeing on a result by count
+PHASES = (PLAY, RESYNC, CHOICE, PASS, ENDED, PAUSED, ADJUDICATE)
+
+MistakeKind = Literal["remove", "put_back"]
+
+
+class AdapterError(ValueError):
+    """An input the adapter cannot use in the current state (a button, a choice)."""
+
+
+@dataclass(frozen=True)
+class Observation:
+    """What the table knows when it asks the adapter: both occupancies and the prior.
+
+    ``prior`` is the site of the last move the table lit (the newest placement), which
+    the adapter may use when it has to infer what the players meant (a lifted last
+    stone is probably a takeback).
+    """
+
+    expected: frozenset[str]
+    sensed: frozenset[str]
+    prior: str | None = None
+
+    @property
+    def extra(self) -> frozenset[str]:
+        """Sites with a piece that should be empty."""
+        return self.sensed - self.expected
+
+    @property
+    def missing(self) -> frozenset[str]:
+        """Sites that should hold a piece but are empty."""
+        return self.expected - self.sensed
+
+    @property
+    def matches(self) -> bool:
+        return self.sensed == self.expected
+
+
+@dataclass(frozen=True)
+class Mistake:
+    """One site that differs from the expected position, with why and what to do."""
+
+    site: str
+    kind: MistakeKind
+    reason: str
+
+    @property
+    def light(self) -> Light:
+        return REMOVE if self.kind == "remove" else PUT_BACK
+
+
+@dataclass(frozen=True)
+class Question:
+    """An input the board cannot sense. ``choices`` are the accepted values as strings;
+    ``buttons`` maps a physical button name to the value it answers."""
+
+    field: str
+    prompt: str
+    choices: tuple[str, ...]
+    buttons: Mapping[str, str] = dc_field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "field": self.field,
+            "prompt": self.prompt,
+            "choices": list(self.choices),
+            "buttons": dict(self.buttons),
+        }
+
+
+@dataclass(frozen=True)
+class Interpretation:
+    """What a settled board (or a button, or an answer) means.
+
+    Exactly one of these is the case:
+
+    - ``action`` is set: apply this action (game notation) through :meth:`Adapter.play`;
+    - ``mistakes`` is non-empty: guide the board back, in this order (the first one is
+      the "next" square; with ``all_at_once`` every mistake is lit together, e.g. the
+      dead groups to remove at the start of a turn);
+    - ``choice`` is set: the adapter recorded an answer that is not an engine action
+      (e.g. "keep" in the pie rule); the table logs it so a resumed game replays it;
+    - none of them: nothing to do (the board matches and no input was given).
+
+    ``message`` is the sentence the page shows (and the CLI prints).
+    """
+
+    action: str | None = None
+    mistakes: tuple[Mistake, ...] = ()
+    all_at_once: bool = False
+    choice: tuple[str, str] | None = None
+    message: str = ""
+
+    @property
+    def kind(self) -> str:
+        if self.action is not None:
+            return "action"
+        if self.mistakes:
+            return "mistakes"
+        if self.choice is not None:
+            return "choice"
+        return "none"
+
+
+@dataclass(frozen=True)
+class Applied:
+    """One action applied to the engine: who did it, the sites it filled and emptied."""
+
+    notation: str
+    player: str
+    placed: frozenset[str] = frozenset()
+    removed: frozenset[str] = frozenset()
+
+    def to_json(self, n: int) -> dict[str, Any]:
+        return {
+            "n": n,
+            "player": self.player,
+            "notation": self.notation,
+            "removed": sorted(self.removed),
+        }
+
+
+@dataclass(frozen=True)
+class View:
+    """What the adapter shows for a board that matches the expected position."""
+
+    phase: str
+    message: str
+    lights: Mapping[str, Light]
+    legal: tuple[str, ...] = ()
+    question: Question | None = None
+    to_move: str | None = None
+
+
+@dataclass(frozen=True)
+class SiteDrawing:
+    """Where a site sits on the page's drawing (unit spacing, x right, y down)."""
+
+    site: str
+    x: float
+    y: float
+
+
+class Adapter(ABC):
+    """One game on a physical board. Subclasses wrap a rules engine.
+
+    The table calls, in this order of life: ``expected()`` / ``view()`` to show the
+    state; ``interpret()`` when the settled board differs from ``expected()``;
+    ``button()`` / ``answer()`` for inputs; ``play()`` / ``undo()`` to change the game
+    (also when replaying the log); ``result()`` once ``view().phase`` is ENDED.
+    """
+
+    #: The game's package name under ``meridian_table.games`` (``"kato"``).
+    game: ClassVar[str]
+    #: The seats/colours in turn order (``("light", "dark")`` for Kato).
+    colours: ClassVar[tuple[str, ...]]
+    #: The game buttons the adapter understands besides the table's ``undo``/``menu``.
+    controls: ClassVar[tuple[str, ...]] = ("confirm",)
+
+    @property
+    @abstractmethod
+    def options(self) -> dict[str, Any]:
+        """The game options exactly as logged at creation (replayable with ``new_game``)."""
+
+    @abstractmethod
+    def sites(self) -> tuple[SiteDrawing, ...]:
+        """Every site of the board with its place on the drawing."""
+
+    @abstractmethod
+    def expected(self) -> frozenset[str]:
+        """The sites that should hold a piece now."""
+
+    @abstractmethod
+    def pieces(self) -> dict[str, str]:
+        """Site -> piece label for the page (``"L"``/``"D"`` for Kato)."""
+
+    @abstractmethod
+    def view(self, prior: str | None) -> View:
+        """Phase, message, legal sites and LEDs for a board that matches ``expected()``.
+
+        ``prior`` is the last move the table lit; the adapter may flash it.
+        """
+
+    @abstractmethod
+    def interpret(self, observation: Observation) -> Interpretation:
+        """What a settled board that differs from ``expected()`` means."""
+
+    @abstractmethod
+    def button(self, name: str) -> Interpretation:
+        """A game button (``confirm``, ``pass``, ``swap``, ...); ``undo`` and ``menu``
+        belong to the table. Raises :class:`AdapterError` when it means nothing now."""
+
+    @abstractmethod
+    def answer(self, field_name: str, value: str) -> Interpretation:
+        """An answer to the current :class:`Question` (from a button or the page)."""
+
+    @abstractmethod
+    def play(self, action: str) -> Applied:
+        """Apply one action in the game's notation. Raises ``ValueError`` (the engine's
+        illegal-move error) when the rules forbid it."""
+
+    @abstractmethod
+    def undo(self) -> Applied | None:
+        """Take back the last action (and any choice made after it); None at the start."""
+
+    @abstractmethod
+    def history(self) -> tuple[Applied, ...]:
+        """Every applied action, oldest first."""
+
+    @abstractmethod
+    def result(self) -> dict[str, Any] | None:
+        """``{"winner": colour | None, "reason": str, "scores": ...}`` once the game
+        is over, else None."""
+
+    @abstractmethod
+    def scores(self) -> dict[str, Any]:
+        """Per colour: ``{"total": n, "breakdown": [{"label": ..., "value": ...}]}``."""
+
+    def adjudicate(self) -> dict[str, Any] | None:
+        """A result the players may agree on instead of playing on (None: not offered)."""
+        return None
+
+    def board_json(self) -> dict[str, Any]:
+        """The ``board`` part of the page state, less ``sensed`` (added by the table)."""
+        pieces = self.pieces()
+        return {
+            "kind": self.game,
+            **self.options,
+            "sites": [
+                {"id": s.site, "x": s.x, "y": s.y, "piece": pieces.get(s.site)}
+                for s in self.sites()
+            ],
+        }
