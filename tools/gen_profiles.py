@@ -1,0 +1,213 @@
+"""Generate the shipped board profiles in hardware/boards/ from the game geometry.
+
+The committed JSON files are the data; this tool only made their first version, so
+the wiring rules below are written down once. Run it again after changing a rule:
+
+    .venv/bin/python tools/gen_profiles.py            # rewrite hardware/boards/*.json
+    .venv/bin/python tools/gen_profiles.py --check    # exit 1 if a file would change
+
+Wiring rules (hardware/README.md explains the arithmetic):
+
+- LED chain: a serpentine along the board's natural lines (Kato columns A, B, ...;
+  Colovini meridians 1..10; Empire sectors 1..8 then the bodies), so one strip snakes
+  under the board without long jumps.
+- Kato: matrix position = place in the LED chain, buttons after the points. 80 and
+  114 points fit a direct matrix; 154 points plus 7 buttons need 161 positions, more
+  than the 156 that 25 GPIOs can scan directly, so that board reads its columns
+  through a chain of three 74HC165.
+- Colovini: one matrix row per meridian (its cities north to south, then its meridian
+  button), plus one column for the control buttons.
+- Empire in Space: one matrix row per sector (its four quadrants), the bodies fill the
+  other four columns, the buttons take the last row.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from meridian_table.games.kato import geometry as kato_geometry
+from meridian_table.profiles import BOARDS_DIR, dumps_profile, profile_from_dict
+from meridian_table.profiles import geometry as games
+
+CONTROLS = list(games.CONTROL_BUTTONS)
+LED_PIN = 22
+SETTLE_US = 100
+
+
+def _debounce(rows: int) -> dict[str, int]:
+    """4 equal scans; the period is the shortest (>= 2 ms) that keeps row settling under half."""
+    period = max(2, -(-rows * SETTLE_US * 2 // 1000))
+    return {"scans": 4, "scan_period_ms": period, "settle_us": SETTLE_US}
+
+
+def _leds(count: int, budget: int = 400, brightness: int = 64) -> dict[str, Any]:
+    return {
+        "count": count, "pin": LED_PIN, "order": "GRB", "brightness": brightness,
+        "budget_ma": budget, "ma_per_channel": 20, "idle_ma_per_led": 1,
+    }
+
+
+def _direct(rows: int, cols: int) -> dict[str, Any]:
+    return {
+        "scanner": "matrix", "rows": rows, "cols": cols,
+        "row_pins": list(range(rows)), "col_pins": list(range(rows, rows + cols)),
+    }
+
+
+def _serpentine(lines: list[list[str]]) -> list[str]:
+    out: list[str] = []
+    for i, line in enumerate(lines):
+        out.extend(line if i % 2 == 0 else reversed(line))
+    return out
+
+
+def kato(size: int) -> dict[str, Any]:
+    points = kato_geometry.points(size)
+    columns: dict[str, list[str]] = {}
+    for name in points:
+        columns.setdefault(name[0], []).append(name)
+    chain = _serpentine(list(columns.values()))
+    positions = len(chain) + len(CONTROLS)
+    count = len(points)
+    if size == 7:
+        rows, cols = 7, 24
+        matrix: dict[str, Any] = {
+            "scanner": "sr165", "rows": rows, "cols": cols, "row_pins": list(range(rows)),
+            # SPI1 pins (SCK GP10, RX GP12), so firmware may read the chain by hardware SPI.
+            "sr": {"load": 13, "clk": 10, "data": 12, "bits": 24},
+        }
+        power: dict[str, Any] = {"source": "external", "supply_ma": 3000}
+        leds = _leds(count, budget=1500)
+    else:
+        rows, cols = {5: (10, 9), 6: (11, 11)}[size]
+        matrix = _direct(rows, cols)
+        power = {"source": "usb"}
+        leds = _leds(count)
+    assert rows * cols >= positions  # a generator bug, not bad input
+    sites = {name: {"pos": i, "led": i} for i, name in enumerate(chain)}
+    buttons = {b: len(chain) + i for i, b in enumerate(CONTROLS)}
+    wiring = (
+        f"a direct {rows} x {cols} matrix ({rows + cols} GPIOs)"
+        if matrix["scanner"] == "matrix"
+        else f"{rows} row GPIOs and a chain of three 74HC165 for {cols} columns"
+    )
+    return {
+        "format": 1,
+        "name": f"kato-{count}",
+        "title": f"Kato's Meridians, {count}-point board (size {size})",
+        "game": "kato",
+        "variant": {"size": size},
+        "notes": [
+            f"{count} reed switches, one under each point, and {len(CONTROLS)} push buttons, "
+            f"read as {wiring}.",
+            "Matrix position = place in the LED chain; the chain snakes up column A, down "
+            "column B, and so on. Buttons follow the points.",
+        ],
+        "matrix": matrix, "leds": leds, "power": power, "debounce": _debounce(rows),
+        "sites": sites, "buttons": buttons,
+    }
+
+
+def colovini(side: int) -> dict[str, Any]:
+    per = games.COLOVINI_SIDES[side]
+    rows, cols = games.COLOVINI_MERIDIANS, per + 2
+    lines = [[f"{m}.{i}" for i in range(1, per + 1)] for m in range(1, rows + 1)]
+    chain = _serpentine(lines)
+    led_of = {name: i for i, name in enumerate(chain)}
+    sites = {
+        f"{m}.{i}": {"pos": (m - 1) * cols + (i - 1), "led": led_of[f"{m}.{i}"]}
+        for m in range(1, rows + 1) for i in range(1, per + 1)
+    }
+    buttons = {f"meridian{m}": (m - 1) * cols + per for m in range(1, rows + 1)}
+    buttons.update({b: i * cols + per + 1 for i, b in enumerate(CONTROLS)})
+    players = "2 or 4 players" if side == 50 else "3 players"
+    return {
+        "format": 1,
+        "name": f"colovini-{side}",
+        "title": f"Colovini's Meridian, {side}-city side ({players})",
+        "game": "colovini",
+        "variant": {"side": side},
+        "notes": [
+            f"{side} reed switches, one under each city, 10 meridian buttons along the "
+            f"bottom edge and {len(CONTROLS)} control buttons, read as a direct "
+            f"{rows} x {cols} matrix ({rows + cols} GPIOs).",
+            f"Matrix row m-1 is meridian m: columns 0..{per - 1} its cities from north to "
+            f"south, column {per} its meridian button; column {per + 1} holds the control "
+            "buttons. The LED chain snakes down meridian 1, up meridian 2, and so on.",
+        ],
+        "matrix": _direct(rows, cols), "leds": _leds(side), "power": {"source": "usb"},
+        "debounce": _debounce(rows), "sites": sites, "buttons": buttons,
+    }
+
+
+def empire() -> dict[str, Any]:
+    planets = {"yellow": 4, "white": 4, "orange": 3}
+    moons = games.EMPIRE_MOON_CARDS
+    quadrants = games.empire_quadrants()
+    bodies = games.empire_bodies(planets, moons)
+    rows, cols = games.EMPIRE_SECTORS + 1, games.EMPIRE_QUADRANTS * 2
+    sites: dict[str, dict[str, int]] = {}
+    for i, name in enumerate(quadrants):
+        sector, quadrant = divmod(i, games.EMPIRE_QUADRANTS)
+        sites[name] = {"pos": sector * cols + quadrant, "led": i}
+    for i, name in enumerate(bodies):
+        row, col = divmod(i, games.EMPIRE_QUADRANTS)
+        sites[name] = {"pos": row * cols + games.EMPIRE_QUADRANTS + col, "led": len(quadrants) + i}
+    buttons = {b: games.EMPIRE_SECTORS * cols + i for i, b in enumerate(CONTROLS)}
+    return {
+        "format": 1,
+        "name": "empire-in-space",
+        "title": "Meridian: Empire in Space (Rowitt), 8 sectors x 4 quadrants",
+        "game": "empire",
+        "variant": {"planets": planets, "moons": moons},
+        "notes": [
+            "From the rule book (v4.0): 8 sectors of 4 quadrants (S1Q1..S8Q4); 11 planet "
+            "tokens, each placed on a board area whose ring colour matches; 15 moon cards, "
+            "moons being the grey rings. A switch under each quadrant senses a starship, a "
+            "switch under each body senses a colony.",
+            "The rule book lists the planet areas as '4 white, 4 yellow, and 3 white' among "
+            "orange, yellow and white rings; this profile reads it as 4 white, 4 yellow and "
+            "3 orange. Edit variant.planets if your board differs; the sites follow.",
+            f"A direct {rows} x {cols} matrix ({rows + cols} GPIOs): row s-1 holds sector s's "
+            "quadrants in columns 0..3; the bodies fill columns 4..7; the buttons take the "
+            "last row. The LED chain runs S1Q1..S8Q4, then the bodies in the same order.",
+        ],
+        "matrix": _direct(rows, cols), "leds": _leds(len(quadrants) + len(bodies)),
+        "power": {"source": "usb"}, "debounce": _debounce(rows), "sites": sites, "buttons": buttons,
+    }
+
+
+def all_profiles() -> list[dict[str, Any]]:
+    """Every shipped profile, as file data."""
+    return [kato(5), kato(6), kato(7), colovini(50), colovini(40), empire()]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--check", action="store_true", help="exit 1 if a file would change")
+    parser.add_argument("--out", type=Path, default=BOARDS_DIR, help="output folder")
+    args = parser.parse_args(argv)
+    stale = 0
+    for data in all_profiles():
+        path = args.out / f"{data['name']}.json"
+        # Through the loader: never write a profile that does not load, and write it in
+        # the same canonical form (sites in the game's order) that calibration writes.
+        text = dumps_profile(profile_from_dict(data, str(path)).to_dict())
+        current = path.read_text(encoding="utf-8") if path.exists() else None
+        if current == text:
+            continue
+        stale += 1
+        if args.check:
+            print(f"{path} is out of date; run tools/gen_profiles.py", file=sys.stderr)
+        else:
+            args.out.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+            print(f"wrote {path}")
+    return 1 if args.check and stale else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
