@@ -304,6 +304,17 @@ class Adapter(ABC):
         """A result the players may agree on instead of playing on (None: not offered)."""
         return None
 
+    def conclude(self, result: dict[str, Any]) -> None:
+        """End the game with an agreed ``result`` (from :meth:`adjudicate`); afterwards
+        :meth:`result` returns it. Adapters that offer a count override this."""
+        raise AdapterError(f"{self.game} cannot be ended by agreement")
+
+    def seats(self) -> dict[str, int]:
+        """Colour -> index of the player (in the logged players list) who holds it now.
+
+        The identity unless the game lets players exchange seats (Kato's pie swap)."""
+        return {colour: index for index, colour in enumerate(self.colours)}
+
     def board_json(self) -> dict[str, Any]:
         """The ``board`` part of the page state, less ``sensed`` (added by the table)."""
         pieces = self.pieces()

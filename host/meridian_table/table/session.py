@@ -1,0 +1,691 @@
+"""The table session: one game on one board, from settled switches to LEDs and the log.
+
+The session owns the expected physical position (the adapter's ``expected()``) and the
+current LED plan. Switch changes from the board are settled (the sensed board must be
+stable for ``settle_s``), then compared with the expected position. A match shows the
+adapter's view; a difference goes to the adapter, which answers with an action (logged,
+applied, shown), mistakes (guided one square at a time: "remove" fast-blinks red, "put
+back" pulses white) or a choice. Buttons on the board and commands from the page are
+the same inputs. Unplugging pauses; replugging reconciles through the board's snapshot.
+
+Thread model: the link calls :meth:`on_link_event` on its thread, the page calls
+:meth:`command` on its thread, and a ticker thread (:meth:`start`) calls :meth:`tick`
+when a change has settled. One re-entrant lock guards everything; subscribers are
+called after the lock is released. Tests inject ``clock`` and call :meth:`tick` by hand.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol
+
+from meridian_table.adapters.base import (
+    ADJUDICATE,
+    PAUSED,
+    PLAY,
+    RESYNC,
+    Adapter,
+    Applied,
+    Interpretation,
+    Mistake,
+    Observation,
+    View,
+)
+from meridian_table.ledplan import LedPlan, Light
+from meridian_table.table.journal import Journal, MemoryJournal
+
+LOGGER = logging.getLogger(__name__)
+
+DEFAULT_SETTLE_S = 0.300
+TABLE_BUTTONS = ("undo", "menu")
+#: The link states in which the board is reachable.
+CONNECTED = "connected"
+
+
+class SessionError(ValueError):
+    """A command the session cannot carry out (its message says why and what to do)."""
+
+
+class SiteLike(Protocol):
+    @property
+    def pos(self) -> int: ...
+
+    @property
+    def led(self) -> int | None: ...
+
+
+class ProfileLike(Protocol):
+    """What the session reads from a board profile (``meridian_table.profiles``)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def leds(self) -> int: ...
+
+    @property
+    def sites(self) -> Mapping[str, Any]: ...
+
+    @property
+    def buttons(self) -> Mapping[str, int]: ...
+
+
+class BoardLike(Protocol):
+    """What the session needs from a board connection (``meridian_table.link.Link``)."""
+
+    @property
+    def state(self) -> str: ...
+
+    @property
+    def occupancy(self) -> frozenset[int]: ...
+
+    def send_plan(self, plan: LedPlan) -> None: ...
+
+    def stats(self) -> dict[str, Any]: ...
+
+
+Subscriber = Callable[[dict[str, Any]], None]
+
+
+class TableSession:
+    """One game at the table. See the module docstring and docs/TABLE.md."""
+
+    def __init__(
+        self,
+        adapter: Adapter,
+        profile: ProfileLike,
+        board: BoardLike | None = None,
+        *,
+        journal: Journal | None = None,
+        players: tuple[str, ...] = (),
+        settle_s: float = DEFAULT_SETTLE_S,
+        clock: Callable[[], float] = time.monotonic,
+        toggle: Callable[[str], None] | None = None,
+        port: str | None = None,
+        virtual: bool = False,
+        replay: Callable[[int], dict[str, Any]] | None = None,
+    ) -> None:
+        if settle_s < 0:
+            raise SessionError(f"settle window {settle_s!r} s is negative; use 0 or more")
+        self.adapter = adapter
+        self.profile = profile
+        self.board = board
+        self.journal: Journal = journal if journal is not None else MemoryJournal()
+        self.players = tuple(players) or tuple(c.capitalize() for c in adapter.colours)
+        self.settle_s = settle_s
+        self._clock = clock
+        self._toggle = toggle
+        self._port = port
+        self._virtual = virtual
+        self._replay = replay
+        self._lock = threading.RLock()
+        self._wake = threading.Event()
+        self._closing = threading.Event()
+        self._ticker: threading.Thread | None = None
+        self._subscribers: list[Subscriber] = []
+
+        self._site_of: dict[int, str] = {}
+        self._led_of: dict[str, int] = {}
+        for name, site in profile.sites.items():
+            self._site_of[int(site.pos)] = name
+            if site.led is not None:
+                self._led_of[name] = int(site.led)
+        self._button_of: dict[int, str] = {pos: name for name, pos in profile.buttons.items()}
+
+        self._positions: set[int] = set(board.occupancy) if board is not None else set()
+        self._connected = board is None or board.state == CONNECTED
+        self._link_state = board.state if board is not None else "none"
+        self._changed_at: float | None = None
+        self._settled: frozenset[str] = self._sites(self._positions)
+        self._prior: str | None = None
+        self._flash: str | None = None
+        self._result_logged = adapter.result() is not None
+        self._adjudicating = False
+        self._agreed: set[str] = set()
+        self._adjudicated: dict[str, Any] | None = None
+        self._message = ""
+        self._error = ""
+        self._phase = PLAY
+        self._view: View | None = None
+        self._mistakes: tuple[Mistake, ...] = ()
+        self._all_at_once = False
+        self._lights: dict[str, Light] = {}
+        self._plan: LedPlan = LedPlan.blank(profile.leds)
+        self._plans_sent = 0
+        history = adapter.history()
+        self._prior = next(iter(history[-1].placed), None) if history else None
+        with self._lock:
+            self._evaluate()
+
+    # --- lifecycle -----------------------------------------------------------------
+
+    def start(self) -> TableSession:
+        """Start the ticker thread that settles changes in real time."""
+        if self._ticker is None:
+            self._ticker = threading.Thread(target=self._tick_loop, name="table-ticker", daemon=True)
+            self._ticker.start()
+        return self
+
+    def close(self) -> None:
+        """Stop the ticker. The board and the journal belong to the caller."""
+        self._closing.set()
+        self._wake.set()
+        if self._ticker is not None and self._ticker is not threading.current_thread():
+            self._ticker.join(timeout=2)
+        self._ticker = None
+
+    def __enter__(self) -> TableSession:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _tick_loop(self) -> None:
+        while not self._closing.is_set():
+            wait = self.tick()
+            self._wake.wait(timeout=0.5 if wait is None else max(wait, 0.0))
+            self._wake.clear()
+
+    # --- inputs from the board -------------------------------------------------------
+
+    def on_link_event(self, event: object) -> None:
+        """Callback for the link: SenseEvent, Snapshot or LinkState (duck-typed)."""
+        notify = False
+        with self._lock:
+            if hasattr(event, "pos") and hasattr(event, "closed"):
+                notify = self._on_sense(int(event.pos), bool(event.closed))
+            elif hasattr(event, "closed") and hasattr(event, "last_seq"):
+                self._on_snapshot(frozenset(int(p) for p in event.closed))
+            elif hasattr(event, "state"):
+                notify = self._on_link_state(str(event.state), str(getattr(event, "detail", "")))
+            else:
+                LOGGER.warning("ignoring unknown link event %r", event)
+        if notify:
+            self._notify()
+        self._wake.set()
+
+    def _on_sense(self, pos: int, closed: bool) -> bool:
+        button = self._button_of.get(pos)
+        if button is not None:
+            if closed:
+                self._press(button, source="button")
+                return True
+            return False
+        if pos not in self._site_of:
+            LOGGER.debug("switch %d is neither a site nor a button of %s", pos, self.profile.name)
+            return False
+        if closed:
+            self._positions.add(pos)
+        else:
+            self._positions.discard(pos)
+        self._changed_at = self._clock()
+        return False
+
+    def _on_snapshot(self, closed: frozenset[int]) -> None:
+        self._positions = {p for p in closed if p in self._site_of}
+        self._changed_at = self._clock()
+
+    def _on_link_state(self, state: str, detail: str) -> bool:
+        self._link_state = state
+        connected = state == CONNECTED
+        if connected == self._connected:
+            return True
+        self._connected = connected
+        if connected:
+            LOGGER.info("board reconnected: reconciling with its snapshot")
+            if self.board is not None:
+                self._positions = {p for p in self.board.occupancy if p in self._site_of}
+            self._changed_at = self._clock()
+        else:
+            LOGGER.warning("board disconnected (%s): game paused", detail or state)
+        self._evaluate()
+        return True
+
+    def tick(self, now: float | None = None) -> float | None:
+        """Settle a pending change when the window has passed.
+
+        Returns the seconds until the pending change settles, or None when nothing is
+        pending. Called by the ticker thread, or by tests with a fake clock.
+        """
+        with self._lock:
+            if self._changed_at is None:
+                return None
+            now = self._clock() if now is None else now
+            left = self._changed_at + self.settle_s - now
+            if left > 0:
+                return left
+            self._changed_at = None
+            self._settle()
+        self._notify()
+        return None
+
+    def _settle(self) -> None:
+        self._settled = self._sites(self._positions)
+        self._flash = None
+        self._error = ""
+        self._evaluate(from_board=True)
+
+    # --- inputs from buttons and the page ---------------------------------------------
+
+    def press(self, name: str, source: str = "web") -> None:
+        """Press a button by name (the physical button of that name does the same)."""
+        with self._lock:
+            self._press(name, source)
+        self._notify()
+
+    def command(self, cmd: Mapping[str, Any]) -> dict[str, Any]:
+        """A command from the page (docs/TABLE.md). Never raises for bad input."""
+        try:
+            kind = cmd.get("cmd")
+            if kind == "button":
+                self.press(str(cmd.get("name", "")), source=str(cmd.get("source", "web")))
+                return {"ok": True}
+            if kind == "toggle":
+                self.toggle(str(cmd.get("site", "")))
+                return {"ok": True}
+            if kind == "choose":
+                self.choose(str(cmd.get("field", "")), str(cmd.get("value", "")))
+                return {"ok": True}
+            if kind == "agree":
+                self.agree(str(cmd.get("player", "")))
+                return {"ok": True}
+            if kind == "replay":
+                if self._replay is None:
+                    raise SessionError("replay needs the game log; start the table with a database")
+                return {"ok": True, "replay": self._replay(int(cmd.get("game_id", 0)))}
+            if kind == "state":
+                return {"ok": True, "state": self.state()}
+            raise SessionError(
+                f"unknown command {kind!r}; use button, toggle, choose, agree, replay or state"
+            )
+        except (ValueError, KeyError, TypeError) as exc:
+            with self._lock:
+                self._error = str(exc)
+            self._notify()
+            return {"ok": False, "error": str(exc)}
+
+    def toggle(self, site: str) -> None:
+        """Toggle a site's simulated switch (virtual board only)."""
+        if self._toggle is None:
+            raise SessionError(
+                f"cannot toggle {site!r}: the board is physical; move the piece by hand"
+            )
+        if site not in self.profile.sites:
+            raise SessionError(f"site {site!r} is not on board {self.profile.name!r}")
+        self._toggle(site)
+
+    def choose(self, field_name: str, value: str) -> None:
+        """Answer the adapter's current question (e.g. ``pie`` = ``swap``/``keep``)."""
+        with self._lock:
+            self._require_connected("answer")
+            if self._phase == RESYNC:
+                raise SessionError(f"the answer waits: first make the board match ({self._message})")
+            self._handle(self.adapter.answer(field_name, value), source="web")
+        self._notify()
+
+    def agree(self, player: str) -> None:
+        """One player agrees to end the game by the adjudication count."""
+        with self._lock:
+            if not self._adjudicating:
+                raise SessionError("no count is offered; press Menu to offer the safe-points count")
+            if player not in self.adapter.colours:
+                raise SessionError(
+                    f"player {player!r} is not one of {', '.join(self.adapter.colours)}"
+                )
+            self._agreed.add(player)
+            self._check_agreement()
+        self._notify()
+
+    def _press(self, name: str, source: str) -> None:
+        if name == "undo":
+            self._require_connected("undo")
+            self._undo(source)
+            return
+        if name == "menu":
+            self._toggle_adjudication()
+            return
+        if self._adjudicating and name == "confirm":
+            # A physical Confirm cannot tell who pressed it: the first press agrees for
+            # one side, the second for the other.
+            left = [c for c in self.adapter.colours if c not in self._agreed]
+            if left:
+                self._agreed.add(left[0])
+            self._check_agreement()
+            return
+        self._require_connected(name)
+        if self._phase == RESYNC:
+            raise SessionError(
+                f"button {name!r} waits: first make the board match ({self._message})"
+            )
+        self._handle(self.adapter.button(name), source=source)
+
+    def _require_connected(self, what: str) -> None:
+        if not self._connected:
+            raise SessionError(f"{what!r} waits: the board is disconnected; plug it back in")
+
+    def _toggle_adjudication(self) -> None:
+        if self._adjudicating:
+            self._adjudicating = False
+            self._agreed.clear()
+        else:
+            if self.adapter.result() is not None:
+                raise SessionError("the game is over; there is nothing to count")
+            if self.adapter.adjudicate() is None:
+                raise SessionError(f"{self.adapter.game} offers no count to end the game by")
+            self._adjudicating = True
+        self._evaluate()
+
+    def _check_agreement(self) -> None:
+        if set(self.adapter.colours) <= self._agreed:
+            result = self.adapter.adjudicate()
+            if result is None:
+                raise SessionError("the count is no longer available")
+            self._adjudicating = False
+            self.adapter.conclude(result)
+        self._evaluate()
+
+    # --- the core ------------------------------------------------------------------
+
+    def _handle(self, interp: Interpretation, source: str) -> None:
+        if interp.action is not None:
+            self._apply(interp.action, source)
+        elif interp.choice is not None:
+            field_name, value = interp.choice
+            self._log("choice", {"field": field_name, "value": value, "source": source})
+        elif interp.mistakes:
+            raise SessionError(interp.message or "the board does not match")
+        self._evaluate()
+
+    def _apply(self, action: str, source: str) -> Applied:
+        applied = self.adapter.play(action)
+        try:
+            self._log(
+                "action", {"notation": applied.notation, "player": applied.player, "source": source}
+            )
+        except Exception:
+            # Not durable means not done: take it back so the log and the game agree.
+            self.adapter.undo()
+            raise
+        if applied.placed:
+            self._prior = sorted(applied.placed)[0]
+            if source == "board":
+                self._flash = self._prior
+        LOGGER.info("%s played %s", applied.player, applied.notation)
+        return applied
+
+    def _undo(self, source: str) -> None:
+        if self._result_logged:
+            raise SessionError("the game is over; start a new game instead of undoing")
+        undone = self.adapter.undo()
+        if undone is None:
+            raise SessionError("nothing to undo: no move has been played yet")
+        try:
+            self._log("undo", {"notation": undone.notation, "source": source})
+        except Exception:
+            self.adapter.play(undone.notation)
+            raise
+        history = self.adapter.history()
+        self._prior = next(iter(sorted(history[-1].placed)), None) if history else None
+        self._flash = None
+        self._adjudicating = False
+        self._agreed.clear()
+        self._evaluate()
+
+    def _log(self, kind: str, payload: Mapping[str, Any]) -> None:
+        self.journal.append(kind, payload)
+
+    def _evaluate(self, from_board: bool = False) -> None:
+        """Recompute phase, message and LEDs; apply a sensed action when there is one."""
+        for _ in range(8):  # an action changes the expectation; re-check, never loop forever
+            observation = Observation(self.adapter.expected(), self._settled, self._prior)
+            result = self.adapter.result()
+            if result is not None and not self._result_logged:
+                self._log("result", self._result_payload(result))
+                self._result_logged = True
+            self._mistakes = ()
+            self._all_at_once = False
+            if not self._connected:
+                self._phase = PAUSED
+                self._message = "Board disconnected: plug it back in to continue"
+                self._view = None
+                self._lights = {}
+                return
+            # After the end the board no longer matters: the winner animation shows.
+            if observation.matches or result is not None:
+                view = self.adapter.view(self._flash)
+                self._view = view
+                self._phase = ADJUDICATE if self._adjudicating else view.phase
+                self._message = view.message
+                self._lights = dict(view.lights)
+                if self._adjudicating:
+                    self._message = "Count offered: both players confirm to end the game by it"
+                self._send_plan()
+                return
+            interp = self.adapter.interpret(observation)
+            if from_board:
+                self._log(
+                    "sense",
+                    {
+                        "sensed": sorted(observation.sensed),
+                        "expected": sorted(observation.expected),
+                        "meaning": interp.kind,
+                        "action": interp.action,
+                        "mistakes": [[m.site, m.kind] for m in interp.mistakes],
+                    },
+                )
+                from_board = False
+            if interp.action is not None:
+                try:
+                    self._apply(interp.action, "board")
+                except ValueError as exc:
+                    # The adapter offered an action the engine refused: show it as a
+                    # mistake on that board rather than lose the sensed change.
+                    LOGGER.error("adapter action %r refused: %s", interp.action, exc)
+                    self._show_resync(
+                        Interpretation(
+                            mistakes=tuple(
+                                Mistake(s, "remove", str(exc)) for s in sorted(observation.extra)
+                            )
+                            + tuple(
+                                Mistake(s, "put_back", str(exc))
+                                for s in sorted(observation.missing)
+                            ),
+                            message=str(exc),
+                        )
+                    )
+                    return
+                continue
+            if not interp.mistakes:
+                # The adapter found nothing wrong with a differing board: generic guidance.
+                interp = _generic_guidance(observation, interp.message)
+            self._show_resync(interp)
+            return
+        raise RuntimeError("the table kept applying sensed actions; the adapter is inconsistent")
+
+    def _result_payload(self, result: Mapping[str, Any]) -> dict[str, Any]:
+        """The adapter's result in the store's shape (docs/STORE.md): names, seats."""
+        names = self._names()
+        winner = result.get("winner")
+        scores = result.get("scores") or {}
+        return {
+            **result,
+            "winners": [names[winner]] if isinstance(winner, str) and winner in names else [],
+            "scores": [
+                {
+                    "player": names.get(colour, colour),
+                    "seat": colour,
+                    "total": score.get("total"),
+                    "breakdown": list(score.get("breakdown", [])),
+                }
+                for colour, score in scores.items()
+            ],
+            "by_seat": scores,
+        }
+
+    def _names(self) -> dict[str, str]:
+        seats = self.adapter.seats()
+        return {
+            colour: self.players[index] if index < len(self.players) else colour
+            for colour, index in seats.items()
+        }
+
+    def _show_resync(self, interp: Interpretation) -> None:
+        self._phase = RESYNC
+        self._mistakes = interp.mistakes
+        self._all_at_once = interp.all_at_once
+        self._message = interp.message or _describe(interp.mistakes[0])
+        self._view = None
+        shown = interp.mistakes if interp.all_at_once else interp.mistakes[:1]
+        self._lights = {m.site: m.light for m in shown}
+        self._send_plan()
+
+    def _send_plan(self) -> None:
+        lights = {self._led_of[s]: light for s, light in self._lights.items() if s in self._led_of}
+        plan = LedPlan.from_mapping(self.profile.leds, lights)
+        self._plan = plan
+        if self.board is not None and self._connected:
+            self.board.send_plan(plan)
+            self._plans_sent += 1
+
+    def _sites(self, positions: set[int]) -> frozenset[str]:
+        return frozenset(self._site_of[p] for p in positions if p in self._site_of)
+
+    # --- outputs ----------------------------------------------------------------------
+
+    @property
+    def phase(self) -> str:
+        return self._phase
+
+    @property
+    def plan(self) -> LedPlan:
+        """The LED plan the session last built (sent when the board is connected)."""
+        return self._plan
+
+    @property
+    def sensed(self) -> frozenset[str]:
+        """The sites the board reports occupied right now (not yet settled perhaps)."""
+        with self._lock:
+            return self._sites(self._positions)
+
+    @property
+    def settling(self) -> bool:
+        with self._lock:
+            return self._changed_at is not None
+
+    def subscribe(self, callback: Subscriber) -> Callable[[], None]:
+        """Call ``callback(state)`` on every change; returns the unsubscribe function."""
+        with self._lock:
+            self._subscribers.append(callback)
+
+        def unsubscribe() -> None:
+            with self._lock:
+                if callback in self._subscribers:
+                    self._subscribers.remove(callback)
+
+        return unsubscribe
+
+    def _notify(self) -> None:
+        with self._lock:
+            subscribers = list(self._subscribers)
+            if not subscribers:
+                return
+            snapshot = self.state()
+        for callback in subscribers:
+            try:
+                callback(snapshot)
+            except Exception:  # a broken page must never stop the table
+                LOGGER.exception("state subscriber %r failed", callback)
+
+    def state(self) -> dict[str, Any]:
+        """The JSON-able snapshot the page draws (schema in docs/TABLE.md)."""
+        with self._lock:
+            adapter = self.adapter
+            board = adapter.board_json()
+            for site in board["sites"]:
+                site["sensed"] = site["id"] in self._settled
+            view = self._view
+            remove = [m.site for m in self._mistakes if m.kind == "remove"]
+            put_back = [m.site for m in self._mistakes if m.kind == "put_back"]
+            result = adapter.result()
+            history = adapter.history()
+            seats = self._names()
+            stats: dict[str, Any] = {}
+            if self.board is not None:
+                try:
+                    stats = dict(self.board.stats())
+                except Exception:  # stats are informative; never fail the page for them
+                    LOGGER.debug("board stats unavailable", exc_info=True)
+            return {
+                "game": adapter.game,
+                "game_id": self.journal.game_id,
+                "options": dict(adapter.options),
+                "players": list(self.players),
+                "seats": seats,
+                "phase": self._phase,
+                "to_move": view.to_move if view is not None else _to_move(adapter),
+                "message": self._message,
+                "error": self._error,
+                "board": board,
+                "legal": list(view.legal) if view is not None and self._phase != ADJUDICATE else [],
+                "last_move": history[-1].notation if history else None,
+                "diff": {
+                    "remove": remove,
+                    "put_back": put_back,
+                    "next": self._mistakes[0].site if self._mistakes else None,
+                    "reasons": {m.site: m.reason for m in self._mistakes},
+                },
+                "question": view.question.to_json() if view is not None and view.question else None,
+                "leds": {
+                    site: {"colour": f"#{light.colour:06x}", "effect": light.effect}
+                    for site, light in sorted(self._lights.items())
+                    if not light.is_off
+                },
+                "scores": adapter.scores(),
+                "count": adapter.adjudicate() if result is None else None,
+                "agreed": sorted(self._agreed),
+                "moves": [a.to_json(i + 1) for i, a in enumerate(history)],
+                "result": result,
+                "link": {
+                    "state": self._link_state,
+                    "port": self._port,
+                    "virtual": self._virtual,
+                    "stats": stats,
+                },
+                "controls": list(_controls(adapter, self.profile)),
+                "settle_ms": round(self.settle_s * 1000),
+            }
+
+
+def _controls(adapter: Adapter, profile: ProfileLike) -> tuple[str, ...]:
+    names = [*adapter.controls, *TABLE_BUTTONS]
+    names += [b for b in profile.buttons if b not in names]
+    return tuple(dict.fromkeys(names))
+
+
+def _to_move(adapter: Adapter) -> str | None:
+    value = getattr(adapter, "to_move", None)
+    return value if isinstance(value, str) else None
+
+
+def _describe(mistake: Mistake) -> str:
+    verb = "Remove the piece from" if mistake.kind == "remove" else "Put the piece back on"
+    return f"{verb} {mistake.site}: {mistake.reason}"
+
+
+def _generic_guidance(observation: Observation, message: str) -> Interpretation:
+    mistakes = tuple(
+        Mistake(s, "remove", "no piece belongs here") for s in sorted(observation.extra)
+    ) + tuple(Mistake(s, "put_back", "a piece belongs here") for s in sorted(observation.missing))
+    return Interpretation(mistakes=mistakes, message=message)
+
+
+__all__ = [
+    "DEFAULT_SETTLE_S",
+    "BoardLike",
+    "ProfileLike",
+    "SessionError",
+    "TableSession",
+]
