@@ -15,12 +15,13 @@ from meridian_table.profiles import (
     BOARDS_DIR,
     Site,
     dumps_profile,
+    geometry,
     list_profiles,
     load_profile,
+    pico,
     profile_from_dict,
     save_profile,
 )
-from meridian_table.profiles import geometry, pico
 
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = ["colovini-40", "colovini-50", "empire-in-space", "kato-114", "kato-154", "kato-80"]
