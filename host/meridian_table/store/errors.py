@@ -38,6 +38,10 @@ class OlderSchemaError(DatabaseFileError):
     """A read-only open found an older schema that needs a (writing) migration first."""
 
 
+class MigrationError(DatabaseFileError):
+    """A schema migration failed and was rolled back; the file stays at its last version."""
+
+
 class ReadOnlyDatabaseError(DatabaseFileError):
     """A writable open was asked for, but the file (or its folder) is read-only."""
 

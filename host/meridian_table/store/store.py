@@ -312,7 +312,16 @@ class Store:
                 LOGGER.warning("backing up %s to %s before migrating", target, backup)
                 conn.execute("PRAGMA wal_checkpoint(FULL)")
                 shutil.copy2(target, backup)
-            migrate(conn, version, migrations)
+            try:
+                migrate(conn, version, migrations)
+            except sqlite3.Error as exc:
+                reached = int(conn.execute("PRAGMA user_version").fetchone()[0])
+                raise errors.MigrationError(
+                    target,
+                    f"migrating {target} to schema {latest} failed ({exc}); it was rolled back "
+                    f"and the file is intact at version {reached}. Report this as a bug; "
+                    "meanwhile use an older Meridian Table or another --db file.",
+                ) from exc
         except BaseException:
             conn.close()
             raise
