@@ -1,0 +1,331 @@
+"""The live table page: a Starlette app that serves the page and speaks WebSocket.
+
+The app only knows the ``TableSession`` surface of docs/TABLE.md: ``state()``,
+``command(dict)`` and ``subscribe(callback)``. Every browser connection gets the whole
+state on connect and again after every change; commands from the page travel over the
+same WebSocket (or ``POST /api/command``) to ``session.command()``. docs/WEB.md has the
+protocol and the security model.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import json
+import logging
+import secrets
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import Any, Protocol
+from urllib.parse import urlsplit
+
+import anyio
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.requests import HTTPConnection, Request
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+LOGGER = logging.getLogger(__name__)
+
+STATIC_DIR = Path(__file__).with_name("static")
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
+# Close codes in the private range (4000-4999) so the page can tell them from network loss.
+CLOSE_BAD_TOKEN = 4401
+CLOSE_BAD_ORIGIN = 4403
+MAX_MESSAGE_CHARS = 64 * 1024
+
+
+class TableSurface(Protocol):
+    """What the web layer needs from a table session (docs/TABLE.md)."""
+
+    def state(self) -> Mapping[str, Any]: ...
+
+    def command(self, cmd: dict[str, Any]) -> Mapping[str, Any]: ...
+
+    def subscribe(self, callback: Callable[[Any], None]) -> Callable[[], None]: ...
+
+
+class TokenRequiredError(ValueError):
+    """Serving on a non-loopback address without an access token."""
+
+
+class BadMessageError(ValueError):
+    """A message from the page that is not a well-formed command."""
+
+
+def is_loopback(host: str) -> bool:
+    """True when ``host`` (a name or an address) only reaches this machine."""
+    name = host.strip("[]").lower()
+    if name == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
+
+
+def new_token() -> str:
+    """A fresh access token for the page URL (URL-safe, 128 bits)."""
+    return secrets.token_urlsafe(16)
+
+
+def _jsonable(value: object) -> object:
+    """json.dumps fallback: sets and frozensets become sorted lists, others their str."""
+    if isinstance(value, (set, frozenset)):
+        return sorted(value, key=str)
+    if isinstance(value, tuple):
+        return list(value)
+    return str(value)
+
+
+def dumps(message: Mapping[str, Any]) -> str:
+    """Serialise one message for the page."""
+    return json.dumps(message, default=_jsonable, separators=(",", ":"))
+
+
+def parse_command(text: str) -> tuple[object, dict[str, Any]]:
+    """Read one page message ``{"type": "command", "id": ..., "cmd": {...}}``.
+
+    Returns the message id (echoed in the result) and the command dict. Raises
+    ``BadMessageError`` naming what was wrong.
+    """
+    if len(text) > MAX_MESSAGE_CHARS:
+        raise BadMessageError(
+            f"message of {len(text)} characters is longer than {MAX_MESSAGE_CHARS}; "
+            "send one command per message"
+        )
+    try:
+        message = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise BadMessageError(f"message {text[:80]!r} is not JSON ({exc.msg})") from exc
+    if not isinstance(message, dict):
+        raise BadMessageError(f"message {text[:80]!r} is not a JSON object")
+    kind = message.get("type", "command")
+    if kind != "command":
+        raise BadMessageError(f"message type {kind!r} is unknown; the page sends only 'command'")
+    return message.get("id"), check_command(message.get("cmd"))
+
+
+def check_command(cmd: object) -> dict[str, Any]:
+    """``cmd`` itself if it is a command object (a dict with a string ``cmd`` field)."""
+    if not isinstance(cmd, dict) or not isinstance(cmd.get("cmd"), str):
+        raise BadMessageError(
+            f"command {cmd!r:.80} must be an object with a string 'cmd' field, "
+            'e.g. {"cmd": "button", "name": "undo"}'
+        )
+    return cmd
+
+
+def run_command(session: TableSurface, cmd: dict[str, Any]) -> dict[str, Any]:
+    """``session.command(cmd)``, with any error turned into ``{"ok": False, ...}``.
+
+    A ValueError is the session refusing bad input: its message goes to the page as is.
+    Anything else is a bug in the session: logged with its traceback, and the page is
+    told that the command failed rather than left waiting.
+    """
+    try:
+        return dict(session.command(cmd))
+    except ValueError as exc:
+        return {"ok": False, "error": str(exc)}
+    except Exception as exc:
+        LOGGER.exception("session.command(%r) failed", cmd)
+        return {"ok": False, "error": f"the table failed on {cmd.get('cmd')!r}: {exc!r}"}
+
+
+class _Access:
+    """The access checks shared by HTTP and WebSocket: token and Origin."""
+
+    def __init__(self, token: str | None, allowed_origins: Iterable[str]) -> None:
+        self.token = token
+        self.allowed_origins = {o.rstrip("/").lower() for o in allowed_origins}
+
+    def token_ok(self, conn: HTTPConnection) -> bool:
+        if self.token is None:
+            return True
+        offered = conn.query_params.get("token")
+        if offered is None:
+            auth = conn.headers.get("authorization", "")
+            if auth.lower().startswith("bearer "):
+                offered = auth[7:].strip()
+        return offered is not None and secrets.compare_digest(offered, self.token)
+
+    def origin_ok(self, conn: HTTPConnection) -> bool:
+        """A browser's Origin must name the host it is talking to (or an allowed one).
+
+        Non-browser clients send no Origin: they cannot be tricked by another web site,
+        so they pass here and still need the token where one is set.
+        """
+        origin = conn.headers.get("origin")
+        if origin is None:
+            return True
+        origin = origin.rstrip("/").lower()
+        if origin in self.allowed_origins:
+            return True
+        parts = urlsplit(origin)
+        host = conn.headers.get("host", "").lower()
+        return bool(parts.netloc) and parts.netloc == host
+
+
+def _denied_page(reason: str) -> HTMLResponse:
+    body = (
+        "<!doctype html><meta charset='utf-8'><title>Meridian Table: access denied</title>"
+        "<body style='font-family:sans-serif;max-width:36em;margin:3em auto'>"
+        f"<h1>Access denied</h1><p>{reason}</p></body>"
+    )
+    return HTMLResponse(body, status_code=401)
+
+
+TOKEN_HELP = (
+    "This table page needs the access token. Open the exact URL that "
+    "<code>meridian-table play</code> printed (it ends in <code>?token=...</code>)."
+)
+
+
+def create_app(
+    session: TableSurface,
+    *,
+    token: str | None = None,
+    bind_host: str = "127.0.0.1",
+    allowed_hosts: Iterable[str] | None = None,
+    allowed_origins: Iterable[str] = (),
+) -> Starlette:
+    """The table page for ``session``.
+
+    ``bind_host`` is the address the server listens on: anything but loopback needs a
+    ``token`` (else ``TokenRequiredError``), which then guards the page, the API and the
+    WebSocket. ``allowed_hosts`` are the Host header values accepted (default: the
+    loopback names when bound to loopback, so a DNS-rebinding page cannot reach the
+    table; any host otherwise, since the token guards it). ``allowed_origins`` are
+    extra browser origins accepted besides the served host itself.
+    """
+    if token is None and not is_loopback(bind_host):
+        raise TokenRequiredError(
+            f"serving the table page on {bind_host!r} (not loopback) needs an access token; "
+            "pass token=meridian_table.web.new_token() and give players the URL with ?token=..."
+        )
+    if token is not None and not token:
+        raise TokenRequiredError("the access token is empty; use meridian_table.web.new_token()")
+    access = _Access(token, allowed_origins)
+    if allowed_hosts is None:
+        allowed_hosts = list(LOOPBACK_HOSTS) if is_loopback(bind_host) else ["*"]
+    hosts = [h.strip("[]") if h.startswith("[") else h for h in allowed_hosts]
+
+    async def index(request: Request) -> Response:
+        if not access.token_ok(request):
+            return _denied_page(TOKEN_HELP)
+        return FileResponse(
+            STATIC_DIR / "index.html",
+            headers={"cache-control": "no-store", "x-content-type-options": "nosniff"},
+        )
+
+    async def api_state(request: Request) -> Response:
+        if not access.token_ok(request):
+            return JSONResponse({"ok": False, "error": "missing or wrong token"}, 401)
+        state = await anyio.to_thread.run_sync(session.state)
+        return Response(dumps(state), media_type="application/json")
+
+    async def api_command(request: Request) -> Response:
+        if not access.origin_ok(request):
+            return JSONResponse({"ok": False, "error": "cross-origin request refused"}, 403)
+        if not access.token_ok(request):
+            return JSONResponse({"ok": False, "error": "missing or wrong token"}, 401)
+        body = await request.body()
+        try:
+            if len(body) > MAX_MESSAGE_CHARS:
+                raise BadMessageError(f"command of {len(body)} bytes is too long")
+            cmd = check_command(json.loads(body))
+        except json.JSONDecodeError as exc:
+            return JSONResponse({"ok": False, "error": f"command is not JSON ({exc.msg})"}, 400)
+        except BadMessageError as exc:
+            return JSONResponse({"ok": False, "error": str(exc)}, 400)
+        result = await anyio.to_thread.run_sync(run_command, session, cmd)
+        return Response(dumps(result), media_type="application/json")
+
+    async def ws_endpoint(websocket: WebSocket) -> None:
+        if not access.origin_ok(websocket):
+            LOGGER.warning(
+                "refused a WebSocket from origin %r (host %r)",
+                websocket.headers.get("origin"),
+                websocket.headers.get("host"),
+            )
+            await websocket.close(code=CLOSE_BAD_ORIGIN)
+            return
+        await websocket.accept()
+        if not access.token_ok(websocket):
+            await websocket.send_text(dumps({"type": "error", "error": "missing or wrong token"}))
+            await websocket.close(code=CLOSE_BAD_TOKEN, reason="missing or wrong token")
+            return
+        await _serve_socket(session, websocket)
+
+    routes = [
+        Route("/", index),
+        Route("/api/state", api_state),
+        Route("/api/command", api_command, methods=["POST"]),
+        WebSocketRoute("/ws", ws_endpoint),
+        Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
+    ]
+    middleware = [Middleware(TrustedHostMiddleware, allowed_hosts=hosts)]
+    return Starlette(routes=routes, middleware=middleware)
+
+
+async def _serve_socket(session: TableSurface, websocket: WebSocket) -> None:
+    """Push states and run commands on one accepted WebSocket until it closes."""
+    loop = asyncio.get_running_loop()
+    changed = asyncio.Event()
+    latest: list[Any] = [None]
+
+    def on_change(state: Any) -> None:
+        # Called on the session's thread: keep only the newest state and wake the pusher.
+        # Bursts of changes coalesce into one send of the latest state.
+        latest[0] = state
+        try:
+            loop.call_soon_threadsafe(changed.set)
+        except RuntimeError:
+            pass  # the loop closed while the session was still notifying
+
+    unsubscribe = session.subscribe(on_change)
+    try:
+        first = await anyio.to_thread.run_sync(session.state)
+        await websocket.send_text(dumps({"type": "state", "state": first}))
+        async with anyio.create_task_group() as tasks:
+
+            async def pusher() -> None:
+                try:
+                    while True:
+                        await changed.wait()
+                        changed.clear()
+                        state = latest[0]
+                        if state is None:
+                            state = await anyio.to_thread.run_sync(session.state)
+                        await websocket.send_text(dumps({"type": "state", "state": state}))
+                except (WebSocketDisconnect, RuntimeError, OSError):
+                    pass  # the page went away mid-send; the reader ends the connection
+                tasks.cancel_scope.cancel()
+
+            async def reader() -> None:
+                try:
+                    while True:
+                        text = await websocket.receive_text()
+                        try:
+                            msg_id, cmd = parse_command(text)
+                        except BadMessageError as exc:
+                            await websocket.send_text(dumps({"type": "error", "error": str(exc)}))
+                            continue
+                        result = await anyio.to_thread.run_sync(run_command, session, cmd)
+                        await websocket.send_text(
+                            dumps({"type": "result", "id": msg_id, "result": result})
+                        )
+                except (WebSocketDisconnect, KeyError, RuntimeError, OSError):
+                    pass  # KeyError: a binary frame has no "text"; treat it as hanging up
+                tasks.cancel_scope.cancel()
+
+            tasks.start_soon(pusher)
+            tasks.start_soon(reader)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        unsubscribe()

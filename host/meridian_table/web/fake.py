@@ -1,0 +1,390 @@
+"""A scripted stand-in for ``TableSession``, shipped beside the page it serves.
+
+``FakeSession`` implements the docs/TABLE.md surface (``state``, ``command``,
+``subscribe``) on a small Kato-shaped board with deliberately simple rules: a stone
+may go on any empty point that is not next to the last stone played; nothing is ever
+removed by the rules. It exists so the page and its tests do not need the real table,
+link and firmware: the layout, the controls, resync, pause and replay can all be
+driven from a test. The acceptance test uses the real session.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from meridian_table.games.kato.geometry import DIRECTIONS, cells, layout_xy
+
+LOGGER = logging.getLogger(__name__)
+
+LIGHT_RGB = "#fff2cc"
+DARK_RGB = "#3d7bff"
+REMOVE_RGB = "#ff2a2a"
+PUT_BACK_RGB = "#ffffff"
+BUTTONS = ("confirm", "undo", "pass", "swap", "menu")
+ASSISTS = ("full", "captures", "tournament")
+
+
+class FakeCommandError(ValueError):
+    """A command the fake table refuses; the message names it and the fix."""
+
+
+class FakeSession:
+    """A tiny, thread-safe, scripted table session for developing and testing the page."""
+
+    def __init__(
+        self,
+        size: int = 5,
+        *,
+        players: tuple[str, str] = ("Ann", "Bob"),
+        virtual: bool = True,
+        game_id: int = 2,
+    ) -> None:
+        self.size = size
+        self.players = players
+        self.virtual = virtual
+        self.game_id = game_id
+        self._cells = cells(size)
+        self._names = [c.name for c in self._cells]
+        self._coords = {c.name: (c.q, c.r) for c in self._cells}
+        self._lock = threading.RLock()
+        self._subscribers: list[Callable[[dict[str, Any]], None]] = []
+        self._pieces: dict[str, str] = {}
+        self._sensed: set[str] = set()
+        self._moves: list[dict[str, Any]] = []
+        self._positions: list[dict[str, str]] = [{}]
+        self._to_move = "light"
+        self._link_state = "connected"
+        self._result: dict[str, Any] | None = None
+        self._assist = "full"
+        self._message = ""
+        self._frames_in = 0
+        self._frames_out = 0
+        self.commands: list[dict[str, Any]] = []
+        # A finished game in the "log", so replay of another game can be exercised.
+        self._archive: dict[int, dict[str, Any]] = {}
+        if game_id > 1:
+            self._archive[1] = self._scripted_archive()
+
+    # -- the docs/TABLE.md surface -------------------------------------------------
+
+    def subscribe(self, callback: Callable[[dict[str, Any]], None]) -> Callable[[], None]:
+        """Call ``callback(state)`` after every change; returns the unsubscribe function."""
+        with self._lock:
+            self._subscribers.append(callback)
+
+        def unsubscribe() -> None:
+            with self._lock:
+                if callback in self._subscribers:
+                    self._subscribers.remove(callback)
+
+        return unsubscribe
+
+    @property
+    def subscriber_count(self) -> int:
+        with self._lock:
+            return len(self._subscribers)
+
+    def state(self) -> dict[str, Any]:
+        """The whole table state in the docs/TABLE.md schema."""
+        with self._lock:
+            return self._state()
+
+    def command(self, cmd: dict[str, Any]) -> dict[str, Any]:
+        """Apply one page command; ``{"ok": False, "error": ...}`` when it is refused."""
+        with self._lock:
+            self.commands.append(dict(cmd))
+            try:
+                result = self._command(cmd)
+            except FakeCommandError as exc:
+                return {"ok": False, "error": str(exc)}
+        self._notify()
+        return result
+
+    # -- test helpers ----------------------------------------------------------------
+
+    def set_link_state(self, state: str) -> None:
+        """Pretend the board was unplugged ("closed") or came back ("connected")."""
+        with self._lock:
+            self._link_state = state
+        self._notify()
+
+    def place(self, site: str) -> None:
+        """Put a stone on ``site`` as if a player did it (sensed, then interpreted)."""
+        self.command({"cmd": "toggle", "site": site, "force": True})
+
+    def finish(self, winner: str, reason: str = "no stones left") -> None:
+        """End the game with ``winner``."""
+        with self._lock:
+            self._result = {"winner": winner, "reason": reason}
+        self._notify()
+
+    # -- internals -------------------------------------------------------------------
+
+    def _notify(self) -> None:
+        with self._lock:
+            subscribers = list(self._subscribers)
+            state = self._state()
+        for callback in subscribers:
+            try:
+                callback(state)
+            except Exception:
+                LOGGER.exception("a state subscriber failed")
+
+    def _neighbours(self, site: str) -> set[str]:
+        q, r = self._coords[site]
+        by_coord = {v: k for k, v in self._coords.items()}
+        return {by_coord[(q + dq, r + dr)] for dq, dr in DIRECTIONS if (q + dq, r + dr) in by_coord}
+
+    def _legal(self) -> list[str]:
+        if self._result is not None:
+            return []
+        last = self._last_site()
+        near = self._neighbours(last) if last else set()
+        return [s for s in self._names if s not in self._pieces and s not in near]
+
+    def _last_site(self) -> str | None:
+        for move in reversed(self._moves):
+            if move["notation"] in self._coords:
+                return str(move["notation"])
+        return None
+
+    def _phase(self) -> str:
+        if self._link_state != "connected":
+            return "paused"
+        if self._sensed != set(self._pieces):
+            return "resync"
+        if self._result is not None:
+            return "ended"
+        return "play"
+
+    def _diff(self) -> dict[str, Any]:
+        remove = sorted(self._sensed - set(self._pieces), key=self._names.index)
+        put_back = sorted(set(self._pieces) - self._sensed, key=self._names.index)
+        both = remove + put_back
+        return {"remove": remove, "put_back": put_back, "next": both[0] if both else None}
+
+    def _leds(self, phase: str, legal: list[str], diff: dict[str, Any]) -> dict[str, Any]:
+        leds: dict[str, Any] = {}
+        mover = LIGHT_RGB if self._to_move == "light" else DARK_RGB
+        if phase == "play" and self._assist == "full":
+            for site in legal:
+                leds[site] = {"colour": mover, "effect": "S"}
+        last = self._last_site()
+        if phase in ("play", "ended") and last is not None:
+            leds[last] = {"colour": LIGHT_RGB if self._pieces.get(last) == "L" else DARK_RGB, "effect": "X"}
+        if phase == "ended":
+            for site in self._pieces:
+                leds[site] = {"colour": "#33ff66", "effect": "P"}
+        if phase == "resync" and diff["next"] is not None:
+            site = diff["next"]
+            if site in diff["remove"]:
+                leds[site] = {"colour": REMOVE_RGB, "effect": "B"}
+            else:
+                leds[site] = {"colour": PUT_BACK_RGB, "effect": "F"}
+        return leds
+
+    def _message_for(self, phase: str, diff: dict[str, Any]) -> str:
+        if phase == "paused":
+            return "Board disconnected: plug it back in to continue"
+        if phase == "resync":
+            site = diff["next"]
+            verb = "Remove the stone from" if site in diff["remove"] else "Put the stone back on"
+            return f"{verb} {site}"
+        if phase == "ended" and self._result is not None:
+            return f"{self._result['winner'].capitalize()} wins: {self._result['reason']}"
+        return self._message or f"{self._to_move.capitalize()}: place a stone"
+
+    def _scores(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for colour, mark in (("light", "L"), ("dark", "D")):
+            stones = sum(1 for p in self._pieces.values() if p == mark)
+            out[colour] = {
+                "total": stones,
+                "breakdown": [
+                    {"label": "stones on the board", "value": stones},
+                    {"label": "captured", "value": 0},
+                ],
+            }
+        return out
+
+    def _state(self) -> dict[str, Any]:
+        phase = self._phase()
+        legal = self._legal() if phase == "play" else []
+        diff = self._diff()
+        sites = []
+        for c in self._cells:
+            x, y = layout_xy(c.q, c.r)
+            sites.append(
+                {
+                    "id": c.name,
+                    "x": round(x, 4),
+                    "y": round(y, 4),
+                    "piece": self._pieces.get(c.name),
+                    "sensed": c.name in self._sensed,
+                }
+            )
+        controls = ["confirm", "undo", "pass", "menu"]
+        if len(self._moves) == 2:
+            controls.insert(3, "swap")
+        return {
+            "game": "kato",
+            "game_id": self.game_id,
+            "options": {"size": self.size, "pie": False, "assist": self._assist},
+            "players": list(self.players),
+            "seats": {"light": self.players[0], "dark": self.players[1]},
+            "phase": phase,
+            "to_move": self._to_move,
+            "message": self._message_for(phase, diff),
+            "board": {"kind": "kato", "size": self.size, "sites": sites},
+            "legal": legal,
+            "last_move": self._last_site(),
+            "diff": diff,
+            "leds": self._leds(phase, legal, diff),
+            "scores": self._scores(),
+            "moves": [dict(m) for m in self._moves],
+            "result": None if self._result is None else dict(self._result),
+            "link": {
+                "state": self._link_state,
+                "port": "/dev/pts/fake",
+                "virtual": self.virtual,
+                "stats": {
+                    "frames_in": self._frames_in,
+                    "frames_out": self._frames_out,
+                    "crc_errors": 0,
+                    "resends": 0,
+                    "reconnects": 0,
+                },
+            },
+            "controls": controls,
+            "inputs": [
+                {
+                    "field": "assist",
+                    "label": "Assist",
+                    "choices": [{"value": a, "label": a} for a in ASSISTS],
+                    "value": self._assist,
+                }
+            ],
+        }
+
+    def _command(self, cmd: dict[str, Any]) -> dict[str, Any]:
+        name = cmd.get("cmd")
+        if name == "toggle":
+            return self._toggle(cmd)
+        if name == "button":
+            return self._button(str(cmd.get("name")))
+        if name == "choose":
+            if cmd.get("field") != "assist" or cmd.get("value") not in ASSISTS:
+                raise FakeCommandError(
+                    f"choice {cmd.get('field')!r}={cmd.get('value')!r} is unknown; "
+                    f"the fake offers assist in {ASSISTS}"
+                )
+            self._assist = str(cmd["value"])
+            return {"ok": True}
+        if name == "replay":
+            return self._replay(cmd.get("game_id"))
+        if name == "games":
+            return {"ok": True, "games": self._games()}
+        raise FakeCommandError(f"command {name!r} is unknown to the fake table")
+
+    def _toggle(self, cmd: dict[str, Any]) -> dict[str, Any]:
+        site = cmd.get("site")
+        if not self.virtual and not cmd.get("force"):
+            raise FakeCommandError("toggle works on the virtual board only")
+        if site not in self._coords:
+            raise FakeCommandError(f"site {site!r} is not on the size-{self.size} board")
+        self._frames_in += 1
+        if self._link_state != "connected":
+            raise FakeCommandError("the board is disconnected; plug it back in first")
+        was_play = self._phase() == "play"
+        self._sensed ^= {site}
+        if was_play and site in self._sensed and site in self._legal():
+            self._play(site)
+        elif was_play and site in self._sensed:
+            self._message = f"{site} is not a legal point: lift that stone"
+        elif self._phase() == "play":
+            self._message = ""  # the board matches again: the mistake is corrected
+        return {"ok": True}
+
+    def _play(self, site: str) -> None:
+        self._pieces[site] = "L" if self._to_move == "light" else "D"
+        self._moves.append(
+            {"n": len(self._moves) + 1, "player": self._to_move, "notation": site, "removed": []}
+        )
+        self._positions.append(dict(self._pieces))
+        self._to_move = "dark" if self._to_move == "light" else "light"
+        self._frames_out += 3
+        self._message = ""
+
+    def _button(self, name: str) -> dict[str, Any]:
+        if name not in BUTTONS:
+            raise FakeCommandError(f"button {name!r} is not one of {BUTTONS}")
+        if name == "undo":
+            if not self._moves:
+                raise FakeCommandError("nothing to undo: no move has been played")
+            self._moves.pop()
+            self._positions.pop()
+            self._pieces = dict(self._positions[-1])
+            self._to_move = "dark" if self._to_move == "light" else "light"
+            self._result = None
+        elif name == "pass":
+            if self._phase() != "play":
+                raise FakeCommandError("pass is possible only while a player is to move")
+            self._moves.append(
+                {"n": len(self._moves) + 1, "player": self._to_move, "notation": "pass", "removed": []}
+            )
+            self._positions.append(dict(self._pieces))
+            self._to_move = "dark" if self._to_move == "light" else "light"
+        self._message = "" if name != "menu" else "Menu: nothing to choose in the fake table"
+        return {"ok": True}
+
+    def _replay(self, game_id: object) -> dict[str, Any]:
+        if game_id == self.game_id or game_id is None:
+            moves, positions = [dict(m) for m in self._moves], [dict(p) for p in self._positions]
+            gid = self.game_id
+        elif isinstance(game_id, int) and game_id in self._archive:
+            entry = self._archive[game_id]
+            moves, positions, gid = entry["moves"], entry["positions"], game_id
+        else:
+            raise FakeCommandError(f"game {game_id!r} is not in the log")
+        return {"ok": True, "game_id": gid, "game": "kato", "moves": moves, "positions": positions}
+
+    def _games(self) -> list[dict[str, Any]]:
+        games = [
+            {
+                "game_id": gid,
+                "game": "kato",
+                "players": list(self.players),
+                "moves": len(entry["moves"]),
+                "result": entry["result"],
+            }
+            for gid, entry in sorted(self._archive.items())
+        ]
+        games.append(
+            {
+                "game_id": self.game_id,
+                "game": "kato",
+                "players": list(self.players),
+                "moves": len(self._moves),
+                "result": self._result,
+            }
+        )
+        return games
+
+    def _scripted_archive(self) -> dict[str, Any]:
+        script = [self._names[i] for i in (10, 40, 25, 60, 5)]
+        pieces: dict[str, str] = {}
+        moves: list[dict[str, Any]] = []
+        positions: list[dict[str, str]] = [{}]
+        for n, site in enumerate(script, start=1):
+            player = "light" if n % 2 else "dark"
+            pieces[site] = "L" if player == "light" else "D"
+            moves.append({"n": n, "player": player, "notation": site, "removed": []})
+            positions.append(dict(pieces))
+        return {
+            "moves": moves,
+            "positions": positions,
+            "result": {"winner": "light", "reason": "dark resigned"},
+        }

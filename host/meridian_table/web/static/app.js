@@ -1,0 +1,598 @@
+// Meridian Table: the live page. Plain JavaScript, no build step, no network beyond the table.
+// Protocol (docs/WEB.md): the server pushes {"type":"state","state":{...}} on connect and
+// after every change; the page sends {"type":"command","id":N,"cmd":{...}} and gets
+// {"type":"result","id":N,"result":{...}} back.
+"use strict";
+(() => {
+  const SVG = "http://www.w3.org/2000/svg";
+  const params = new URLSearchParams(location.search);
+  const token = params.get("token");
+  const BUTTON_LABELS = {
+    confirm: "Confirm", undo: "Undo", pass: "Pass", swap: "Swap", menu: "Menu",
+    plus: "+", minus: "−", keep: "Keep",
+  };
+  const EFFECTS = ["S", "B", "F", "P", "X"];
+  const $ = (id) => document.getElementById(id);
+
+  let state = null;
+  let ws = null;
+  let nextId = 1;
+  const pending = new Map();       // command id -> {el, resolve, timer}
+  const pendingSites = new Set();  // sites toggled and not yet confirmed by a new state
+  let backoffMs = 250;
+  let reconnectTimer = null;
+  let countdownTimer = null;
+  let denied = false;
+  let boardKey = "";
+  const siteEls = new Map();
+  let replay = null;               // {gameId, moves, positions, board, ply}
+  let renders = 0;
+  let toastTimer = null;
+
+  // ---- connection -------------------------------------------------------------------
+
+  function wsUrl() {
+    const url = new URL("ws", location.href);
+    url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
+    url.search = "";
+    if (token) url.searchParams.set("token", token);
+    return url.href;
+  }
+
+  function setConn(status, text) {
+    const el = $("conn");
+    el.dataset.status = status;
+    el.textContent = text;
+    document.body.classList.toggle("stale", status !== "live");
+  }
+
+  function connect() {
+    clearTimeout(reconnectTimer);
+    clearInterval(countdownTimer);
+    if (denied) return;
+    setConn(state ? "reconnecting" : "connecting", state ? "Reconnecting…" : "Connecting…");
+    let socket;
+    try {
+      socket = new WebSocket(wsUrl());
+    } catch (err) {
+      scheduleReconnect();
+      return;
+    }
+    ws = socket;
+    socket.onopen = () => {
+      backoffMs = 250;
+      setConn("live", "Live");
+      loadGames();
+    };
+    socket.onmessage = (event) => {
+      let msg;
+      try { msg = JSON.parse(event.data); } catch (err) { return; }
+      if (msg.type === "state") render(msg.state);
+      else if (msg.type === "result") settle(msg.id, msg.result);
+      else if (msg.type === "error") toast(msg.error);
+    };
+    socket.onclose = (event) => {
+      if (ws !== socket) return;
+      ws = null;
+      failPending("connection lost: the command may not have reached the table");
+      if (event.code === 4401 || event.code === 4403) {
+        denied = true;
+        setConn("denied", event.code === 4401
+          ? "Access denied: open the URL with ?token= that the table printed"
+          : "Access denied: this page's origin is not allowed");
+        return;
+      }
+      scheduleReconnect();
+    };
+  }
+
+  function scheduleReconnect() {
+    // Exponential backoff with jitter, capped at 5 s; a click on the status retries now.
+    const delay = Math.round(Math.min(backoffMs, 5000) * (0.8 + 0.4 * Math.random()));
+    backoffMs = Math.min(backoffMs * 2, 5000);
+    const due = Date.now() + delay;
+    const tick = () => {
+      const left = Math.max(0, Math.ceil((due - Date.now()) / 1000));
+      setConn("reconnecting", `Reconnecting in ${left} s`);
+    };
+    tick();
+    countdownTimer = setInterval(tick, 250);
+    reconnectTimer = setTimeout(connect, delay);
+  }
+
+  $("conn").addEventListener("click", () => {
+    if (!ws && !denied) { backoffMs = 250; connect(); }
+  });
+
+  function request(cmd, el) {
+    return new Promise((resolve) => {
+      if (!ws || ws.readyState !== WebSocket.OPEN) {
+        toast("Not connected to the table: try again when the status says Live");
+        resolve({ ok: false, error: "not connected" });
+        return;
+      }
+      const id = nextId++;
+      if (el) el.classList.add("pending");
+      const timer = setTimeout(() => settle(id, { ok: false, error: "the table did not answer in 10 s" }), 10000);
+      pending.set(id, { el, resolve, timer });
+      ws.send(JSON.stringify({ type: "command", id, cmd }));
+    });
+  }
+
+  function settle(id, result) {
+    const entry = pending.get(id);
+    if (!entry) return;
+    pending.delete(id);
+    clearTimeout(entry.timer);
+    if (entry.el) entry.el.classList.remove("pending");
+    if (result && result.ok === false && result.error) toast(result.error);
+    entry.resolve(result || { ok: false });
+  }
+
+  function failPending(reason) {
+    for (const id of Array.from(pending.keys())) settle(id, { ok: false, error: reason });
+    pendingSites.clear();
+  }
+
+  function toast(text) {
+    const el = $("toast");
+    el.textContent = text;
+    el.hidden = false;
+    clearTimeout(toastTimer);
+    toastTimer = setTimeout(() => { el.hidden = true; }, 4000);
+  }
+
+  // ---- board ------------------------------------------------------------------------
+
+  function svg(tag, attrs, parent) {
+    const el = document.createElementNS(SVG, tag);
+    for (const [k, v] of Object.entries(attrs || {})) el.setAttribute(k, v);
+    if (parent) parent.appendChild(el);
+    return el;
+  }
+
+  function spacing(sites) {
+    let best = Infinity;
+    for (let i = 0; i < sites.length; i++) {
+      for (let j = i + 1; j < sites.length; j++) {
+        const d = Math.hypot(sites[i].x - sites[j].x, sites[i].y - sites[j].y);
+        if (d > 1e-9 && d < best) best = d;
+      }
+    }
+    return Number.isFinite(best) ? best : 1;
+  }
+
+  function buildBoard(board) {
+    const root = $("board");
+    root.replaceChildren();
+    siteEls.clear();
+    const sites = board.sites || [];
+    const d = spacing(sites);
+    // Work in units of the point spacing so sizes below are fractions of it.
+    const pts = sites.map((s) => ({ id: s.id, x: s.x / d, y: s.y / d }));
+    const xs = pts.map((p) => p.x);
+    const ys = pts.map((p) => p.y);
+    const pad = 0.75;
+    const minX = Math.min(...xs) - pad;
+    const minY = Math.min(...ys) - pad;
+    const w = Math.max(...xs) - Math.min(...xs) + 2 * pad;
+    const h = Math.max(...ys) - Math.min(...ys) + 2 * pad;
+    root.setAttribute("viewBox", `${minX} ${minY} ${w} ${h}`);
+    root.style.aspectRatio = `${w} / ${h}`;
+    const lines = svg("g", { class: "grid" }, root);
+    for (let i = 0; i < pts.length; i++) {
+      for (let j = i + 1; j < pts.length; j++) {
+        const dist = Math.hypot(pts[i].x - pts[j].x, pts[i].y - pts[j].y);
+        if (dist < 1.05) {
+          svg("line", { class: "grid-line", x1: pts[i].x, y1: pts[i].y, x2: pts[j].x, y2: pts[j].y }, lines);
+        }
+      }
+    }
+    for (const p of pts) {
+      const g = svg("g", { class: "site", "data-site": p.id, transform: `translate(${p.x} ${p.y})` }, root);
+      svg("title", {}, g).textContent = p.id;
+      svg("circle", { class: "hit", r: 0.5 }, g);
+      svg("circle", { class: "dot", r: 0.08 }, g);
+      svg("circle", { class: "halo", r: 0.47 }, g);
+      svg("circle", { class: "legal", r: 0.17 }, g);
+      svg("circle", { class: "ghost", r: 0.38 }, g);
+      svg("circle", { class: "stone", r: 0.4 }, g);
+      svg("text", { class: "label", y: 0.02 }, g);
+      svg("circle", { class: "last", r: 0.12 }, g);
+      svg("path", { class: "mark-remove", d: "M-.27-.27L.27.27M.27-.27L-.27.27" }, g);
+      svg("circle", { class: "mark-putback ring", r: 0.36 }, g);
+      svg("path", { class: "mark-putback", d: "M0-.2V.2M-.2 0H.2" }, g);
+      svg("circle", { class: "pending-ring", r: 0.44 }, g);
+      g.addEventListener("click", () => onSiteClick(p.id, g));
+      siteEls.set(p.id, g);
+    }
+  }
+
+  function onSiteClick(site, g) {
+    if (replay || !state || !state.link || !state.link.virtual) return;
+    // Optimistic: the point shows a spinner at once, cleared by the next state or the answer.
+    pendingSites.add(site);
+    g.classList.add("pending");
+    request({ cmd: "toggle", site }).then((result) => {
+      if (!result.ok) { pendingSites.delete(site); g.classList.remove("pending"); }
+    });
+  }
+
+  function hashColour(text) {
+    let h = 0;
+    for (const ch of String(text)) h = (h * 31 + ch.charCodeAt(0)) % 360;
+    return `hsl(${h} 65% 60%)`;
+  }
+
+  function drawBoard(view) {
+    const key = JSON.stringify((view.board.sites || []).map((s) => [s.id, s.x, s.y]));
+    if (key !== boardKey) { buildBoard(view.board); boardKey = key; }
+    const legal = new Set(view.legal || []);
+    const diff = view.diff || {};
+    const remove = new Set(diff.remove || []);
+    const putBack = new Set(diff.put_back || []);
+    const leds = view.leds || {};
+    $("board").classList.toggle("clickable", Boolean(view.clickable));
+    for (const site of view.board.sites || []) {
+      const g = siteEls.get(site.id);
+      if (!g) continue;
+      const piece = view.pieces ? (view.pieces[site.id] ?? null) : site.piece;
+      const cls = g.classList;
+      const kind = piece === "L" || piece === "D" ? `piece-${piece}` : piece ? "piece-other" : "";
+      cls.toggle("has-piece", Boolean(piece));
+      cls.toggle("piece-L", kind === "piece-L");
+      cls.toggle("piece-D", kind === "piece-D");
+      cls.toggle("piece-other", kind === "piece-other");
+      g.dataset.piece = piece || "";
+      if (kind === "piece-other") {
+        g.querySelector(".stone").style.fill = site.colour || hashColour(piece);
+        g.querySelector(".label").textContent = site.label || piece;
+      }
+      const sensed = view.pieces ? null : site.sensed;
+      cls.toggle("sensed-only", sensed === true && !piece);
+      cls.toggle("unsensed", sensed === false && Boolean(piece));
+      g.dataset.sensed = sensed === null || sensed === undefined ? "" : String(sensed);
+      cls.toggle("is-legal", legal.has(site.id));
+      cls.toggle("is-last", view.last === site.id);
+      cls.toggle("diff-remove", remove.has(site.id));
+      cls.toggle("diff-putback", putBack.has(site.id));
+      cls.toggle("diff-next", diff.next === site.id);
+      g.dataset.diff = remove.has(site.id) ? "remove" : putBack.has(site.id) ? "put_back" : "";
+      const halo = g.querySelector(".halo");
+      const led = leds[site.id];
+      const effect = led && led.effect && led.effect !== "O" ? led.effect : "";
+      const wanted = effect ? `halo lit fx-${effect}` : "halo";
+      if (halo.getAttribute("class") !== wanted || halo.style.stroke !== (led ? led.colour : "")) {
+        halo.setAttribute("class", wanted);
+        halo.style.stroke = effect ? led.colour : "";
+      }
+      g.dataset.led = effect;
+      cls.toggle("pending", pendingSites.has(site.id));
+    }
+  }
+
+  // ---- the rest of the page ---------------------------------------------------------
+
+  function cap(text) { return text ? text[0].toUpperCase() + text.slice(1) : ""; }
+
+  function renderTurn(s) {
+    const turn = $("turn");
+    let text;
+    let who = "";
+    let colour = s.to_move || "";
+    if (s.phase === "ended" || s.result) {
+      const winner = s.result && s.result.winner;
+      text = winner ? `${cap(winner)} wins` : "Game over";
+      colour = winner || "";
+      who = winner && s.seats ? s.seats[winner] || "" : (s.result && s.result.reason) || "";
+    } else if (s.phase === "paused") {
+      text = "Paused";
+    } else if (s.phase === "resync") {
+      text = "Fix the board";
+      who = s.to_move ? `then ${cap(s.to_move)} to move` : "";
+    } else {
+      text = s.to_move ? `${cap(s.to_move)} to move` : cap(s.phase || "");
+      who = s.seats && s.to_move ? s.seats[s.to_move] || "" : "";
+    }
+    $("turn-text").textContent = text;
+    $("turn-player").textContent = who;
+    turn.dataset.colour = colour === "light" || colour === "dark" ? colour : "";
+    turn.dataset.phase = s.phase || "";
+    document.title = `${text} · Meridian Table`;
+  }
+
+  function renderBanner(s) {
+    const banner = $("banner");
+    const link = s.link || {};
+    if (s.phase === "paused" || (link.state && link.state !== "connected")) {
+      banner.textContent = "Board disconnected: plug it back in. The game continues where it stopped.";
+      banner.hidden = false;
+    } else {
+      banner.hidden = true;
+    }
+  }
+
+  function renderScores(s) {
+    const box = $("scores");
+    box.replaceChildren();
+    const scores = s.scores || {};
+    const seats = s.seats || {};
+    const colours = Object.keys(scores).length ? Object.keys(scores) : Object.keys(seats);
+    for (const colour of colours) {
+      const score = scores[colour] || {};
+      const div = document.createElement("div");
+      div.className = "score";
+      div.dataset.colour = colour;
+      div.classList.toggle("to-move", s.to_move === colour && s.phase !== "ended");
+      const head = document.createElement("div");
+      head.className = "score-head";
+      const name = document.createElement("div");
+      name.innerHTML = "<div class='score-name'></div><div class='score-seat'></div>";
+      name.firstChild.textContent = seats[colour] || cap(colour);
+      name.lastChild.textContent = cap(colour);
+      const total = document.createElement("div");
+      total.className = "score-total";
+      total.textContent = score.total ?? "–";
+      head.append(name, total);
+      div.append(head);
+      const list = document.createElement("ul");
+      list.className = "breakdown";
+      for (const item of score.breakdown || []) {
+        const li = document.createElement("li");
+        const label = document.createElement("span");
+        label.textContent = item.label;
+        const value = document.createElement("span");
+        value.textContent = item.value;
+        li.append(label, value);
+        list.append(li);
+      }
+      div.append(list);
+      box.append(div);
+    }
+    const result = $("result");
+    if (s.result) {
+      const winner = s.result.winner;
+      result.textContent = (winner ? `${cap(winner)} (${(s.seats || {})[winner] || ""}) wins` : "Game over")
+        + (s.result.reason ? `: ${s.result.reason}` : "");
+      result.hidden = false;
+    } else {
+      result.hidden = true;
+    }
+  }
+
+  function moveLabel(m) {
+    return m.notation || m.action || "?";
+  }
+
+  function renderMoves(moves, current) {
+    const list = $("moves");
+    list.replaceChildren();
+    moves.forEach((m, i) => {
+      const li = document.createElement("li");
+      const b = document.createElement("button");
+      b.type = "button";
+      b.dataset.ply = String(i + 1);
+      b.innerHTML = "<span class='mv-n'></span><span class='mv-text'></span>";
+      b.firstChild.textContent = `${m.n ?? i + 1}.`;
+      b.lastChild.textContent = moveLabel(m);
+      if (m.removed && m.removed.length) {
+        const r = document.createElement("span");
+        r.className = "mv-removed";
+        r.textContent = `×${m.removed.join(" ")}`;
+        b.append(r);
+      }
+      b.title = `${cap(m.player || "")} ${moveLabel(m)}: show the board after this move`;
+      if (current === i + 1) b.setAttribute("aria-current", "true");
+      b.addEventListener("click", () => startReplay(replay ? replay.gameId : state.game_id, i + 1));
+      li.append(b);
+      list.append(li);
+    });
+    const target = list.querySelector("[aria-current='true']") || list.lastElementChild;
+    if (target && target.scrollIntoView) target.scrollIntoView({ block: "nearest" });
+  }
+
+  function renderLink(s) {
+    const dl = $("link");
+    dl.replaceChildren();
+    const link = s.link || {};
+    const rows = [["state", link.state], ["port", link.port], ["board", link.virtual ? "virtual" : "physical"]];
+    for (const [k, v] of Object.entries(link.stats || {})) rows.push([k.replaceAll("_", " "), v]);
+    for (const [k, v] of rows) {
+      if (v === undefined || v === null) continue;
+      const dt = document.createElement("dt");
+      dt.textContent = k;
+      const dd = document.createElement("dd");
+      dd.textContent = typeof v === "object" ? JSON.stringify(v) : String(v);
+      dd.dataset.key = k;
+      dl.append(dt, dd);
+    }
+  }
+
+  let controlsKey = "";
+  function renderControls(s) {
+    const key = JSON.stringify([s.controls || [], s.inputs || []]);
+    if (key === controlsKey) return;
+    controlsKey = key;
+    const box = $("buttons");
+    box.replaceChildren();
+    for (const name of s.controls || []) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "control";
+      b.dataset.name = name;
+      const m = /^meridian(\d+)$/.exec(name);
+      b.textContent = BUTTON_LABELS[name] || (m ? `Meridian ${m[1]}` : cap(name));
+      b.addEventListener("click", () => request({ cmd: "button", name }, b));
+      box.append(b);
+    }
+    const inputs = $("inputs");
+    inputs.replaceChildren();
+    for (const input of s.inputs || []) {
+      const group = document.createElement("div");
+      group.className = "input-group";
+      group.dataset.field = input.field;
+      const label = document.createElement("span");
+      label.className = "input-label";
+      label.textContent = input.label || cap(input.field);
+      group.append(label);
+      for (const raw of input.choices || []) {
+        const choice = raw !== null && typeof raw === "object" ? raw : { value: raw, label: String(raw) };
+        const b = document.createElement("button");
+        b.type = "button";
+        b.className = "choice";
+        b.dataset.value = JSON.stringify(choice.value);
+        b.textContent = choice.label ?? String(choice.value);
+        b.setAttribute("aria-pressed", String(input.value === choice.value));
+        b.addEventListener("click", () => {
+          request({ cmd: "choose", field: input.field, value: choice.value }, b);
+        });
+        group.append(b);
+      }
+      inputs.append(group);
+    }
+  }
+
+  function render(s) {
+    state = s;
+    renders += 1;
+    pendingSites.clear();  // a new state is the table's answer to every toggle so far
+    renderTurn(s);
+    renderBanner(s);
+    $("message").textContent = s.message || "";
+    renderScores(s);
+    renderLink(s);
+    renderControls(s);
+    if (replay) {
+      if (replay.gameId === s.game_id && (s.moves || []).length !== replay.moves.length) refreshReplay();
+      drawReplay();
+    } else {
+      drawBoard({
+        board: s.board || { sites: [] },
+        legal: s.legal, diff: s.diff, leds: s.leds, last: s.last_move,
+        clickable: Boolean(s.link && s.link.virtual),
+      });
+      renderMoves(s.moves || [], null);
+    }
+  }
+
+  // ---- replay -----------------------------------------------------------------------
+
+  async function fetchReplay(gameId) {
+    const result = await request({ cmd: "replay", game_id: gameId });
+    if (!result.ok) return null;
+    const moves = result.moves || [];
+    const positions = result.positions || [];
+    return { gameId: result.game_id ?? gameId, moves, positions, board: result.board || null };
+  }
+
+  async function startReplay(gameId, ply) {
+    const data = await fetchReplay(gameId);
+    if (!data) return;
+    replay = { ...data, ply: Math.max(0, Math.min(ply, data.moves.length)) };
+    drawReplay();
+  }
+
+  async function refreshReplay() {
+    if (!replay) return;
+    const data = await fetchReplay(replay.gameId);
+    if (!data || !replay) return;
+    const atEnd = replay.ply === replay.moves.length;
+    replay = { ...data, ply: atEnd ? data.moves.length : Math.min(replay.ply, data.moves.length) };
+    drawReplay();
+  }
+
+  function positionAt(ply) {
+    const pos = replay.positions[ply];
+    if (!pos) return {};
+    if (Array.isArray(pos)) return Object.fromEntries(pos.map((e) => [e.id ?? e[0], e.piece ?? e[1]]));
+    if (typeof pos === "string") {
+      // One character per site in board order, '.' for empty (the engines' position()).
+      const sites = (replay.board || state.board).sites;
+      const out = {};
+      sites.forEach((site, i) => { if (pos[i] && pos[i] !== ".") out[site.id] = pos[i]; });
+      return out;
+    }
+    return pos;
+  }
+
+  function drawReplay() {
+    if (!replay) return;
+    const ply = replay.ply;
+    const lastMove = ply > 0 ? replay.moves[ply - 1] : null;
+    drawBoard({
+      board: replay.board || state.board,
+      pieces: positionAt(ply),
+      last: lastMove ? lastMove.notation : null,
+      clickable: false,
+    });
+    $("replay-bar").hidden = false;
+    $("replay-game").textContent = `#${replay.gameId}`;
+    $("replay-pos").textContent = `move ${ply} of ${replay.moves.length}`;
+    document.body.classList.add("replaying");
+    renderMoves(replay.moves, ply);
+  }
+
+  function stopReplay() {
+    replay = null;
+    $("replay-bar").hidden = true;
+    document.body.classList.remove("replaying");
+    $("games").value = state ? String(state.game_id) : "";
+    if (state) render(state);
+  }
+
+  function step(where) {
+    if (!replay) return;
+    const n = replay.moves.length;
+    const to = { first: 0, prev: replay.ply - 1, next: replay.ply + 1, last: n }[where];
+    replay.ply = Math.max(0, Math.min(n, to));
+    drawReplay();
+  }
+
+  for (const b of document.querySelectorAll("[data-step]")) {
+    b.addEventListener("click", () => step(b.dataset.step));
+  }
+  $("replay-exit").addEventListener("click", stopReplay);
+  document.addEventListener("keydown", (e) => {
+    if (!replay || e.target instanceof HTMLSelectElement) return;
+    if (e.key === "ArrowLeft") step("prev");
+    else if (e.key === "ArrowRight") step("next");
+    else if (e.key === "Home") step("first");
+    else if (e.key === "End") step("last");
+    else if (e.key === "Escape") stopReplay();
+  });
+
+  async function loadGames() {
+    const result = await request({ cmd: "games" });
+    const label = $("games-label");
+    if (!result.ok || !Array.isArray(result.games)) { label.hidden = true; return; }
+    const select = $("games");
+    select.replaceChildren();
+    for (const g of result.games) {
+      const opt = document.createElement("option");
+      opt.value = String(g.game_id);
+      const live = state && g.game_id === state.game_id ? " (this game)" : "";
+      const who = (g.players || []).join(" v ");
+      opt.textContent = `#${g.game_id} ${g.game || ""} ${who}${live}`.trim();
+      select.append(opt);
+    }
+    if (state) select.value = String(state.game_id);
+    label.hidden = false;
+  }
+  $("games").addEventListener("change", (e) => {
+    const id = Number(e.target.value);
+    if (state && id === state.game_id && !replay) return;
+    startReplay(id, Number.MAX_SAFE_INTEGER);
+  });
+
+  // Hooks for tests and for curious players in the console.
+  window.meridian = {
+    get state() { return state; },
+    get renders() { return renders; },
+    get connected() { return Boolean(ws && ws.readyState === WebSocket.OPEN); },
+    get replay() { return replay ? { gameId: replay.gameId, ply: replay.ply, moves: replay.moves.length } : null; },
+    get pending() { return pending.size; },
+    request,
+  };
+
+  connect();
+})();
