@@ -1,0 +1,729 @@
+"""The host's side of the wire: one background thread that keeps a board connected.
+
+``Link`` opens the board's serial port (found by USB VID:PID, an explicit path, any
+pyserial URL, or a callable that returns the current port), runs the HELLO handshake,
+delivers SENSE events exactly once and in order (see ``sequencer``), sends LED plans
+latest-wins, pings the board and notices within 3 s when it has gone. It then closes
+the port, searches again (sleeping between tries, never spinning), reopens,
+re-handshakes, takes a snapshot and resends the current plan.
+
+Callbacks run on the link's reader thread; keep them short or hand off to a queue.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterable
+from typing import Any, Protocol
+
+import serial
+
+from meridian_fw import wire
+from meridian_table import __version__ as HOST_VERSION
+from meridian_table.ledplan import LedPlan
+from meridian_table.link import discovery
+from meridian_table.link.events import (
+    BoardFault,
+    Hello,
+    LinkEvent,
+    LinkState,
+    SenseEvent,
+    Snapshot,
+    State,
+)
+from meridian_table.link.sequencer import Sequencer
+
+LOGGER = logging.getLogger(__name__)
+
+BAUDRATE = 115200  # ignored by USB CDC and by ptys, but pyserial wants one
+READ_TIMEOUT = 0.1  # s: how long one blocking read waits; bounds timer latency
+PING_INTERVAL = 0.5  # s: the firmware wants a host frame at least every 1 s
+LOST_AFTER = 3.0  # s without any valid frame: the link is lost
+WHO_INTERVAL = 0.5  # s between WHO while waiting for HELLO
+HELLO_TIMEOUT = 3.0  # s: give up on a port that never says HELLO
+SNAP_TIMEOUT = 1.0  # s after HELLO without a SNAP: ask for one
+PLAN_RETRY = 1.0  # s without SHOWN: resend the plan
+SEARCH_BACKOFF = (0.1, 2.0)  # s: first and longest wait between searches
+MISMATCH_RETRY = 5.0  # s: how often to re-check a board that speaks another protocol
+MAX_GEN = (1 << 30) - 1  # plan generations stay small ints on the RP2040
+
+
+class SerialLike(Protocol):
+    """The part of ``serial.Serial`` the link uses (a fake board implements it too)."""
+
+    @property
+    def in_waiting(self) -> int: ...
+
+    def read(self, size: int = 1) -> bytes: ...
+
+    def write(self, data: bytes, /) -> int | None: ...
+
+    def close(self) -> None: ...
+
+
+Opener = Callable[[str], SerialLike]
+PortSpec = str | Callable[[], "str | None"]
+Subscriber = Callable[[LinkEvent], None]
+Tap = Callable[[str, bytes], None]
+
+
+class LinkError(RuntimeError):
+    """The link could not do what was asked (e.g. it is closed)."""
+
+
+class ProtocolMismatchError(LinkError):
+    """The board speaks another protocol version; the message says which side to update."""
+
+
+class LinkTimeout(LinkError, TimeoutError):
+    """No board answered in time."""
+
+
+class PlanSizeError(ValueError):
+    """An LED plan whose LED count differs from the board's."""
+
+
+def open_serial(url: str) -> SerialLike:
+    """Open a device path or any pyserial URL with DTR asserted (TinyUSB reads DTR as
+    "host connected" and drops output without it)."""
+    port = serial.serial_for_url(url, baudrate=BAUDRATE, timeout=READ_TIMEOUT, do_not_open=True)
+    port.dtr = True
+    port.open()
+    return port
+
+
+def mismatch_message(board_proto: int, board_fw: str, port: str) -> str:
+    """The words for a protocol-version mismatch: which side to update, and how."""
+    host = wire.PROTOCOL_VERSION
+    if board_proto < host:
+        return (
+            f"the board on {port} runs firmware {board_fw} speaking protocol {board_proto}, "
+            f"but meridian-table {HOST_VERSION} speaks protocol {host}: update the board's "
+            f"firmware with `meridian-table flash --port {port}`"
+        )
+    return (
+        f"the board on {port} runs firmware {board_fw} speaking protocol {board_proto}, "
+        f"but meridian-table {HOST_VERSION} only speaks protocol {host}: upgrade the host "
+        f"package (`pip install --upgrade meridian-table`) or flash the firmware that "
+        f"ships with this host (`meridian-table flash --port {port}`)"
+    )
+
+
+def _closed_from_masks(rows: int, cols: int, masks: Iterable[str]) -> frozenset[int]:
+    closed: set[int] = set()
+    for row, text in enumerate(masks):
+        if row >= rows:
+            break
+        mask = int(text, 16)
+        col = 0
+        while mask:
+            if mask & 1 and col < cols:
+                closed.add(row * cols + col)
+            mask >>= 1
+            col += 1
+    return frozenset(closed)
+
+
+class _Lost(Exception):
+    """Internal: the current port is gone or silent; reopen."""
+
+
+class Link:
+    """A self-healing connection to one board. See the module docstring.
+
+    ``port``: "auto" (a Pico by VID:PID, else a registered virtual board), "pico",
+    "sim", a device path, any pyserial URL, or a callable returning the port to open
+    now (or None while there is none, e.g. ``VirtualBoard.find_port``).
+    """
+
+    def __init__(
+        self,
+        port: PortSpec = "auto",
+        on_event: Subscriber | None = None,
+        *,
+        serial_number: str | None = None,
+        opener: Opener = open_serial,
+        lost_after: float = LOST_AFTER,
+        ping_interval: float = PING_INTERVAL,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._port_spec = port
+        self._serial_number = serial_number
+        self._opener = opener
+        self._lost_after = lost_after
+        self._ping_interval = ping_interval
+        self._clock = clock
+        self._subscribers: list[Subscriber] = [on_event] if on_event is not None else []
+        self._taps: list[Tap] = []
+        self._cond = threading.Condition()
+        self._wlock = threading.RLock()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._ser: SerialLike | None = None
+        self._port_name = ""
+        self._state: State = "searching"
+        self._detail = "not started"
+        self._hello: Hello | None = None
+        self._seq = Sequencer()
+        self._tx_seq = 0
+        self._plan: LedPlan | None = None
+        self._gen = 0
+        self._plan_sent_at: float | None = None  # None: not on the wire since (re)connect
+        self._shown_gen = 0
+        self._brightness: int | None = None
+        self._board_stats: dict[str, str] = {}
+        self._board_pending = 0
+        self._pings: dict[int, float] = {}
+        self._ping_token = 0
+        self._stats: dict[str, Any] = {
+            "frames_in": 0,
+            "frames_out": 0,
+            "bytes_in": 0,
+            "bytes_out": 0,
+            "crc_errors": 0,
+            "garbage": 0,
+            "resends": 0,
+            "reconnects": 0,
+            "plans_sent": 0,
+            "plans_shown": 0,
+            "last_rtt_ms": None,
+            "last_plan_rtt_ms": None,
+            "callback_errors": 0,
+            "faults": 0,
+            "naks": 0,
+        }
+        self._ack_dirty = False
+        self._snap_requested = False
+        self._nak_streak = 0
+
+    # -- public API -----------------------------------------------------------------
+
+    def __repr__(self) -> str:
+        return f"<Link port={self._port_spec!r} state={self._state!r}>"
+
+    def __enter__(self) -> Link:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def start(self) -> None:
+        """Start the reader thread (idempotent)."""
+        if self._stop.is_set():
+            raise LinkError("this Link was closed; create a new one")
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="meridian-link", daemon=True)
+            self._thread.start()
+
+    def close(self) -> None:
+        """Stop the thread and close the port. Safe to call twice."""
+        self._stop.set()
+        ser = self._ser
+        cancel = getattr(ser, "cancel_read", None)
+        if cancel is not None:
+            try:
+                cancel()
+            except (OSError, serial.SerialException):
+                pass
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout=5)
+        self._set_state("closed", "closed by the host")
+
+    def subscribe(self, callback: Subscriber) -> Callable[[], None]:
+        """Add a subscriber; returns a function that removes it."""
+        with self._cond:
+            self._subscribers.append(callback)
+
+        def unsubscribe() -> None:
+            with self._cond:
+                if callback in self._subscribers:
+                    self._subscribers.remove(callback)
+
+        return unsubscribe
+
+    def tap(self, callback: Tap) -> None:
+        """Watch every raw line: ``callback("in"|"out", line)`` (used by `monitor`)."""
+        self._taps.append(callback)
+
+    @property
+    def state(self) -> State:
+        return self._state
+
+    @property
+    def detail(self) -> str:
+        """Why the link is in its state, in words (e.g. the version-mismatch advice)."""
+        return self._detail
+
+    @property
+    def port(self) -> str:
+        """The port currently open (or last tried); "" before the first."""
+        return self._port_name
+
+    @property
+    def hello(self) -> Hello | None:
+        return self._hello
+
+    @property
+    def occupancy(self) -> frozenset[int]:
+        """Closed matrix positions, as far as the delivered events and snapshots say."""
+        return self._seq.occupancy
+
+    @property
+    def shown_gen(self) -> int:
+        """The last plan generation the board confirmed with SHOWN."""
+        return self._shown_gen
+
+    @property
+    def plan_gen(self) -> int:
+        """The generation of the current plan (0: none yet)."""
+        return self._gen
+
+    def stats(self) -> dict[str, Any]:
+        """A copy of the counters, for the UI and `monitor`."""
+        with self._cond:
+            out = dict(self._stats)
+        seq = self._seq.stats
+        out.update(
+            state=self._state,
+            port=self._port_name,
+            events_delivered=seq.delivered,
+            duplicates=seq.duplicates,
+            held_back=seq.held_back,
+            gaps=seq.gaps,
+            snapshots=seq.snapshots,
+            events_folded=seq.folded,
+            last_seq=self._seq.delivered,
+            board_pending=self._board_pending,
+            board=dict(self._board_stats),
+        )
+        return out
+
+    def wait_connected(self, timeout: float = 10.0) -> Hello:
+        """Block until connected; raises ProtocolMismatchError or LinkTimeout."""
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while self._state != "connected":
+                if self._state == "version-mismatch":
+                    raise ProtocolMismatchError(self._detail)
+                if self._state == "closed":
+                    raise LinkError("the link is closed")
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise LinkTimeout(
+                        f"no board connected on {self._describe_port()} within {timeout:g} s "
+                        f"(state {self._state}: {self._detail})"
+                    )
+                self._cond.wait(left)
+            hello = self._hello
+        if hello is None:
+            raise LinkError("connected without a HELLO (this is a bug in the link)")
+        return hello
+
+    def wait_shown(self, gen: int | None = None, timeout: float = 5.0) -> None:
+        """Block until the board confirmed plan ``gen`` (default: the current one)."""
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while self._shown_gen < (gen if gen is not None else self._gen):
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise LinkTimeout(f"plan {gen or self._gen} not shown within {timeout:g} s")
+                self._cond.wait(left)
+
+    def send_plan(self, plan: LedPlan) -> bool:
+        """Make ``plan`` the one the board shows (latest wins).
+
+        Returns False when it equals the current plan (nothing is sent). The plan is
+        sent now if connected, else as soon as the board is back.
+        """
+        hello = self._hello
+        if hello is not None and len(plan) != hello.leds:
+            raise PlanSizeError(
+                f"LED plan has {len(plan)} LEDs but board {hello.board!r} has {hello.leds}; "
+                f"build the plan from the board's profile"
+            )
+        with self._wlock:
+            if plan == self._plan:
+                return False
+            self._plan = plan
+            self._gen = self._gen % MAX_GEN + 1
+            self._plan_sent_at = None
+            if self._state == "connected":
+                self._write_plan()
+        return True
+
+    def set_brightness(self, level: int) -> None:
+        """Global LED brightness 0..255 (kept and re-sent after a reconnect)."""
+        if isinstance(level, bool) or not isinstance(level, int) or not 0 <= level <= 255:
+            raise ValueError(f"brightness {level!r} is not an integer in 0..255")
+        self._brightness = level
+        self._send_if_connected("BRIGHT", (level,))
+
+    def identify(self, seconds: int) -> None:
+        """Show the identify pattern for ``seconds`` (0 stops it)."""
+        if isinstance(seconds, bool) or not isinstance(seconds, int) or not 0 <= seconds <= 3600:
+            raise ValueError(f"identify seconds {seconds!r} is not an integer in 0..3600")
+        self._send_if_connected("IDENT", (seconds,))
+
+    def request_snapshot(self) -> None:
+        """Ask the board for its occupancy; it is delivered as a Snapshot (the truth)."""
+        self._seq.want_resync()
+        self._send_if_connected("GETSNAP", ())
+
+    def request_stats(self) -> None:
+        """Ask the board for its counters (they appear in ``stats()["board"]``)."""
+        self._send_if_connected("STATS", ())
+
+    def send_raw(self, line: bytes) -> None:
+        """Write bytes as they are (tests inject garbage with this). Needs a connection."""
+        with self._wlock:
+            ser = self._ser
+            if ser is None:
+                raise LinkError("no port is open")
+            self._write_bytes(ser, line)
+
+    # -- the thread -----------------------------------------------------------------
+
+    def _describe_port(self) -> str:
+        spec = self._port_spec
+        return spec if isinstance(spec, str) else getattr(spec, "__qualname__", repr(spec))
+
+    def _resolve(self) -> str | None:
+        spec = self._port_spec
+        if callable(spec):
+            return spec()
+        return discovery.resolve(spec, self._serial_number)
+
+    def _run(self) -> None:
+        backoff = SEARCH_BACKOFF[0]
+        while not self._stop.is_set():
+            port = None
+            try:
+                port = self._resolve()
+            except Exception:  # a user's port hook must not kill the link
+                LOGGER.exception("port lookup failed")
+            if port is None:
+                self._set_state("searching", f"no board found ({self._describe_port()})")
+                self._stop.wait(backoff)
+                backoff = min(backoff * 2, SEARCH_BACKOFF[1])
+                continue
+            self._port_name = port
+            try:
+                ser = self._opener(port)
+            except (OSError, serial.SerialException, ValueError) as exc:
+                self._set_state("searching", f"cannot open {port}: {exc}")
+                self._stop.wait(backoff)
+                backoff = min(backoff * 2, SEARCH_BACKOFF[1])
+                continue
+            outcome = "lost"
+            try:
+                outcome = self._session(ser, port)
+            except _Lost as exc:
+                LOGGER.info("link on %s lost: %s", port, exc)
+                if self._state == "connected":
+                    self._bump("reconnects")
+                self._set_state("searching", f"lost {port}: {exc}")
+            except Exception:
+                LOGGER.exception("link thread error on %s", port)
+                self._set_state("searching", f"internal error on {port}; reopening")
+            finally:
+                with self._wlock:
+                    self._ser = None
+                try:
+                    ser.close()
+                except (OSError, serial.SerialException):
+                    pass
+            if outcome == "mismatch":
+                self._stop.wait(MISMATCH_RETRY)
+            else:
+                backoff = SEARCH_BACKOFF[0]
+                self._stop.wait(backoff)
+
+    def _session(self, ser: SerialLike, port: str) -> str:
+        """Talk to one open port until it is lost, closed or mismatched."""
+        with self._wlock:
+            self._ser = ser
+            self._plan_sent_at = None
+        self._pings.clear()
+        buf = bytearray()
+        skipping = False
+        now = self._clock()
+        opened_at = last_rx = now
+        last_who = last_ping = -1e9
+        snap_deadline: float | None = None
+        self._send("WHO", ())
+        last_who = now
+        connected = False
+        while not self._stop.is_set():
+            try:
+                waiting = ser.in_waiting
+                data = ser.read(waiting if waiting > 0 else 1)
+            except (OSError, serial.SerialException) as exc:
+                raise _Lost(f"read failed ({exc})") from None
+            now = self._clock()
+            if data:
+                self._stats["bytes_in"] += len(data)
+                buf.extend(data)
+                while True:
+                    nl = buf.find(b"\n")
+                    if nl < 0:
+                        if len(buf) >= wire.MAX_LINE:
+                            # No newline in a whole line's worth: garbage; skip to the next.
+                            self._bump("garbage")
+                            buf.clear()
+                            skipping = True
+                        break
+                    line = bytes(buf[:nl])
+                    del buf[: nl + 1]
+                    if skipping:
+                        skipping = False
+                        continue
+                    frame = self._decode(line)
+                    if frame is None:
+                        continue
+                    last_rx = now
+                    result = self._handle(frame, port, now, connected)
+                    if result == "mismatch":
+                        return "mismatch"
+                    if result == "hello":
+                        connected = True
+                        snap_deadline = now + SNAP_TIMEOUT
+                    elif result == "snap":
+                        snap_deadline = None
+            # Timers.
+            if not connected:
+                if now - last_who >= WHO_INTERVAL:
+                    self._send("WHO", ())
+                    last_who = now
+                if now - opened_at >= HELLO_TIMEOUT and now - last_rx >= HELLO_TIMEOUT:
+                    raise _Lost(f"no HELLO from {port} within {HELLO_TIMEOUT:g} s")
+                continue
+            if now - last_rx >= self._lost_after:
+                raise _Lost(f"no frame for {now - last_rx:.1f} s")
+            if snap_deadline is not None and now >= snap_deadline:
+                self._send("GETSNAP", ())
+                snap_deadline = now + SNAP_TIMEOUT
+            deliveries, ask = self._seq.poll(now)
+            if deliveries:
+                self._deliver(deliveries)
+            if ask:
+                self._send("GETSNAP", ())
+            self._ack_if_needed()
+            if now - last_ping >= self._ping_interval:
+                last_ping = now
+                self._ping_token = (self._ping_token + 1) % 65536
+                self._pings[self._ping_token] = now
+                if len(self._pings) > 16:
+                    self._pings.pop(next(iter(self._pings)))
+                self._send("PING", (self._ping_token,))
+            with self._wlock:
+                sent = self._plan_sent_at
+                if self._plan is not None and (sent is None or now - sent >= PLAN_RETRY):
+                    if self._shown_gen < self._gen:
+                        if sent is not None:
+                            self._bump("resends")
+                            LOGGER.info("plan %d not confirmed; resending", self._gen)
+                            self._gen = self._gen % MAX_GEN + 1
+                        self._write_plan()
+        return "closed"
+
+    def _decode(self, line: bytes) -> wire.Frame | None:
+        for tap in self._taps:
+            tap("in", line)
+        try:
+            frame = wire.decode(line)
+        except wire.FrameError as exc:
+            if exc.code == wire.ERR_EMPTY:
+                return None
+            self._bump("crc_errors" if exc.code == wire.ERR_CRC else "garbage")
+            LOGGER.debug("dropped line: %s", exc)
+            return None
+        self._stats["frames_in"] += 1
+        return frame
+
+    def _handle(self, frame: wire.Frame, port: str, now: float, connected: bool) -> str:
+        kind, fields = frame.type, frame.fields
+        try:
+            if kind == "HELLO":
+                return self._on_hello(fields, port, now)
+            if not connected:
+                return ""  # nothing means anything before we know which boot this is
+            if kind == "SENSE":
+                event = SenseEvent(frame.seq, int(fields[0]), int(fields[1]), fields[2] == "1")
+                self._deliver(self._seq.sense(event, now))
+                self._ack_dirty = True
+            elif kind == "SNAP":
+                hello = self._hello
+                if hello is None:
+                    return ""
+                closed = _closed_from_masks(int(fields[1]), hello.cols, fields[2:])
+                reason = "request" if self._snap_requested else "reconnect"
+                self._snap_requested = False
+                self._deliver(self._seq.snapshot(Snapshot(int(fields[0]), closed, reason), now))
+                self._ack_dirty = True
+                return "snap"
+            elif kind == "BEAT":
+                self._board_pending = int(fields[1])
+            elif kind == "PONG":
+                sent = self._pings.pop(int(fields[0]), None)
+                if sent is not None:
+                    self._stats["last_rtt_ms"] = round((now - sent) * 1000, 3)
+            elif kind == "SHOWN":
+                self._on_shown(int(fields[0]), now)
+            elif kind == "NAK":
+                self._on_nak(fields)
+            elif kind == "STATS":
+                self._board_stats = dict(f.split("=", 1) for f in fields if "=" in f)
+            elif kind == "FAULT":
+                self._bump("faults")
+                code = fields[0] if fields else "?"
+                LOGGER.warning("board fault: %s", " ".join(fields))
+                if code == "OVERFLOW":
+                    self._seq.overflow()
+                self._deliver([BoardFault(code, tuple(fields[1:]))])
+            elif kind == "BYE":
+                raise _Lost(f"the board left its loop ({' '.join(fields) or 'BYE'})")
+            else:
+                LOGGER.debug("ignored frame %r", frame)
+        except (ValueError, IndexError) as exc:
+            self._bump("garbage")
+            LOGGER.warning("malformed %s frame %r: %s", kind, fields, exc)
+        return ""
+
+    def _on_hello(self, fields: list[str], port: str, now: float) -> str:
+        try:
+            proto = int(fields[0])
+        except (ValueError, IndexError):
+            raise _Lost(f"HELLO without a protocol version: {fields!r}") from None
+        if proto != wire.PROTOCOL_VERSION:
+            fw = fields[1] if len(fields) > 1 else "?"
+            message = mismatch_message(proto, fw, port)
+            LOGGER.error("%s", message)
+            self._set_state("version-mismatch", message)
+            return "mismatch"
+        hello = Hello.from_fields(fields)
+        reset = self._seq.hello(hello.boot)
+        self._hello = hello
+        with self._wlock:
+            # Resend the plan on every (re)connect: the board showed "no host" meanwhile,
+            # or was reset and shows nothing. A new generation makes it newer than any
+            # plan the board has shown.
+            self._plan_sent_at = None
+            if reset:
+                self._shown_gen = 0
+            if self._plan is not None:
+                self._gen = self._gen % MAX_GEN + 1
+        if self._state != "connected":
+            self._set_state(
+                "connected",
+                f"{hello.board} (firmware {hello.fw}, {hello.rows}x{hello.cols}, "
+                f"{hello.leds} LEDs) on {port}",
+            )
+        if self._brightness is not None:
+            self._send("BRIGHT", (self._brightness,))
+        if self._plan is not None and len(self._plan) != hello.leds:
+            LOGGER.error(
+                "current LED plan has %d LEDs but board %r has %d; not sent",
+                len(self._plan),
+                hello.board,
+                hello.leds,
+            )
+            self._plan = None
+        return "hello"
+
+    def _on_shown(self, gen: int, now: float) -> None:
+        with self._cond:
+            if gen > self._shown_gen:
+                self._shown_gen = gen
+                self._nak_streak = 0
+                self._stats["plans_shown"] += 1
+            sent = self._plan_sent_at
+            if gen == self._gen and sent is not None:
+                self._stats["last_plan_rtt_ms"] = round((now - sent) * 1000, 3)
+            self._cond.notify_all()
+
+    def _on_nak(self, fields: list[str]) -> None:
+        self._bump("naks")
+        LOGGER.warning("board refused: %s", " ".join(fields))
+        if len(fields) >= 2 and fields[0] == "PLAN":
+            with self._wlock:
+                if int(fields[1]) == self._gen and self._plan is not None:
+                    self._nak_streak += 1
+                    if self._nak_streak == 1:
+                        self._bump("resends")
+                        self._gen = self._gen % MAX_GEN + 1
+                        self._write_plan()
+                    # Refused again: leave it to the PLAN_RETRY timer rather than flood.
+
+    # -- helpers --------------------------------------------------------------------
+
+    def _deliver(self, events: Iterable[LinkEvent]) -> None:
+        for event in events:
+            for callback in list(self._subscribers):
+                try:
+                    callback(event)
+                except Exception:
+                    self._bump("callback_errors")
+                    LOGGER.exception("link subscriber %r failed on %r", callback, event)
+
+    def _ack_if_needed(self) -> None:
+        if self._ack_dirty and self._seq.delivered > 0:
+            self._ack_dirty = False
+            self._send("ACK", (self._seq.delivered,))
+
+    def _bump(self, key: str, by: int = 1) -> None:
+        with self._cond:
+            self._stats[key] += by
+
+    def _set_state(self, state: State, detail: str) -> None:
+        with self._cond:
+            if state == self._state and detail == self._detail:
+                return
+            changed = state != self._state
+            self._state = state
+            self._detail = detail
+            self._cond.notify_all()
+        if changed:
+            LOGGER.info("link %s: %s", state, detail)
+            self._deliver([LinkState(state, detail)])
+
+    def _send_if_connected(self, kind: str, fields: tuple[int | str, ...]) -> None:
+        if kind == "GETSNAP":
+            self._snap_requested = True
+        if self._state == "connected":
+            self._send(kind, fields)
+
+    def _send(self, kind: str, fields: tuple[int | str, ...]) -> None:
+        with self._wlock:
+            ser = self._ser
+            if ser is None:
+                return
+            self._tx_seq = (self._tx_seq + 1) % 65536
+            self._write_bytes(ser, wire.encode(kind, self._tx_seq, fields))
+
+    def _write_plan(self) -> None:
+        """Write the current plan as generation ``self._gen`` (caller holds _wlock)."""
+        plan, ser = self._plan, self._ser
+        if plan is None or ser is None:
+            return
+        frames = plan.frames(self._gen, seq_start=(self._tx_seq + 1) % 65536)
+        self._tx_seq = (self._tx_seq + len(frames)) % 65536
+        self._plan_sent_at = self._clock()
+        self._bump("plans_sent")
+        self._write_bytes(ser, b"".join(frames), frames=len(frames))
+
+    def _write_bytes(self, ser: SerialLike, data: bytes, frames: int = 1) -> None:
+        for tap in self._taps:
+            for line in data.splitlines():
+                tap("out", line)
+        try:
+            ser.write(data)
+        except (OSError, serial.SerialException) as exc:
+            # The reader notices the dead port on its next read and reopens.
+            LOGGER.info("write failed: %s", exc)
+            return
+        with self._cond:
+            self._stats["frames_out"] += frames
+            self._stats["bytes_out"] += len(data)
