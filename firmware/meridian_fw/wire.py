@@ -237,6 +237,21 @@ class Encoder:
         for b in token:
             self._put(b)
 
+    def add_slice(self, src: "bytes | bytearray", start: int, end: int) -> None:
+        """A field copied from src[start:end] without making a slice (no allocation)."""
+        self._put(_SPACE)
+        while start < end:
+            self._put(src[start])
+            start += 1
+
+    def add_kv(self, key: "bytes", v: int) -> None:
+        """A ``key=value`` field with a decimal value (STATS)."""
+        self._put(_SPACE)
+        for b in key:
+            self._put(b)
+        self._put(61)  # '='
+        self._digits(v)
+
     def finish(self) -> int:
         """Appends '*CRC\\n'; returns the frame length."""
         crc = crc16(self.buf, 0, self.n)

@@ -1,0 +1,2 @@
+from meridian_fw.app import main  # noqa: I001  (a two-line boot file)
+main()

@@ -1,0 +1,115 @@
+"""The MicroPython rp2 backend: machine.Pin, the neopixel module, USB CDC on stdin/stdout.
+
+Reading never blocks: ``select.poll`` with a zero timeout, then
+``sys.stdin.buffer.read(1)`` (a bare ``read()`` can block on rp2, micropython
+#16550). Writing never blocks either: when the host has not opened the port,
+the frame is dropped (SENSE events stay in the ring and are resent).
+"""
+
+import select
+import sys
+import time
+
+import machine
+import neopixel
+
+from meridian_fw.clock import SystemClock
+from meridian_fw.scan import MatrixScanner, PinColumns, ShiftRegisterScanner
+
+_GPIO_IN = 0xD0000004  # SIO GPIO_IN: every GPIO level in one 30-bit word
+
+
+class GpioColumns:
+    """Column pins on consecutive GPIOs, read with one load of the GPIO input register."""
+
+    def __init__(self, first, count):
+        self._shift = first
+        self._mask = (1 << count) - 1
+        self._mem32 = machine.mem32
+
+    def read(self):
+        # Active low: a closed switch pulls its column to ground.
+        return ~(self._mem32[_GPIO_IN] >> self._shift) & self._mask
+
+
+def _consecutive(pins):
+    for i in range(1, len(pins)):
+        if pins[i] != pins[0] + i:
+            return False
+    return True
+
+
+class _Strip:
+    """A neopixel.NeoPixel whose byte buffer the renderer fills in strip order."""
+
+    def __init__(self, pin, n):
+        self._np = neopixel.NeoPixel(machine.Pin(pin), n)
+        self.buf = self._np.buf
+
+    def show(self):
+        self._np.write()
+
+
+class Rp2Hal:
+    """The Raspberry Pi Pico under MicroPython."""
+
+    def __init__(self):
+        self.clock = SystemClock()
+        self._poll = select.poll()
+        self._poll.register(sys.stdin, select.POLLIN)
+        self._out_poll = select.poll()
+        self._out_poll.register(sys.stdout, select.POLLOUT)
+        self._in = sys.stdin.buffer
+        self._out = sys.stdout.buffer
+        self._rx = bytearray(1)
+        try:
+            self._led = machine.Pin("LED", machine.Pin.OUT)
+        except (TypeError, ValueError):
+            self._led = machine.Pin(25, machine.Pin.OUT)
+
+    def read_byte(self):
+        if not self._poll.poll(0):
+            return -1
+        if self._in.readinto(self._rx, 1) != 1:
+            return -1
+        return self._rx[0]
+
+    def write(self, buf, n):
+        # MicroPython streams take a length: write(buf, n) sends buf[0:n] without a slice.
+        if self._out_poll.poll(0):
+            self._out.write(buf, n)
+
+    def make_scanner(self, config):
+        sleep_us = time.sleep_us
+        if config["scanner"] == "sr165":
+            sr = config["sr"]
+            return ShiftRegisterScanner(
+                machine.Pin(sr["load"], machine.Pin.OUT),
+                machine.Pin(sr["clk"], machine.Pin.OUT),
+                machine.Pin(sr["data"], machine.Pin.IN, machine.Pin.PULL_UP),
+                sr["bits"], config["rows"], config["cols"], sleep_us)
+        rows = [machine.Pin(p, machine.Pin.OUT, value=1) for p in config["row_pins"]]
+        col_pins = config["col_pins"]
+        cols = [machine.Pin(p, machine.Pin.IN, machine.Pin.PULL_UP) for p in col_pins]
+        if _consecutive(col_pins) and col_pins[-1] < 30:
+            reader = GpioColumns(col_pins[0], len(col_pins))
+        else:
+            reader = PinColumns(cols)
+        return MatrixScanner(rows, len(col_pins), reader.read, config["settle_us"], sleep_us)
+
+    def make_strip(self, config):
+        return _Strip(config["led_pin"], config["leds"])
+
+    def status_led(self, on):
+        self._led.value(1 if on else 0)
+
+    def boot_id(self):
+        import os
+        b = os.urandom(4)
+        return (b[0] << 24) | (b[1] << 16) | (b[2] << 8) | b[3]
+
+    def idle(self, ms):
+        time.sleep_ms(ms)
+
+    def deinit(self):
+        self._led.value(0)
