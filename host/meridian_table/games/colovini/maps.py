@@ -175,7 +175,9 @@ def parse_map(text: str, source: str = "<map>", name: str | None = None) -> Boar
         _duplicate_meridians(text, source)
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        line = getattr(exc, "lineno", None)
+        # Python 3.11's tomllib puts the position only in the message
+        found = re.search(r"at line (\d+)", str(exc))
+        line = int(found.group(1)) if found else None
         raise MapError(source, line, f"not valid TOML ({exc})", "correct the syntax there") from exc
     side = data.get("side")
     if side not in SIDES:
