@@ -1,0 +1,239 @@
+"""Calibration: the pure state machine with a scripted maker, then the real CLI path
+against the virtual board with two deliberately cross-wired sites."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+import pytest
+
+from meridian_table.profiles import Profile, load_profile
+from meridian_table.profiles.calibration import (
+    AwaitRelease,
+    Calibration,
+    CalibrationError,
+    Effect,
+    Finished,
+    Flagged,
+    Prompt,
+    Recorded,
+)
+
+
+class ScriptedMaker:
+    """Plays the maker: puts a magnet where each prompt asks, per a wiring table.
+
+    ``wiring`` maps a site or button to the matrix position its switch really closes
+    (None: a dead switch, nothing closes). The clock advances 1 s per action.
+    """
+
+    def __init__(self, machine: Calibration, wiring: dict[str, int | None]) -> None:
+        self.machine = machine
+        self.wiring = wiring
+        self.now = 1_000
+        self.effects: list[Effect] = []
+
+    def feed(self, effects: list[Effect]) -> list[Effect]:
+        self.effects += effects
+        return effects
+
+    def run(self, closed_at_start: frozenset[int] = frozenset(), stop_after: int | None = None) -> None:
+        pending = self.feed(self.machine.start(closed_at_start, self.now))
+        answered = 0
+        while not self.machine.done:
+            prompt = next((e for e in pending if isinstance(e, Prompt)), None)
+            assert prompt is not None, pending
+            if stop_after is not None and answered >= stop_after:
+                return
+            answered += 1
+            pos = self.wiring.get(prompt.step.name, prompt.step.expected_pos)
+            self.now += 1_000
+            if pos is None or pos in self.machine.stuck:
+                # Nothing closes: wait out the timeout, then skip like the maker would.
+                self.now += self.machine.timeout_ms
+                self.feed(self.machine.tick(self.now))
+                pending = self.feed(self.machine.skip(self.now))
+                continue
+            self.feed(self.machine.switch(pos, True, self.now))
+            self.now += 500
+            pending = self.feed(self.machine.switch(pos, False, self.now))
+
+    def flags(self, kind: str) -> list[str]:
+        return [e.flag.name for e in self.effects if isinstance(e, Flagged) and e.flag.kind == kind]
+
+
+@pytest.fixture(scope="module")
+def forty() -> Profile:
+    return load_profile("colovini-40")
+
+
+def _swap(profile: Profile, a: str, b: str) -> dict[str, int | None]:
+    return {a: profile.sites[b].pos, b: profile.sites[a].pos}
+
+
+def test_a_correct_board_calibrates_to_the_same_profile(forty: Profile) -> None:
+    machine = Calibration(forty)
+    maker = ScriptedMaker(machine, {})
+    maker.run()
+    assert machine.done and not machine.flags
+    assert machine.result_profile().to_dict() == forty.to_dict()
+    prompts = [e for e in maker.effects if isinstance(e, Prompt)]
+    assert len(prompts) == 40 + 17
+    # Sites are asked in LED-chain order, so the lit LED walks along the strip.
+    assert [p.step.led for p in prompts[:40]] == list(range(40))
+    assert prompts[40].step.kind == "button" and prompts[40].step.led is None
+    assert isinstance(maker.effects[-1], Finished) and maker.effects[-1].recorded == 57
+
+
+def test_two_cross_wired_sites_are_flagged_and_recorded_as_measured(forty: Profile) -> None:
+    machine = Calibration(forty, include_buttons=False)
+    maker = ScriptedMaker(machine, _swap(forty, "3.2", "7.4"))
+    maker.run()
+    assert sorted(maker.flags("cross-wired")) == ["3.2", "7.4"]
+    details = [e.flag.detail for e in maker.effects if isinstance(e, Flagged)]
+    assert any("the switch the profile expected for 7.4" in d for d in details)
+    result = machine.result_profile()
+    assert result.sites["3.2"].pos == forty.sites["7.4"].pos
+    assert result.sites["7.4"].pos == forty.sites["3.2"].pos
+    assert result.sites["3.2"].led == forty.sites["3.2"].led  # LEDs are not touched
+    assert result.site_at(forty.sites["3.2"].pos) == "7.4"
+
+
+def test_a_switch_closed_before_the_magnet_is_stuck(forty: Profile) -> None:
+    stuck_pos = forty.sites["5.3"].pos
+    machine = Calibration(forty, include_buttons=False)
+    maker = ScriptedMaker(machine, {})
+    maker.run(closed_at_start=frozenset({stuck_pos}))
+    stuck = [e.flag for e in maker.effects if isinstance(e, Flagged) and e.flag.kind == "stuck"]
+    assert len(stuck) == 1 and stuck[0].pos == stuck_pos
+    assert "expected for 5.3" in stuck[0].detail and "was closed before" in stuck[0].detail
+    # The stuck switch never closes again, so 5.3 times out as dead and is skipped.
+    assert maker.flags("dead") == ["5.3"]
+    assert machine.skipped == ["5.3"]
+    assert machine.result_profile().sites["5.3"].pos == stuck_pos  # kept: nobody took it
+
+
+def test_a_dead_switch_is_flagged_once_and_can_be_skipped(forty: Profile) -> None:
+    machine = Calibration(forty, include_buttons=False, timeout_ms=10_000)
+    machine.start(frozenset(), 0)
+    assert machine.current is not None and machine.current.name == "1.1"
+    assert machine.tick(9_999) == []
+    first = machine.tick(10_000)
+    assert len(first) == 1 and isinstance(first[0], Flagged) and first[0].flag.kind == "dead"
+    assert "nothing closed within 10 s" in first[0].flag.detail and "skip" in first[0].flag.detail
+    assert machine.tick(20_000) == []  # said once
+    # A late close still counts.
+    effects = machine.switch(forty.sites["1.1"].pos, True, 21_000)
+    assert Recorded("1.1", forty.sites["1.1"].pos) in effects
+
+
+def test_a_position_already_claimed_is_cross_wired_and_the_site_moves(forty: Profile) -> None:
+    # 1.2's wire is shorted onto 1.1's switch: both close the same position.
+    wiring: dict[str, int | None] = {"1.2": forty.sites["1.1"].pos}
+    machine = Calibration(forty, include_buttons=False)
+    maker = ScriptedMaker(machine, wiring)
+    maker.run()
+    flags = [e.flag for e in maker.effects if isinstance(e, Flagged)]
+    assert [f.kind for f in flags] == ["cross-wired"]
+    assert "which 1.1 already closed" in flags[0].detail
+    assert machine.skipped == ["1.2"]
+    result = machine.result_profile()
+    assert result.sites["1.2"].pos == forty.sites["1.2"].pos  # its own position was free
+
+
+def test_a_skipped_site_whose_position_was_taken_moves_to_a_free_one(forty: Profile) -> None:
+    wiring: dict[str, int | None] = {"1.1": forty.sites["1.2"].pos, "1.2": None}
+    machine = Calibration(forty, include_buttons=False)
+    ScriptedMaker(machine, wiring).run()
+    moved = machine.moved()
+    assert list(moved) == ["1.2"]
+    used = {s.pos for s in forty.sites.values()} | set(forty.buttons.values())
+    assert moved["1.2"] not in used
+    assert machine.result_profile().sites["1.2"].pos == moved["1.2"]
+
+
+def test_a_switch_that_stays_closed_after_release_is_stuck(forty: Profile) -> None:
+    machine = Calibration(forty, include_buttons=False, timeout_ms=5_000)
+    machine.start(frozenset(), 0)
+    pos = forty.sites["1.1"].pos
+    effects = machine.switch(pos, True, 100)
+    assert AwaitRelease("1.1", pos) in effects
+    effects = machine.tick(5_100)
+    assert isinstance(effects[0], Flagged) and effects[0].flag.kind == "stuck"
+    assert "stayed closed after the magnet was lifted" in effects[0].flag.detail
+    assert isinstance(effects[-1], Prompt) and effects[-1].step.name == "1.2"
+    assert machine.measured["1.1"] == pos  # the reading itself was good
+
+
+def test_two_switches_under_one_magnet(forty: Profile) -> None:
+    machine = Calibration(forty, include_buttons=False)
+    machine.start(frozenset(), 0)
+    machine.switch(forty.sites["1.1"].pos, True, 10)
+    effects = machine.switch(forty.sites["1.2"].pos, True, 20)
+    assert isinstance(effects[0], Flagged) and effects[0].flag.kind == "double"
+    assert "(1.2)" in effects[0].flag.detail
+    machine.switch(forty.sites["1.1"].pos, False, 30)
+    # 1.2's switch is still closed when 1.2 is asked for: stuck, not recorded.
+    assert machine.current is not None and machine.current.name == "1.2"
+    assert forty.sites["1.2"].pos in machine.stuck
+
+
+def test_resume_half_way_gives_the_same_result(forty: Profile) -> None:
+    wiring = _swap(forty, "2.1", "9.3")
+    full = Calibration(forty)
+    ScriptedMaker(full, wiring).run()
+
+    first = Calibration(forty)
+    ScriptedMaker(first, wiring).run(stop_after=20)
+    saved = json.loads(json.dumps(first.to_progress()))
+    assert len(saved["measured"]) == 20
+
+    resumed = Calibration.from_progress(forty, saved)
+    maker = ScriptedMaker(resumed, wiring)
+    maker.run()
+    prompts = [e for e in maker.effects if isinstance(e, Prompt)]
+    assert len(prompts) == 57 - 20  # finished steps are not asked again
+    assert resumed.result_profile().to_dict() == full.result_profile().to_dict()
+    assert sorted(f.name for f in resumed.flags if f.kind == "cross-wired") == ["2.1", "9.3"]
+
+
+def test_snapshot_after_a_reconnect_is_replayed_as_changes(forty: Profile) -> None:
+    machine = Calibration(forty, include_buttons=False)
+    machine.start(frozenset(), 0)
+    pos = forty.sites["1.1"].pos
+    effects = machine.snapshot(frozenset({pos}), 100)
+    assert Recorded("1.1", pos) in effects
+    effects = machine.snapshot(frozenset(), 200)
+    assert isinstance(effects[-1], Prompt) and effects[-1].step.name == "1.2"
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda p: Calibration.from_progress(p, {"format": 1, "profile": "kato-114", "steps": []}),
+         "is for board 'kato-114', not 'colovini-40'"),
+        (lambda p: Calibration.from_progress(p, {"format": 9}), "not format 1"),
+        (lambda p: Calibration.from_progress(
+            p, {"format": 1, "profile": "colovini-40", "steps": ["1.1"], "measured": {"1.1": 999}}),
+         "measures '1.1' at 999"),
+        (lambda p: Calibration(p, only=["Z9"]), "Z9 is not a site or button of colovini-40"),
+        (lambda p: Calibration(p, timeout_ms=0), "must be positive"),
+    ],
+)
+def test_bad_requests_say_what_to_do(
+    forty: Profile, make: Callable[[Profile], object], message: str
+) -> None:
+    with pytest.raises(CalibrationError) as info:
+        make(forty)
+    assert message in str(info.value)
+
+
+def test_skip_when_done_is_refused(forty: Profile) -> None:
+    machine = Calibration(forty, only=["1.1"])
+    machine.start(frozenset(), 0)
+    machine.switch(forty.sites["1.1"].pos, True, 1)
+    machine.switch(forty.sites["1.1"].pos, False, 2)
+    assert machine.done
+    with pytest.raises(CalibrationError, match="nothing to skip while done"):
+        machine.skip(3)
