@@ -438,7 +438,13 @@ class TableSession:
         self.journal.append(kind, payload)
 
     def _evaluate(self, from_board: bool = False) -> None:
-        """Recompute phase, message and LEDs; apply a sensed action when there is one."""
+        """Recompute phase, message and LEDs; apply a sensed action when there is one.
+
+        Only a freshly settled board may be read as an action: after an undo or on
+        resume, a stone still standing where the game no longer has one is guided off
+        rather than played again.
+        """
+        allow_actions = from_board
         for _ in range(8):  # an action changes the expectation; re-check, never loop forever
             observation = Observation(self.adapter.expected(), self._settled, self._prior)
             result = self.adapter.result()
@@ -477,6 +483,8 @@ class TableSession:
                     },
                 )
                 from_board = False
+            if interp.action is not None and not allow_actions:
+                interp = _generic_guidance(observation, "")
             if interp.action is not None:
                 try:
                     self._apply(interp.action, "board")
@@ -677,8 +685,12 @@ def _describe(mistake: Mistake) -> str:
 
 def _generic_guidance(observation: Observation, message: str) -> Interpretation:
     mistakes = tuple(
-        Mistake(s, "remove", "no piece belongs here") for s in sorted(observation.extra)
-    ) + tuple(Mistake(s, "put_back", "a piece belongs here") for s in sorted(observation.missing))
+        Mistake(s, "remove", "no piece belongs here now: lift it")
+        for s in sorted(observation.extra)
+    ) + tuple(
+        Mistake(s, "put_back", "a piece belongs here: put it back")
+        for s in sorted(observation.missing)
+    )
     return Interpretation(mistakes=mistakes, message=message)
 
 

@@ -1,0 +1,377 @@
+"""Kato's Meridians on a physical board: one switch and one LED per point.
+
+The engine (``meridian_table.games.kato``) knows the rules; this adapter says what the
+settled board means (issue 4, "Physical-board adapter"; docs/TABLE.md):
+
+- the previous move's dead groups (``ply.removed``) stay on the board until lifted;
+  they blink "remove" together, and placements are shown only once the board matches;
+- one new stone on a legal point is the move; anything else is a mistake to guide;
+- a lifted last stone is a takeback in progress (Undo takes it back);
+- the pie choice and a forced pass are inputs (buttons or the page), not board changes.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, ClassVar
+
+from meridian_table.adapters.base import (
+    CHOICE,
+    ENDED,
+    PASS,
+    PLAY,
+    Adapter,
+    AdapterError,
+    Applied,
+    Interpretation,
+    Mistake,
+    Observation,
+    Question,
+    SiteDrawing,
+    View,
+    celebrate,
+    flash,
+    hint,
+)
+from meridian_table.games import kato
+from meridian_table.games.kato import geometry
+from meridian_table.ledplan import BLINK, Light
+
+LOGGER = logging.getLogger(__name__)
+
+LIGHT_COLOUR = 0xFFB000
+DARK_COLOUR = 0x0050FF
+COLOURS = {"light": LIGHT_COLOUR, "dark": DARK_COLOUR}
+LABELS = {"light": "L", "dark": "D"}
+ASSISTS = ("full", "captures", "tournament")
+PIE = "pie"
+
+
+class KatoAdapter(Adapter):
+    """Kato's Meridians. ``size`` 5, 6 or 7; ``pie``; ``assist`` one of ASSISTS."""
+
+    game: ClassVar[str] = "kato"
+    colours: ClassVar[tuple[str, ...]] = ("light", "dark")
+    controls: ClassVar[tuple[str, ...]] = ("confirm", "pass", "swap")
+
+    def __init__(
+        self, size: int = 6, pie: bool = False, assist: str = "full", *, engine: Any = None
+    ) -> None:
+        """``engine``: an engine with the ``kato.Game`` API to wrap instead of a new one
+        (a test double, or a game rebuilt from a record)."""
+        if assist not in ASSISTS:
+            raise ValueError(f"assist level {assist!r} is not one of {', '.join(ASSISTS)}")
+        self._size = size
+        self._pie = bool(pie)
+        self._assist = assist
+        self._engine = engine if engine is not None else _new_engine(size, self._pie, assist)
+        self._points: tuple[str, ...] = tuple(self._engine.points)
+        self._history: list[Applied] = []
+        self._kept_at: int | None = None
+        self._swapped = False
+        self._swap_plies: list[int] = []
+        self._concluded: dict[str, Any] | None = None
+        coords = geometry.coordinates(size)
+        self._drawing = tuple(
+            SiteDrawing(p, *geometry.layout_xy(*coords[p])) for p in self._points
+        )
+
+    def __repr__(self) -> str:
+        return f"KatoAdapter(size={self._size!r}, pie={self._pie!r}, assist={self._assist!r})"
+
+    # --- state ----------------------------------------------------------------------
+
+    @property
+    def engine(self) -> Any:
+        """The rules engine (``meridian_table.games.kato.Game``)."""
+        return self._engine
+
+    @property
+    def assist(self) -> str:
+        return self._assist
+
+    @property
+    def options(self) -> dict[str, Any]:
+        return {"size": self._size, "pie": self._pie}
+
+    @property
+    def to_move(self) -> str:
+        return str(self._engine.to_move)
+
+    def sites(self) -> tuple[SiteDrawing, ...]:
+        return self._drawing
+
+    def pieces(self) -> dict[str, str]:
+        position = self._engine.position()
+        return {p: c for p, c in zip(self._points, position, strict=True) if c != "."}
+
+    def expected(self) -> frozenset[str]:
+        return frozenset(self.pieces())
+
+    def history(self) -> tuple[Applied, ...]:
+        return tuple(self._history)
+
+    def seats(self) -> dict[str, int]:
+        return {"light": 1, "dark": 0} if self._swapped else {"light": 0, "dark": 1}
+
+    def _legal(self) -> set[str]:
+        return set(self._engine.legal_moves())
+
+    def _choice_open(self) -> bool:
+        return (
+            self._pie
+            and self._kept_at != len(self._history)
+            and "swap" in self._legal()
+        )
+
+    def _pending_removal(self) -> frozenset[str]:
+        """Stones the last move's removal step took off the game (maybe still on the board)."""
+        return self._history[-1].removed if self._history else frozenset()
+
+    def _colour_at(self, site: str) -> str | None:
+        label = self.pieces().get(site)
+        return {"L": "light", "D": "dark"}.get(label or "")
+
+    # --- what the LEDs and the page show ----------------------------------------------
+
+    def view(self, prior: str | None) -> View:
+        lights: dict[str, Light] = {}
+        mover = self.to_move
+        result = self.result()
+        if result is not None:
+            winner = result.get("winner")
+            if isinstance(winner, str):
+                lights = {p: celebrate(COLOURS[winner]) for p in self._points}
+            return View(ENDED, _result_message(result), lights, (), None, None)
+        if prior is not None:
+            colour = self._colour_at(prior)
+            if colour is not None:
+                lights[prior] = flash(COLOURS[colour])
+        legal = self._legal()
+        if self._choice_open():
+            for site, label in self.pieces().items():
+                lights[site] = Light(COLOURS["light" if label == "L" else "dark"], BLINK)
+            question = Question(
+                PIE,
+                "Pie: the second player chooses: Swap colours, or Keep (Confirm) and let "
+                "the opener keep Dark",
+                ("swap", "keep"),
+                {"swap": "swap", "confirm": "keep"},
+            )
+            return View(CHOICE, question.prompt, lights, ("swap",), question, mover)
+        if legal == {"pass"}:
+            message = f"{mover.capitalize()} has no legal placement: press Confirm to pass"
+            return View(PASS, message, lights, ("pass",), None, mover)
+        placements = tuple(sorted(legal - {"swap", "pass"}, key=self._points.index))
+        if self._assist == "full":
+            for site in placements:
+                lights.setdefault(site, hint(COLOURS[mover]))
+        return View(PLAY, self._play_message(mover), lights, placements, None, mover)
+
+    def _play_message(self, mover: str) -> str:
+        plies = len([a for a in self._history if a.placed])
+        name = mover.capitalize()
+        if self._pie and plies == 0:
+            return "Pie: the opener places the Light stone"
+        if self._pie and plies == 1:
+            return "Pie: the opener places the Dark stone"
+        if plies < 2:
+            return f"{name}: place your first stone anywhere"
+        if plies < 4:
+            return f"{name}: place your second stone with an empty point between it and the first"
+        return f"{name}: place a stone"
+
+    # --- what a settled board means ----------------------------------------------------
+
+    def interpret(self, observation: Observation) -> Interpretation:
+        extra, missing = observation.extra, observation.missing
+        dead = self._pending_removal() & extra
+        result = self.result()
+        if not missing and len(extra) == 1 and not dead and result is None:
+            (site,) = extra
+            if not self._choice_open() and site in self._legal():
+                return Interpretation(action=site, message=f"{self.to_move} places {site}")
+        mistakes: list[Mistake] = []
+        loser = _other(self.to_move)
+        for site in sorted(dead, key=self._points.index):
+            mistakes.append(Mistake(site, "remove", f"{loser.capitalize()}'s dead group: remove it"))
+        others = sorted(extra - dead, key=self._points.index)
+        for site in others:
+            mistakes.append(Mistake(site, "remove", self._why_not(site, len(others), bool(dead))))
+        prior = observation.prior
+        for site in sorted(missing, key=self._points.index):
+            if site == prior and self._history and site in self._history[-1].placed:
+                reason = f"press Undo to take back {site}, or put the stone back"
+            else:
+                reason = "this stone is still in play: put it back"
+            mistakes.append(Mistake(site, "put_back", reason))
+        all_at_once = bool(dead) and len(dead) == len(mistakes) and self._assist != "tournament"
+        if all_at_once:
+            message = (
+                f"{self.to_move.capitalize()}'s turn: remove {loser.capitalize()}'s dead "
+                f"stones ({', '.join(m.site for m in mistakes)})"
+            )
+        else:
+            first = mistakes[0]
+            verb = "Remove the stone on" if first.kind == "remove" else "Put a stone back on"
+            message = f"{verb} {first.site}: {first.reason}"
+        return Interpretation(mistakes=tuple(mistakes), all_at_once=all_at_once, message=message)
+
+    def _why_not(self, site: str, count: int, dead_pending: bool) -> str:
+        mover = self.to_move.capitalize()
+        if self.result() is not None:
+            return "the game is over"
+        if count > 1:
+            return f"{count} stones were placed at once: lift them and place one"
+        if dead_pending:
+            return "remove the dead stones first, then place"
+        if self._choice_open():
+            return "the pie choice comes first: Swap, or Keep with Confirm"
+        legal = self._legal()
+        if legal == {"pass"}:
+            return f"{mover} has no legal placement: lift it and press Confirm to pass"
+        plies = len([a for a in self._history if a.placed])
+        if 2 <= plies < 4:
+            return f"{site} is not legal for {mover}: the second stone needs an empty point between it and the first on a line"
+        return f"{site} is not legal for {mover}: no line of sight to a {mover} stone"
+
+    # --- inputs ---------------------------------------------------------------------
+
+    def button(self, name: str) -> Interpretation:
+        if self.result() is not None:
+            raise AdapterError(f"button {name!r}: the game is over")
+        if name == "confirm":
+            if self._choice_open():
+                return self.answer(PIE, "keep")
+            if self._legal() == {"pass"}:
+                return Interpretation(action="pass", message=f"{self.to_move} passes")
+            raise AdapterError("Confirm does nothing now: place a stone on a lit point")
+        if name == "pass":
+            if "pass" in self._legal():
+                return Interpretation(action="pass", message=f"{self.to_move} passes")
+            raise AdapterError(
+                f"{self.to_move.capitalize()} cannot pass: passing is allowed only when no placement is legal"
+            )
+        if name == "swap":
+            if self._choice_open():
+                return self.answer(PIE, "swap")
+            raise AdapterError("Swap is only for the pie choice, after the opener's two stones")
+        raise AdapterError(
+            f"button {name!r} means nothing in Kato's Meridians; use confirm, pass, swap, undo or menu"
+        )
+
+    def answer(self, field_name: str, value: str) -> Interpretation:
+        if field_name != PIE:
+            raise AdapterError(f"Kato asks no {field_name!r}; the only question is {PIE!r}")
+        if not self._choice_open():
+            raise AdapterError("there is no pie choice to make now")
+        if value == "swap":
+            return Interpretation(action="swap", message="the players swap colours")
+        if value == "keep":
+            self._kept_at = len(self._history)
+            return Interpretation(choice=(PIE, "keep"), message="the opener keeps Dark")
+        raise AdapterError(f"pie choice {value!r} is not 'swap' or 'keep'")
+
+    # --- changing the game --------------------------------------------------------------
+
+    def play(self, action: str) -> Applied:
+        mover = self.to_move
+        ply = self._engine.play(action)
+        removed = frozenset(getattr(ply, "removed", frozenset()))
+        placed = frozenset({action}) if action in self._points else frozenset()
+        if action == "swap":
+            self._swapped = not self._swapped
+        applied = Applied(action, mover, placed, removed)
+        self._history.append(applied)
+        return applied
+
+    def undo(self) -> Applied | None:
+        if not self._history:
+            return None
+        if self._concluded is not None:
+            raise AdapterError("the game was ended by agreement; it cannot be undone")
+        self._engine.undo()
+        applied = self._history.pop()
+        if applied.notation == "swap":
+            self._swapped = not self._swapped
+        if self._kept_at is not None and self._kept_at > len(self._history):
+            self._kept_at = None
+        return applied
+
+    # --- scores and the end ------------------------------------------------------------
+
+    def scores(self) -> dict[str, Any]:
+        pieces = self.pieces()
+        out: dict[str, Any] = {}
+        for colour in self.colours:
+            stones = sum(1 for label in pieces.values() if label == LABELS[colour])
+            safe = len(self._engine.safe_points(colour))
+            out[colour] = {
+                "total": safe,
+                "breakdown": [
+                    {"label": "safe points", "value": safe},
+                    {"label": "stones", "value": stones},
+                ],
+            }
+        return out
+
+    def result(self) -> dict[str, Any] | None:
+        if self._concluded is not None:
+            return self._concluded
+        winner = self._engine.winner
+        if winner is None:
+            return None
+        loser = _other(str(winner))
+        return {
+            "winner": str(winner),
+            "reason": f"{loser.capitalize()} has no stones at the start of its turn",
+            "scores": self.scores(),
+        }
+
+    def adjudicate(self) -> dict[str, Any] | None:
+        if self.result() is not None or len(self._history) < 4:
+            return None
+        scores = self.scores()
+        light, dark = scores["light"]["total"], scores["dark"]["total"]
+        winner = "light" if light > dark else "dark" if dark > light else None
+        return {
+            "winner": winner,
+            "reason": f"agreed count of safe points: Light {light}, Dark {dark}",
+            "scores": scores,
+            "adjudicated": True,
+        }
+
+    def conclude(self, result: dict[str, Any]) -> None:
+        if self.result() is not None:
+            raise AdapterError("the game is already over")
+        self._concluded = dict(result)
+
+
+def _new_engine(size: int, pie: bool, assist: str) -> Any:
+    """A new engine; the tournament level skips the removal of overlooked groups."""
+    new_game = getattr(kato, "new_game", None)
+    options: dict[str, Any] = {"size": size, "pie": pie}
+    if assist == "tournament":
+        options["tournament"] = True
+    if new_game is not None:
+        try:
+            return new_game(**options)
+        except TypeError:
+            options.pop("tournament", None)
+            return new_game(**options)
+    game_cls = kato.Game  # type: ignore[attr-defined]
+    return game_cls(size=size, pie=pie)
+
+
+def _other(colour: str) -> str:
+    return "dark" if colour == "light" else "light"
+
+
+def _result_message(result: dict[str, Any]) -> str:
+    winner = result.get("winner")
+    reason = str(result.get("reason", ""))
+    if isinstance(winner, str):
+        return f"{winner.capitalize()} wins: {reason}"
+    return f"A draw: {reason}"
+
+

@@ -1,0 +1,241 @@
+"""The table session with a fake board and a fake clock: settling, guidance, undo, unplug."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+import pytest
+from tests.adapters.naive_kato import NaiveGame
+from tests.table.fakes import FakeBoard, FakeClock
+
+from meridian_table.adapters.base import PUT_BACK_COLOUR, REMOVE_COLOUR, dim
+from meridian_table.adapters.kato import DARK_COLOUR, LIGHT_COLOUR, KatoAdapter
+from meridian_table.profiles import load_profile
+from meridian_table.table import MemoryJournal, SessionError, TableSession
+
+
+@dataclass
+class Table:
+    session: TableSession
+    board: FakeBoard
+    clock: FakeClock
+    journal: MemoryJournal
+    adapter: KatoAdapter
+
+    def settle(self) -> None:
+        self.clock.advance(0.301)
+        self.session.tick()
+
+    def place(self, site: str) -> None:
+        self.board.set(site, True)
+        self.settle()
+
+    def lift(self, site: str) -> None:
+        self.board.set(site, False)
+        self.settle()
+
+    def moves(self) -> list[str]:
+        return [m["notation"] for m in self.session.state()["moves"]]
+
+
+def make(pie: bool = False, assist: str = "full") -> Table:
+    profile = load_profile("kato-114")
+    board = FakeBoard(profile)
+    clock = FakeClock()
+    adapter = KatoAdapter(6, pie, assist, engine=NaiveGame(6, pie))
+    journal = MemoryJournal(1)
+    session = TableSession(adapter, profile, board, journal=journal, clock=clock, settle_s=0.3)
+    board.session = session
+    return Table(session, board, clock, journal, adapter)
+
+
+def capture_line(seed: int = 1) -> tuple[list[str], int]:
+    """A random game's moves up to and including the first ply that removes stones."""
+    rng = random.Random(seed)
+    for _ in range(200):
+        game = NaiveGame(6)
+        moves: list[str] = []
+        for _ply in range(80):
+            legal = sorted(game.legal_moves())
+            if not legal:
+                break
+            move = rng.choice(legal)
+            ply = game.play(move)
+            moves.append(move)
+            if ply.removed and move != "pass" and game.winner is None:
+                return moves, len(ply.removed)
+    raise AssertionError("no capture found")
+
+
+def test_placement_settles_then_is_logged_flashed_and_hints_the_next_mover() -> None:
+    t = make()
+    assert t.session.phase == "play"
+    assert t.board.light_at("G6") == (dim(LIGHT_COLOUR), "S")
+    t.board.set("G6", True)
+    t.clock.advance(0.1)
+    assert t.session.tick() is not None  # still settling
+    assert t.moves() == []
+    t.clock.advance(0.25)
+    t.session.tick()
+    assert t.moves() == ["G6"]
+    assert t.journal.of_kind("action")[0][1]["notation"] == "G6"
+    assert t.board.light_at("G6") == (LIGHT_COLOUR, "X")
+    assert t.board.light_at("A1") == (dim(DARK_COLOUR), "S")
+    assert t.session.state()["to_move"] == "dark"
+
+
+def test_a_change_that_reverts_within_the_window_is_nothing() -> None:
+    t = make()
+    t.board.set("G6", True)
+    t.clock.advance(0.2)
+    t.board.set("G6", False)
+    t.settle()
+    assert t.moves() == [] and t.session.phase == "play"
+
+
+def test_illegal_stone_blinks_remove_until_lifted() -> None:
+    t = make()
+    t.place("A1")
+    t.place("M1")
+    t.place("A2")  # adjacent second stone: illegal
+    assert t.session.phase == "resync"
+    assert t.board.light_at("A2") == (REMOVE_COLOUR, "F")
+    state = t.session.state()
+    assert state["diff"]["remove"] == ["A2"] and state["diff"]["next"] == "A2"
+    assert "second stone" in state["message"]
+    t.lift("A2")
+    assert t.session.phase == "play" and t.moves() == ["A1", "M1"]
+
+
+def test_two_stones_at_once_are_two_mistakes_guided_one_at_a_time() -> None:
+    t = make()
+    t.board.set("A1", True)
+    t.board.set("M1", True)
+    t.settle()
+    assert t.session.phase == "resync"
+    assert t.session.state()["diff"]["remove"] == ["A1", "M1"]
+    assert t.board.light_at("A1") == (REMOVE_COLOUR, "F")
+    assert t.board.light_at("M1") == (0, "O")  # one square at a time
+    t.lift("A1")
+    assert t.moves() == ["M1"]  # the stone left is one placement, now legal
+
+
+def test_lifted_stone_pulses_put_back_and_buttons_wait() -> None:
+    t = make()
+    for site in ("A1", "M1", "A3"):
+        t.place(site)
+    t.lift("A1")
+    assert t.board.light_at("A1") == (PUT_BACK_COLOUR, "P")
+    assert t.session.command({"cmd": "button", "name": "pass"})["ok"] is False
+    t.place("A1")
+    assert t.session.phase == "play"
+
+
+def test_takeback_lift_and_undo() -> None:
+    t = make()
+    for site in ("A1", "M1", "A3"):
+        t.place(site)
+    t.lift("A3")
+    state = t.session.state()
+    assert state["diff"]["put_back"] == ["A3"] and "Undo" in state["message"]
+    t.board.press("undo")
+    assert t.moves() == ["A1", "M1"] and t.session.phase == "play"
+    assert t.journal.of_kind("undo")[0][1]["notation"] == "A3"
+
+
+def test_undo_before_lifting_guides_the_stone_off() -> None:
+    t = make()
+    t.place("A1")
+    assert t.session.command({"cmd": "button", "name": "undo"}) == {"ok": True}
+    assert t.session.phase == "resync"
+    assert t.board.light_at("A1") == (REMOVE_COLOUR, "F")
+    t.lift("A1")
+    assert t.session.phase == "play" and t.moves() == []
+    assert t.session.command({"cmd": "button", "name": "undo"})["ok"] is False
+
+
+def test_dead_groups_blink_together_then_undo_asks_to_put_them_back() -> None:
+    moves, count = capture_line()
+    t = make()
+    for move in moves[:-1]:
+        if move == "pass":
+            t.session.press("confirm")
+        else:
+            t.place(move)
+    t.place(moves[-1])
+    removed = t.session.state()["moves"][-1]["removed"]
+    assert len(removed) == count
+    assert t.session.phase == "resync"
+    state = t.session.state()
+    assert state["diff"]["remove"] == removed
+    for site in removed:
+        assert t.board.light_at(site) == (REMOVE_COLOUR, "F")  # all at once
+    for site in removed:
+        t.lift(site)
+    assert t.session.phase == "play"
+    t.session.press("undo")
+    state = t.session.state()
+    assert sorted(state["diff"]["put_back"]) == sorted(removed)
+    assert state["diff"]["remove"] == [moves[-1]]
+
+
+def test_unplug_pauses_and_replug_reconciles() -> None:
+    t = make()
+    t.place("A1")
+    t.place("M1")
+    t.board.unplug()
+    assert t.session.phase == "paused"
+    assert "disconnected" in t.session.state()["message"]
+    assert t.session.command({"cmd": "button", "name": "undo"})["ok"] is False
+    t.board.closed.discard(t.board.profile.sites["A1"].pos)  # moved while unplugged
+    t.board.replug()
+    t.settle()
+    assert t.session.phase == "resync"
+    assert t.session.state()["diff"]["put_back"] == ["A1"]
+    t.place("A1")
+    assert t.session.phase == "play" and t.moves() == ["A1", "M1"]
+
+
+def test_pie_swap_and_keep() -> None:
+    t = make(pie=True)
+    assert "Light stone" in t.session.state()["message"]
+    t.place("A1")
+    assert "Dark stone" in t.session.state()["message"]
+    t.place("M1")
+    state = t.session.state()
+    assert state["phase"] == "pie-choice" and state["question"]["field"] == "pie"
+    t.place("G6")  # a stone before the choice is a mistake
+    assert t.session.phase == "resync"
+    t.lift("G6")
+    t.board.press("swap")
+    assert t.moves() == ["A1", "M1", "swap"]
+    assert t.session.state()["seats"] == {"light": "Dark", "dark": "Light"}
+    t.session.press("undo")
+    assert t.session.phase == "pie-choice"
+    assert t.session.command({"cmd": "choose", "field": "pie", "value": "keep"}) == {"ok": True}
+    assert t.session.phase == "play"
+    assert t.journal.of_kind("choice")[-1][1]["value"] == "keep"
+
+
+def test_unknown_commands_and_bad_toggles_are_refused_with_reasons() -> None:
+    t = make()
+    reply = t.session.command({"cmd": "dance"})
+    assert reply["ok"] is False and "dance" in reply["error"]
+    reply = t.session.command({"cmd": "toggle", "site": "A1"})
+    assert reply["ok"] is False and "physical" in reply["error"]
+    assert t.session.state()["error"] == reply["error"]
+    with pytest.raises(SessionError):
+        t.session.agree("light")
+
+
+def test_subscribers_get_each_change_and_can_unsubscribe() -> None:
+    t = make()
+    seen: list[str] = []
+    stop = t.session.subscribe(lambda state: seen.append(state["phase"]))
+    t.place("A1")
+    assert seen and seen[-1] == "play"
+    stop()
+    n = len(seen)
+    t.place("M1")
+    assert len(seen) == n
