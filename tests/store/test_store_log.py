@@ -91,7 +91,7 @@ def test_undo_naming_another_move_or_nothing_to_undo_is_refused(store: Store) ->
     [
         ("Action", {"notation": "a"}, "lower-case word"),
         ("created", {}, "create_game"),
-        ("result", {}, "finish"),
+        ("result", {}, "'winners' must be a list"),
         ("action", {}, "non-empty 'notation'"),
         ("action", {"notation": 5}, "non-empty 'notation'"),
         ("sense", {"t": float("nan")}, "not JSON-serialisable"),

@@ -44,8 +44,6 @@ LOGGER = logging.getLogger(__name__)
 
 Clock = Callable[[], datetime]
 
-# Kinds the store writes itself; callers use create_game(), finish() and abandon().
-RESERVED_KINDS = frozenset({"created", "result"})
 _KIND_RE = re.compile(r"[a-z][a-z0-9_-]{0,31}")
 _BUSY_TIMEOUT_S = 10.0
 
@@ -510,19 +508,21 @@ class Store:
         Kinds: "action" (payload needs "notation"), "undo" (takes back the last standing
         action; an optional "notation" must name it), "sense" (a sensed change the table
         interpreted), "note", or any other lower-case word for table events such as
-        "pause". "created" and "result" are written by create_game() and finish().
+        "choice" or "pause". "result" is the same as finish(game_id, payload) (checked the
+        same way); "created" is written only by create_game().
         """
         self._check_open(writing=True)
         if not isinstance(kind, str) or not _KIND_RE.fullmatch(kind):
             raise errors.InvalidEventError(
                 f"event kind {kind!r} must be a lower-case word like 'action' or 'sense'"
             )
-        if kind in RESERVED_KINDS:
+        if kind == "created":
             raise errors.InvalidEventError(
-                f"event kind {kind!r} is written by the store itself; use "
-                f"{'create_game()' if kind == 'created' else 'finish() or abandon()'}"
+                "event kind 'created' is written by the store itself; use create_game()"
             )
         body = dict(payload or {})
+        if kind == "result":
+            return self.finish(game_id, body)
         if kind == "action":
             notation = body.get("notation")
             if not isinstance(notation, str) or not notation.strip():

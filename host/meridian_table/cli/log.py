@@ -1,0 +1,159 @@
+"""`meridian-table games`, `replay ID` and `export ID`: the game log from the command line.
+
+All three open the log read-only: looking never changes the file.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from meridian_table.store import Store, StoreError
+from meridian_table.store.diagram import text_diagram
+from meridian_table.store.export import FORMATS, export, result_text
+
+LOGGER = logging.getLogger(__name__)
+
+_DB_HELP = "The game log (default: $MERIDIAN_TABLE_DB, else the user data directory)."
+
+
+def _open(db: Path | None, upgrade: bool = False) -> Store:
+    try:
+        if upgrade:
+            # A writable open migrates an older file (after a backup copy) and closes.
+            Store.open(db).close()
+        return Store.open(db, readonly=True)
+    except StoreError as exc:
+        raise click.ClickException(str(exc)) from exc
+
+
+def _when(stamp: str) -> str:
+    return datetime.fromisoformat(stamp).astimezone().strftime("%Y-%m-%d %H:%M")
+
+
+def _games(db: Path | None, game: str | None, upgrade: bool) -> None:
+    console = Console()
+    with _open(db, upgrade) as store:
+        try:
+            found = store.games(game)
+        except StoreError as exc:
+            raise click.ClickException(str(exc)) from exc
+        if not found:
+            console.print(f"No games logged in {store.path} yet.")
+            return
+        table = Table(title=f"Games in {store.path}")
+        table.add_column("id", justify="right")
+        table.add_column("game")
+        table.add_column("players")
+        table.add_column("started")
+        table.add_column("moves", justify="right")
+        table.add_column("status / result")
+        for info in found:
+            status = result_text(info)
+            reason = (info.result or {}).get("reason")
+            if reason and info.status == "finished":
+                status += f" ({reason})"
+            table.add_row(
+                str(info.id),
+                info.game,
+                ", ".join(info.players),
+                _when(info.started),
+                str(info.moves),
+                status,
+            )
+        console.print(table)
+
+
+def _replay(game_id: int, db: Path | None, ply: int | None) -> None:
+    console = Console()
+    with _open(db) as store:
+        try:
+            rebuilt = store.replay(game_id, ply=ply)
+        except StoreError as exc:
+            raise click.ClickException(str(exc)) from exc
+        info = rebuilt.info
+        options = ", ".join(f"{k}={v}" for k, v in info.options.items()) or "defaults"
+        console.print(
+            f"[bold]Game {info.id}[/bold]: {info.game} ({options}), "
+            f"{', '.join(info.players)}; started {_when(info.started)}; {result_text(info)}"
+        )
+        table = Table(title=f"Moves (showing {rebuilt.ply} of {rebuilt.total})")
+        table.add_column("#", justify="right")
+        table.add_column("player")
+        table.add_column("move")
+        table.add_column("at")
+        for number, event in enumerate(rebuilt.moves[: rebuilt.ply], start=1):
+            table.add_row(
+                str(number),
+                str(event.payload.get("player", "")),
+                str(event.payload["notation"]),
+                _when(event.at),
+            )
+        console.print(table)
+        drawing = text_diagram(rebuilt.package, rebuilt.engine, info.game)
+        if drawing is None:
+            console.print(f"(no text diagram for {info.game}; the moves above are the record)")
+        else:
+            console.print(f"Position after move {rebuilt.ply}:")
+            # Printed raw: a diagram is not rich markup.
+            click.echo(drawing)
+
+
+def _export(game_id: int, fmt: str, output: Path | None, db: Path | None) -> None:
+    with _open(db) as store:
+        try:
+            text = export(store, game_id, fmt)
+        except StoreError as exc:
+            raise click.ClickException(str(exc)) from exc
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    try:
+        output.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise click.ClickException(f"cannot write {output}: {exc.strerror}") from exc
+    click.echo(f"wrote game {game_id} as {fmt} to {output}", err=True)
+
+
+def register(group: click.Group) -> None:
+    """Add `games`, `replay` and `export` to the CLI."""
+
+    db_option = click.option(
+        "--db", type=click.Path(dir_okay=False, path_type=Path), default=None, help=_DB_HELP
+    )
+
+    @group.command("games")
+    @db_option
+    @click.option("--game", default=None, help="Only games of this game package (e.g. kato).")
+    @click.option(
+        "--upgrade", is_flag=True, help="Migrate an older log to this version first (backup made)."
+    )
+    def games_command(db: Path | None, game: str | None, upgrade: bool) -> None:
+        """List the logged games: id, game, players, start, moves and result."""
+        _games(db, game, upgrade)
+
+    @group.command("replay")
+    @click.argument("game_id", metavar="ID", type=int)
+    @db_option
+    @click.option("--ply", type=click.IntRange(min=0), default=None,
+                  help="Stop after this many moves (default: all).")
+    def replay_command(game_id: int, db: Path | None, ply: int | None) -> None:
+        """Replay logged game ID: its moves and the position reached."""
+        _replay(game_id, db, ply)
+
+    @group.command("export")
+    @click.argument("game_id", metavar="ID", type=int)
+    @click.option("--format", "fmt", type=click.Choice(FORMATS), required=True,
+                  help="record: the game's own format; jsonl: every event; csv: score "
+                  "sheet; bgstats: BG Stats push-plays JSON.")
+    @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+                  default=None, help="Write to this file instead of standard output.")
+    @db_option
+    def export_command(game_id: int, fmt: str, output: Path | None, db: Path | None) -> None:
+        """Export logged game ID."""
+        _export(game_id, fmt, output, db)
