@@ -66,11 +66,11 @@ def test_capital_on_a_small_island() -> None:
 
 
 def test_wrong_city_count_on_a_meridian_and_missing_meridians() -> None:
-    text = SAMPLE.replace('10 = ["E", "K", "F", "M", "I"]', '10 = ["E", "K", "F", "M"]')
+    text = SAMPLE.replace('10 = ["E", "K", "F", "I", "M"]', '10 = ["E", "K", "F", "I"]')
     with pytest.raises(MapError, match="wrong city count: meridian 10 lists 4") as info:
         colovini.parse_map(text, "m.toml")
     assert info.value.line == _line(text, "10 ")
-    text = SAMPLE.replace('10 = ["E", "K", "F", "M", "I"]\n', "")
+    text = SAMPLE.replace('10 = ["E", "K", "F", "I", "M"]\n', "")
     with pytest.raises(MapError, match=r"meridians \[10\] are missing"):
         colovini.parse_map(text, "m.toml")
 
@@ -87,9 +87,9 @@ def test_bad_side_toml_syntax_and_stray_island() -> None:
 
 
 def test_cities_as_inline_tables_and_unknown_map_names() -> None:
-    text = SAMPLE.replace('1  = ["A", "D", "B", "J", "H"]',
-                          '1  = [{island = "A"}, "D", "B", "J", {island = "H", capital = false}]')
+    text = SAMPLE.replace('1  = ["A", "D", "B", "H", "J"]',
+                          '1  = [{island = "A"}, "D", "B", "H", {island = "J", capital = false}]')
     assert text != SAMPLE
-    assert colovini.parse_map(text).cities["1.5"].island == "H"
+    assert colovini.parse_map(text).cities["1.5"].island == "J"
     with pytest.raises(MapError, match="sample-40, sample-50"):
         colovini.load_map("no-such-map")
