@@ -1,5 +1,39 @@
-"""Kato's Meridians. The rules engine lives in this package; see docs/games/kato.md."""
+"""Kato's Meridians: the rules engine, game records and analysis (docs/games/kato.md).
 
-from meridian_table.games.kato.geometry import SIZES, cells, coordinates, points
+```python
+from meridian_table.games import kato
+g = kato.Game(size=6, pie=False)
+ply = g.play("G6")          # ply.removed: the mover's dead groups, removed together
+g.legal_moves(), g.position(), g.winner, g.undo(), g.safe_points("dark")
+```
+"""
 
-__all__ = ["SIZES", "cells", "coordinates", "points"]
+from meridian_table.games.kato import record
+from meridian_table.games.kato.game import (
+    COLOURS,
+    PASS,
+    SWAP,
+    Game,
+    IllegalMoveError,
+    Ply,
+    new_game,
+)
+from meridian_table.games.kato.geometry import SIZES, cells, coordinates, lines, points
+from meridian_table.games.kato.record import RecordError
+
+__all__ = [
+    "COLOURS",
+    "PASS",
+    "SIZES",
+    "SWAP",
+    "Game",
+    "IllegalMoveError",
+    "Ply",
+    "RecordError",
+    "cells",
+    "coordinates",
+    "lines",
+    "new_game",
+    "points",
+    "record",
+]

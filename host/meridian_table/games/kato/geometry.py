@@ -66,3 +66,24 @@ def coordinates(size: int = 6) -> dict[str, tuple[int, int]]:
 def layout_xy(q: int, r: int) -> tuple[float, float]:
     """Where a point sits on a drawing with unit spacing (x right, y down)."""
     return (q + r / 2.0, r * 0.8660254037844386)
+
+
+@cache
+def lines(size: int = 6) -> tuple[tuple[str, ...], ...]:
+    """Every maximal straight line of the board, as cell names in axial order.
+
+    Lines along (0, 1) come first (the columns A..), then (1, 0), then (1, -1).
+    """
+    coords = coordinates(size)
+    at = {qr: name for name, qr in coords.items()}
+    out: list[tuple[str, ...]] = []
+    for dq, dr in ((0, 1), (1, 0), (1, -1)):
+        for q, r in coords.values():
+            if (q - dq, r - dr) in at:
+                continue  # not the start of its line
+            line = []
+            while (q, r) in at:
+                line.append(at[(q, r)])
+                q, r = q + dq, r + dr
+            out.append(tuple(line))
+    return tuple(out)

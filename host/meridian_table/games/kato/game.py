@@ -1,0 +1,940 @@
+"""The rules of Kato's Meridians as a mutable game with undo.
+
+The state is two bitboards (Light's and Dark's stones, bit ``i`` = ``points[i]``).
+Everything else is derived and kept up to date incrementally, so that a move costs
+work in proportion to what it changes, never a rescan of the board:
+
+- groups: a group id per stone and a mask per group. Groups only ever grow (by a
+  placement that touches them) or vanish whole (removal), so merging is all it takes.
+- links: for each group, the friendly groups it sees and through how many stone
+  pairs (``links[g][h]``). A group lives exactly when its link table is not empty.
+- sight: ``V[c*6 + d]`` is the mask of empty points whose first occupied point in
+  direction ``d`` is a stone of colour ``c``. The legal placements of ``c`` are the
+  union of its six masks. Bits at occupied points may be stale; readers mask them out.
+
+Each placement or removed stone updates these along its three lines only. ``undo``
+restores the bitboards from the history and rebuilds the derived state from them.
+See docs/games/kato.md for the rules as implemented and the removal timing.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Mapping
+from typing import NamedTuple
+
+from meridian_table.games.kato.tables import Tables, bits, tables
+
+LOGGER = logging.getLogger(__name__)
+
+COLOURS = ("light", "dark")
+LIGHT, DARK = 0, 1
+PASS = -1
+SWAP = -2
+PASS_MOVE = "pass"
+SWAP_MOVE = "swap"
+OVERLOOKED = "overlooked"
+
+_EMPTY: frozenset[str] = frozenset()
+
+
+class IllegalMoveError(ValueError):
+    """A move that the rules do not allow here. The message names the move and the rule."""
+
+
+class Ply(NamedTuple):
+    """One applied move.
+
+    ``removed`` holds the stones taken off by the removal step that this move triggers:
+    the mover's dead groups, removed at the start of the opponent's next turn (which
+    begins as soon as ``play`` returns). ``overlooked`` holds the opponent's stones that
+    the mover overlooked at the start of this turn (tournament games only); they were
+    put back before the placement.
+    """
+
+    move: str
+    colour: str
+    removed: frozenset[str] = _EMPTY
+    overlooked: frozenset[str] = _EMPTY
+
+    @property
+    def notation(self) -> str:
+        """The move as ``play`` and the records take it, e.g. ``"G6 overlooked C3"``."""
+        if not self.overlooked:
+            return self.move
+        return f"{self.move} {OVERLOOKED} {' '.join(sorted(self.overlooked, key=_cell_key))}"
+
+
+def _cell_key(name: str) -> tuple[str, int]:
+    return (name[0], int(name[1:]) if name[1:].isdigit() else 0)
+
+
+def colour_index(colour: str) -> int:
+    """0 for ``"light"``, 1 for ``"dark"``; a ValueError names anything else."""
+    if colour == "light":
+        return LIGHT
+    if colour == "dark":
+        return DARK
+    raise ValueError(f"colour {colour!r} is not 'light' or 'dark'")
+
+
+# The state that undo restores: stones, whose turn, turns taken, pie and result.
+class _Snapshot(NamedTuple):
+    light: int
+    dark: int
+    to_move: int
+    turns_light: int
+    turns_dark: int
+    swapped: bool
+    choice_open: bool
+    winner: int
+
+
+class _Entry(NamedTuple):
+    code: int
+    mover: int
+    removed: int
+    overlooked: int
+    before: _Snapshot
+
+
+class Game:
+    """A game of Kato's Meridians.
+
+    ``size`` is 5, 6 (the standard 114-point board) or 7. ``pie`` enables the pie rule.
+    ``tournament`` applies the rule for overlooked dead groups: a move may name the
+    opponent's dead groups that the mover overlooked (``play(move, overlooked=...)``);
+    they stay on the board and live until the start of their owner's opponent's next turn.
+    """
+
+    def __init__(self, size: int = 6, pie: bool = False, tournament: bool = False) -> None:
+        if size not in (5, 6, 7):
+            raise ValueError(f"board size {size!r} is not 5, 6 or 7 (80, 114 or 154 points)")
+        self._t: Tables = tables(size)
+        self.size = size
+        self.pie = bool(pie)
+        self.tournament = bool(tournament)
+        self._stones = [0, 0]
+        self._to_move = LIGHT
+        self._turns = [0, 0]
+        self._swapped = False
+        self._choice_open = False
+        self._winner = -1
+        self._history: list[_Entry] = []
+        self._base = self._snapshot()
+        self._set_up = False
+        self._rebuild()
+
+    # --- construction helpers ---------------------------------------------------------
+
+    @classmethod
+    def from_position(
+        cls,
+        position: str,
+        to_move: str = "light",
+        *,
+        pie: bool = False,
+        tournament: bool = False,
+    ) -> Game:
+        """A game set up at the start of ``to_move``'s turn, after its removal step.
+
+        ``position`` has one character per point in ``points`` order (``.``, ``L`` or
+        ``D``; whitespace is ignored, so a diagram can be laid out by column). Its
+        length picks the board size (80, 114 or 154). Both players are taken to be past
+        their second turn: the placement rule, the removal step and the end rule all
+        apply. Dead groups of the player not to move stay until that player's next
+        move triggers their removal. ``undo`` cannot go back past the set-up position.
+        """
+        text = "".join(position.split())
+        sizes = {len(tables(s).names): s for s in (5, 6, 7)}
+        if len(text) not in sizes:
+            raise ValueError(
+                f"position has {len(text)} points; a board has 80, 114 or 154 "
+                "(one '.', 'L' or 'D' per point in column order)"
+            )
+        game = cls(size=sizes[len(text)], pie=pie, tournament=tournament)
+        light = dark = 0
+        for i, ch in enumerate(text):
+            if ch == "L":
+                light |= 1 << i
+            elif ch == "D":
+                dark |= 1 << i
+            elif ch != ".":
+                raise ValueError(
+                    f"position character {ch!r} at {game._t.names[i]} is not '.', 'L' or 'D'"
+                )
+        game._stones = [light, dark]
+        game._to_move = colour_index(to_move)
+        game._turns = [2, 2]
+        if game._to_move == DARK:
+            game._turns[LIGHT] = 3
+        if not game._stones[game._to_move]:
+            game._winner = 1 - game._to_move
+        game._base = game._snapshot()
+        game._set_up = True
+        game._rebuild()
+        return game
+
+    @classmethod
+    def from_stones(
+        cls,
+        light: Iterable[str] = (),
+        dark: Iterable[str] = (),
+        to_move: str = "light",
+        *,
+        size: int = 6,
+        pie: bool = False,
+        tournament: bool = False,
+    ) -> Game:
+        """Like ``from_position``, from lists of cell names."""
+        t = tables(size) if size in (5, 6, 7) else None
+        if t is None:
+            raise ValueError(f"board size {size!r} is not 5, 6 or 7 (80, 114 or 154 points)")
+        chars = ["."] * t.n
+        for label, cells in (("L", light), ("D", dark)):
+            for name in cells:
+                i = t.index.get(name.strip().upper(), -1)
+                if i < 0:
+                    raise ValueError(f"{name!r} is not a point of the size-{size} board")
+                if chars[i] != ".":
+                    raise ValueError(f"{name!r} is given twice")
+                chars[i] = label
+        return cls.from_position("".join(chars), to_move, pie=pie, tournament=tournament)
+
+    # --- reading the state --------------------------------------------------------------
+
+    @property
+    def points(self) -> tuple[str, ...]:
+        """Every cell name in column order: A1..A6, B1..B7, ..., M1..M6 (size 6)."""
+        return self._t.names
+
+    @property
+    def to_move(self) -> str:
+        """``"light"`` or ``"dark"``: the colour whose turn it is."""
+        return COLOURS[self._to_move]
+
+    @property
+    def winner(self) -> str | None:
+        """``"light"``, ``"dark"`` or None while the game goes on."""
+        return COLOURS[self._winner] if self._winner >= 0 else None
+
+    @property
+    def is_over(self) -> bool:
+        return self._winner >= 0
+
+    @property
+    def swapped(self) -> bool:
+        """True when the pie choice was ``swap``."""
+        return self._swapped
+
+    @property
+    def choice_open(self) -> bool:
+        """True while ``swap`` is legal (pie games, after the opener's two stones)."""
+        return self._choice_open
+
+    def seat(self, colour: str) -> int:
+        """The seat (1 or 2) holding ``colour``. Seat 1 moves first (the opener under pie).
+
+        Under pie the opener (seat 1) holds Dark unless the other player swaps.
+        """
+        c = colour_index(colour)
+        if not self.pie:
+            return 1 + c
+        holds_dark = 1 if not self._swapped else 2
+        return holds_dark if c == DARK else 3 - holds_dark
+
+    @property
+    def seat_to_move(self) -> int:
+        """The seat that acts now: under pie the opener places both first stones."""
+        if self.pie and self._turns[DARK] == 0:
+            return 1
+        return self.seat(self.to_move)
+
+    @property
+    def plies(self) -> tuple[Ply, ...]:
+        """Every move played since the start (or since the set-up position)."""
+        names = self._t.names
+        out: list[Ply] = []
+        for e in self._history:
+            out.append(self._ply(e, names))
+        return tuple(out)
+
+    def _ply(self, e: _Entry, names: tuple[str, ...]) -> Ply:
+        return Ply(
+            _move_name(e.code, names),
+            COLOURS[e.mover],
+            frozenset(names[i] for i in bits(e.removed)) if e.removed else _EMPTY,
+            frozenset(names[i] for i in bits(e.overlooked)) if e.overlooked else _EMPTY,
+        )
+
+    def setup_position(self) -> str | None:
+        """The set-up position this game started from (``from_position``), or None."""
+        if not self._set_up:
+            return None
+        b = self._base
+        return "".join(
+            "L" if b.light >> i & 1 else "D" if b.dark >> i & 1 else "." for i in range(self._t.n)
+        )
+
+    def setup_to_move(self) -> str:
+        """The colour to move in the set-up position (Light for a normal start)."""
+        return COLOURS[self._base.to_move]
+
+    def turn_number(self, colour: str | None = None) -> int:
+        """The number of ``colour``'s current or next turn (1 for its first stone)."""
+        c = self._to_move if colour is None else colour_index(colour)
+        return self._turns[c] + 1
+
+    def position(self) -> str:
+        """One character per point in ``points`` order: ``.``, ``L`` or ``D``."""
+        light, dark = self._stones
+        return "".join(
+            "L" if light >> i & 1 else "D" if dark >> i & 1 else "." for i in range(self._t.n)
+        )
+
+    def stones(self, colour: str) -> frozenset[str]:
+        """The points holding ``colour``'s stones."""
+        names = self._t.names
+        return frozenset(names[i] for i in bits(self._stones[colour_index(colour)]))
+
+    def __repr__(self) -> str:
+        return (
+            f"<kato.Game size={self.size} pie={self.pie} tournament={self.tournament} "
+            f"plies={len(self._history)} to_move={self.to_move!r} winner={self.winner!r}>"
+        )
+
+    # --- legal moves ----------------------------------------------------------------------
+
+    def legal_mask(self) -> int:
+        """The legal placements of the player to move as a mask (bit i = ``points[i]``)."""
+        if self._winner >= 0:
+            return 0
+        c = self._to_move
+        occ = self._stones[0] | self._stones[1]
+        empty = self._t.board & ~occ
+        turn = self._turns[c]
+        if turn >= 2:
+            v = self._V
+            k = 6 * c
+            return (v[k] | v[k + 1] | v[k + 2] | v[k + 3] | v[k + 4] | v[k + 5]) & empty
+        if turn == 0:
+            return empty
+        # Second stone: a path to the first, so at least one empty point between.
+        first = self._stones[c]
+        if not first:
+            return empty
+        s = first.bit_length() - 1
+        t = self._t
+        seen = 0
+        for d in (0, 1, 2):
+            m = t.ray[d][s] & occ
+            seen |= t.ray[d][s] ^ t.rayi[d][(m & -m).bit_length() - 1] if m else t.ray[d][s]
+            m = t.ray[d + 3][s] & occ
+            seen |= t.ray[d + 3][s] ^ t.rayi[d + 3][m.bit_length() - 1] if m else t.ray[d + 3][s]
+        return seen & ~t.adjacent[s]
+
+    def legal_moves(self) -> set[str]:
+        """The legal moves: cell names, ``{"pass"}`` exactly when no placement exists,
+        plus ``"swap"`` while the pie choice is open. Empty once the game is over."""
+        if self._winner >= 0:
+            return set()
+        names = self._t.names
+        mask = self.legal_mask()
+        out = {names[i] for i in bits(mask)} if mask else {PASS_MOVE}
+        if self._choice_open:
+            out.add(SWAP_MOVE)
+        return out
+
+    def is_legal(self, move: str) -> bool:
+        """True when ``play(move)`` would be accepted (without overlooked groups)."""
+        try:
+            code, overlooked = self._parse(move, ())
+        except IllegalMoveError:
+            return False
+        return not overlooked and self._illegal_reason(code) is None
+
+    # --- playing ------------------------------------------------------------------------
+
+    def play(self, move: str, overlooked: Iterable[str] = ()) -> Ply:
+        """Apply ``move`` (a cell name, ``"pass"`` or ``"swap"``) and return the ply.
+
+        ``move`` may also carry overlooked groups in notation form,
+        ``"G6 overlooked C3 E5"``. ``overlooked`` names at least one cell of each of the
+        opponent's groups removed at the start of this turn that the mover overlooked
+        (tournament games only). Raises IllegalMoveError naming the move and the rule.
+        """
+        code, over_cells = self._parse(move, overlooked)
+        over_mask = self._overlooked_mask(move, code, over_cells) if over_cells else 0
+        if over_mask:
+            before = self._snapshot()
+            for x in bits(over_mask):
+                self._put(x, 1 - self._to_move)
+            reason = self._illegal_reason(code)
+            if reason is not None:
+                self._restore(before)
+                raise IllegalMoveError(f"illegal move {move!r}: {reason}")
+            self._apply(code, over_mask, before)
+        else:
+            reason = self._illegal_reason(code)
+            if reason is not None:
+                raise IllegalMoveError(f"illegal move {move!r}: {reason}")
+            self._apply(code, 0, self._snapshot())
+        return self._ply(self._history[-1], self._t.names)
+
+    def play_index(self, code: int) -> int:
+        """Fast path for search and benchmarks: play a legal placement index (bit of
+        ``legal_mask()``), ``PASS`` (-1) or ``SWAP`` (-2). Returns the removed mask.
+
+        The caller guarantees legality; nothing is checked.
+        """
+        self._apply(code, 0, self._snapshot())
+        return self._history[-1].removed
+
+    def undo(self) -> Ply:
+        """Take back the last move exactly, removals and overlooked groups included."""
+        if not self._history:
+            raise IndexError("there is no move to undo (the game is at its start)")
+        entry = self._history.pop()
+        self._restore(entry.before)
+        return self._ply(entry, self._t.names)
+
+    # --- analysis -------------------------------------------------------------------------
+
+    def groups(self, colour: str) -> list[frozenset[str]]:
+        """``colour``'s groups, each a frozenset of cell names."""
+        c = colour_index(colour)
+        names = self._t.names
+        return [frozenset(names[i] for i in bits(self._gmask[g])) for g in self._groups[c]]
+
+    def dead_group_mask(self, c: int) -> int:
+        """All stones of colour index ``c`` that belong to dead groups, as a mask."""
+        links = self._links
+        gmask = self._gmask
+        out = 0
+        for g in self._groups[c]:
+            if not links[g]:
+                out |= gmask[g]
+        return out
+
+    def dead_groups(self, colour: str) -> list[frozenset[str]]:
+        """``colour``'s groups that have no path to another friendly group now."""
+        c = colour_index(colour)
+        names = self._t.names
+        return [
+            frozenset(names[i] for i in bits(self._gmask[g]))
+            for g in self._groups[c]
+            if not self._links[g]
+        ]
+
+    def safe_mask(self, c: int) -> int:
+        """``safe_points`` for colour index ``c`` as a mask."""
+        t = self._t
+        col = self._col
+        gid = self._gid
+        links = self._links
+        ray = t.ray
+        neighbour = t.neighbour
+        occ = self._stones[0] | self._stones[1]
+        v = self._V
+        k = 6 * c
+        cand = (v[k] | v[k + 1] | v[k + 2] | v[k + 3] | v[k + 4] | v[k + 5]) & t.board & ~occ
+        out = 0
+        for p in bits(cand):
+            adj: set[int] = set()
+            for d in range(6):
+                n = neighbour[d][p]
+                if n >= 0 and col[n] == c:
+                    adj.add(gid[n])
+            alive = False
+            broken: list[tuple[int, int]] = []
+            for d in (0, 1, 2):
+                m = ray[d][p] & occ
+                a = (m & -m).bit_length() - 1 if m else -1
+                m = ray[d + 3][p] & occ
+                b = m.bit_length() - 1 if m else -1
+                ka = col[a] if a >= 0 else -1
+                kb = col[b] if b >= 0 else -1
+                if (ka == c and gid[a] not in adj) or (kb == c and gid[b] not in adj):
+                    alive = True
+                    break
+                if ka == c and kb == c:
+                    broken.append((gid[a], gid[b]))
+            if not alive:
+                for g in adj:
+                    for h, count in links[g].items():
+                        if h in adj:
+                            continue
+                        count -= broken.count((g, h)) + broken.count((h, g))
+                        if count > 0:
+                            alive = True
+                            break
+                    if alive:
+                        break
+            if alive:
+                out |= 1 << p
+        return out
+
+    def safe_points(self, colour: str) -> frozenset[str]:
+        """The points where ``colour`` can still place a stone (by the placement rule of
+        turn 3 on) whose group then has a path. The secondary ending counts these."""
+        names = self._t.names
+        return frozenset(names[i] for i in bits(self.safe_mask(colour_index(colour))))
+
+    def estimate(self) -> dict[str, int]:
+        """The secondary ending's estimate: the number of safe points of each colour."""
+        return {colour: self.safe_mask(i).bit_count() for i, colour in enumerate(COLOURS)}
+
+    # --- internals: parsing and legality -----------------------------------------------------
+
+    def _parse(self, move: str, overlooked: Iterable[str]) -> tuple[int, list[str]]:
+        if not isinstance(move, str):
+            raise IllegalMoveError(f"move {move!r} is not a string (a cell name, 'pass' or 'swap')")
+        words = move.split()
+        if not words:
+            raise IllegalMoveError("empty move: give a cell name such as 'G6', 'pass' or 'swap'")
+        over = [w.upper() for w in overlooked]
+        if len(words) > 1:
+            if words[1].lower() != OVERLOOKED or len(words) < 3:
+                raise IllegalMoveError(
+                    f"move {move!r} is not a cell name, 'pass' or 'swap', optionally "
+                    f"followed by '{OVERLOOKED}' and cells (e.g. 'G6 {OVERLOOKED} C3')"
+                )
+            over.extend(w.upper() for w in words[2:])
+        head = words[0]
+        low = head.lower()
+        if low == PASS_MOVE:
+            return PASS, over
+        if low == SWAP_MOVE:
+            return SWAP, over
+        i = self._t.index.get(head.upper(), -1)
+        if i < 0:
+            raise IllegalMoveError(
+                f"move {move!r}: {head!r} is not a point of the size-{self.size} board "
+                f"(cells run {self._t.names[0]}..{self._t.names[-1]}), 'pass' or 'swap'"
+            )
+        return i, over
+
+    def _illegal_reason(self, code: int) -> str | None:
+        if self._winner >= 0:
+            return f"the game is over ({COLOURS[self._winner]} won)"
+        if code == SWAP:
+            if not self._choice_open:
+                return (
+                    "'swap' is only allowed once, in pie games, right after the opener's two stones"
+                )
+            return None
+        mask = self.legal_mask()
+        if code == PASS:
+            if mask:
+                return (
+                    "passing is not allowed while a placement exists "
+                    f"({mask.bit_count()} legal points, e.g. {self._t.names[(mask & -mask).bit_length() - 1]})"
+                )
+            return None
+        if mask >> code & 1:
+            return None
+        if (self._stones[0] | self._stones[1]) >> code & 1:
+            return "the point is occupied"
+        turn = self._turns[self._to_move]
+        if turn == 1:
+            first = self._t.names[self._stones[self._to_move].bit_length() - 1]
+            if self._t.adjacent[code] & self._stones[self._to_move]:
+                return (
+                    f"the second stone must have a path to the first ({first}): "
+                    "adjacent is not allowed, leave at least one empty point between them"
+                )
+            return (
+                f"the second stone must have a path to the first ({first}): an unbroken "
+                "straight line of empty points between them"
+            )
+        return (
+            f"no line from the point reaches a {self.to_move} stone before any other "
+            "stone (placements must see a friendly stone)"
+        )
+
+    def _overlooked_mask(self, move: str, code: int, cells: list[str]) -> int:
+        if not self.tournament:
+            raise IllegalMoveError(
+                f"illegal move {move!r}: dead groups can only be overlooked in tournament "
+                "games (Game(tournament=True)); otherwise they are always removed"
+            )
+        if code == SWAP:
+            raise IllegalMoveError(f"illegal move {move!r}: a swap cannot overlook dead groups")
+        removed = self._history[-1].removed if self._history else 0
+        t = self._t
+        out = 0
+        for name in cells:
+            i = t.index.get(name, -1)
+            if i < 0 or not removed >> i & 1:
+                raise IllegalMoveError(
+                    f"illegal move {move!r}: {name!r} was not in a dead group removed at the "
+                    "start of this turn, so it cannot be overlooked"
+                )
+            # The whole group: the connected part of the removed stones holding it.
+            grp = frontier = 1 << i
+            while frontier:
+                grow = 0
+                for x in bits(frontier):
+                    grow |= t.adjacent[x]
+                frontier = grow & removed & ~grp
+                grp |= frontier
+            out |= grp
+        return out
+
+    # --- internals: applying a move ----------------------------------------------------------
+
+    def _snapshot(self) -> _Snapshot:
+        return _Snapshot(
+            self._stones[0],
+            self._stones[1],
+            self._to_move,
+            self._turns[0],
+            self._turns[1],
+            self._swapped,
+            self._choice_open,
+            self._winner,
+        )
+
+    def _restore(self, s: _Snapshot) -> None:
+        self._stones = [s.light, s.dark]
+        self._to_move = s.to_move
+        self._turns = [s.turns_light, s.turns_dark]
+        self._swapped = s.swapped
+        self._choice_open = s.choice_open
+        self._winner = s.winner
+        self._rebuild()
+
+    def _apply(self, code: int, overlooked: int, before: _Snapshot) -> None:
+        mover = self._to_move
+        if code == SWAP:
+            self._swapped = not self._swapped
+            self._choice_open = False
+            self._history.append(_Entry(code, mover, 0, overlooked, before))
+            return
+        if code >= 0:
+            self._put(code, mover)
+        turns = self._turns
+        turns[mover] += 1
+        other = 1 - mover
+        self._choice_open = self.pie and mover == DARK and turns[DARK] == 1
+        removed = 0
+        # The opponent's turn starts now: from its third turn on, the mover's dead
+        # groups are removed together (DESIGN.md "Removal").
+        if turns[other] >= 2:
+            removed = self._remove_dead(mover)
+        self._to_move = other
+        stones = self._stones
+        if turns[other] >= 2 and not stones[other]:
+            self._winner = mover
+        elif not self.tournament and turns[mover] >= 2 and not stones[mover]:
+            # The mover cannot gain a stone before its next turn starts, so it loses
+            # there; the result is fixed now. (In tournament games the opponent may
+            # still overlook the groups, so the loss waits for the mover's turn.)
+            self._winner = other
+        self._history.append(_Entry(code, mover, removed, overlooked, before))
+
+    def _put(self, p: int, c: int) -> None:
+        """Place a stone of colour ``c`` on empty point ``p`` and update the derived state."""
+        t = self._t
+        col = self._col
+        gid = self._gid
+        links = self._links
+        v = self._V
+        ray = t.ray
+        rayi = t.rayi
+        stones = self._stones
+        occ = stones[0] | stones[1]
+        adj: list[int] = []
+        far: list[int] = []
+        c6 = 6 * c
+        for d in (0, 1, 2):
+            rp = ray[d][p]
+            m = rp & occ
+            if m:
+                a = (m & -m).bit_length() - 1
+                ka = col[a]
+                seg_p = rp ^ rayi[d][a]
+            else:
+                a = ka = -1
+                seg_p = rp
+            rm = ray[d + 3][p]
+            m = rm & occ
+            if m:
+                b = m.bit_length() - 1
+                kb = col[b]
+                seg_m = rm ^ rayi[d + 3][b]
+            else:
+                b = kb = -1
+                seg_m = rm
+            # seg_m looks along d towards p (and saw a's colour through it); seg_p
+            # looks along d+3 towards p. Both now see colour c first.
+            if ka != c:
+                if ka >= 0:
+                    v[6 * ka + d] &= ~seg_m
+                v[c6 + d] |= seg_m
+            if kb != c:
+                if kb >= 0:
+                    v[6 * kb + d + 3] &= ~seg_p
+                v[c6 + d + 3] |= seg_p
+            if ka >= 0 and ka == kb:
+                ga = gid[a]
+                gb = gid[b]
+                if ga != gb:
+                    # p cuts the path a-b.
+                    la = links[ga]
+                    n = la[gb] - 1
+                    if n:
+                        la[gb] = n
+                        links[gb][ga] = n
+                    else:
+                        del la[gb]
+                        del links[gb][ga]
+            if ka == c:
+                if seg_p:
+                    far.append(a)
+                else:
+                    adj.append(gid[a])
+            if kb == c:
+                if seg_m:
+                    far.append(b)
+                else:
+                    adj.append(gid[b])
+        pb = 1 << p
+        stones[c] |= pb
+        col[p] = c
+        gmask = self._gmask
+        if not adj:
+            g = p
+            gmask[g] = pb
+            links[g] = {}
+            self._groups[c].add(g)
+        else:
+            g = adj[0]
+            if len(adj) > 1:
+                uniq = set(adj)
+                if len(uniq) > 1:
+                    g = self._merge(uniq, c)
+            gmask[g] |= pb
+        gid[p] = g
+        if far:
+            lg = links[g]
+            for f in far:
+                h = gid[f]
+                if h != g:
+                    lg[h] = lg.get(h, 0) + 1
+                    lh = links[h]
+                    lh[g] = lh.get(g, 0) + 1
+
+    def _merge(self, uniq: set[int], c: int) -> int:
+        """Merge the groups ``uniq`` of colour ``c`` into the largest; return its id."""
+        gmask = self._gmask
+        links = self._links
+        gid = self._gid
+        g = -1
+        best = -1
+        for h in uniq:
+            size = gmask[h].bit_count()
+            if size > best:
+                best = size
+                g = h
+        lg = links[g]
+        for h in uniq:
+            lg.pop(h, None)
+        merged = gmask[g]
+        groups = self._groups[c]
+        for h in uniq:
+            if h == g:
+                continue
+            m = gmask.pop(h)
+            groups.discard(h)
+            merged |= m
+            while m:
+                low = m & -m
+                gid[low.bit_length() - 1] = g
+                m ^= low
+            for x, n in links.pop(h).items():
+                if x in uniq:
+                    continue
+                lx = links[x]
+                del lx[h]
+                lx[g] = lx.get(g, 0) + n
+                lg[x] = lg.get(x, 0) + n
+        gmask[g] = merged
+        return g
+
+    def _remove_dead(self, c: int) -> int:
+        """Remove all dead groups of colour ``c`` together; return the removed mask."""
+        links = self._links
+        gmask = self._gmask
+        groups = self._groups[c]
+        dead = [g for g in groups if not links[g]]
+        if not dead:
+            return 0
+        removed = 0
+        for g in dead:
+            removed |= gmask.pop(g)
+            groups.discard(g)
+            del links[g]
+        self._take(removed, c)
+        return removed
+
+    def _take(self, removed: int, c: int) -> None:
+        """Take the stones ``removed`` (whole linkless groups of colour ``c``, already
+        dropped from the group tables) off the board and update sight and links."""
+        t = self._t
+        col = self._col
+        gid = self._gid
+        links = self._links
+        v = self._V
+        ray = t.ray
+        rayi = t.rayi
+        stones = self._stones
+        stones[c] &= ~removed
+        # Stones still waiting to be taken stay in the way, so that each path that
+        # reopens across the removed stones is counted once: by the last one taken.
+        pending = removed
+        m = removed
+        while m:
+            xb = m & -m
+            m ^= xb
+            x = xb.bit_length() - 1
+            pending ^= xb
+            col[x] = -1
+            gid[x] = -1
+            occ = stones[0] | stones[1] | pending
+            for d in (0, 1, 2):
+                rp = ray[d][x]
+                mm = rp & occ
+                if mm:
+                    a = (mm & -mm).bit_length() - 1
+                    ka = col[a] if not pending >> a & 1 else c
+                    seg_p = rp ^ rayi[d][a]
+                else:
+                    a = ka = -1
+                    seg_p = rp
+                rm = ray[d + 3][x]
+                mm = rm & occ
+                if mm:
+                    b = mm.bit_length() - 1
+                    kb = col[b] if not pending >> b & 1 else c
+                    seg_m = rm ^ rayi[d + 3][b]
+                else:
+                    b = kb = -1
+                    seg_m = rm
+                w = seg_m | xb
+                if ka >= 0:
+                    v[6 * ka + d] |= w
+                    v[6 * (1 - ka) + d] &= ~w
+                else:
+                    v[d] &= ~w
+                    v[6 + d] &= ~w
+                w = seg_p | xb
+                if kb >= 0:
+                    v[6 * kb + d + 3] |= w
+                    v[6 * (1 - kb) + d + 3] &= ~w
+                else:
+                    v[d + 3] &= ~w
+                    v[6 + d + 3] &= ~w
+                if ka >= 0 and ka == kb and not (pending >> a | pending >> b) & 1:
+                    ga = gid[a]
+                    gb = gid[b]
+                    if ga != gb:
+                        la = links[ga]
+                        la[gb] = la.get(gb, 0) + 1
+                        lb = links[gb]
+                        lb[ga] = lb.get(ga, 0) + 1
+
+    def _rebuild(self) -> None:
+        """Derive groups, links and sight from the two bitboards (set-up and undo)."""
+        t = self._t
+        n = t.n
+        light, dark = self._stones
+        occ = light | dark
+        col = [-1] * n
+        for i in bits(light):
+            col[i] = LIGHT
+        for i in bits(dark):
+            col[i] = DARK
+        gid = [-1] * n
+        gmask: dict[int, int] = {}
+        groups: list[set[int]] = [set(), set()]
+        for c, own in ((LIGHT, light), (DARK, dark)):
+            rest = own
+            while rest:
+                seed = rest & -rest
+                g = seed.bit_length() - 1
+                grp = frontier = seed
+                while frontier:
+                    grow = 0
+                    for x in bits(frontier):
+                        grow |= t.adjacent[x]
+                    frontier = grow & own & ~grp
+                    grp |= frontier
+                rest &= ~grp
+                gmask[g] = grp
+                groups[c].add(g)
+                for x in bits(grp):
+                    gid[x] = g
+        links: dict[int, dict[int, int]] = {g: {} for g in gmask}
+        v = [0] * 12
+        for i in range(n):
+            for d in range(6):
+                m = t.ray[d][i] & occ
+                if not m:
+                    continue
+                a = (m & -m).bit_length() - 1 if d < 3 else m.bit_length() - 1
+                if col[i] < 0:
+                    v[6 * col[a] + d] |= 1 << i
+                elif d < 3 and col[a] == col[i] and gid[a] != gid[i]:
+                    ga, gi = gid[a], gid[i]
+                    links[gi][ga] = links[gi].get(ga, 0) + 1
+                    links[ga][gi] = links[ga].get(gi, 0) + 1
+        self._col = col
+        self._gid = gid
+        self._gmask = gmask
+        self._groups = groups
+        self._links = links
+        self._V = v
+
+    def check_consistency(self) -> None:
+        """Compare the incremental state with one rebuilt from the bitboards.
+
+        For tests and debugging: raises AssertionError-free RuntimeError on a mismatch.
+        """
+        mine = (
+            sorted(self._gmask[g] for g in self._gmask),
+            _link_pairs(self._gmask, self._links),
+            [x & (self._t.board & ~(self._stones[0] | self._stones[1])) for x in self._V],
+        )
+        fresh = Game.__new__(Game)
+        fresh._t = self._t
+        fresh._stones = list(self._stones)
+        fresh._rebuild()
+        theirs = (
+            sorted(fresh._gmask[g] for g in fresh._gmask),
+            _link_pairs(fresh._gmask, fresh._links),
+            [x & (self._t.board & ~(self._stones[0] | self._stones[1])) for x in fresh._V],
+        )
+        if mine != theirs:
+            raise RuntimeError("incremental state differs from the state rebuilt from the stones")
+
+
+def _link_pairs(
+    gmask: Mapping[int, int], links: Mapping[int, Mapping[int, int]]
+) -> list[tuple[int, int, int]]:
+    return sorted(
+        (gmask[g], gmask[h], n) for g, table in links.items() for h, n in table.items() if n
+    )
+
+
+def _move_name(code: int, names: tuple[str, ...]) -> str:
+    if code == PASS:
+        return PASS_MOVE
+    if code == SWAP:
+        return SWAP_MOVE
+    return names[code]
+
+
+def new_game(size: int = 6, pie: bool = False, tournament: bool = False) -> Game:
+    """A new game; the options are exactly those logged at game creation."""
+    return Game(size=size, pie=pie, tournament=tournament)
