@@ -53,14 +53,17 @@ class _Strip:
 class Rp2Hal:
     """The Raspberry Pi Pico under MicroPython."""
 
-    def __init__(self):
+    def __init__(self, stdin=None, stdout=None):
+        # The streams are parameters so tests can hand in pipes; the Pico uses USB CDC.
+        stdin = sys.stdin if stdin is None else stdin
+        stdout = sys.stdout if stdout is None else stdout
         self.clock = SystemClock()
         self._poll = select.poll()
-        self._poll.register(sys.stdin, select.POLLIN)
+        self._poll.register(stdin, select.POLLIN)
         self._out_poll = select.poll()
-        self._out_poll.register(sys.stdout, select.POLLOUT)
-        self._in = sys.stdin.buffer
-        self._out = sys.stdout.buffer
+        self._out_poll.register(stdout, select.POLLOUT)
+        self._in = getattr(stdin, "buffer", stdin)
+        self._out = getattr(stdout, "buffer", stdout)
         self._rx = bytearray(1)
         try:
             self._led = machine.Pin("LED", machine.Pin.OUT)

