@@ -136,8 +136,9 @@ def test_record_export_uses_the_game_package(finished: tuple[Store, int]) -> Non
     store, gid = finished
     text = export(store, gid, "record", loader=store_toygame.loader)
     assert '[Players "Ann, Bob, Cy"]' in text
-    assert '[Result "Ann wins"]' in text and '[Reason "three in a row"]' in text
-    assert '[X "Ann"]' in text and '[Date "2031-05-0' in text
+    assert '[Outcome "Ann wins"]' in text and '[Reason "three in a row"]' in text
+    assert '[Player1 "Ann"]' in text and '[Player3 "Cy"]' in text
+    assert '[Date "2031-05-0' in text and "Result" not in text
     assert text.rstrip().endswith("a e i")
 
 
@@ -179,5 +180,5 @@ def test_colovini_round_trip_through_the_log(store: Store) -> None:
     assert colovini.record.export(rebuilt.engine) == colovini.record.export(live)
     text = export(store, gid, "record")
     headers, parsed = colovini.record.parse(text)
-    assert headers["Players"] == "3" and headers["Result"] == "running"
+    assert headers["Players"] == "3" and headers["Player2"] == "Bob"
     assert colovini.record.export(parsed) == colovini.record.export(live)

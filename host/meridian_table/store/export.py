@@ -184,19 +184,22 @@ def export_bgstats(store: Store, game_id: int) -> str:
 
 
 def record_headers(info: GameInfo) -> dict[str, str]:
-    """The headers handed to the game's record exporter."""
+    """The headers handed to the game's record exporter.
+
+    "Result" is left to the engine (each record format has its own notation for it);
+    the log's outcome goes in "Outcome", and "Player1".."PlayerN" name the seats in order.
+    """
     headers = {
-        "Game": GAME_TITLES.get(info.game, info.game),
         "Date": _local(info.started).strftime("%Y-%m-%d"),
         "Players": ", ".join(info.players),
-        "Result": result_text(info),
     }
+    for seat, player in enumerate(info.players, start=1):
+        headers[f"Player{seat}"] = player
     result = info.result or {}
+    if info.result is not None:
+        headers["Outcome"] = result_text(info)
     if result.get("reason"):
         headers["Reason"] = str(result["reason"])
-    for entry in result.get("scores", []):
-        if entry.get("seat"):
-            headers[str(entry["seat"]).capitalize()] = str(entry["player"])
     return headers
 
 
