@@ -93,7 +93,7 @@ def score(
     board_map: BoardMap,
     garrisons: Mapping[str, Hashable],
     players: Iterable[Hashable] | None = None,
-    pieces_left: Mapping[Hashable, int] | None = None,
+    pieces_left: Mapping[Any, int] | None = None,
 ) -> Score:
     """Score a final position. ``garrisons`` maps city id -> player.
 
