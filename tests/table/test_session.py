@@ -6,11 +6,11 @@ import random
 from dataclasses import dataclass
 
 import pytest
-from tests.adapters.naive_kato import NaiveGame
 from tests.table.fakes import FakeBoard, FakeClock
 
 from meridian_table.adapters.base import PUT_BACK_COLOUR, REMOVE_COLOUR, dim
 from meridian_table.adapters.kato import DARK_COLOUR, LIGHT_COLOUR, KatoAdapter
+from meridian_table.games import kato
 from meridian_table.profiles import load_profile
 from meridian_table.table import MemoryJournal, SessionError, TableSession
 
@@ -43,9 +43,11 @@ def make(pie: bool = False, assist: str = "full") -> Table:
     profile = load_profile("kato-114")
     board = FakeBoard(profile)
     clock = FakeClock()
-    adapter = KatoAdapter(6, pie, assist, engine=NaiveGame(6, pie))
+    adapter = KatoAdapter(6, pie, assist=assist)
     journal = MemoryJournal(1)
-    session = TableSession(adapter, profile, board, journal=journal, clock=clock, settle_s=0.3)
+    session = TableSession(
+        adapter, profile, board, journal=journal, clock=clock, settle_s=0.3, players=("Ann", "Bob")
+    )
     board.session = session
     return Table(session, board, clock, journal, adapter)
 
@@ -54,7 +56,7 @@ def capture_line(seed: int = 1) -> tuple[list[str], int]:
     """A random game's moves up to and including the first ply that removes stones."""
     rng = random.Random(seed)
     for _ in range(200):
-        game = NaiveGame(6)
+        game = kato.new_game(6)
         moves: list[str] = []
         for _ply in range(80):
             legal = sorted(game.legal_moves())
@@ -205,12 +207,13 @@ def test_pie_swap_and_keep() -> None:
     t.place("M1")
     state = t.session.state()
     assert state["phase"] == "pie-choice" and state["question"]["field"] == "pie"
+    assert state["seats"] == {"light": "Bob", "dark": "Ann"}  # the opener holds Dark
     t.place("G6")  # a stone before the choice is a mistake
     assert t.session.phase == "resync"
     t.lift("G6")
     t.board.press("swap")
     assert t.moves() == ["A1", "M1", "swap"]
-    assert t.session.state()["seats"] == {"light": "Dark", "dark": "Light"}
+    assert t.session.state()["seats"] == {"light": "Ann", "dark": "Bob"}
     t.session.press("undo")
     assert t.session.phase == "pie-choice"
     assert t.session.command({"cmd": "choose", "field": "pie", "value": "keep"}) == {"ok": True}

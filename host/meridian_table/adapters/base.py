@@ -164,7 +164,9 @@ class Interpretation:
       dead groups to remove at the start of a turn);
     - ``choice`` is set: the adapter recorded an answer that is not an engine action
       (e.g. "keep" in the pie rule); the table logs it so a resumed game replays it;
-    - none of them: nothing to do (the board matches and no input was given).
+    - none of them: nothing to guide. From :meth:`Adapter.interpret` this means the
+      differing board is acceptable as it stands (Kato's tournament level: dead stones
+      the mover may still lift or overlook); from a button, nothing happened.
 
     ``message`` is the sentence the page shows (and the CLI prints).
     """
@@ -308,6 +310,11 @@ class Adapter(ABC):
         """End the game with an agreed ``result`` (from :meth:`adjudicate`); afterwards
         :meth:`result` returns it. Adapters that offer a count override this."""
         raise AdapterError(f"{self.game} cannot be ended by agreement")
+
+    def settings(self) -> dict[str, Any]:
+        """Table-level options that are not engine options (logged apart, passed back to
+        the constructor on resume), e.g. Kato's assist level."""
+        return {}
 
     def seats(self) -> dict[str, int]:
         """Colour -> index of the player (in the logged players list) who holds it now.

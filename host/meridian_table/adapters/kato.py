@@ -55,16 +55,35 @@ class KatoAdapter(Adapter):
     controls: ClassVar[tuple[str, ...]] = ("confirm", "pass", "swap")
 
     def __init__(
-        self, size: int = 6, pie: bool = False, assist: str = "full", *, engine: Any = None
+        self,
+        size: int = 6,
+        pie: bool = False,
+        tournament: bool | None = None,
+        assist: str | None = None,
+        *,
+        engine: Any = None,
     ) -> None:
-        """``engine``: an engine with the ``kato.Game`` API to wrap instead of a new one
-        (a test double, or a game rebuilt from a record)."""
+        """``tournament`` is the engine option (overlooked dead groups live on); the
+        ``tournament`` assist level implies it. ``engine``: an engine with the
+        ``kato.Game`` API to wrap instead of a new one (a test double, a parsed record)."""
+        if assist is None:
+            assist = "tournament" if tournament else "full"
         if assist not in ASSISTS:
             raise ValueError(f"assist level {assist!r} is not one of {', '.join(ASSISTS)}")
+        if tournament is None:
+            tournament = assist == "tournament"
+        if bool(tournament) != (assist == "tournament"):
+            raise ValueError(
+                f"assist level {assist!r} does not fit tournament={tournament!r}: the "
+                "'tournament' level is exactly the tournament rule for overlooked groups"
+            )
+        self._tournament = bool(tournament)
         self._size = size
         self._pie = bool(pie)
         self._assist = assist
-        self._engine = engine if engine is not None else _new_engine(size, self._pie, assist)
+        self._engine = (
+            engine if engine is not None else kato.new_game(size, self._pie, self._tournament)
+        )
         self._points: tuple[str, ...] = tuple(self._engine.points)
         self._history: list[Applied] = []
         self._kept_at: int | None = None
@@ -92,7 +111,10 @@ class KatoAdapter(Adapter):
 
     @property
     def options(self) -> dict[str, Any]:
-        return {"size": self._size, "pie": self._pie}
+        return {"size": self._size, "pie": self._pie, "tournament": self._tournament}
+
+    def settings(self) -> dict[str, Any]:
+        return {"assist": self._assist}
 
     @property
     def to_move(self) -> str:
@@ -112,17 +134,19 @@ class KatoAdapter(Adapter):
         return tuple(self._history)
 
     def seats(self) -> dict[str, int]:
+        seat = getattr(self._engine, "seat", None)
+        if seat is not None:
+            return {c: int(seat(c)) - 1 for c in self.colours}
         return {"light": 1, "dark": 0} if self._swapped else {"light": 0, "dark": 1}
 
     def _legal(self) -> set[str]:
         return set(self._engine.legal_moves())
 
     def _choice_open(self) -> bool:
-        return (
-            self._pie
-            and self._kept_at != len(self._history)
-            and "swap" in self._legal()
-        )
+        if not self._pie or self._kept_at == len(self._history):
+            return False
+        open_ = getattr(self._engine, "choice_open", None)
+        return bool(open_) if open_ is not None else "swap" in self._legal()
 
     def _pending_removal(self) -> frozenset[str]:
         """Stones the last move's removal step took off the game (maybe still on the board)."""
@@ -187,10 +211,22 @@ class KatoAdapter(Adapter):
         extra, missing = observation.extra, observation.missing
         dead = self._pending_removal() & extra
         result = self.result()
-        if not missing and len(extra) == 1 and not dead and result is None:
-            (site,) = extra
-            if not self._choice_open() and site in self._legal():
+        new = extra - dead
+        if not missing and len(new) == 1 and result is None and not self._choice_open():
+            (site,) = new
+            if not dead and site in self._legal():
                 return Interpretation(action=site, message=f"{self.to_move} places {site}")
+            if dead and self._tournament:
+                # Tournament: the mover placed without lifting the dead stones, so they
+                # were overlooked and live on (the rule text); the engine checks the rest.
+                cells = " ".join(sorted(dead, key=self._points.index))
+                return Interpretation(
+                    action=f"{site} overlooked {cells}",
+                    message=f"{self.to_move} places {site}, overlooking {cells}",
+                )
+        if self._tournament and dead and dead == extra and not missing:
+            # The mover may lift the dead stones or overlook them: nothing to guide.
+            return Interpretation(message=self._play_message(self.to_move))
         mistakes: list[Mistake] = []
         loser = _other(self.to_move)
         for site in sorted(dead, key=self._points.index):
@@ -230,10 +266,17 @@ class KatoAdapter(Adapter):
         legal = self._legal()
         if legal == {"pass"}:
             return f"{mover} has no legal placement: lift it and press Confirm to pass"
-        plies = len([a for a in self._history if a.placed])
-        if 2 <= plies < 4:
-            return f"{site} is not legal for {mover}: the second stone needs an empty point between it and the first on a line"
-        return f"{site} is not legal for {mover}: no line of sight to a {mover} stone"
+        return self._illegal_reason(site)
+
+    def _illegal_reason(self, site: str) -> str:
+        """The engine's own words for why ``site`` is illegal (the state is unchanged:
+        an illegal play raises before it changes anything)."""
+        try:
+            self._engine.play(site)
+        except ValueError as exc:
+            return str(exc)
+        self._engine.undo()  # it was legal after all (the caller's view was stale)
+        return f"{site} was not expected here"
 
     # --- inputs ---------------------------------------------------------------------
 
@@ -278,7 +321,8 @@ class KatoAdapter(Adapter):
         mover = self.to_move
         ply = self._engine.play(action)
         removed = frozenset(getattr(ply, "removed", frozenset()))
-        placed = frozenset({action}) if action in self._points else frozenset()
+        head = action.split()[0] if action.strip() else action
+        placed = frozenset({head}) if head in self._points else frozenset()
         if action == "swap":
             self._swapped = not self._swapped
         applied = Applied(action, mover, placed, removed)
@@ -345,22 +389,6 @@ class KatoAdapter(Adapter):
         if self.result() is not None:
             raise AdapterError("the game is already over")
         self._concluded = dict(result)
-
-
-def _new_engine(size: int, pie: bool, assist: str) -> Any:
-    """A new engine; the tournament level skips the removal of overlooked groups."""
-    new_game = getattr(kato, "new_game", None)
-    options: dict[str, Any] = {"size": size, "pie": pie}
-    if assist == "tournament":
-        options["tournament"] = True
-    if new_game is not None:
-        try:
-            return new_game(**options)
-        except TypeError:
-            options.pop("tournament", None)
-            return new_game(**options)
-    game_cls = kato.Game  # type: ignore[attr-defined]
-    return game_cls(size=size, pie=pie)
 
 
 def _other(colour: str) -> str:

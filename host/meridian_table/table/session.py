@@ -87,6 +87,14 @@ class BoardLike(Protocol):
     def stats(self) -> dict[str, Any]: ...
 
 
+class Archive(Protocol):
+    """The logged games, for the page's ``games`` and ``replay`` commands."""
+
+    def games(self) -> list[dict[str, Any]]: ...
+
+    def replay(self, game_id: int) -> dict[str, Any]: ...
+
+
 Subscriber = Callable[[dict[str, Any]], None]
 
 
@@ -106,7 +114,7 @@ class TableSession:
         toggle: Callable[[str], None] | None = None,
         port: str | None = None,
         virtual: bool = False,
-        replay: Callable[[int], dict[str, Any]] | None = None,
+        archive: Archive | None = None,
     ) -> None:
         if settle_s < 0:
             raise SessionError(f"settle window {settle_s!r} s is negative; use 0 or more")
@@ -114,13 +122,15 @@ class TableSession:
         self.profile = profile
         self.board = board
         self.journal: Journal = journal if journal is not None else MemoryJournal()
-        self.players = tuple(players) or tuple(c.capitalize() for c in adapter.colours)
+        self.players = tuple(players) or tuple(
+            f"Player {i + 1}" for i in range(len(adapter.colours))
+        )
         self.settle_s = settle_s
         self._clock = clock
         self._toggle = toggle
         self._port = port
         self._virtual = virtual
-        self._replay = replay
+        self._archive = archive
         self._lock = threading.RLock()
         self._wake = threading.Event()
         self._closing = threading.Event()
@@ -293,15 +303,20 @@ class TableSession:
                 self.agree(str(cmd.get("player", "")))
                 return {"ok": True}
             if kind == "replay":
-                if self._replay is None:
+                if self._archive is None:
                     raise SessionError("replay needs the game log; start the table with a database")
-                return {"ok": True, "replay": self._replay(int(cmd.get("game_id", 0)))}
+                return {"ok": True, "replay": self._archive.replay(int(cmd.get("game_id", 0)))}
+            if kind == "games":
+                if self._archive is None:
+                    raise SessionError("the list of games needs the game log (a database)")
+                return {"ok": True, "games": self._archive.games()}
             if kind == "state":
                 return {"ok": True, "state": self.state()}
             raise SessionError(
-                f"unknown command {kind!r}; use button, toggle, choose, agree, replay or state"
+                f"unknown command {kind!r}; use button, toggle, choose, agree, replay, games "
+                "or state"
             )
-        except (ValueError, KeyError, TypeError) as exc:
+        except (ValueError, LookupError, TypeError) as exc:
             with self._lock:
                 self._error = str(exc)
             self._notify()
@@ -461,14 +476,7 @@ class TableSession:
                 return
             # After the end the board no longer matters: the winner animation shows.
             if observation.matches or result is not None:
-                view = self.adapter.view(self._flash)
-                self._view = view
-                self._phase = ADJUDICATE if self._adjudicating else view.phase
-                self._message = view.message
-                self._lights = dict(view.lights)
-                if self._adjudicating:
-                    self._message = "Count offered: both players confirm to end the game by it"
-                self._send_plan()
+                self._show_view()
                 return
             interp = self.adapter.interpret(observation)
             if from_board:
@@ -507,11 +515,23 @@ class TableSession:
                     return
                 continue
             if not interp.mistakes:
-                # The adapter found nothing wrong with a differing board: generic guidance.
-                interp = _generic_guidance(observation, interp.message)
+                # The adapter accepts the board as it stands (e.g. Kato's tournament
+                # level: dead stones the mover may still lift or overlook).
+                self._show_view()
+                return
             self._show_resync(interp)
             return
         raise RuntimeError("the table kept applying sensed actions; the adapter is inconsistent")
+
+    def _show_view(self) -> None:
+        view = self.adapter.view(self._flash)
+        self._view = view
+        self._phase = ADJUDICATE if self._adjudicating else view.phase
+        self._message = view.message
+        self._lights = dict(view.lights)
+        if self._adjudicating:
+            self._message = "Count offered: both players confirm to end the game by it"
+        self._send_plan()
 
     def _result_payload(self, result: Mapping[str, Any]) -> dict[str, Any]:
         """The adapter's result in the store's shape (docs/STORE.md): names, seats."""

@@ -1,0 +1,167 @@
+"""The table's log in the SQLite store (docs/STORE.md): new games, resume, replay for the page.
+
+``start_game`` creates a logged game and returns its journal; ``resume_game`` rebuilds the
+adapter of a logged game by replaying its actions, undos and choices (the store's own
+replay knows only engine actions; the table also logs choices, e.g. Kato's pie "keep");
+``StoreArchive`` answers the page's ``games`` and ``replay`` commands.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from meridian_table import __version__, adapters
+from meridian_table.adapters.base import Adapter
+from meridian_table.store import Event, GameInfo, Store
+
+LOGGER = logging.getLogger(__name__)
+
+SETTINGS = "settings"
+
+
+class ResumeError(ValueError):
+    """A logged game that cannot be continued (finished, unknown, or it does not replay)."""
+
+
+class StoreJournal:
+    """A :class:`~meridian_table.table.journal.Journal` writing one game of a store."""
+
+    def __init__(self, store: Store, game_id: int) -> None:
+        self.store = store
+        self._game_id = game_id
+
+    @property
+    def game_id(self) -> int:
+        return self._game_id
+
+    def append(self, kind: str, payload: Mapping[str, Any]) -> None:
+        if kind == "result":
+            self.store.finish(self._game_id, dict(payload))
+        else:
+            self.store.append(self._game_id, kind, dict(payload))
+
+    def __repr__(self) -> str:
+        return f"StoreJournal({self.store!r}, {self._game_id!r})"
+
+
+def start_game(
+    store: Store,
+    adapter: Adapter,
+    players: Sequence[str],
+    *,
+    profile: str | None = None,
+    firmware: str | None = None,
+    settings: Mapping[str, Any] | None = None,
+) -> StoreJournal:
+    """Log a new game for ``adapter`` and return its journal.
+
+    ``settings`` are table-level options that are not engine options (Kato's assist
+    level); they are logged as a ``settings`` event and passed back on resume.
+    """
+    versions: dict[str, Any] = {"host": __version__}
+    if firmware is not None:
+        versions["firmware"] = firmware
+    gid = store.create_game(
+        adapter.game, dict(adapter.options), list(players), profile=profile, versions=versions
+    )
+    journal = StoreJournal(store, gid)
+    if settings:
+        journal.append(SETTINGS, dict(settings))
+    return journal
+
+
+@dataclass(frozen=True)
+class Resumed:
+    """A logged game rebuilt: its adapter, journal, players, profile and settings."""
+
+    adapter: Adapter
+    journal: StoreJournal
+    info: GameInfo
+    settings: dict[str, Any]
+
+
+def rebuild(info: GameInfo, events: Sequence[Event], upto: int | None = None) -> tuple[Adapter, dict[str, Any]]:
+    """A fresh adapter with the logged events applied (``upto``: stop after that many
+    standing actions are reached in order; used by replay)."""
+    settings: dict[str, Any] = {}
+    for event in events:
+        if event.kind == SETTINGS:
+            settings.update(event.payload)
+    adapter = adapters.create(info.game, **info.options, **settings)
+    for event in events:
+        payload = event.payload
+        try:
+            if event.kind == "action":
+                adapter.play(str(payload["notation"]))
+            elif event.kind == "undo":
+                adapter.undo()
+            elif event.kind == "choice":
+                adapter.answer(str(payload["field"]), str(payload["value"]))
+        except (ValueError, KeyError) as exc:
+            raise ResumeError(
+                f"game {info.id} does not replay at event {event.seq} ({event.kind} "
+                f"{payload!r}): {exc}; the log is unchanged, start a new game"
+            ) from exc
+    return adapter, settings
+
+
+def resume_game(store: Store, game_id: int | None = None, game: str | None = None) -> Resumed:
+    """Rebuild ``game_id`` (default: the last unfinished game of ``game``)."""
+    if game_id is None:
+        info = store.last_unfinished(game)
+        if info is None:
+            raise ResumeError(
+                f"no unfinished {game or ''} game in {store.path}; start a new one without --resume"
+            )
+    else:
+        info = store.game(game_id)
+    if info.status != "running":
+        raise ResumeError(f"game {info.id} is {info.status}; only a running game can be resumed")
+    adapter, settings = rebuild(info, store.events(info.id))
+    LOGGER.info("resumed game %d after %d actions", info.id, len(adapter.history()))
+    return Resumed(adapter, StoreJournal(store, info.id), info, settings)
+
+
+class StoreArchive:
+    """The page's ``games`` and ``replay`` commands, read from the store."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def games(self) -> list[dict[str, Any]]:
+        return [
+            {
+                "game_id": g.id,
+                "game": g.game,
+                "players": list(g.players),
+                "moves": g.moves,
+                "status": g.status,
+                "started": g.started,
+                "result": g.result,
+            }
+            for g in self.store.games()
+        ]
+
+    def replay(self, game_id: int) -> dict[str, Any]:
+        info = self.store.game(game_id)
+        settings: dict[str, Any] = {}
+        for event in self.store.events(game_id, kinds=[SETTINGS]):
+            settings.update(event.payload)
+        adapter = adapters.create(info.game, **info.options, **settings)
+        positions = [adapter.pieces()]
+        actions = [e for e in self.store.moves(game_id)]
+        for event in actions:
+            adapter.play(str(event.payload["notation"]))
+            positions.append(adapter.pieces())
+        return {
+            "game_id": info.id,
+            "game": info.game,
+            "players": list(info.players),
+            "moves": [a.to_json(i + 1) for i, a in enumerate(adapter.history())],
+            "positions": positions,
+            "board": adapter.board_json(),
+            "result": info.result,
+        }
