@@ -31,15 +31,17 @@ from typing import Any
 from meridian_table.games.kato import geometry as kato_geometry
 from meridian_table.profiles import BOARDS_DIR, dumps_profile, profile_from_dict
 from meridian_table.profiles import geometry as games
+from meridian_table.profiles.loader import SR_US_PER_BIT
 
 CONTROLS = list(games.CONTROL_BUTTONS)
 LED_PIN = 22
 SETTLE_US = 100
 
 
-def _debounce(rows: int) -> dict[str, int]:
-    """4 equal scans; the period is the shortest (>= 2 ms) that keeps row settling under half."""
-    period = max(2, -(-rows * SETTLE_US * 2 // 1000))
+def _debounce(rows: int, shift_bits: int = 0) -> dict[str, int]:
+    """4 equal scans; the period is the shortest (>= 2 ms) that keeps the scan under half."""
+    scan_us = shift_bits * SR_US_PER_BIT if shift_bits else rows * SETTLE_US
+    period = max(2, -(-scan_us * 2 // 1000))
     return {"scans": 4, "scan_period_ms": period, "settle_us": SETTLE_US}
 
 
@@ -73,11 +75,13 @@ def kato(size: int) -> dict[str, Any]:
     positions = len(chain) + len(CONTROLS)
     count = len(points)
     if size == 7:
+        # 161 positions: one 74HC165 input per switch, 21 chips, 168 bits.
         rows, cols = 7, 24
+        bits = -(-rows * cols // 8) * 8
         matrix: dict[str, Any] = {
-            "scanner": "sr165", "rows": rows, "cols": cols, "row_pins": list(range(rows)),
+            "scanner": "sr165", "rows": rows, "cols": cols,
             # SPI1 pins (SCK GP10, RX GP12), so firmware may read the chain by hardware SPI.
-            "sr": {"load": 13, "clk": 10, "data": 12, "bits": 24},
+            "sr": {"load": 13, "clk": 10, "data": 12, "bits": bits},
         }
         power: dict[str, Any] = {"source": "external", "supply_ma": 3000}
         leds = _leds(count, budget=1500)
@@ -92,7 +96,8 @@ def kato(size: int) -> dict[str, Any]:
     wiring = (
         f"a direct {rows} x {cols} matrix ({rows + cols} GPIOs)"
         if matrix["scanner"] == "matrix"
-        else f"{rows} row GPIOs and a chain of three 74HC165 for {cols} columns"
+        else f"a chain of {matrix['sr']['bits'] // 8} 74HC165 shift registers, one input per "
+        f"switch (3 GPIOs)"
     )
     return {
         "format": 1,
@@ -106,7 +111,8 @@ def kato(size: int) -> dict[str, Any]:
             "Matrix position = place in the LED chain; the chain snakes up column A, down "
             "column B, and so on. Buttons follow the points.",
         ],
-        "matrix": matrix, "leds": leds, "power": power, "debounce": _debounce(rows),
+        "matrix": matrix, "leds": leds, "power": power,
+        "debounce": _debounce(rows, matrix.get("sr", {}).get("bits", 0)),
         "sites": sites, "buttons": buttons,
     }
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from meridian_fw import config as fw_config
 from meridian_fw import wire
 from meridian_table.games.kato import geometry as kato_geometry
 from meridian_table.profiles import (
@@ -26,7 +27,7 @@ from meridian_table.profiles import (
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = ["colovini-40", "colovini-50", "empire-in-space", "kato-114", "kato-154", "kato-80"]
 PROTOCOL_KEYS = {
-    "board", "scanner", "rows", "cols", "row_pins", "led_pin", "leds", "led_order",
+    "board", "scanner", "rows", "cols", "led_pin", "leds", "led_order",
     "brightness", "budget_ma", "ma_per_channel", "idle_ma_per_led", "debounce_scans",
     "scan_period_ms", "settle_us", "buttons",
 }
@@ -100,13 +101,17 @@ def test_firmware_config_follows_the_protocol(name: str) -> None:
     assert PROTOCOL_KEYS <= set(config)
     if profile.scanner == "matrix":
         assert len(config["col_pins"]) == config["cols"] and "sr" not in config
+        assert len(config["row_pins"]) == config["rows"]
     else:
         assert set(config["sr"]) == {"load", "clk", "data", "bits"} and "col_pins" not in config
+        assert config["sr"]["bits"] >= config["rows"] * config["cols"]
     assert config["board"] == name
     assert config["buttons"] == sorted(profile.buttons.values())
     # The board id travels in HELLO: it must be a single wire field.
     assert " " not in config["board"] and len(config["board"]) < wire.MAX_LINE // 4
     json.dumps(config)  # JSON-able as is
+    # The firmware's own validator accepts it (no FAULT CONFIG on the board).
+    assert fw_config.validate(config)[1] is None
 
 
 def test_kato_154_needs_the_shift_register_chain() -> None:
@@ -116,7 +121,7 @@ def test_kato_154_needs_the_shift_register_chain() -> None:
     assert pico.direct_matrix_capacity(free) == 156
     assert len(profile.sites) + len(profile.buttons) > pico.direct_matrix_capacity(free)
     assert profile.scanner == "sr165" and profile.shift_chain is not None
-    assert profile.gpio_count == 7 + 3 + 1
+    assert profile.gpio_count == 3 + 1 and profile.chips == 21
 
 
 def test_usb_descriptor_warning_and_missing_buttons_warning() -> None:

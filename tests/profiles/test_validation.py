@@ -147,8 +147,8 @@ def test_budget_below_the_idle_draw(tmp_path: Path) -> None:
 
 
 def test_debounce_window(tmp_path: Path) -> None:
-    err = _error(tmp_path, lambda d: d["debounce"].update(scans=16, scan_period_ms=4))
-    _check(err, "debounce.scans", "16 scans x 4 ms = 64 ms is outside the 2..50 ms",
+    err = _error(tmp_path, lambda d: d["debounce"].update(scans=15, scan_period_ms=4))
+    _check(err, "debounce.scans", "15 scans x 4 ms = 60 ms is outside the 2..50 ms",
            "4 x 2 ms is the default")
 
 
@@ -159,7 +159,7 @@ def test_debounce_settle_time(tmp_path: Path) -> None:
 
 def test_debounce_value_range(tmp_path: Path) -> None:
     err = _error(tmp_path, lambda d: d["debounce"].update(scans=1))
-    _check(err, "debounce.scans", "1 is outside 2..16", "4 is the default")
+    _check(err, "debounce.scans", "1 is outside 2..15", "4 is the default")
 
 
 def test_matrix_too_small_for_the_sites(tmp_path: Path) -> None:
@@ -186,8 +186,24 @@ def test_unknown_button(tmp_path: Path) -> None:
 
 
 def test_shift_chain_too_short(tmp_path: Path) -> None:
-    err = _error(tmp_path, lambda d: d["matrix"]["sr"].update(bits=16), base="kato-154")
-    _check(err, "matrix.cols", "24 columns need more than the chain's 16 bits", "bits 24")
+    err = _error(tmp_path, lambda d: d["matrix"]["sr"].update(bits=160), base="kato-154")
+    _check(err, "matrix.sr.bits", "160 bits (20 chips) cannot read the 7 x 24 = 168 positions",
+           "use 168 bits (21 chips)")
+
+
+def test_shift_chain_too_slow_for_the_scan_period(tmp_path: Path) -> None:
+    err = _error(tmp_path, lambda d: d["debounce"].update(scan_period_ms=2), base="kato-154")
+    _check(err, "debounce.scan_period_ms", "shifting 168 bits takes about 1344 us",
+           "at least 3")
+
+
+def test_snapshot_frame_too_long(tmp_path: Path) -> None:
+    def mutate(d: dict[str, Any]) -> None:
+        d["matrix"].update(rows=26, cols=30)
+        d["matrix"]["sr"].update(bits=784)
+
+    err = _error(tmp_path, mutate, base="kato-154")
+    _check(err, "matrix.rows", "259-byte SNAP frame", "fewer rows")
 
 
 def test_shift_chain_partial_chip(tmp_path: Path) -> None:
@@ -196,8 +212,8 @@ def test_shift_chain_partial_chip(tmp_path: Path) -> None:
 
 
 def test_wrong_scanner_keys(tmp_path: Path) -> None:
-    err = _error(tmp_path, lambda d: d["matrix"].update(col_pins=[26]), base="kato-154")
-    _check(err, "matrix.col_pins", "not used by the sr165 scanner", "remove it")
+    err = _error(tmp_path, lambda d: d["matrix"].update(row_pins=[26]), base="kato-154")
+    _check(err, "matrix.row_pins", "not used by the sr165 scanner", "remove it")
 
 
 def test_usb_supply_is_fixed(tmp_path: Path) -> None:

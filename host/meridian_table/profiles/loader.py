@@ -6,6 +6,7 @@ Validation is complete: a profile that loads can be flashed and played. Every
 
 from __future__ import annotations
 
+import importlib
 import json
 import logging
 import os
@@ -15,6 +16,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from meridian_fw import wire
 from meridian_table.profiles import geometry, pico
 from meridian_table.profiles.model import (
     FORMAT_VERSION,
@@ -26,6 +28,10 @@ from meridian_table.profiles.model import (
 
 LOGGER = logging.getLogger(__name__)
 
+# The firmware's own config checker (MicroPython-dialect code, untyped on purpose, so
+# it is imported dynamically and mypy does not hold it to the host's strictness).
+fw_config: Any = importlib.import_module("meridian_fw.config")
+
 # hardware/boards/ of this repository (the package is installed in editable mode).
 BOARDS_DIR = Path(__file__).resolve().parents[3] / "hardware" / "boards"
 # Extra directories to search, separated like PATH; searched before BOARDS_DIR.
@@ -34,12 +40,14 @@ BOARDS_ENV = "MERIDIAN_TABLE_BOARDS"
 SCANNERS = ("matrix", "sr165")
 LED_ORDERS = ("GRB", "RGB", "BRG", "RBG", "GBR", "BGR")
 POWER_SOURCES = ("usb", "external")
-EXTERNAL_SUPPLY_MAX_MA = 20000
-DEBOUNCE_SCANS = (2, 16)
+EXTERNAL_SUPPLY_MAX_MA = 10000   # the firmware accepts budgets up to 10 A
+DEBOUNCE_SCANS = (2, 15)   # the firmware counts up to 15 equal scans
 SCAN_PERIOD_MS = (1, 20)
 SETTLE_US = (10, 1000)
 DEBOUNCE_WINDOW_MS = (2, 50)
 MAX_LEDS = 1024
+MAX_CHAIN_BITS = 32 * 30   # the firmware's largest bitmap
+SR_US_PER_BIT = 8         # MicroPython bit-banging: read data, clock high, clock low
 
 _TOP_KEYS = (
     "format", "name", "title", "game", "variant", "notes",
@@ -225,30 +233,43 @@ def profile_from_dict(data: Any, source: str, path: Path | None = None) -> Profi
         f"at most {pico.MAX_ROW_BITS} columns keep a row mask a small int on the RP2040; "
         "add rows instead",
     )
-    row_pins = check.pin_list(matrix, "row_pins", "matrix.row_pins", rows, "row")
+    snap_bytes: int = fw_config.snap_length(rows, cols)
+    if snap_bytes > wire.MAX_LINE:
+        raise check.fail(
+            "matrix.rows",
+            f"a {rows} x {cols} occupancy snapshot needs a {snap_bytes}-byte "
+            f"SNAP frame, more than the {wire.MAX_LINE} bytes a frame may have",
+            "use fewer rows with more columns (up to 30)",
+        )
+    row_pins: list[int] = []
     col_pins: list[int] = []
     chain: ShiftChain | None = None
-    pin_roles: list[tuple[str, int]] = [(f"matrix.row_pins[{i}]", p) for i, p in enumerate(row_pins)]
+    pin_roles: list[tuple[str, int]] = []
     if scanner == "matrix":
         if "sr" in matrix:
             raise check.fail("matrix.sr", "is only used by the sr165 scanner",
                              "remove it, or set matrix.scanner to \"sr165\"")
+        row_pins = check.pin_list(matrix, "row_pins", "matrix.row_pins", rows, "row")
         col_pins = check.pin_list(matrix, "col_pins", "matrix.col_pins", cols, "column")
+        pin_roles += [(f"matrix.row_pins[{i}]", p) for i, p in enumerate(row_pins)]
         pin_roles += [(f"matrix.col_pins[{i}]", p) for i, p in enumerate(col_pins)]
     else:
-        if "col_pins" in matrix:
-            raise check.fail("matrix.col_pins", "is not used by the sr165 scanner (the "
-                             "74HC165 chain reads the columns)",
-                             "remove it, or set matrix.scanner to \"matrix\"")
+        for key in ("row_pins", "col_pins"):
+            if key in matrix:
+                raise check.fail(f"matrix.{key}", "is not used by the sr165 scanner (every "
+                                 "switch has its own 74HC165 input)",
+                                 "remove it, or set matrix.scanner to \"matrix\"")
         sr = check.obj(matrix, "sr", "matrix.sr")
         sr_pins = {k: check.pin_value(sr.get(k), f"matrix.sr.{k}") for k in ("load", "clk", "data")}
-        bits = check.integer(sr, "bits", "matrix.sr.bits", 8, 32)
+        bits = check.integer(sr, "bits", "matrix.sr.bits", 8, MAX_CHAIN_BITS)
         if bits % 8:
             raise check.fail("matrix.sr.bits", f"{bits} is not a whole number of 74HC165 chips",
-                             "use 8 bits per chip (8, 16, 24 or 32)")
-        if cols > bits:
-            raise check.fail("matrix.cols", f"{cols} columns need more than the chain's {bits} bits",
-                             f"add a 74HC165 (bits {bits + 8}) or use fewer columns")
+                             "use 8 bits per chip (a multiple of 8)")
+        if bits < rows * cols:
+            raise check.fail("matrix.sr.bits",
+                             f"{bits} bits ({bits // 8} chips) cannot read the {rows} x {cols} = "
+                             f"{rows * cols} positions (one chain input per position)",
+                             f"use {-(-rows * cols // 8) * 8} bits ({-(-rows * cols // 8)} chips)")
         chain = ShiftChain(sr_pins["load"], sr_pins["clk"], sr_pins["data"], bits)
         pin_roles += [(f"matrix.sr.{k}", p) for k, p in sr_pins.items()]
 
@@ -320,7 +341,7 @@ def profile_from_dict(data: Any, source: str, path: Path | None = None) -> Profi
     # -- debounce --------------------------------------------------------------------
     debounce = check.obj(data, "debounce", "debounce")
     scans = check.integer(debounce, "scans", "debounce.scans", *DEBOUNCE_SCANS,
-                          "use 2..16 equal scans; 4 is the default")
+                          "use 2..15 equal scans; 4 is the default")
     period = check.integer(debounce, "scan_period_ms", "debounce.scan_period_ms", *SCAN_PERIOD_MS,
                            "use 1..20 ms between scans; 2 is the default")
     settle = check.integer(debounce, "settle_us", "debounce.settle_us", *SETTLE_US,
@@ -334,12 +355,20 @@ def profile_from_dict(data: Any, source: str, path: Path | None = None) -> Profi
             "(it bounces for about 1 ms; longer windows only add latency)",
             "choose scans x scan_period_ms between 2 and 50 ms; 4 x 2 ms is the default",
         )
-    if rows * settle * 2 > period * 1000:
+    if chain is None and rows * settle * 2 > period * 1000:
         raise check.fail(
             "debounce.settle_us",
             f"{rows} rows x {settle} us of settling is more than half of the "
             f"{period} ms scan period, leaving too little time to read and light",
             f"lower settle_us to at most {period * 500 // rows} us or raise scan_period_ms",
+        )
+    if chain is not None and chain.bits * SR_US_PER_BIT * 2 > period * 1000:
+        shift_us = chain.bits * SR_US_PER_BIT
+        raise check.fail(
+            "debounce.scan_period_ms",
+            f"shifting {chain.bits} bits takes about {shift_us} us, more than half of the "
+            f"{period} ms scan period",
+            f"raise scan_period_ms to at least {-(-shift_us * 2 // 1000)}",
         )
 
     # -- sites and buttons -----------------------------------------------------------
@@ -424,7 +453,7 @@ def profile_from_dict(data: Any, source: str, path: Path | None = None) -> Profi
     if unused > 0:
         warnings.append(f"leds.count: {unused} of {led_count} LEDs light no site")
 
-    return Profile(
+    profile = Profile(
         name=name, title=title, game=game, variant=dict(variant), scanner=scanner,
         rows=rows, cols=cols, row_pins=tuple(row_pins), col_pins=tuple(col_pins),
         shift_chain=chain, led_pin=led_pin, leds=led_count, led_order=led_order,
@@ -433,6 +462,16 @@ def profile_from_dict(data: Any, source: str, path: Path | None = None) -> Profi
         debounce_scans=scans, scan_period_ms=period, settle_us=settle,
         sites=sites, buttons=buttons, notes=notes, path=path, warnings=tuple(warnings),
     )
+    # The firmware checks its config.json itself; a profile that loads here must never
+    # make the board report FAULT CONFIG, so ask the firmware's own validator too.
+    _, problem = fw_config.validate(profile.firmware_config())
+    if problem is not None:
+        key, reason = problem
+        raise check.fail(
+            f"(firmware config) {key}", f"the firmware would refuse it ({reason})",
+            "report this as a bug in meridian-table: its checks and the firmware's disagree",
+        )
+    return profile
 
 
 def _position(check: _Checker, value: Any, key: str, rows: int, cols: int, last: int) -> int:

@@ -38,7 +38,11 @@ class Site(NamedTuple):
 
 
 class ShiftChain(NamedTuple):
-    """A chain of 74HC165 parallel-in shift registers that reads the matrix columns."""
+    """A chain of 74HC165 parallel-in shift registers: one input per switch.
+
+    Bit i of the chain (the first bit shifted out is 0) is matrix position i; rows x
+    cols is only the shape of the occupancy bitmap. No row GPIOs, no diodes.
+    """
 
     load: int   # SH/LD (active low): latch all inputs
     clk: int    # CLK: shift one bit
@@ -57,7 +61,7 @@ class Profile:
     scanner: str                      # "matrix" or "sr165"
     rows: int
     cols: int
-    row_pins: tuple[int, ...]
+    row_pins: tuple[int, ...]         # empty for sr165
     col_pins: tuple[int, ...]         # empty for sr165
     shift_chain: ShiftChain | None    # None for a direct matrix
     led_pin: int
@@ -116,8 +120,9 @@ class Profile:
     @property
     def pins(self) -> dict[str, Any]:
         """Every GPIO the board uses, by role (rows, cols or sr, led)."""
-        out: dict[str, Any] = {"rows": list(self.row_pins), "led": self.led_pin}
+        out: dict[str, Any] = {"led": self.led_pin}
         if self.shift_chain is None:
+            out["rows"] = list(self.row_pins)
             out["cols"] = list(self.col_pins)
         else:
             out["sr"] = {
@@ -130,8 +135,13 @@ class Profile:
     @property
     def gpio_count(self) -> int:
         """How many Pico GPIOs the wiring takes, the LED data line included."""
-        scan = len(self.col_pins) if self.shift_chain is None else 3
-        return len(self.row_pins) + scan + 1
+        scan = len(self.row_pins) + len(self.col_pins) if self.shift_chain is None else 3
+        return scan + 1
+
+    @property
+    def chips(self) -> int:
+        """How many 74HC165 the shift-register chain needs (0 for a direct matrix)."""
+        return 0 if self.shift_chain is None else self.shift_chain.bits // 8
 
     @property
     def worst_case_ma(self) -> int:
@@ -152,9 +162,9 @@ class Profile:
             "scanner": self.scanner,
             "rows": self.rows,
             "cols": self.cols,
-            "row_pins": list(self.row_pins),
         }
         if self.shift_chain is None:
+            config["row_pins"] = list(self.row_pins)
             config["col_pins"] = list(self.col_pins)
         else:
             config["sr"] = {
@@ -186,9 +196,9 @@ class Profile:
             "scanner": self.scanner,
             "rows": self.rows,
             "cols": self.cols,
-            "row_pins": list(self.row_pins),
         }
         if self.shift_chain is None:
+            matrix["row_pins"] = list(self.row_pins)
             matrix["col_pins"] = list(self.col_pins)
         else:
             matrix["sr"] = self.shift_chain._asdict()
