@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import random
 import re
-from collections.abc import Hashable, Iterator, Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple, cast
 
@@ -272,26 +272,24 @@ class Game:
         return score(self.board_map, named, self.names, left)
 
     # -- legal actions ---------------------------------------------------------------
-    def _meridian_options(self, player: int, meridian: int) -> list[tuple[int, int, int]]:
-        """``(remove, city, height)`` for every non-pass action on one meridian."""
+    def _meridian_options(self, player: int, meridian: int) -> list[tuple[int, int, int, int]]:
+        """``(meridian, remove, city, height)`` for every non-pass action on one meridian."""
         state = self.state
         column = state.columns[meridian - 1]
         hand = state.hands[player]
         own = [i for i, t in enumerate(column) if t is not None and t[0] == player]
-        out: list[tuple[int, int, int]] = []
+        out: list[tuple[int, int, int, int]] = []
         if len(own) < self.towers_per_meridian:
-            out.extend((0, c, h) for c, h, _ in _placements_by_height(column, hand))
+            out.extend(_placements_by_height(column, hand, meridian, 0))
         for i in own:
             tower = column[i]
             if tower is None:  # own[] holds occupied cities only; this keeps mypy informed
                 continue
-            out.append((i + 1, 0, 0))
+            out.append((meridian, i + 1, 0, 0))
             rest = column[:i] + (None,) + column[i + 1 :]
-            out.extend(
-                (i + 1, c, h)
-                for c, h, _ in _placements_by_height(rest, hand + tower[1])
-                if not (c == i + 1 and h == tower[1])
-            )
+            same = (meridian, i + 1, i + 1, tower[1])  # the tower as it stood: not a rebuild
+            out.extend(o for o in _placements_by_height(rest, hand + tower[1], meridian, i + 1)
+                       if o != same)
         return out
 
     def legal_actions(self) -> list[Action]:
@@ -299,14 +297,16 @@ class Game:
         if self.is_over:
             return []
         player = self.to_move
-        cache: dict[int, list[tuple[int, int, int]]] = {}
+        cache: dict[int, list[tuple[int, int, int, int]]] = {}
         actions: list[Action] = []
+        make = tuple.__new__  # builds the NamedTuple in C: this loop makes thousands
         for card in self.playable_cards(player):
             for meridian in card_meridians(card):
                 options = cache.get(meridian)
                 if options is None:
                     options = cache[meridian] = self._meridian_options(player, meridian)
-                actions.extend([Action(card, meridian, r, c, h) for r, c, h in options])
+                head = (card,)
+                actions.extend([make(Action, head + o) for o in options])
             actions.append(Action(card))
         return actions
 
@@ -444,28 +444,28 @@ def _moves(
     return tuple(moved)
 
 
-def _placements_by_height(column: Column, hand: int) -> Iterator[tuple[int, int, int]]:
-    """``(city, height, push)`` for every height 1..hand, one rules check per height band.
+def _placements_by_height(
+    column: Column, hand: int, meridian: int, remove: int
+) -> list[tuple[int, int, int, int]]:
+    """``(meridian, remove, city, height)`` for every legal height 1..hand.
 
     Legality depends only on where a height falls among the heights already standing,
-    so one representative per band decides for the whole band.
+    so one rules check per band between standing heights decides for the whole band.
     """
+    out: list[tuple[int, int, int, int]] = []
     if hand < 1:
-        return
+        return out
     standing = sorted({t[1] for t in column if t is not None})
     bounds = [0, *standing, hand + 1]
     for low, high in zip(bounds, bounds[1:], strict=False):
         first, last = low + 1, min(high - 1, hand)
-        if first > last:
-            continue
         if not standing:
             first = max(first, 2)  # rule 1 bites only the lowest band of an empty meridian
-            if first > last:
-                continue
-        cities = placement_cities(column, first)
-        for height in range(first, last + 1):
-            for index0, push in cities:
-                yield index0 + 1, height, push
+        if first > last:
+            continue
+        cities = [i + 1 for i, _ in placement_cities(column, first)]
+        out.extend([(meridian, remove, c, h) for h in range(first, last + 1) for c in cities])
+    return out
 
 
 def new_game(**options: Any) -> Game:

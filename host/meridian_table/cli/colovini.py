@@ -1,0 +1,93 @@
+"""Colovini commands: ``map check FILE``, ``map show FILE`` and ``score colovini``.
+
+Maps live in ``hardware/maps/`` (see docs/games/colovini.md); FILE may also name a
+shipped map (``sample-50``, ``sample-40``).
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+if TYPE_CHECKING:
+    from meridian_table.games.colovini import BoardMap
+
+LOGGER = logging.getLogger(__name__)
+
+
+def _load(file: str) -> BoardMap:
+    from meridian_table.games.colovini import MapError, load_map
+
+    try:
+        return load_map(file)
+    except MapError as exc:
+        raise click.ClickException(str(exc)) from exc
+
+
+def register(group: click.Group) -> None:
+    @group.group("map")
+    def map_group() -> None:
+        """Colovini island maps: check and draw them."""
+
+    @map_group.command("check")
+    @click.argument("file")
+    def check(file: str) -> None:
+        """Validate map FILE; print what is wrong with file, line and fix."""
+        from rich.console import Console
+        from rich.table import Table
+
+        board = _load(file)
+        table = Table(title=f"{file}: valid, {len(board.cities)} cities on the "
+                      f"{board.side}-city side, {len(board.islands)} islands")
+        for column in ("island", "name", "cities", "capital", "value"):
+            table.add_column(column)
+        for island in board.islands.values():
+            capitals = [c for c in island.cities if board.cities[c].capital]
+            table.add_row(island.key, island.name, " ".join(island.cities),
+                          " ".join(capitals) or "-", str(island.value))
+        Console().print(table)
+
+    @map_group.command("show")
+    @click.argument("file")
+    @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+                  help="Write the SVG here instead of standard output.")
+    def show(file: str, output: Path | None) -> None:
+        """Render map FILE as SVG (islands coloured, capitals starred, north at the top)."""
+        from meridian_table.games.colovini.render import map_svg
+
+        svg = map_svg(_load(file))
+        if output is None:
+            click.echo(svg, nl=False)
+            return
+        try:
+            output.write_text(svg, encoding="utf-8")
+        except OSError as exc:
+            raise click.ClickException(f"cannot write {output}: {exc.strerror}") from exc
+        click.echo(f"wrote {output}")
+
+    @group.group("score")
+    def score_group() -> None:
+        """Scoring assistants for plain printed boards (no sensors)."""
+
+    @score_group.command("colovini")
+    @click.option("--map", "map_file", default="sample-50", show_default=True,
+                  help="Map file (or shipped map name) of the board on the table.")
+    @click.option("--players", default="Orange,Black,Brown,Grey", show_default=True,
+                  help="Comma-separated player names, in the order a click cycles them.")
+    @click.option("--host", default="127.0.0.1", show_default=True)
+    @click.option("--port", default=8766, show_default=True, type=int,
+                  help="Port to serve on; a free one is taken if it is busy.")
+    def score_colovini(map_file: str, players: str, host: str, port: int) -> None:
+        """Serve the island-scoring page: click cities, read the breakdown and totals."""
+        from meridian_table.web.colovini_score import ScorePageError, check_players, serve_forever
+
+        board = _load(map_file)
+        try:
+            names = check_players(players.split(","))
+        except ScorePageError as exc:
+            raise click.BadParameter(str(exc), param_hint="--players") from exc
+        serve_forever(board, names, host, port,
+                      announce=lambda url: click.echo(f"Scoring page for {board.name}: {url}"))
