@@ -1,0 +1,272 @@
+"""`meridian-table play GAME`: play at the table (a real board, else the virtual one).
+
+Connects to the board (or falls back to the virtual board with a one-line notice),
+creates or resumes the game in the log, serves the table page and prints its URL.
+``--headless`` serves no page: it reads scripted commands from stdin and prints one
+JSON line per acknowledged move and per state change (for automation and tests):
+
+    place G6 | lift G6 | toggle G6     the virtual board's switch at a site
+    button undo                        a button by name (confirm, undo, pass, swap, menu)
+    choose pie swap                    an answer to the current question
+    agree light                        a seat agrees to end the game by the count
+    wait                               wait until the board has settled, then print the state
+    state                              print the whole state
+    quit                               stop (end of input does the same)
+
+Output lines: {"event": "ready", ...}, {"event": "move", "n": 3, "notation": "G6",
+"player": "light"} (only after the move is in the log), {"event": "undo", ...},
+{"event": "state", "phase": ..., "message": ...}, {"event": "error", "error": ...},
+{"event": "ack", "cmd": ...} after each command.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+import threading
+import time
+from typing import IO, Any
+
+import click
+
+from meridian_table.table.runner import RunningTable, SetupError, TableSetup, open_table
+
+LOGGER = logging.getLogger(__name__)
+
+GAMES = ("kato", "colovini")
+ASSISTS = ("full", "captures", "tournament")
+
+
+class HeadlessPrinter:
+    """Turns session states into JSON lines: moves (only once logged), undos, phases."""
+
+    def __init__(self, out: IO[str]) -> None:
+        self._out = out
+        self._lock = threading.Lock()
+        self._moves: list[dict[str, Any]] | None = None
+        self._last: tuple[Any, ...] | None = None
+
+    def emit(self, record: dict[str, Any]) -> None:
+        with self._lock:
+            self._out.write(json.dumps(record, sort_keys=True) + "\n")
+            self._out.flush()
+
+    def prime(self, state: dict[str, Any]) -> None:
+        self._moves = list(state["moves"])
+        self._last = _summary(state)
+
+    def __call__(self, state: dict[str, Any]) -> None:
+        moves = list(state["moves"])
+        records: list[dict[str, Any]] = []
+        with self._lock:
+            before = self._moves if self._moves is not None else []
+            common = 0
+            while (
+                common < len(before)
+                and common < len(moves)
+                and before[common]["notation"] == moves[common]["notation"]
+            ):
+                common += 1
+            for gone in reversed(before[common:]):
+                records.append({"event": "undo", **gone})
+            for new in moves[common:]:
+                records.append({"event": "move", **new})
+            self._moves = moves
+            summary = _summary(state)
+            if summary != self._last:
+                self._last = summary
+                records.append(
+                    {
+                        "event": "state",
+                        "phase": state["phase"],
+                        "message": state["message"],
+                        "to_move": state["to_move"],
+                        "moves": len(moves),
+                        "diff": state["diff"],
+                        "result": state["result"],
+                        "link": state["link"]["state"],
+                    }
+                )
+        for record in records:
+            self.emit(record)
+
+
+def _summary(state: dict[str, Any]) -> tuple[Any, ...]:
+    return (
+        state["phase"],
+        state["message"],
+        state["link"]["state"],
+        json.dumps(state["diff"], sort_keys=True),
+    )
+
+
+def run_headless(table: RunningTable, lines: IO[str], out: IO[str]) -> None:
+    """Read commands from ``lines`` until ``quit`` or the end; print JSON lines to ``out``."""
+    session = table.session
+    printer = HeadlessPrinter(out)
+    ready = table.wait_ready()
+    state = session.state()
+    printer.prime(state)
+    session.subscribe(printer)
+    printer.emit(
+        {
+            "event": "ready",
+            "ready": ready,
+            "game_id": state["game_id"],
+            "resumed": table.resumed,
+            "moves": state["moves"],
+            "phase": state["phase"],
+            "virtual": table.virtual is not None,
+        }
+    )
+    for raw in lines:
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        words = line.split()
+        verb, args = words[0].lower(), words[1:]
+        if verb == "quit":
+            break
+        try:
+            reply = _headless_command(table, verb, args)
+        except (ValueError, LookupError) as exc:
+            reply = {"ok": False, "error": str(exc)}
+        if not reply.get("ok", False):
+            printer.emit({"event": "error", "cmd": line, "error": reply.get("error", "")})
+        if "state" in reply:
+            printer.emit({"event": "full-state", "state": reply["state"]})
+        printer.emit({"event": "ack", "cmd": line})
+
+
+def _headless_command(table: RunningTable, verb: str, args: list[str]) -> dict[str, Any]:
+    session = table.session
+    if verb in ("place", "lift", "toggle"):
+        if len(args) != 1:
+            raise click.UsageError(f"{verb} takes one site, e.g. '{verb} G6'")
+        site = args[0]
+        vb = table.virtual
+        if vb is None:
+            raise ValueError(f"{verb!r} needs the virtual board; on a real board move the stone")
+        if site not in table.profile.sites:
+            raise ValueError(f"site {site!r} is not on board {table.profile.name!r}")
+        if verb == "toggle":
+            vb.toggle(table.profile.sites[site].pos)
+        else:
+            vb.set_site(site, verb == "place")
+        return {"ok": True}
+    if verb == "button" and len(args) == 1:
+        return session.command({"cmd": "button", "name": args[0]})
+    if verb == "choose" and len(args) == 2:
+        return session.command({"cmd": "choose", "field": args[0], "value": args[1]})
+    if verb == "agree" and len(args) == 1:
+        return session.command({"cmd": "agree", "player": args[0]})
+    if verb == "wait":
+        pause = threading.Event()
+        deadline = time.monotonic() + 10
+        pause.wait(0.05)  # let a switch just set reach the host before asking
+        while session.settling and time.monotonic() < deadline:
+            pause.wait(0.01)
+        return {"ok": True, "state": session.state()}
+    if verb == "state":
+        return {"ok": True, "state": session.state()}
+    raise ValueError(
+        f"unknown headless command {' '.join([verb, *args])!r}; use place, lift, toggle, "
+        "button NAME, choose FIELD VALUE, agree SEAT, wait, state or quit"
+    )
+
+
+def _parse_players(value: str | None) -> tuple[str, ...]:
+    if not value:
+        return ()
+    return tuple(name.strip() for name in value.split(",") if name.strip())
+
+
+def register(group: click.Group) -> None:
+    @group.command()
+    @click.argument("game", type=click.Choice(GAMES))
+    @click.option("--board", default="auto", show_default=True,
+                  help="auto (a Pico, else the virtual board), sim, or a serial port.")
+    @click.option("--profile", default=None, help="Board profile name or file (default per game).")
+    @click.option("--players", default=None, help="Player names in seat order: Ann,Bob.")
+    @click.option("--assist", type=click.Choice(ASSISTS), default="full", show_default=True,
+                  help="Kato: legal points and dead groups lit / captures only / none.")
+    @click.option("--pie", is_flag=True, help="Kato: play with the pie rule.")
+    @click.option("--resume", is_flag=True, help="Continue the last unfinished game.")
+    @click.option("--db", default=None, help="Game log file (default: the user data dir).")
+    @click.option("--host", default="127.0.0.1", show_default=True, help="Page address.")
+    @click.option("--port", default=8765, show_default=True, type=int, help="Page port (0: any).")
+    @click.option("--settle-ms", default=300, show_default=True, type=click.IntRange(0, 5000),
+                  help="How long the board must be still before a change counts.")
+    @click.option("--headless", is_flag=True, help="No page: scripted commands on stdin.")
+    @click.option("--sim-mode", type=click.Choice(["cpython", "micropython"]), default="cpython",
+                  show_default=True, help="How the virtual board runs the firmware.")
+    def play(
+        game: str,
+        board: str,
+        profile: str | None,
+        players: str | None,
+        assist: str,
+        pie: bool,
+        resume: bool,
+        db: str | None,
+        host: str,
+        port: int,
+        settle_ms: int,
+        headless: bool,
+        sim_mode: str,
+    ) -> None:
+        """Play GAME at the table and serve its page."""
+        options: dict[str, Any] = {}
+        settings: dict[str, Any] = {}
+        if game == "kato":
+            options["pie"] = pie
+            settings["assist"] = assist
+        setup = TableSetup(
+            game=game,
+            board=board,
+            profile=profile,
+            players=_parse_players(players),
+            options=options,
+            settings=settings,
+            resume=resume,
+            db=db,
+            settle_s=settle_ms / 1000.0,
+            sim_mode=sim_mode,
+        )
+        try:
+            table = open_table(setup)
+        except (SetupError, ValueError, OSError) as exc:
+            raise click.ClickException(str(exc)) from exc
+        with table:
+            if table.notice:
+                click.echo(table.notice, err=headless)
+            if headless:
+                run_headless(table, sys.stdin, sys.stdout)
+                return
+            _serve(table, host, port)
+
+
+def _serve(table: RunningTable, host: str, port: int) -> None:
+    from meridian_table.web import WebServerError, serve
+
+    try:
+        server = serve(table.session, host, port)
+    except (WebServerError, ValueError) as exc:
+        raise click.ClickException(str(exc)) from exc
+    with server:
+        state = table.session.state()
+        what = "resumed" if table.resumed else "new"
+        click.echo(
+            f"{what} {state['game']} game {state['game_id'] or ''} on "
+            f"{'the virtual board' if table.virtual is not None else table.link.port}"
+        )
+        click.echo(f"Table page: {server.url}")
+        if server.token:
+            click.echo(f"Access token (for other devices): {server.token}")
+        click.echo("Press Ctrl-C to stop; the game is saved and `--resume` continues it.")
+        try:
+            while server.running:
+                server.wait(0.5)
+        except KeyboardInterrupt:
+            click.echo("stopping")

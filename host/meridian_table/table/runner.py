@@ -1,0 +1,218 @@
+"""Assemble a running table: board (real or virtual), link, log, adapter and session.
+
+``open_table(TableSetup(...))`` is what ``meridian-table play`` runs, and what the
+table benchmark and the end-to-end tests use, so all of them exercise the same path:
+the real firmware behind a pty (virtual board) or a Pico, the real pyserial link, the
+SQLite log and the session. ``RunningTable.close()`` takes it all down in order.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from meridian_table import adapters
+from meridian_table.adapters.base import Adapter
+from meridian_table.link import Link, find_picos
+from meridian_table.profiles import Profile, load_profile
+from meridian_table.store import Store
+from meridian_table.table.journal import Journal, MemoryJournal
+from meridian_table.table.session import DEFAULT_SETTLE_S, TableSession
+from meridian_table.table.storejournal import StoreArchive, resume_game, start_game
+
+LOGGER = logging.getLogger(__name__)
+
+#: The default board profile of each game.
+DEFAULT_PROFILES = {"kato": "kato-114", "colovini": "colovini-50"}
+CONNECT_TIMEOUT_S = 10.0
+
+
+class SetupError(ValueError):
+    """A table that cannot be set up as asked (the message says what to change)."""
+
+
+@dataclass(frozen=True)
+class TableSetup:
+    """Everything ``meridian-table play`` can be told."""
+
+    game: str = "kato"
+    board: str = "auto"               # "auto", "sim" or a port (path or pyserial URL)
+    profile: str | None = None        # default: DEFAULT_PROFILES[game]
+    players: tuple[str, ...] = ()
+    options: dict[str, Any] = field(default_factory=dict)   # game options (pie, ...)
+    settings: dict[str, Any] = field(default_factory=dict)  # adapter settings (assist)
+    resume: bool = False
+    db: str | None = None             # None: the store's default; ":memory:": no file
+    settle_s: float = DEFAULT_SETTLE_S
+    sim_mode: str = "cpython"
+
+
+@dataclass
+class RunningTable:
+    """A table in play. ``notice`` is the one-line fallback notice, if any."""
+
+    setup: TableSetup
+    profile: Profile
+    session: TableSession
+    link: Link
+    journal: Journal
+    store: Store | None
+    virtual: Any = None               # the VirtualBoard, when the board is virtual
+    notice: str | None = None
+    resumed: bool = False
+    _closers: list[Callable[[], None]] = field(default_factory=list)
+
+    def close(self) -> None:
+        """Stop the session, the link, the virtual board and the store, in that order."""
+        for closer in reversed(self._closers):
+            try:
+                closer()
+            except Exception:  # keep closing the rest; each failure is logged
+                LOGGER.exception("error while closing %r", closer)
+        self._closers.clear()
+
+    def __enter__(self) -> RunningTable:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def wait_ready(self, timeout: float = CONNECT_TIMEOUT_S) -> bool:
+        """Wait until the board is connected and no change is settling."""
+        deadline = time.monotonic() + timeout
+        pause = threading.Event()
+        while time.monotonic() < deadline:
+            if self.link.state == "connected" and not self.session.settling:
+                if self.session.phase != "paused":
+                    return True
+            pause.wait(0.01)
+        return False
+
+
+def _virtual_board(profile: Profile, mode: str) -> Any:
+    """Start the virtual board (the real firmware behind a pty)."""
+    sim = importlib.import_module("meridian_table.sim")
+    board = sim.VirtualBoard(profile, mode=mode)
+    start = getattr(board, "start", None)
+    if start is not None:
+        start()
+    else:
+        board.__enter__()
+    return board
+
+
+def choose_board(spec: str) -> tuple[str | None, str | None]:
+    """(port to open or None for the virtual board, notice) for ``--board spec``."""
+    if spec == "sim":
+        return None, None
+    if spec == "auto":
+        picos = find_picos()
+        if picos:
+            return "pico", None
+        return None, (
+            "No Meridian board found on USB: playing on the virtual board "
+            "(the real firmware with simulated switches)."
+        )
+    return spec, None
+
+
+def open_table(setup: TableSetup) -> RunningTable:
+    """Connect (or start the virtual board), open the log, create or resume the game."""
+    profile = load_profile(setup.profile or DEFAULT_PROFILES.get(setup.game, setup.game))
+    if profile.game != setup.game:
+        raise SetupError(
+            f"board profile {profile.name!r} is for {profile.game!r}, not {setup.game!r}; "
+            f"choose a {setup.game} profile with --profile"
+        )
+    closers: list[Callable[[], None]] = []
+    try:
+        store, journal, adapter, players, resumed = _open_game(setup, profile, closers)
+        port, notice = choose_board(setup.board)
+        virtual = None
+        if port is None:
+            virtual = _virtual_board(profile, setup.sim_mode)
+            closers.append(virtual.close)
+            if resumed:
+                # The virtual board's "stones" died with the last process; a physical
+                # board would still hold them. Put them back as they were.
+                for site in adapter.expected():
+                    virtual.set_site(site, True)
+            find = getattr(virtual, "find_port", None)
+            link = Link(find if find is not None else virtual.port)
+        else:
+            link = Link(port)
+        toggle = None
+        if virtual is not None:
+            vb = virtual
+
+            def toggle(site: str) -> None:
+                vb.toggle(profile.sites[site].pos)
+
+        session = TableSession(
+            adapter,
+            profile,
+            link,
+            journal=journal,
+            players=players,
+            settle_s=setup.settle_s,
+            toggle=toggle,
+            port=getattr(virtual, "port", None) or port,
+            virtual=virtual is not None,
+            archive=StoreArchive(store) if store is not None else None,
+        )
+        link.subscribe(session.on_link_event)
+        link.start()
+        closers.append(link.close)
+        session.start()
+        closers.append(session.close)
+        table = RunningTable(
+            setup, profile, session, link, journal, store, virtual, notice, resumed, closers
+        )
+        return table
+    except BaseException:
+        for closer in reversed(closers):
+            try:
+                closer()
+            except Exception:
+                LOGGER.exception("error while closing after a failed start")
+        raise
+
+
+def _open_game(
+    setup: TableSetup, profile: Profile, closers: list[Callable[[], None]]
+) -> tuple[Store | None, Journal, Adapter, tuple[str, ...], bool]:
+    options = dict(profile.variant)
+    options.update(setup.options)
+    if setup.db == ":memory:":
+        if setup.resume:
+            raise SetupError("--resume needs a database file; drop --db :memory:")
+        adapter = adapters.create(setup.game, **options, **setup.settings)
+        return None, MemoryJournal(), adapter, _players(setup, adapter), False
+    store = Store.open(Path(setup.db) if setup.db else None)
+    closers.append(store.close)
+    if setup.resume:
+        resumed = resume_game(store, game=setup.game)
+        return store, resumed.journal, resumed.adapter, tuple(resumed.info.players), True
+    adapter = adapters.create(setup.game, **options, **setup.settings)
+    players = _players(setup, adapter)
+    journal = start_game(
+        store, adapter, players, profile=profile.name, settings=adapter.settings()
+    )
+    return store, journal, adapter, players, False
+
+
+def _players(setup: TableSetup, adapter: Adapter) -> tuple[str, ...]:
+    count = len(adapter.colours)
+    players = setup.players or tuple(f"Player {i + 1}" for i in range(count))
+    if len(players) != count or len(set(players)) != count:
+        raise SetupError(
+            f"players {','.join(players)!r}: {adapter.game} needs {count} different names, "
+            "e.g. --players Ann,Bob"
+        )
+    return players
