@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -19,6 +20,7 @@ from meridian_table.profiles.calibration import (
     Prompt,
     Recorded,
 )
+from meridian_table.profiles.calibration_run import CalibrationRun, SimMaker
 
 
 class ScriptedMaker:
@@ -237,3 +239,67 @@ def test_skip_when_done_is_refused(forty: Profile) -> None:
     assert machine.done
     with pytest.raises(CalibrationError, match="nothing to skip while done"):
         machine.skip(3)
+
+
+# -- the live path: a real Link, a board behind it, the run driver --------------------
+
+
+def _live_run(profile: Profile, board: object, link: object, tmp_path: Path,
+              wiring: dict[str, int | None]) -> tuple[CalibrationRun, list[Effect]]:
+    from meridian_table.link import Link
+
+    assert isinstance(link, Link)
+    seen: list[Effect] = []
+    machine = Calibration(profile, include_buttons=False, timeout_ms=2_000)
+    run = CalibrationRun(
+        machine, link, on_effect=seen.append, progress_path=tmp_path / "progress.json",
+        maker=SimMaker(board, wiring), auto_skip_dead=True,  # type: ignore[arg-type]
+    )
+    assert run.run(timeout=60), "calibration did not finish"
+    return run, seen
+
+
+def test_live_calibration_over_the_link_with_two_cross_wired_sites(
+    forty: Profile, tmp_path: Path
+) -> None:
+    from meridian_table.link import FakeBoard, Link
+
+    board = FakeBoard(rows=forty.rows, cols=forty.cols, leds=forty.leds, board=forty.name)
+    with Link(board.find_port, opener=board.open) as link:
+        link.wait_connected(timeout=5)
+        run, seen = _live_run(forty, board, link, tmp_path, _swap(forty, "2.3", "8.1"))
+        link.wait_shown(timeout=5)
+    flagged = sorted(e.flag.name for e in seen if isinstance(e, Flagged))
+    assert flagged == ["2.3", "8.1"]
+    result = run.machine.result_profile()
+    assert result.sites["2.3"].pos == forty.sites["8.1"].pos
+    assert result.sites["8.1"].pos == forty.sites["2.3"].pos
+    # The final LED picture: the two problem sites red, every other site green.
+    shown = board.shown
+    assert shown[forty.sites["2.3"].led or 0] == "C00000S"
+    assert shown[forty.sites["8.1"].led or 0] == "C00000S"
+    assert shown.count("00A000S") == 38
+    progress = json.loads((tmp_path / "progress.json").read_text())
+    assert len(progress["measured"]) == 40
+
+
+def test_live_calibration_on_the_virtual_board(forty: Profile, tmp_path: Path) -> None:
+    sim = pytest.importorskip("meridian_table.sim")
+    if not hasattr(sim, "VirtualBoard"):
+        pytest.skip("meridian_table.sim.VirtualBoard has not landed yet")
+    from meridian_table.link import Link
+
+    with sim.VirtualBoard(forty, mode="cpython") as board, Link(board.port) as link:
+        link.wait_connected(timeout=10)
+        run, seen = _live_run(forty, board, link, tmp_path, _swap(forty, "4.4", "6.2"))
+        link.wait_shown(timeout=5)
+        leds = board.leds()
+    assert sorted(e.flag.name for e in seen if isinstance(e, Flagged)) == ["4.4", "6.2"]
+    result = run.machine.result_profile()
+    assert result.sites["4.4"].pos == forty.sites["6.2"].pos
+    assert result.sites["6.2"].pos == forty.sites["4.4"].pos
+    # What the firmware really rendered: the two cross-wired sites red, the rest green.
+    red = [i for i, (r, g, b) in enumerate(leds) if r > 0 and g == 0]
+    green = [i for i, (r, g, b) in enumerate(leds) if g > 0 and r == 0]
+    assert sorted(red) == sorted([forty.sites["4.4"].led, forty.sites["6.2"].led])
+    assert len(green) == 38
