@@ -41,6 +41,7 @@ class App:
     def __init__(self, hal, config, problem=None):
         self.hal = hal
         self.clock = clock = hal.clock
+        self.setup_error = None
         if problem is None:
             config, problem = validate(config)
         cfg = config
@@ -55,7 +56,8 @@ class App:
         if nleds and _int_or(cfg, "led_pin", -1, 0, 47) >= 0:
             try:
                 strip = hal.make_strip(cfg)
-            except Exception:  # a pin the port refuses: report it, keep running
+            except Exception as e:  # a pin the port refuses: report it, keep running
+                self.setup_error = e
                 strip = None
                 if ok:
                     problem = ("led_pin", "bad_pin")
@@ -74,7 +76,8 @@ class App:
         if ok:
             try:
                 self.scanner = hal.make_scanner(cfg)
-            except Exception:
+            except Exception as e:  # kept for the REPL: app.setup_error
+                self.setup_error = e
                 self.scanner = None
                 problem = ("row_pins" if cfg["scanner"] == "matrix" else "sr", "bad_pin")
                 ok = False

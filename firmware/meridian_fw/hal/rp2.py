@@ -83,7 +83,7 @@ class Rp2Hal:
             self._out.write(buf, n)
 
     def make_scanner(self, config):
-        sleep_us = time.sleep_us
+        sleep_us = self.clock.sleep_us
         if config["scanner"] == "sr165":
             sr = config["sr"]
             return ShiftRegisterScanner(
