@@ -807,7 +807,7 @@ class Game:
                 mm = rp & occ
                 if mm:
                     a = (mm & -mm).bit_length() - 1
-                    ka = col[a] if not pending >> a & 1 else c
+                    ka = col[a]
                     seg_p = rp ^ rayi[d][a]
                 else:
                     a = ka = -1
@@ -816,7 +816,7 @@ class Game:
                 mm = rm & occ
                 if mm:
                     b = mm.bit_length() - 1
-                    kb = col[b] if not pending >> b & 1 else c
+                    kb = col[b]
                     seg_m = rm ^ rayi[d + 3][b]
                 else:
                     b = kb = -1
@@ -835,7 +835,10 @@ class Game:
                 else:
                     v[d + 3] &= ~w
                     v[6 + d + 3] &= ~w
-                if ka >= 0 and ka == kb and not (pending >> a | pending >> b) & 1:
+                # A dead stone's lines end at the other colour, the edge or its own
+                # group (a friendly stone of another group would have kept it alive),
+                # so only the other colour's stones can link across the gap.
+                if ka >= 0 and ka == kb:
                     ga = gid[a]
                     gb = gid[b]
                     if ga != gb:

@@ -140,7 +140,8 @@ def parse(text: str) -> tuple[dict[str, str], Game]:
         if key.lower() in {k.lower() for k in headers}:
             raise RecordError(f"header {key!r} is given twice", row, 1)
         headers[key] = value.strip()
-        where[key.lower()] = (row, raw.index(":") + 2)
+        after = raw.index(":") + 1
+        where[key.lower()] = (row, after + len(raw[after:]) - len(raw[after:].lstrip()) + 1)
     lower = {k.lower(): v for k, v in headers.items()}
 
     def flag(key: str) -> bool:
