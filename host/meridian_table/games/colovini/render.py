@@ -70,13 +70,16 @@ def map_svg(board_map: BoardMap, owners: dict[str, str] | None = None) -> str:
             f'{", capital" if city.capital else ""})</title></circle>'
         )
         if city.capital:
-            out.append(f'<text x="{x}" y="{y + 4}" font-size="11" text-anchor="middle">&#9733;</text>')
+            out.append(
+                f'<text x="{x}" y="{y + 4}" font-size="11" text-anchor="middle" '
+                f'class="capital-mark" data-city="{city.id}" pointer-events="none">&#9733;</text>'
+            )
     for key, island in board_map.islands.items():
         x, y = city_xy(island.cities[0])
         out.append(
             f'<text x="{x - RADIUS - 4}" y="{y - RADIUS + 4}" font-size="13" fill="#f1faee" '
             f'stroke="#1d3557" stroke-width="3" paint-order="stroke" font-weight="bold" '
-            f'text-anchor="middle">{escape(key)}</text>'
+            f'text-anchor="middle" pointer-events="none">{escape(key)}</text>'
         )
     base = MARGIN + (board_map.side - 1) * STEP + RADIUS + 30
     for meridian in range(1, MERIDIANS + 1):

@@ -34,9 +34,12 @@ function drawOwners() {
       label.setAttribute("text-anchor", "middle");
       label.setAttribute("font-size", "13");
       label.setAttribute("fill", "#ffffff");
+      label.setAttribute("pointer-events", "none");
       circle.after(label);
     }
     label.textContent = owner ? owner.slice(0, 2) : "";
+    const star = document.querySelector(`#board text.capital-mark[data-city="${city}"]`);
+    if (star) star.style.visibility = owner ? "hidden" : "visible";
   }
 }
 
@@ -86,6 +89,7 @@ function showResult(result) {
 let pending = 0;
 async function rescore() {
   const ticket = ++pending;
+  document.body.dataset.asked = String(ticket);
   const body = { garrisons: state.owners, players: state.players, pieces_left: state.pieces };
   const response = await fetch("/api/score", {
     method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body),
