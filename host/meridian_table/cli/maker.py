@@ -1,0 +1,417 @@
+"""Tools for makers: `profile list|check|show`, `calibrate` and `flash`.
+
+Thin shells: the work is done by ``meridian_table.profiles`` (loading and checking),
+``profiles.calibration`` / ``profiles.calibration_run`` (the calibration state
+machine and its driver) and ``profiles.flashing`` (build, copy, verify).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import sys
+import threading
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from meridian_table.link import Link, LinkError, LinkState
+from meridian_table.profiles import (
+    Profile,
+    ProfileError,
+    flashing,
+    list_profiles,
+    load_profile,
+    resolve,
+    save_profile,
+)
+from meridian_table.profiles.calibration import (
+    DEFAULT_TIMEOUT_MS,
+    AwaitRelease,
+    Calibration,
+    CalibrationError,
+    Effect,
+    Finished,
+    Flagged,
+    Prompt,
+    Recorded,
+)
+from meridian_table.profiles.calibration_run import (
+    CalibrationRun,
+    Maker,
+    SimMaker,
+    load_progress,
+)
+
+LOGGER = logging.getLogger(__name__)
+
+
+def _load(name: str) -> Profile:
+    try:
+        return load_profile(name)
+    except ProfileError as exc:
+        raise click.ClickException(str(exc)) from exc
+
+
+def _console() -> Console:
+    return Console(highlight=False)
+
+
+# -- profile list / check / show ----------------------------------------------------------
+
+
+def _summary_table(profiles: Sequence[Profile]) -> Table:
+    table = Table(title="board profiles")
+    for column in ("name", "game", "sites", "buttons", "scanner", "GPIOs", "LEDs", "budget"):
+        table.add_column(column, justify="right" if column in ("sites", "buttons", "GPIOs", "LEDs") else "left")
+    for p in profiles:
+        scanner = (
+            f"matrix {p.rows}x{p.cols}" if p.shift_chain is None
+            else f"sr165 x{p.chips} ({p.rows}x{p.cols})"
+        )
+        table.add_row(
+            p.name, p.game, str(len(p.sites)), str(len(p.buttons)), scanner,
+            str(p.gpio_count), str(p.leds), f"{p.budget_ma} mA {p.power_source}",
+        )
+    return table
+
+
+def _profile_group(group: click.Group) -> None:
+    @group.group()
+    def profile() -> None:
+        """List, check and show board profiles (hardware/boards/)."""
+
+    @profile.command("list")
+    def list_command() -> None:
+        """Every profile on the search path, with its wiring in one line."""
+        _console().print(_summary_table([_load(name) for name in list_profiles()]))
+
+    @profile.command("check")
+    @click.argument("names", nargs=-1)
+    def check_command(names: tuple[str, ...]) -> None:
+        """Validate profiles (names or paths; all when none given). Exit 1 on any error."""
+        console = _console()
+        failed = 0
+        for name in names or tuple(list_profiles()):
+            try:
+                p = load_profile(name)
+            except ProfileError as exc:
+                failed += 1
+                console.print(f"[red]FAIL[/red] {exc}")
+                continue
+            console.print(
+                f"[green]ok[/green]   {p.name}: {len(p.sites)} sites, {len(p.buttons)} buttons, "
+                f"{p.gpio_count} GPIOs, {p.leds} LEDs ({resolve(name)})"
+            )
+            for warning in p.warnings:
+                console.print(f"     [yellow]warning[/yellow] {warning}")
+        if failed:
+            raise click.ClickException(f"{failed} profile(s) failed the check")
+
+    @profile.command("show")
+    @click.argument("name")
+    @click.option("--config", "as_config", is_flag=True,
+                  help="Print the firmware's config.json instead.")
+    def show_command(name: str, as_config: bool) -> None:
+        """Show one profile: wiring, pins, power and every site."""
+        p = _load(name)
+        if as_config:
+            click.echo(json.dumps(p.firmware_config(), indent=2))
+            return
+        console = _console()
+        console.print(_summary_table([p]))
+        for note in p.notes:
+            console.print(note)
+        pins = Table(title="GPIOs")
+        pins.add_column("role")
+        pins.add_column("GPIO")
+        for role, value in p.pins.items():
+            pins.add_row(role, json.dumps(value))
+        console.print(pins)
+        console.print(
+            f"LEDs: {p.leds} x up to 60 mA = {p.leds * 60} mA at full white; budget "
+            f"{p.budget_ma} mA, brightness {p.brightness}/255; debounce {p.debounce_scans} x "
+            f"{p.scan_period_ms} ms = {p.debounce_window_ms} ms"
+        )
+        sites = Table(title="sites")
+        for column in ("site", "pos", "row", "col", "LED"):
+            sites.add_column(column)
+        for site, where in p.sites.items():
+            row, col = p.row_col(where.pos)
+            sites.add_row(site, str(where.pos), str(row), str(col), str(where.led))
+        for button, pos in p.buttons.items():
+            row, col = p.row_col(pos)
+            sites.add_row(f"[bold]{button}[/bold]", str(pos), str(row), str(col), "-")
+        console.print(sites)
+
+
+# -- calibrate -----------------------------------------------------------------------------
+
+
+def _describe_effect(effect: Effect) -> str | None:
+    if isinstance(effect, Prompt):
+        step = effect.step
+        if step.kind == "button":
+            return f"[{effect.index + 1}/{effect.total}] press the [bold]{step.name}[/bold] button"
+        where = f" (LED {step.led} is pulsing)" if step.led is not None else ""
+        return f"[{effect.index + 1}/{effect.total}] put a magnet on [bold]{step.name}[/bold]{where}"
+    if isinstance(effect, Recorded):
+        return f"    {effect.name} -> position {effect.pos}"
+    if isinstance(effect, AwaitRelease):
+        return None
+    if isinstance(effect, Flagged):
+        colour = "yellow" if effect.flag.kind == "dead" else "red"
+        return f"    [{colour}]{effect.flag.kind}[/{colour}]: {effect.flag.detail}"
+    if isinstance(effect, Finished):
+        return f"finished: {effect.recorded} recorded, {effect.skipped} skipped"
+    return None
+
+
+def _keyboard(run: CalibrationRun) -> None:
+    """Enter (or s) skips the current step, q stops; runs on a daemon thread."""
+    for line in sys.stdin:
+        answer = line.strip().lower()
+        if answer in ("", "s", "skip"):
+            run.skip()
+        elif answer in ("q", "quit"):
+            run.stop()
+            return
+
+
+@contextlib.contextmanager
+def _board(profile: Profile, port: str, sim: bool) -> Iterator[tuple[str, Maker | None]]:
+    if not sim:
+        yield port, None
+        return
+    try:
+        from meridian_table.sim import VirtualBoard  # type: ignore[attr-defined,unused-ignore]
+    except ImportError as exc:
+        raise click.ClickException(
+            f"the virtual board is not available ({exc}); calibrate a real board with --port"
+        ) from exc
+    with VirtualBoard(profile, mode="cpython") as board:
+        yield board.port, SimMaker(board)
+
+
+def _calibrate_command(group: click.Group) -> None:
+    @group.command()
+    @click.option("--profile", "profile_name", required=True, help="Board profile name or path.")
+    @click.option("--port", default="auto", show_default=True,
+                  help="Serial port or pyserial URL of the board.")
+    @click.option("--sim", is_flag=True,
+                  help="Calibrate a virtual board; the tool places the magnets itself (a demo).")
+    @click.option("--output", type=click.Path(dir_okay=False, path_type=Path),
+                  help="Where to write the measured profile [default: ./NAME.calibrated.json].")
+    @click.option("--in-place", is_flag=True,
+                  help="Overwrite the profile itself (the old file is kept as .bak).")
+    @click.option("--timeout", "timeout_s", default=DEFAULT_TIMEOUT_MS / 1000, show_default=True,
+                  help="Seconds without a switch closing before it is called dead.")
+    @click.option("--skip-dead", is_flag=True, help="Skip dead switches without asking.")
+    @click.option("--no-buttons", is_flag=True, help="Calibrate the sites only.")
+    @click.option("--only", multiple=True, help="Calibrate only these sites/buttons (repeatable).")
+    @click.option("--restart", is_flag=True, help="Ignore saved progress and start again.")
+    def calibrate(
+        profile_name: str, port: str, sim: bool, output: Path | None, in_place: bool,
+        timeout_s: float, skip_dead: bool, no_buttons: bool, only: tuple[str, ...], restart: bool,
+    ) -> None:
+        """Light each site in turn, record the switch a magnet closes, write the profile.
+
+        Flags dead switches (nothing closes: press Enter to skip), stuck switches
+        (closed before the magnet) and cross-wired ones (a position another site
+        closed, or the one the profile expected for another site). Progress is saved
+        after every step; run the same command again to resume.
+        """
+        profile = _load(profile_name)
+        console = _console()
+        if in_place:
+            if output is not None:
+                raise click.UsageError("give --output or --in-place, not both")
+            if profile.path is None:
+                raise click.UsageError("--in-place needs a profile loaded from a file")
+            target = profile.path
+        else:
+            target = output or Path.cwd() / f"{profile.name}.calibrated.json"
+        progress_path = target.with_name(target.name + ".progress.json")
+        timeout_ms = int(timeout_s * 1000)
+        try:
+            if progress_path.exists() and not restart:
+                machine = Calibration.from_progress(
+                    profile, load_progress(progress_path), timeout_ms=timeout_ms
+                )
+                console.print(f"resuming from {progress_path} "
+                              f"({len(machine.measured)} of {len(machine.steps)} done)")
+            else:
+                machine = Calibration(profile, include_buttons=not no_buttons,
+                                      only=only or None, timeout_ms=timeout_ms)
+        except CalibrationError as exc:
+            raise click.ClickException(str(exc)) from exc
+
+        with _board(profile, port, sim) as (board_port, maker), Link(board_port) as link:
+            try:
+                hello = link.wait_connected(timeout=15)
+            except LinkError as exc:
+                raise click.ClickException(f"{exc}; plug the board in or give --port") from exc
+            if (hello.rows, hello.cols) != (profile.rows, profile.cols):
+                raise click.ClickException(
+                    f"the board on {link.port} is configured as {hello.board!r} with a "
+                    f"{hello.rows} x {hello.cols} matrix, but {profile.name} is "
+                    f"{profile.rows} x {profile.cols}; flash it first: "
+                    f"meridian-table flash --profile {profile_name}"
+                )
+            with Progress(
+                TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                TimeElapsedColumn(), console=console, transient=True,
+            ) as bar:
+                task = bar.add_task("calibrating", total=len(machine.steps))
+
+                def on_effect(effect: Effect) -> None:
+                    text = _describe_effect(effect)
+                    if text is not None:
+                        bar.console.print(text)
+                    if isinstance(effect, Flagged) and effect.flag.kind == "dead" and not skip_dead:
+                        bar.console.print("    press Enter to skip it, or keep trying")
+                    if isinstance(effect, Prompt):
+                        bar.update(task, completed=effect.index,
+                                   description=f"{effect.step.name}")
+                    if isinstance(effect, Finished):
+                        bar.update(task, completed=len(machine.steps))
+
+                def on_link(state: LinkState) -> None:
+                    bar.console.print(f"[yellow]link {state.state}[/yellow] {state.detail}")
+
+                run = CalibrationRun(
+                    machine, link, on_effect=on_effect, on_link=on_link,
+                    progress_path=progress_path, maker=maker, auto_skip_dead=skip_dead or sim,
+                )
+                if maker is None and sys.stdin.isatty():
+                    threading.Thread(target=_keyboard, args=(run,), daemon=True).start()
+                console.print(f"calibrating {profile.name} on {link.port}: "
+                              f"{len(machine.steps)} steps, Ctrl-C to pause")
+                try:
+                    finished = run.run()
+                except KeyboardInterrupt:
+                    finished = False
+        if not finished:
+            console.print(f"paused; progress is in {progress_path}. Run the same command to resume.")
+            return
+        _finish(console, machine, target, progress_path, in_place)
+
+
+def _finish(console: Console, machine: Calibration, target: Path, progress_path: Path,
+            in_place: bool) -> None:
+    try:
+        result = machine.result_profile()
+    except ProfileError as exc:
+        raise click.ClickException(
+            f"the measured profile does not validate ({exc}); progress is kept in {progress_path}"
+        ) from exc
+    backup = save_profile(result, target, backup=in_place)
+    progress_path.unlink(missing_ok=True)
+    if machine.flags:
+        table = Table(title="problems found")
+        for column in ("kind", "site", "position", "what to do"):
+            table.add_column(column)
+        for flag in machine.flags:
+            table.add_row(flag.kind, flag.name or "-", "-" if flag.pos is None else str(flag.pos),
+                          flag.detail)
+        console.print(table)
+    moved = machine.moved()
+    if moved:
+        console.print("not measured and moved to a free position (they will not sense until "
+                      "repaired and calibrated with --only): "
+                      + ", ".join(f"{k} -> {v}" for k, v in moved.items()))
+    console.print(f"wrote {target}" + (f" (previous version in {backup})" if backup else ""))
+    if not in_place:
+        console.print(f"use it with --profile {target}, or copy it over {machine.profile.path}")
+
+
+# -- flash -----------------------------------------------------------------------------------
+
+
+def _flash_command(group: click.Group) -> None:
+    @group.command()
+    @click.option("--profile", "profile_name", required=True, help="Board profile name or path.")
+    @click.option("--port", default="auto", show_default=True,
+                  help="The Pico's serial port (auto: the first Pico by USB VID:PID).")
+    @click.option("--build-dir", type=click.Path(file_okay=False, path_type=Path),
+                  default=Path("build/pico"), show_default=True)
+    @click.option("--build-only", is_flag=True, help="Compile and write config.json; copy nothing.")
+    @click.option("--no-verify", is_flag=True, help="Do not wait for the board's HELLO.")
+    def flash(profile_name: str, port: str, build_dir: Path, build_only: bool,
+              no_verify: bool) -> None:
+        """Compile the firmware (mpy-cross), copy it and the board's config.json to the
+        Pico (mpremote), reset it and check the firmware version in its HELLO."""
+        profile = _load(profile_name)
+        console = _console()
+        for warning in profile.warnings:
+            console.print(f"[yellow]warning[/yellow] {warning}")
+        try:
+            with console.status("compiling the firmware with mpy-cross"):
+                files = flashing.build(profile, build_dir)
+            for f in files:
+                if f.remote.endswith(".mpy"):
+                    flashing.check_mpy(f.local)
+            console.print(f"built {len(files)} files in {build_dir} for {profile.name}")
+            if build_only:
+                return
+            target = _pico_port(port)
+            if flashing.release(target):
+                console.print("the running firmware gave the REPL back")
+            commands = flashing.mpremote_commands(target, files)
+            labels = ["prepare folders"] + [f.remote for f in files] + ["reset"]
+            with Progress(
+                TextColumn("{task.description:<28}"), BarColumn(), MofNCompleteColumn(),
+                console=console,
+            ) as bar:
+                task = bar.add_task("copying", total=len(commands))
+
+                def on_step(index: int, cmd: Sequence[str]) -> None:
+                    bar.update(task, completed=index, description=labels[index])
+
+                flashing.run_commands(commands, on_step=on_step)
+                bar.update(task, completed=len(commands), description="done")
+            if no_verify:
+                console.print("copied; not verified (--no-verify)")
+                return
+            with console.status("waiting for the board's HELLO"):
+                verified = flashing.verify(target, profile)
+        except flashing.FlashError as exc:
+            raise click.ClickException(str(exc)) from exc
+        console.print(
+            f"[green]ok[/green] {verified.board} runs firmware {verified.fw} "
+            f"({verified.rows} x {verified.cols}, {verified.leds} LEDs)"
+        )
+
+
+def _pico_port(port: str) -> str:
+    if port not in ("auto", "pico"):
+        return port
+    picos = flashing_find_picos()
+    if not picos:
+        raise click.ClickException(
+            "no Pico found (USB VID:PID 2E8A:0005); plug it in, or give --port "
+            "(hold BOOTSEL while plugging in only to install MicroPython itself)"
+        )
+    if len(picos) > 1:
+        raise click.ClickException(
+            f"{len(picos)} Picos are plugged in ({', '.join(picos)}); choose one with --port"
+        )
+    return picos[0]
+
+
+def flashing_find_picos() -> list[str]:
+    """The ports of every plugged-in Pico (a seam for tests)."""
+    from meridian_table.link import find_picos
+
+    return [c.port for c in find_picos()]
+
+
+def register(group: click.Group) -> None:
+    _profile_group(group)
+    _calibrate_command(group)
+    _flash_command(group)
