@@ -1,0 +1,232 @@
+"""`meridian-table bench kato`: random playouts and position analysis of Kato's Meridians.
+
+Figures:
+- ``plies_per_s``: random playouts on the standard board, each ply a uniform choice
+  among the legal moves (``legal_mask`` + ``play_index``, one core).
+- ``plies_per_s_api``: the same through the string API (``legal_moves`` + ``play``).
+- ``analysis_us_p50`` / ``analysis_us_p99``: legal moves, dead groups of both colours
+  and safe points of both colours for one position, over positions from those games.
+- ``reference_plies_per_s``: a plain implementation (coordinate dicts, walks along the
+  lines, flood fills) playing the same rules in the same run; ``speedup`` is the ratio.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import statistics
+import time
+from typing import Any
+
+from meridian_table.games.kato import geometry
+from meridian_table.games.kato.game import PASS, Game
+
+LOGGER = logging.getLogger(__name__)
+
+NAME = "kato"
+HELP = "Kato's Meridians: random playouts (plies/s) and analysis latency (us)."
+
+Coord = tuple[int, int]
+_DIRS: tuple[Coord, ...] = ((1, 0), (0, 1), (1, -1), (-1, 0), (0, -1), (-1, 1))
+
+
+def _pick(mask: int, rng: random.Random) -> int:
+    """A uniformly random set bit of a non-zero mask."""
+    k = int(rng.random() * mask.bit_count())
+    while k:
+        mask &= mask - 1
+        k -= 1
+    return (mask & -mask).bit_length() - 1
+
+
+def playouts(games: int, seed: int, size: int = 6) -> tuple[int, float, list[Game]]:
+    """Play ``games`` random games; return (plies, seconds, some finished positions)."""
+    rng = random.Random(seed)
+    plies = 0
+    elapsed = 0.0
+    kept: list[Game] = []
+    for n in range(games):
+        g = Game(size=size)
+        legal_mask = g.legal_mask
+        play = g.play_index
+        start = time.perf_counter()
+        count = 0
+        while g._winner < 0 and count < 2000:
+            m = legal_mask()
+            play(_pick(m, rng) if m else PASS)
+            count += 1
+        elapsed += time.perf_counter() - start
+        plies += count
+        if n < 40:
+            kept.append(g)
+    return plies, elapsed, kept
+
+
+def playouts_api(games: int, seed: int, size: int = 6) -> tuple[int, float]:
+    """Random games through ``legal_moves()`` and ``play()``."""
+    rng = random.Random(seed)
+    plies = 0
+    start = time.perf_counter()
+    for _ in range(games):
+        g = Game(size=size)
+        while g.winner is None:
+            g.play(rng.choice(sorted(g.legal_moves())))
+            plies += 1
+    return plies, time.perf_counter() - start
+
+
+def analysis_times(games: list[Game], rng: random.Random, samples: int) -> list[float]:
+    """Microseconds for legal moves + dead groups + safe points, per sampled position."""
+    positions: list[Game] = []
+    for g in games:
+        history = list(g.plies)
+        replay = Game(size=g.size)
+        marks = set(rng.sample(range(len(history)), min(len(history), 12)))
+        for i, ply in enumerate(history):
+            replay.play(ply.move)
+            if i in marks and replay.winner is None:
+                positions.append(Game.from_position(replay.position(), replay.to_move))
+    out: list[float] = []
+    for i in range(samples):
+        g = positions[i % len(positions)]
+        start = time.perf_counter()
+        g.legal_moves()
+        g.dead_groups("light")
+        g.dead_groups("dark")
+        g.safe_points("light")
+        g.safe_points("dark")
+        out.append((time.perf_counter() - start) * 1e6)
+    return out
+
+
+class NaiveGame:
+    """The reference: the same rules on a dict of coordinates, with no bitboards and no
+    incremental state (every question walks the lines again)."""
+
+    def __init__(self, size: int = 6) -> None:
+        self.board: dict[Coord, int] = {qr: -1 for qr in geometry.coordinates(size).values()}
+        self.order = sorted(self.board)
+        self.to_move = 0
+        self.turns = [0, 0]
+        self.winner = -1
+
+    def _first(self, at: Coord, d: Coord) -> tuple[Coord | None, int]:
+        q, r = at
+        steps = 0
+        while True:
+            q, r = q + d[0], r + d[1]
+            steps += 1
+            if (q, r) not in self.board:
+                return None, steps
+            if self.board[(q, r)] >= 0:
+                return (q, r), steps
+
+    def legal(self) -> list[Coord]:
+        c = self.to_move
+        turn = self.turns[c]
+        out: list[Coord] = []
+        own = [p for p in self.order if self.board[p] == c]
+        for p in self.order:
+            if self.board[p] >= 0:
+                continue
+            if turn == 0:
+                out.append(p)
+                continue
+            for d in _DIRS:
+                hit, steps = self._first(p, d)
+                if hit is not None and self.board[hit] == c:
+                    if turn >= 2 or (hit == own[0] and steps >= 2):
+                        out.append(p)
+                        break
+        return out
+
+    def _groups(self, c: int) -> list[set[Coord]]:
+        seen: set[Coord] = set()
+        out: list[set[Coord]] = []
+        for p in self.order:
+            if self.board[p] != c or p in seen:
+                continue
+            group = {p}
+            todo = [p]
+            while todo:
+                q, r = todo.pop()
+                for dq, dr in _DIRS:
+                    n = (q + dq, r + dr)
+                    if self.board.get(n, -1) == c and n not in group:
+                        group.add(n)
+                        todo.append(n)
+            seen |= group
+            out.append(group)
+        return out
+
+    def dead(self, c: int) -> set[Coord]:
+        out: set[Coord] = set()
+        for group in self._groups(c):
+            alive = False
+            for s in group:
+                for d in _DIRS:
+                    hit, steps = self._first(s, d)
+                    if hit is not None and steps >= 2 and self.board[hit] == c:
+                        if hit not in group:
+                            alive = True
+                            break
+                if alive:
+                    break
+            if not alive:
+                out |= group
+        return out
+
+    def play(self, p: Coord | None) -> None:
+        c = self.to_move
+        if p is not None:
+            self.board[p] = c
+        self.turns[c] += 1
+        o = 1 - c
+        if self.turns[o] >= 2:
+            for s in self.dead(c):
+                self.board[s] = -1
+        self.to_move = o
+        if self.turns[o] >= 2 and o not in self.board.values():
+            self.winner = c
+        elif self.turns[c] >= 2 and c not in self.board.values():
+            self.winner = o
+
+
+def naive_playouts(games: int, seed: int, size: int = 6) -> tuple[int, float]:
+    rng = random.Random(seed)
+    plies = 0
+    start = time.perf_counter()
+    for _ in range(games):
+        g = NaiveGame(size)
+        count = 0
+        while g.winner < 0 and count < 2000:
+            legal = g.legal()
+            g.play(rng.choice(legal) if legal else None)
+            count += 1
+        plies += count
+    return plies, time.perf_counter() - start
+
+
+def run(options: dict[str, Any]) -> dict[str, Any]:
+    quick = bool(options.get("quick"))
+    games = 20 if quick else 400
+    plies, seconds, kept = playouts(games, seed=2024)
+    api_plies, api_seconds = playouts_api(5 if quick else 60, seed=7)
+    ref_plies, ref_seconds = naive_playouts(1 if quick else 4, seed=11)
+    times = analysis_times(kept, random.Random(5), 200 if quick else 3000)
+    times.sort()
+    fast = plies / seconds
+    ref = ref_plies / ref_seconds
+    return {
+        "games": games,
+        "plies": plies,
+        "plies_per_game": round(plies / games, 1),
+        "plies_per_s": round(fast),
+        "plies_per_s_api": round(api_plies / api_seconds),
+        "analysis_us_p50": round(statistics.median(times), 1),
+        "analysis_us_p99": round(times[min(len(times) - 1, int(len(times) * 0.99))], 1),
+        "reference_plies_per_s": round(ref),
+        "speedup": round(fast / ref, 1),
+        "target_plies_per_s": 150_000,
+        "target_analysis_us_p99": 1000,
+    }
