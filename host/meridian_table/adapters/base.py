@@ -98,12 +98,17 @@ class Observation:
 
     ``prior`` is the site of the last move the table lit (the newest placement), which
     the adapter may use when it has to infer what the players meant (a lifted last
-    stone is probably a takeback).
+    stone is probably a takeback). ``seen_empty`` says which sites were empty at some
+    settled moment since the last action or undo.
     """
 
     expected: frozenset[str]
     sensed: frozenset[str]
     prior: str | None = None
+    #: Sites seen empty on a settled board since the last action or undo: a piece that
+    #: the last action removed and that was lifted since is gone, and a new piece on
+    #: that site is a new piece.
+    seen_empty: frozenset[str] = frozenset()
 
     @property
     def extra(self) -> frozenset[str]:

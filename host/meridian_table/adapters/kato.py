@@ -209,7 +209,7 @@ class KatoAdapter(Adapter):
 
     def interpret(self, observation: Observation) -> Interpretation:
         extra, missing = observation.extra, observation.missing
-        dead = self._pending_removal() & extra
+        dead = (self._pending_removal() - observation.seen_empty) & extra
         result = self.result()
         new = extra - dead
         if not missing and len(new) == 1 and result is None and not self._choice_open():

@@ -150,6 +150,8 @@ class TableSession:
         self._link_state = board.state if board is not None else "none"
         self._changed_at: float | None = None
         self._settled: frozenset[str] = self._sites(self._positions)
+        self._all_sites = frozenset(profile.sites)
+        self._seen_empty: set[str] = set(self._all_sites - self._settled)
         self._prior: str | None = None
         self._flash: str | None = None
         self._result_logged = adapter.result() is not None
@@ -274,6 +276,7 @@ class TableSession:
 
     def _settle(self) -> None:
         self._settled = self._sites(self._positions)
+        self._seen_empty |= self._all_sites - self._settled
         self._flash = None
         self._error = ""
         self._evaluate(from_board=True)
@@ -424,6 +427,7 @@ class TableSession:
             # Not durable means not done: take it back so the log and the game agree.
             self.adapter.undo()
             raise
+        self._seen_empty = set(self._all_sites - self._settled)
         if applied.placed:
             self._prior = sorted(applied.placed)[0]
             if source == "board":
@@ -444,6 +448,7 @@ class TableSession:
             raise
         history = self.adapter.history()
         self._prior = next(iter(sorted(history[-1].placed)), None) if history else None
+        self._seen_empty = set(self._all_sites - self._settled)
         self._flash = None
         self._adjudicating = False
         self._agreed.clear()
@@ -461,7 +466,12 @@ class TableSession:
         """
         allow_actions = from_board
         for _ in range(8):  # an action changes the expectation; re-check, never loop forever
-            observation = Observation(self.adapter.expected(), self._settled, self._prior)
+            observation = Observation(
+                self.adapter.expected(),
+                self._settled,
+                self._prior,
+                frozenset(self._seen_empty),
+            )
             result = self.adapter.result()
             if result is not None and not self._result_logged:
                 self._log("result", self._result_payload(result))
