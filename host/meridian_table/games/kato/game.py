@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable, Mapping
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from meridian_table.games.kato.tables import Tables, bits, tables
 
@@ -78,24 +78,16 @@ def colour_index(colour: str) -> int:
     raise ValueError(f"colour {colour!r} is not 'light' or 'dark'")
 
 
-# The state that undo restores: stones, whose turn, turns taken, pie and result.
-class _Snapshot(NamedTuple):
-    light: int
-    dark: int
-    to_move: int
-    turns_light: int
-    turns_dark: int
-    swapped: bool
-    choice_open: bool
-    winner: int
-
-
-class _Entry(NamedTuple):
-    code: int
-    mover: int
-    removed: int
-    overlooked: int
-    before: _Snapshot
+# The state that undo restores: (light, dark, to_move, turns of light, turns of dark,
+# swapped, choice open, winner). Plain tuples: one is made per ply, so they must be cheap.
+_Snapshot = tuple[int, int, int, int, int, bool, bool, int]
+# A history entry: (move code, mover, removed mask, overlooked mask, snapshot before).
+_Entry = tuple[int, int, int, int, _Snapshot]
+_CODE: Final = 0
+_MOVER: Final = 1
+_REMOVED: Final = 2
+_OVERLOOKED: Final = 3
+_BEFORE: Final = 4
 
 
 class Game:
@@ -261,10 +253,10 @@ class Game:
 
     def _ply(self, e: _Entry, names: tuple[str, ...]) -> Ply:
         return Ply(
-            _move_name(e.code, names),
-            COLOURS[e.mover],
-            frozenset(names[i] for i in bits(e.removed)) if e.removed else _EMPTY,
-            frozenset(names[i] for i in bits(e.overlooked)) if e.overlooked else _EMPTY,
+            _move_name(e[_CODE], names),
+            COLOURS[e[_MOVER]],
+            frozenset(names[i] for i in bits(e[_REMOVED])) if e[_REMOVED] else _EMPTY,
+            frozenset(names[i] for i in bits(e[_OVERLOOKED])) if e[_OVERLOOKED] else _EMPTY,
         )
 
     def setup_position(self) -> str | None:
@@ -273,12 +265,12 @@ class Game:
             return None
         b = self._base
         return "".join(
-            "L" if b.light >> i & 1 else "D" if b.dark >> i & 1 else "." for i in range(self._t.n)
+            "L" if b[0] >> i & 1 else "D" if b[1] >> i & 1 else "." for i in range(self._t.n)
         )
 
     def setup_to_move(self) -> str:
         """The colour to move in the set-up position (Light for a normal start)."""
-        return COLOURS[self._base.to_move]
+        return COLOURS[self._base[2]]
 
     def turn_number(self, colour: str | None = None) -> int:
         """The number of ``colour``'s current or next turn (1 for its first stone)."""
@@ -388,14 +380,14 @@ class Game:
         The caller guarantees legality; nothing is checked.
         """
         self._apply(code, 0, self._snapshot())
-        return self._history[-1].removed
+        return self._history[-1][_REMOVED]
 
     def undo(self) -> Ply:
         """Take back the last move exactly, removals and overlooked groups included."""
         if not self._history:
             raise IndexError("there is no move to undo (the game is at its start)")
         entry = self._history.pop()
-        self._restore(entry.before)
+        self._restore(entry[_BEFORE])
         return self._ply(entry, self._t.names)
 
     # --- analysis -------------------------------------------------------------------------
@@ -560,7 +552,7 @@ class Game:
             )
         if code == SWAP:
             raise IllegalMoveError(f"illegal move {move!r}: a swap cannot overlook dead groups")
-        removed = self._history[-1].removed if self._history else 0
+        removed = self._history[-1][_REMOVED] if self._history else 0
         t = self._t
         out = 0
         for name in cells:
@@ -584,7 +576,7 @@ class Game:
     # --- internals: applying a move ----------------------------------------------------------
 
     def _snapshot(self) -> _Snapshot:
-        return _Snapshot(
+        return (
             self._stones[0],
             self._stones[1],
             self._to_move,
@@ -596,12 +588,12 @@ class Game:
         )
 
     def _restore(self, s: _Snapshot) -> None:
-        self._stones = [s.light, s.dark]
-        self._to_move = s.to_move
-        self._turns = [s.turns_light, s.turns_dark]
-        self._swapped = s.swapped
-        self._choice_open = s.choice_open
-        self._winner = s.winner
+        self._stones = [s[0], s[1]]
+        self._to_move = s[2]
+        self._turns = [s[3], s[4]]
+        self._swapped = s[5]
+        self._choice_open = s[6]
+        self._winner = s[7]
         self._rebuild()
 
     def _apply(self, code: int, overlooked: int, before: _Snapshot) -> None:
@@ -609,7 +601,7 @@ class Game:
         if code == SWAP:
             self._swapped = not self._swapped
             self._choice_open = False
-            self._history.append(_Entry(code, mover, 0, overlooked, before))
+            self._history.append((code, mover, 0, overlooked, before))
             return
         if code >= 0:
             self._put(code, mover)
@@ -631,74 +623,177 @@ class Game:
             # there; the result is fixed now. (In tournament games the opponent may
             # still overlook the groups, so the loss waits for the mover's turn.)
             self._winner = other
-        self._history.append(_Entry(code, mover, removed, overlooked, before))
+        self._history.append((code, mover, removed, overlooked, before))
 
     def _put(self, p: int, c: int) -> None:
-        """Place a stone of colour ``c`` on empty point ``p`` and update the derived state."""
+        """Place a stone of colour ``c`` on empty point ``p`` and update the derived state.
+
+        For each of the three lines through ``p``: ``a`` and ``b`` are the first stones
+        on either side. The empty points between ``p`` and ``b`` look along ``d``
+        towards ``p`` (they saw ``a``'s colour through it) and now see ``c``; likewise
+        the points between ``p`` and ``a``. A path between ``a`` and ``b`` is cut.
+        The loop over the three lines is unrolled: this is the hottest code.
+        """
         t = self._t
         col = self._col
         gid = self._gid
         links = self._links
         v = self._V
-        ray = t.ray
-        rayi = t.rayi
+        ri = t.rayi
+        ri0, ri1, ri2, ri3, ri4, ri5 = ri[0], ri[1], ri[2], ri[3], ri[4], ri[5]
+        rays = t.rays_at[p]
         stones = self._stones
         occ = stones[0] | stones[1]
         adj: list[int] = []
         far: list[int] = []
         c6 = 6 * c
-        for d in (0, 1, 2):
-            rp = ray[d][p]
-            m = rp & occ
-            if m:
-                a = (m & -m).bit_length() - 1
-                ka = col[a]
-                seg_p = rp ^ rayi[d][a]
-            else:
-                a = ka = -1
-                seg_p = rp
-            rm = ray[d + 3][p]
-            m = rm & occ
-            if m:
-                b = m.bit_length() - 1
-                kb = col[b]
-                seg_m = rm ^ rayi[d + 3][b]
-            else:
-                b = kb = -1
-                seg_m = rm
-            # seg_m looks along d towards p (and saw a's colour through it); seg_p
-            # looks along d+3 towards p. Both now see colour c first.
-            if ka != c:
-                if ka >= 0:
-                    v[6 * ka + d] &= ~seg_m
-                v[c6 + d] |= seg_m
-            if kb != c:
-                if kb >= 0:
-                    v[6 * kb + d + 3] &= ~seg_p
-                v[c6 + d + 3] |= seg_p
-            if ka >= 0 and ka == kb:
-                ga = gid[a]
-                gb = gid[b]
-                if ga != gb:
-                    # p cuts the path a-b.
-                    la = links[ga]
-                    n = la[gb] - 1
-                    if n:
-                        la[gb] = n
-                        links[gb][ga] = n
-                    else:
-                        del la[gb]
-                        del links[gb][ga]
-            if ka == c:
-                if seg_p:
-                    far.append(a)
+        # direction 0 (and its opposite, 3)
+        rp = rays[0]
+        m = rp & occ
+        if m:
+            a = (m & -m).bit_length() - 1
+            ka = col[a]
+            seg_p = rp ^ ri0[a]
+        else:
+            a = ka = -1
+            seg_p = rp
+        rm = rays[3]
+        m = rm & occ
+        if m:
+            b = m.bit_length() - 1
+            kb = col[b]
+            seg_m = rm ^ ri3[b]
+        else:
+            b = kb = -1
+            seg_m = rm
+        if ka != c:
+            if ka >= 0:
+                v[6 * ka + 0] &= ~seg_m
+            v[c6 + 0] |= seg_m
+        if kb != c:
+            if kb >= 0:
+                v[6 * kb + 3] &= ~seg_p
+            v[c6 + 3] |= seg_p
+        if ka == kb and ka >= 0:
+            ga = gid[a]
+            gb = gid[b]
+            if ga != gb:
+                la = links[ga]
+                n = la[gb] - 1
+                if n:
+                    la[gb] = n
+                    links[gb][ga] = n
                 else:
-                    adj.append(gid[a])
-            if kb == c:
-                if seg_m:
-                    far.append(b)
+                    del la[gb]
+                    del links[gb][ga]
+        if ka == c:
+            if seg_p:
+                far.append(a)
+            else:
+                adj.append(gid[a])
+        if kb == c:
+            if seg_m:
+                far.append(b)
+            else:
+                adj.append(gid[b])
+        # direction 1 (and its opposite, 4)
+        rp = rays[1]
+        m = rp & occ
+        if m:
+            a = (m & -m).bit_length() - 1
+            ka = col[a]
+            seg_p = rp ^ ri1[a]
+        else:
+            a = ka = -1
+            seg_p = rp
+        rm = rays[4]
+        m = rm & occ
+        if m:
+            b = m.bit_length() - 1
+            kb = col[b]
+            seg_m = rm ^ ri4[b]
+        else:
+            b = kb = -1
+            seg_m = rm
+        if ka != c:
+            if ka >= 0:
+                v[6 * ka + 1] &= ~seg_m
+            v[c6 + 1] |= seg_m
+        if kb != c:
+            if kb >= 0:
+                v[6 * kb + 4] &= ~seg_p
+            v[c6 + 4] |= seg_p
+        if ka == kb and ka >= 0:
+            ga = gid[a]
+            gb = gid[b]
+            if ga != gb:
+                la = links[ga]
+                n = la[gb] - 1
+                if n:
+                    la[gb] = n
+                    links[gb][ga] = n
                 else:
-                    adj.append(gid[b])
+                    del la[gb]
+                    del links[gb][ga]
+        if ka == c:
+            if seg_p:
+                far.append(a)
+            else:
+                adj.append(gid[a])
+        if kb == c:
+            if seg_m:
+                far.append(b)
+            else:
+                adj.append(gid[b])
+        # direction 2 (and its opposite, 5)
+        rp = rays[2]
+        m = rp & occ
+        if m:
+            a = (m & -m).bit_length() - 1
+            ka = col[a]
+            seg_p = rp ^ ri2[a]
+        else:
+            a = ka = -1
+            seg_p = rp
+        rm = rays[5]
+        m = rm & occ
+        if m:
+            b = m.bit_length() - 1
+            kb = col[b]
+            seg_m = rm ^ ri5[b]
+        else:
+            b = kb = -1
+            seg_m = rm
+        if ka != c:
+            if ka >= 0:
+                v[6 * ka + 2] &= ~seg_m
+            v[c6 + 2] |= seg_m
+        if kb != c:
+            if kb >= 0:
+                v[6 * kb + 5] &= ~seg_p
+            v[c6 + 5] |= seg_p
+        if ka == kb and ka >= 0:
+            ga = gid[a]
+            gb = gid[b]
+            if ga != gb:
+                la = links[ga]
+                n = la[gb] - 1
+                if n:
+                    la[gb] = n
+                    links[gb][ga] = n
+                else:
+                    del la[gb]
+                    del links[gb][ga]
+        if ka == c:
+            if seg_p:
+                far.append(a)
+            else:
+                adj.append(gid[a])
+        if kb == c:
+            if seg_m:
+                far.append(b)
+            else:
+                adj.append(gid[b])
         pb = 1 << p
         stones[c] |= pb
         col[p] = c

@@ -29,6 +29,8 @@ class Tables:
     board: int
     ray: tuple[tuple[int, ...], ...]
     rayi: tuple[tuple[int, ...], ...]
+    rays_at: tuple[tuple[int, ...], ...]
+    """``rays_at[i][d]`` is ``ray[d][i]``: the six rays of one point in one lookup."""
     neighbour: tuple[tuple[int, ...], ...]
     """``neighbour[d][i]``: the adjacent point in direction ``d``, or -1 off the board."""
     adjacent: tuple[int, ...]
@@ -70,6 +72,7 @@ def tables(size: int) -> Tables:
         board=(1 << n) - 1,
         ray=tuple(ray),
         rayi=tuple(rayi),
+        rays_at=tuple(tuple(ray[d][i] for d in range(6)) for i in range(n)),
         neighbour=tuple(neighbour),
         adjacent=adjacent,
     )
