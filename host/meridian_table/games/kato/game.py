@@ -379,7 +379,7 @@ class Game:
 
         The caller guarantees legality; nothing is checked.
         """
-        self._apply(code, 0, self._snapshot())
+        self._apply(code, 0, None)
         return self._history[-1][_REMOVED]
 
     def undo(self) -> Ply:
@@ -596,8 +596,22 @@ class Game:
         self._winner = s[7]
         self._rebuild()
 
-    def _apply(self, code: int, overlooked: int, before: _Snapshot) -> None:
+    def _apply(self, code: int, overlooked: int, before: _Snapshot | None) -> None:
+        """Apply a legal move; ``before`` is the snapshot to undo to (None: take it now)."""
         mover = self._to_move
+        stones = self._stones
+        turns = self._turns
+        if before is None:
+            before = (
+                stones[0],
+                stones[1],
+                mover,
+                turns[0],
+                turns[1],
+                self._swapped,
+                self._choice_open,
+                self._winner,
+            )
         if code == SWAP:
             self._swapped = not self._swapped
             self._choice_open = False
@@ -605,24 +619,26 @@ class Game:
             return
         if code >= 0:
             self._put(code, mover)
-        turns = self._turns
         turns[mover] += 1
         other = 1 - mover
-        self._choice_open = self.pie and mover == DARK and turns[DARK] == 1
+        if self.pie:
+            self._choice_open = mover == DARK and turns[DARK] == 1
         removed = 0
         # The opponent's turn starts now: from its third turn on, the mover's dead
         # groups are removed together (DESIGN.md "Removal").
         if turns[other] >= 2:
-            removed = self._remove_dead(mover)
+            links = self._links
+            dead = [g for g in self._groups[mover] if not links[g]]
+            if dead:
+                removed = self._remove_groups(dead, mover)
+                if not stones[mover] and not self.tournament:
+                    # The mover cannot gain a stone before its next turn starts, so it
+                    # loses there; the result is fixed now. (In tournament games the
+                    # opponent may still overlook the groups: the loss waits.)
+                    self._winner = other
+            if not stones[other]:
+                self._winner = mover
         self._to_move = other
-        stones = self._stones
-        if turns[other] >= 2 and not stones[other]:
-            self._winner = mover
-        elif not self.tournament and turns[mover] >= 2 and not stones[mover]:
-            # The mover cannot gain a stone before its next turn starts, so it loses
-            # there; the result is fixed now. (In tournament games the opponent may
-            # still overlook the groups, so the loss waits for the mover's turn.)
-            self._winner = other
         self._history.append((code, mover, removed, overlooked, before))
 
     def _put(self, p: int, c: int) -> None:
@@ -857,14 +873,11 @@ class Game:
         gmask[g] = merged
         return g
 
-    def _remove_dead(self, c: int) -> int:
-        """Remove all dead groups of colour ``c`` together; return the removed mask."""
+    def _remove_groups(self, dead: list[int], c: int) -> int:
+        """Remove the dead groups ``dead`` of colour ``c`` together; return their mask."""
         links = self._links
         gmask = self._gmask
         groups = self._groups[c]
-        dead = [g for g in groups if not links[g]]
-        if not dead:
-            return 0
         removed = 0
         for g in dead:
             removed |= gmask.pop(g)
