@@ -2,6 +2,7 @@
 # Both create .venv when it is missing and install everything pinned in pyproject.toml.
 
 PYTHON ?= python3
+ARGS   ?=
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
@@ -9,7 +10,7 @@ STAMP  := $(VENV)/.installed
 .PHONY: run test venv lint typecheck pytest mptest mpycheck bench clean
 
 run: $(STAMP)
-	$(BIN)/meridian-table play kato
+	$(BIN)/meridian-table play kato $(ARGS)
 
 test: $(STAMP)
 	$(BIN)/ruff check host firmware tests tools
