@@ -123,3 +123,15 @@ def test_result_must_agree_with_the_moves() -> None:
 def test_comments_and_blank_lines_are_ignored() -> None:
     headers, g = record.parse("# a club game\nSize: 5   # small board\n\n1. light F5  # centre\n\n")
     assert headers["Size"] == "5" and g.plies[0].move == "F5" and g.size == 5
+
+
+def test_the_documented_example_parses() -> None:
+    from pathlib import Path
+
+    doc = (Path(__file__).parents[3] / "docs" / "games" / "kato.md").read_text()
+    start = doc.index("```\nGame: Kato's Meridians") + 4
+    example = doc[start : doc.index("```", start)]
+    headers, g = record.parse(example)
+    assert headers["Player1"] == "Ada" and g.swapped and g.seat("light") == 1
+    assert g.plies[5].removed == {"G6"}
+    assert record.export(g, headers) == example
