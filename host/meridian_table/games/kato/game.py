@@ -888,18 +888,23 @@ class Game:
 
     def _take(self, removed: int, c: int) -> None:
         """Take the stones ``removed`` (whole linkless groups of colour ``c``, already
-        dropped from the group tables) off the board and update sight and links."""
+        dropped from the group tables) off the board and update sight and links.
+
+        The stones go one at a time; those still waiting stay in the way, so that each
+        path that reopens across the removed stones is counted once, by the last one
+        taken. The loop over the three lines is unrolled like ``_put``'s.
+        """
         t = self._t
         col = self._col
         gid = self._gid
         links = self._links
         v = self._V
-        ray = t.ray
-        rayi = t.rayi
+        ri = t.rayi
+        ri0, ri1, ri2, ri3, ri4, ri5 = ri[0], ri[1], ri[2], ri[3], ri[4], ri[5]
+        rays_at = t.rays_at
         stones = self._stones
         stones[c] &= ~removed
-        # Stones still waiting to be taken stay in the way, so that each path that
-        # reopens across the removed stones is counted once: by the last one taken.
+        live = stones[0] | stones[1]
         pending = removed
         m = removed
         while m:
@@ -909,51 +914,140 @@ class Game:
             pending ^= xb
             col[x] = -1
             gid[x] = -1
-            occ = stones[0] | stones[1] | pending
-            for d in (0, 1, 2):
-                rp = ray[d][x]
-                mm = rp & occ
-                if mm:
-                    a = (mm & -mm).bit_length() - 1
-                    ka = col[a]
-                    seg_p = rp ^ rayi[d][a]
-                else:
-                    a = ka = -1
-                    seg_p = rp
-                rm = ray[d + 3][x]
-                mm = rm & occ
-                if mm:
-                    b = mm.bit_length() - 1
-                    kb = col[b]
-                    seg_m = rm ^ rayi[d + 3][b]
-                else:
-                    b = kb = -1
-                    seg_m = rm
-                w = seg_m | xb
-                if ka >= 0:
-                    v[6 * ka + d] |= w
-                    v[6 * (1 - ka) + d] &= ~w
-                else:
-                    v[d] &= ~w
-                    v[6 + d] &= ~w
-                w = seg_p | xb
-                if kb >= 0:
-                    v[6 * kb + d + 3] |= w
-                    v[6 * (1 - kb) + d + 3] &= ~w
-                else:
-                    v[d + 3] &= ~w
-                    v[6 + d + 3] &= ~w
-                # A dead stone's lines end at the other colour, the edge or its own
-                # group (a friendly stone of another group would have kept it alive),
-                # so only the other colour's stones can link across the gap.
-                if ka >= 0 and ka == kb:
-                    ga = gid[a]
-                    gb = gid[b]
-                    if ga != gb:
-                        la = links[ga]
-                        la[gb] = la.get(gb, 0) + 1
-                        lb = links[gb]
-                        lb[ga] = lb.get(ga, 0) + 1
+            occ = live | pending
+            rays = rays_at[x]
+            # direction 0 (and its opposite, 3)
+            rp = rays[0]
+            mm = rp & occ
+            if mm:
+                a = (mm & -mm).bit_length() - 1
+                ka = col[a]
+                seg_p = rp ^ ri0[a]
+            else:
+                a = ka = -1
+                seg_p = rp
+            rm = rays[3]
+            mm = rm & occ
+            if mm:
+                b = mm.bit_length() - 1
+                kb = col[b]
+                seg_m = rm ^ ri3[b]
+            else:
+                b = kb = -1
+                seg_m = rm
+            w = seg_m | xb
+            if ka >= 0:
+                v[6 * ka + 0] |= w
+                v[6 - 6 * ka + 0] &= ~w
+            else:
+                v[0] &= ~w
+                v[6] &= ~w
+            w = seg_p | xb
+            if kb >= 0:
+                v[6 * kb + 3] |= w
+                v[6 - 6 * kb + 3] &= ~w
+            else:
+                v[3] &= ~w
+                v[9] &= ~w
+            # A dead stone's lines end at the other colour, the edge or its own group
+            # (a friendly stone of another group would have kept it alive), so only
+            # the other colour's stones can link across the gap.
+            if ka == kb and ka >= 0:
+                ga = gid[a]
+                gb = gid[b]
+                if ga != gb:
+                    la = links[ga]
+                    la[gb] = la.get(gb, 0) + 1
+                    lb = links[gb]
+                    lb[ga] = lb.get(ga, 0) + 1
+            # direction 1 (and its opposite, 4)
+            rp = rays[1]
+            mm = rp & occ
+            if mm:
+                a = (mm & -mm).bit_length() - 1
+                ka = col[a]
+                seg_p = rp ^ ri1[a]
+            else:
+                a = ka = -1
+                seg_p = rp
+            rm = rays[4]
+            mm = rm & occ
+            if mm:
+                b = mm.bit_length() - 1
+                kb = col[b]
+                seg_m = rm ^ ri4[b]
+            else:
+                b = kb = -1
+                seg_m = rm
+            w = seg_m | xb
+            if ka >= 0:
+                v[6 * ka + 1] |= w
+                v[6 - 6 * ka + 1] &= ~w
+            else:
+                v[1] &= ~w
+                v[7] &= ~w
+            w = seg_p | xb
+            if kb >= 0:
+                v[6 * kb + 4] |= w
+                v[6 - 6 * kb + 4] &= ~w
+            else:
+                v[4] &= ~w
+                v[10] &= ~w
+            # A dead stone's lines end at the other colour, the edge or its own group
+            # (a friendly stone of another group would have kept it alive), so only
+            # the other colour's stones can link across the gap.
+            if ka == kb and ka >= 0:
+                ga = gid[a]
+                gb = gid[b]
+                if ga != gb:
+                    la = links[ga]
+                    la[gb] = la.get(gb, 0) + 1
+                    lb = links[gb]
+                    lb[ga] = lb.get(ga, 0) + 1
+            # direction 2 (and its opposite, 5)
+            rp = rays[2]
+            mm = rp & occ
+            if mm:
+                a = (mm & -mm).bit_length() - 1
+                ka = col[a]
+                seg_p = rp ^ ri2[a]
+            else:
+                a = ka = -1
+                seg_p = rp
+            rm = rays[5]
+            mm = rm & occ
+            if mm:
+                b = mm.bit_length() - 1
+                kb = col[b]
+                seg_m = rm ^ ri5[b]
+            else:
+                b = kb = -1
+                seg_m = rm
+            w = seg_m | xb
+            if ka >= 0:
+                v[6 * ka + 2] |= w
+                v[6 - 6 * ka + 2] &= ~w
+            else:
+                v[2] &= ~w
+                v[8] &= ~w
+            w = seg_p | xb
+            if kb >= 0:
+                v[6 * kb + 5] |= w
+                v[6 - 6 * kb + 5] &= ~w
+            else:
+                v[5] &= ~w
+                v[11] &= ~w
+            # A dead stone's lines end at the other colour, the edge or its own group
+            # (a friendly stone of another group would have kept it alive), so only
+            # the other colour's stones can link across the gap.
+            if ka == kb and ka >= 0:
+                ga = gid[a]
+                gb = gid[b]
+                if ga != gb:
+                    la = links[ga]
+                    la[gb] = la.get(gb, 0) + 1
+                    lb = links[gb]
+                    lb[ga] = lb.get(ga, 0) + 1
 
     def _rebuild(self) -> None:
         """Derive groups, links and sight from the two bitboards (set-up and undo)."""
@@ -961,6 +1055,14 @@ class Game:
         n = t.n
         light, dark = self._stones
         occ = light | dark
+        if not occ:
+            self._col = [-1] * n
+            self._gid = [-1] * n
+            self._gmask = {}
+            self._groups = [set(), set()]
+            self._links = {}
+            self._V = [0] * 12
+            return
         col = [-1] * n
         for i in bits(light):
             col[i] = LIGHT
