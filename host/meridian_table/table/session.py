@@ -147,6 +147,7 @@ class TableSession:
 
         self._positions: set[int] = set(board.occupancy) if board is not None else set()
         self._connected = board is None or board.state == CONNECTED
+        self._ever_connected = self._connected
         self._link_state = board.state if board is not None else "none"
         self._changed_at: float | None = None
         self._settled: frozenset[str] = self._sites(self._positions)
@@ -246,6 +247,7 @@ class TableSession:
         if connected == self._connected:
             return True
         self._connected = connected
+        self._ever_connected |= connected
         if connected:
             LOGGER.info("board reconnected: reconciling with its snapshot")
             if self.board is not None:
@@ -480,7 +482,11 @@ class TableSession:
             self._all_at_once = False
             if not self._connected:
                 self._phase = PAUSED
-                self._message = "Board disconnected: plug it back in to continue"
+                self._message = (
+                    "Board disconnected: plug it back in to continue"
+                    if self._ever_connected
+                    else f"Waiting for the board to connect ({self._link_state})"
+                )
                 self._view = None
                 self._lights = {}
                 return

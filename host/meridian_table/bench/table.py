@@ -1,0 +1,143 @@
+"""`meridian-table bench table`: switch change to new LED frame, through the whole table.
+
+A random Kato game is played on the virtual board (the real firmware behind a pty, the
+real link, the session, the adapter and the engine), with the settle window set to 0 so
+that it is excluded. Every switch change (a placement, a dead stone lifted, a stone put
+back after an undo) is timed from the simulated switch change until the firmware
+reports the resulting LED plan shown (SHOWN, sent once the frame is on the LEDs).
+The reference measured in the same run is a bare plan round trip (link.send_plan to
+SHOWN, with no switch and no table), so the ratio is the table's own share.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import statistics
+import threading
+import time
+from typing import Any
+
+from meridian_table.ledplan import SOLID, LedPlan, Light
+from meridian_table.table.runner import RunningTable, TableSetup, open_table
+
+LOGGER = logging.getLogger(__name__)
+
+NAME = "table"
+HELP = "switch change -> LED frame rendered by the firmware, through link, table and adapter"
+MOVES = 1000
+QUICK_MOVES = 60
+TIMEOUT_S = 5.0
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
+    return ordered[index]
+
+
+def _timed_change(table: RunningTable, site: str, closed: bool) -> float | None:
+    """Set ``site``'s switch; ms until the firmware shows the next plan (None: no new plan)."""
+    link = table.link
+    before = link.plan_gen
+    start = time.perf_counter()
+    table.virtual.set_site(site, closed)
+    deadline = start + TIMEOUT_S
+    pause = threading.Event()
+    while link.shown_gen <= before:
+        if time.perf_counter() > deadline:
+            return None
+        pause.wait(0.0002)
+    return (time.perf_counter() - start) * 1000.0
+
+
+def _wait_idle(table: RunningTable) -> None:
+    pause = threading.Event()
+    deadline = time.monotonic() + TIMEOUT_S
+    while table.session.settling and time.monotonic() < deadline:
+        pause.wait(0.001)
+
+
+def run(options: dict[str, Any]) -> dict[str, Any]:
+    """Time MOVES switch changes (QUICK_MOVES with ``quick``)."""
+    target = QUICK_MOVES if options.get("quick") else MOVES
+    rng = random.Random(20261122)
+    samples: list[float] = []
+    missing = 0
+    games = 0
+    setup = TableSetup(game="kato", board="sim", db=":memory:", settle_s=0.0)
+    with open_table(setup) as table:
+        if not table.wait_ready(30):
+            raise RuntimeError("the virtual board did not connect within 30 s")
+        session = table.session
+        while len(samples) + missing < target:
+            _wait_idle(table)
+            state = session.state()
+            if state["phase"] == "resync":
+                site = state["diff"]["next"]
+                change = (site, site in state["diff"]["put_back"])
+            elif state["phase"] in ("play",) and state["legal"]:
+                change = (rng.choice(state["legal"]), True)
+            elif state["phase"] == "pass":
+                session.press("confirm")
+                continue
+            else:  # the game is over: take it all back and play again
+                games += 1
+                while session.state()["moves"]:
+                    session.press("undo")
+                    _wait_idle(table)
+                    while session.state()["phase"] == "resync":
+                        st = session.state()
+                        site = st["diff"]["next"]
+                        ms = _timed_change(table, site, site in st["diff"]["put_back"])
+                        _record(samples, ms)
+                        _wait_idle(table)
+                continue
+            ms = _timed_change(table, *change)
+            if ms is None:
+                missing += 1
+            else:
+                samples.append(ms)
+        reference = _plan_reference(table, 30 if options.get("quick") else 200)
+        stats = table.link.stats()
+    p50 = _percentile(samples, 0.50)
+    p99 = _percentile(samples, 0.99)
+    ref50 = statistics.median(reference) if reference else None
+    return {
+        "moves": len(samples),
+        "no_new_frame": missing,
+        "games_restarted": games,
+        "switch_to_led_ms_p50": round(p50, 3),
+        "switch_to_led_ms_p99": round(p99, 3),
+        "switch_to_led_ms_max": round(max(samples), 3),
+        "target_p99_ms": 10.0,
+        "meets_target": p99 < 10.0,
+        "reference_plan_ms_p50": round(ref50, 3) if ref50 is not None else None,
+        "p50_over_reference": round(p50 / ref50, 2) if ref50 else None,
+        "crc_errors": stats.get("crc_errors", 0),
+    }
+
+
+def _record(samples: list[float], ms: float | None) -> None:
+    if ms is not None:
+        samples.append(ms)
+
+
+def _plan_reference(table: RunningTable, count: int) -> list[float]:
+    """Plan round trips with no switch and no table: link and firmware alone (ms)."""
+    link = table.link
+    table.session.close()  # the session must not send plans of its own meanwhile
+    leds = table.profile.leds
+    out: list[float] = []
+    pause = threading.Event()
+    for i in range(count):
+        plan = LedPlan.from_mapping(leds, {i % leds: Light(0x102030 + i % 2, SOLID)})
+        before = link.plan_gen
+        start = time.perf_counter()
+        link.send_plan(plan)
+        deadline = start + TIMEOUT_S
+        while link.shown_gen <= before and time.perf_counter() < deadline:
+            pause.wait(0.0002)
+        if link.shown_gen > before:
+            out.append((time.perf_counter() - start) * 1000.0)
+    return out
