@@ -1059,7 +1059,8 @@ class Game:
             self._col = [-1] * n
             self._gid = [-1] * n
             self._gmask = {}
-            self._groups = [set(), set()]
+            no_groups: list[set[int]] = [set(), set()]
+            self._groups = no_groups
             self._links = {}
             self._V = [0] * 12
             return
