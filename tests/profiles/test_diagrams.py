@@ -60,3 +60,26 @@ def test_check_mode_reports_a_stale_diagram(tmp_path: Path) -> None:
     assert RENDER.main(["kato-80", "-o", str(stale), "--check"]) == 1
     assert RENDER.main(["kato-80", "-o", str(stale)]) == 0
     assert RENDER.main(["kato-80", "-o", str(stale), "--check"]) == 0
+
+
+def test_committed_bom_matches_the_profiles() -> None:
+    spec = importlib.util.spec_from_file_location("render_bom", ROOT / "tools" / "render_bom.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert (ROOT / "hardware" / "BOM.md").read_text(encoding="utf-8") == module.render(), (
+        "hardware/BOM.md is stale; run .venv/bin/python tools/render_bom.py and commit it"
+    )
+
+
+def test_bom_quantities_follow_the_wiring() -> None:
+    from meridian_table.profiles.bom import bill_of_materials
+
+    def qty(name: str, part: str) -> int:
+        return sum(line.qty for line in bill_of_materials(load_profile(name)) if part in line.part)
+
+    assert qty("kato-114", "1N4148") == 114 + 7
+    assert qty("kato-114", "74HC165") == 0
+    assert qty("kato-154", "1N4148") == 0 and qty("kato-154", "74HC165") == 21
+    assert qty("colovini-50", "push button") == 17
+    assert qty("kato-154", "injection lead") == 4 and qty("kato-114", "injection lead") == 0
