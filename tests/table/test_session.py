@@ -242,3 +242,30 @@ def test_subscribers_get_each_change_and_can_unsubscribe() -> None:
     n = len(seen)
     t.place("M1")
     assert len(seen) == n
+
+
+def test_a_refused_physical_button_is_shown_not_raised() -> None:
+    t = make()
+    t.board.press("undo")  # nothing to undo: must not raise on the link's thread
+    assert "nothing to undo" in t.session.state()["error"]
+    t.board.press("swap")
+    assert "pie" in t.session.state()["error"].lower()
+
+
+def test_a_failing_log_takes_the_move_back() -> None:
+    t = make()
+
+    class Broken(MemoryJournal):
+        def append(self, kind: str, payload: object) -> None:  # type: ignore[override]
+            if kind == "action":
+                raise OSError("disk full")
+            super().append(kind, payload)  # type: ignore[arg-type]
+
+    t.session.journal = Broken(1)
+    t.board.set("G6", True)
+    t.clock.advance(0.31)
+    t.session.tick()
+    assert t.moves() == [] and t.adapter.history() == ()
+    state = t.session.state()
+    assert state["phase"] == "resync" and "disk full" in state["error"]
+    assert state["diff"]["remove"] == ["G6"]

@@ -198,7 +198,13 @@ class TableSession:
 
     def _tick_loop(self) -> None:
         while not self._closing.is_set():
-            wait = self.tick()
+            try:
+                wait = self.tick()
+            except Exception:
+                # The settled board could not be handled (e.g. the log failed): keep the
+                # ticker alive; the change is retried on the next switch event.
+                LOGGER.exception("settling the board failed")
+                wait = None
             self._wake.wait(timeout=0.5 if wait is None else max(wait, 0.0))
             self._wake.clear()
 
@@ -224,7 +230,11 @@ class TableSession:
         button = self._button_of.get(pos)
         if button is not None:
             if closed:
-                self._press(button, source="button")
+                try:
+                    self._press(button, source="button")
+                except ValueError as exc:  # a refused press is shown, never raised at the link
+                    self._error = str(exc)
+                    LOGGER.info("button %s refused: %s", button, exc)
                 return True
             return False
         if pos not in self._site_of:
@@ -512,10 +522,17 @@ class TableSession:
             if interp.action is not None:
                 try:
                     self._apply(interp.action, "board")
-                except ValueError as exc:
-                    # The adapter offered an action the engine refused: show it as a
-                    # mistake on that board rather than lose the sensed change.
-                    LOGGER.error("adapter action %r refused: %s", interp.action, exc)
+                except Exception as exc:
+                    # The engine refused the adapter's action, or the log could not store
+                    # it: the move is not taken. Guide the board back to the last stored
+                    # position rather than lose the sensed change or show it as done.
+                    LOGGER.error("sensed action %r not taken: %s", interp.action, exc)
+                    if not isinstance(exc, ValueError):
+                        exc = SessionError(
+                            f"the move {interp.action} could not be saved ({exc}); it was not "
+                            "taken: lift the stone and try again"
+                        )
+                    self._error = str(exc)
                     self._show_resync(
                         Interpretation(
                             mistakes=tuple(
