@@ -1,0 +1,647 @@
+"""Colovini's Meridian on a physical board: one switch and one LED per city, plus buttons.
+
+A reed switch sees that a tower stands on a city, not its colour or height. The table
+knows colour from whose turn it is and asks for what it cannot sense (issue 6,
+"Physical-board adapter"; docs/games/colovini.md):
+
+1. **Choose the meridian** with the buttons ``meridian1`` ... ``meridian10`` (or the page).
+   When two playable cards allow it (``3`` and ``1-2-3``), the player says which card
+   (``minus``/``plus`` then ``confirm``, or the page).
+2. **Options:** the meridian's LEDs show where a new tower can stand (mover's colour,
+   dim) and which towers some option would push (cyan blink); the message lists every
+   option with its heights.
+3. **Build and match:** the settled occupancy of that meridian is compared with every
+   legal outcome. One outcome: played. Several (the heights of a band, or two cities
+   with the same occupancy): a question, ``plus``/``minus`` then ``confirm`` or the page.
+   No outcome: the nearest one is guided (a pushed tower left in the wrong place).
+4. **Own tower and pass:** lifting your own tower on the chosen meridian asks for
+   ``confirm`` (remove it, keep the pieces) so that a rebuild can be built in steps;
+   ``pass`` passes (asking which card to discard when that is open).
+5. **End:** each island lights in its owner's colour, tied islands blink amber;
+   ``confirm`` then toggles the tidy-up guide (towers to take off blink red).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, ClassVar
+
+from meridian_table.adapters.base import (
+    ASK,
+    CHOICE,
+    ENDED,
+    PASS,
+    PLAY,
+    REMOVE,
+    Adapter,
+    AdapterError,
+    Applied,
+    Interpretation,
+    Mistake,
+    Observation,
+    Question,
+    SiteDrawing,
+    View,
+    flash,
+    hint,
+)
+from meridian_table.games import colovini
+from meridian_table.games.colovini import Action, card_meridians, city_id
+from meridian_table.games.colovini.meridian import Column, apply_placement, placement_cities
+from meridian_table.ledplan import BLINK, SOLID, Light
+
+LOGGER = logging.getLogger(__name__)
+
+SEATS = ("orange", "black", "brown", "grey")
+#: LEDs cannot show black, brown or grey pieces: each seat has a distinct LED colour.
+LED_COLOURS = {"orange": 0xFF5000, "black": 0x2040FF, "brown": 0x00C040, "grey": 0xC000C0}
+#: A tower that some option on the chosen meridian would push.
+PUSHED = Light(0x00C8FF, BLINK)
+#: An island left unassigned by a tie, at the end.
+TIED = Light(0xFFA000, BLINK)
+MERIDIAN_BUTTONS = tuple(f"meridian{m}" for m in range(1, 11))
+MERIDIAN = "meridian"
+CARD = "card"
+CURSOR = "cursor"
+HEIGHT = "height"
+OPTION = "option"
+REMOVE_OWN = "remove"
+PASSING = "pass"
+
+
+def _pattern(column: Column) -> frozenset[int]:
+    return frozenset(i + 1 for i, t in enumerate(column) if t is not None)
+
+
+class ColoviniAdapter(Adapter):
+    """Colovini's Meridian for 2, 3 or 4 players; options as in ``colovini.new_game``."""
+
+    game: ClassVar[str] = "colovini"
+    colours: ClassVar[tuple[str, ...]] = SEATS
+    controls: ClassVar[tuple[str, ...]] = ("confirm", "pass", "plus", "minus", *MERIDIAN_BUTTONS)
+
+    def __new__(cls, players: int = 4, *args: Any, **kwargs: Any) -> ColoviniAdapter:
+        # The seats depend on the player count, and `colours` is a class attribute
+        # (docs/TABLE.md): pick the subclass whose seats fit.
+        target = _BY_COUNT.get(players, cls) if cls is ColoviniAdapter else cls
+        return super().__new__(target)
+
+    def __init__(
+        self,
+        players: int = 4,
+        map: str | None = None,  # noqa: A002 - the logged option's name
+        deck: str = "digital",
+        seed: int | None = None,
+        names: list[str] | None = None,
+        *,
+        engine: colovini.Game | None = None,
+    ) -> None:
+        if engine is None:
+            engine = colovini.new_game(
+                players=players, map=map, deck=deck, seed=seed,
+                names=names or [s.capitalize() for s in SEATS[:players]],
+            )
+        if engine.players != len(self.colours):
+            raise ValueError(f"engine has {engine.players} players, adapter seats {self.colours}")
+        self._engine = engine
+        self._history: list[Applied] = []
+        self._drawing = tuple(
+            SiteDrawing(c.id, float(c.meridian - 1), float(c.index - 1))
+            for c in engine.board_map.cities.values()
+        )
+        self._tidy = False
+        self._reset()
+
+    def _reset(self) -> None:
+        """Forget the turn's inputs (after an action or an undo)."""
+        self._meridian: int | None = None
+        self._card: str | None = None
+        self._passing = False
+        self._cursor = 0
+        self._pending: list[str] = []
+        self._fresh = False
+
+    def __repr__(self) -> str:
+        return f"ColoviniAdapter(**{self.options!r})"
+
+    # --- state ------------------------------------------------------------------------
+
+    @property
+    def engine(self) -> colovini.Game:
+        return self._engine
+
+    @property
+    def options(self) -> dict[str, Any]:
+        return self._engine.options
+
+    @property
+    def to_move(self) -> str:
+        return self.colours[self._engine.to_move]
+
+    @property
+    def meridian(self) -> int | None:
+        """The meridian chosen for this turn, if any."""
+        return self._meridian
+
+    @property
+    def card(self) -> str | None:
+        """The card chosen (or implied) for this turn, if any."""
+        return self._card
+
+    def sites(self) -> tuple[SiteDrawing, ...]:
+        return self._drawing
+
+    def expected(self) -> frozenset[str]:
+        return frozenset(self._engine.garrisons())
+
+    def pieces(self) -> dict[str, str]:
+        out = {}
+        for city, seat in self._engine.garrisons().items():
+            tower = self._engine.tower_at(city)
+            height = tower[1] if tower else 0
+            out[city] = f"{self.colours[seat][0].upper()}{height}"
+        return out
+
+    def history(self) -> tuple[Applied, ...]:
+        return tuple(self._history)
+
+    def _colour(self, seat: int | str) -> int:
+        name = self.colours[seat] if isinstance(seat, int) else seat
+        return LED_COLOURS[name]
+
+    def _cards_for(self, meridian: int) -> list[str]:
+        return [c for c in self._engine.playable_cards() if meridian in card_meridians(c)]
+
+    def _allowed_meridians(self) -> list[int]:
+        found = {m for c in self._engine.playable_cards() for m in card_meridians(c)}
+        return sorted(found)
+
+    def _actions(self) -> list[Action]:
+        """The mover's legal non-pass actions with the chosen card on the chosen meridian."""
+        if self._meridian is None or self._card is None:
+            return []
+        return [
+            a for a in self._engine.legal_actions()
+            if a.card == self._card and a.meridian == self._meridian
+        ]
+
+    def _outcome(self, action: Action) -> Column:
+        column = self._engine.state.columns[action.meridian - 1]
+        if action.remove:
+            column = column[: action.remove - 1] + (None,) + column[action.remove :]
+        if not action.city:
+            return column
+        push = dict(placement_cities(column, action.height))[action.city - 1]
+        return apply_placement(column, action.city - 1, push, (self._engine.to_move, action.height))
+
+    def _outcomes(self) -> dict[frozenset[int], list[Action]]:
+        out: dict[frozenset[int], list[Action]] = {}
+        for action in self._actions():
+            out.setdefault(_pattern(self._outcome(action)), []).append(action)
+        return out
+
+    # --- what the LEDs and the page show ----------------------------------------------
+
+    def view(self, prior: str | None) -> View:
+        if not self._fresh:
+            self._pending = []  # the board matches again: nothing sensed is pending
+        self._fresh = False
+        mover = self.to_move
+        if self._engine.is_over:
+            return self._end_view()
+        lights: dict[str, Light] = {}
+        if prior is not None and prior in self.expected():
+            seat = self._engine.garrisons()[prior]
+            lights[prior] = flash(self._colour(seat))
+        name = mover.capitalize()
+        if self._pending:
+            return self._pending_view(lights)
+        if self._passing:
+            question = self._card_question("Which card do you discard to pass?",
+                                           list(self._engine.playable_cards()))
+            return View(CHOICE, question.prompt, lights, (), question, mover)
+        if self._meridian is None:
+            allowed = self._allowed_meridians()
+            cards = ", ".join(self._engine.face_up(self._engine.to_move)) or "any card left"
+            phase = PASS if self._engine.must_pass() else PLAY
+            extra = " No tower can be built: press Pass." if phase == PASS else " Or press Pass."
+            question = Question(
+                MERIDIAN, f"{name}: choose a meridian (cards: {cards}).{extra}",
+                tuple(str(m) for m in allowed),
+                {f"meridian{m}": str(m) for m in allowed},
+            )
+            return View(phase, question.prompt, lights, (), question, mover)
+        if self._card is None:
+            question = self._card_question(
+                f"{name}: which card do you play on meridian {self._meridian}?",
+                self._cards_for(self._meridian),
+            )
+            return View(CHOICE, question.prompt, lights, (), question, mover)
+        return self._options_view(lights)
+
+    def _card_question(self, prompt: str, cards: list[str]) -> Question:
+        cursor = self._cursor % len(cards)
+        buttons = {"confirm": cards[cursor]}
+        if len(cards) == 2:
+            buttons.update({"minus": cards[0], "plus": cards[1]})
+        return Question(CARD, f"{prompt} ({' / '.join(cards)}; now: {cards[cursor]})",
+                        tuple(cards), buttons)
+
+    def _options_view(self, lights: dict[str, Light]) -> View:
+        m = self._meridian
+        if m is None or self._card is None:
+            raise AdapterError("no meridian and card chosen yet")
+        mover = self.to_move
+        colour = self._colour(mover)
+        actions = self._actions()
+        column = self._engine.state.columns[m - 1]
+        legal: list[str] = []
+        for action in actions:
+            if action.city and not action.remove:
+                site = city_id(m, action.city)
+                if site not in legal:
+                    legal.append(site)
+                lights.setdefault(site, hint(colour))
+                if column[action.city - 1] is not None:
+                    lights[site] = PUSHED
+        summary = _summarise(actions, column, m)
+        name = mover.capitalize()
+        if not actions:
+            message = f"{name}: nothing can be built on meridian {m} with card {self._card}: press Pass"
+            return View(PASS, message, lights, (), None, mover)
+        message = f"{name}, meridian {m} (card {self._card}): {summary}. Or press Pass."
+        return View(PLAY, message, lights, tuple(legal), None, mover)
+
+    def _pending_view(self, lights: dict[str, Light]) -> View:
+        mover = self.to_move
+        choices = self._pending
+        cursor = self._cursor % len(choices)
+        actions = [Action.parse(n) for n in choices]
+        for action in actions:
+            for site in _placed_sites(self._engine.state.columns[action.meridian - 1],
+                                      self._outcome(action), action.meridian):
+                lights[site] = ASK
+        if len(actions) == 1 and actions[0].kind == "remove":
+            site = city_id(actions[0].meridian, actions[0].remove)
+            lights[site] = ASK
+            question = Question(
+                REMOVE_OWN,
+                f"{mover.capitalize()}: you lifted your tower from {site}. Confirm to remove it "
+                "and keep its pieces, or build the new tower",
+                ("yes",), {"confirm": "yes"},
+            )
+            return View(CHOICE, question.prompt, lights, (), question, mover)
+        same_city = len({(a.remove, a.city) for a in actions}) == 1
+        if same_city:
+            values = tuple(str(a.height) for a in actions)
+            where = city_id(actions[0].meridian, actions[0].city)
+            prompt = f"{mover.capitalize()}: how high is the new tower on {where}?"
+            field_name = HEIGHT
+        else:
+            values = tuple(choices)
+            prompt = f"{mover.capitalize()}: which option did you build?"
+            field_name = OPTION
+        buttons = {"confirm": values[cursor]}
+        question = Question(field_name, f"{prompt} (now: {values[cursor]}; plus/minus, then Confirm)",
+                            values, buttons)
+        return View(CHOICE, question.prompt, lights, (), question, mover)
+
+    def _end_view(self) -> View:
+        result = self._engine.result()
+        lights: dict[str, Light] = {}
+        for island in result.islands:
+            for city in island.cities:
+                if island.owner is not None:
+                    seat = self._engine.names.index(str(island.owner))
+                    lights[city] = Light(self._colour(seat), SOLID)
+                elif island.tied:
+                    lights[city] = TIED
+        if self._tidy:
+            for city in self._tidy_sites():
+                lights[city] = REMOVE
+            message = "Tidy-up: take off the towers that blink red, then count. " + result.tie_break
+        else:
+            message = f"{result.tie_break} Press Confirm for the tidy-up guide."
+        return View(ENDED, message, lights, (), None, None)
+
+    def _tidy_sites(self) -> list[str]:
+        """The rule book's tidy-up: clear tied islands, keep one owner tower per island."""
+        result = self._engine.result()
+        garrisons = self._engine.garrisons()
+        names = self._engine.names
+        out: list[str] = []
+        for island in result.islands:
+            towers = [c for c in island.cities if c in garrisons]
+            if island.owner is None:
+                out.extend(towers)
+                continue
+            owner = names.index(str(island.owner))
+            keep = next(c for c in towers if garrisons[c] == owner)
+            out.extend(c for c in towers if c != keep)
+        return out
+
+    # --- what a settled board means --------------------------------------------------
+
+    def interpret(self, observation: Observation) -> Interpretation:
+        self._fresh = True
+        changed = observation.extra | observation.missing
+        meridians = {int(site.split(".")[0]) for site in changed}
+        if self._meridian is None or self._card is None or meridians != {self._meridian}:
+            self._pending = []
+            return self._off_meridian(observation)
+        m = self._meridian
+        sensed = frozenset(
+            int(s.split(".")[1]) for s in observation.sensed if s.startswith(f"{m}.")
+        )
+        outcomes = self._outcomes()
+        found = outcomes.get(sensed)
+        if found:
+            notations = [a.notation() for a in found]
+            if len(found) == 1 and found[0].kind != "remove":
+                self._pending = []
+                return Interpretation(action=notations[0], message=f"{self.to_move} builds {notations[0]}")
+            if notations != self._pending:
+                self._pending = notations
+                self._cursor = 0
+            return Interpretation(message="the board leaves it open: answer the question")
+        self._pending = []
+        return self._guide(observation, sensed, outcomes)
+
+    def _off_meridian(self, observation: Observation) -> Interpretation:
+        m = self._meridian
+        mistakes: list[Mistake] = []
+        for site in sorted(observation.extra):
+            if m is None:
+                why = "choose a meridian first (the buttons under the numbers), then build"
+            elif self._card is None:
+                why = f"say which card you play on meridian {m} first"
+            elif not site.startswith(f"{m}."):
+                why = f"you build on meridian {m} this turn, not here: lift it"
+            else:
+                why = "no tower belongs here: lift it"
+            mistakes.append(Mistake(site, "remove", why))
+        for site in sorted(observation.missing):
+            mistakes.append(Mistake(site, "put_back", "this tower stays: put it back"))
+        first = mistakes[0]
+        verb = "Lift the tower on" if first.kind == "remove" else "Put the tower back on"
+        return Interpretation(mistakes=tuple(mistakes), message=f"{verb} {first.site}: {first.reason}")
+
+    def _guide(
+        self, observation: Observation, sensed: frozenset[int],
+        outcomes: dict[frozenset[int], list[Action]],
+    ) -> Interpretation:
+        m = self._meridian
+        if m is None:
+            raise AdapterError("no meridian chosen yet")
+        column = self._engine.state.columns[m - 1]
+        current = _pattern(column)
+        # the nearest legal outcome (the starting position counts: maybe nothing was meant)
+        targets = [(len(p ^ sensed), len(p - sensed), n, p) for n, p in enumerate(outcomes)]
+        targets.append((len(current ^ sensed), len(current - sensed), -1, current))
+        _, _, _, target = min(targets)
+        moves: dict[int, int] = {}
+        if target in outcomes:
+            action = outcomes[target][0]
+            before = column
+            if action.remove:
+                before = column[: action.remove - 1] + (None,) + column[action.remove :]
+            push = dict(placement_cities(before, action.height)).get(action.city - 1, 0)
+            j = action.city - 1
+            while push and before[j] is not None:
+                moves[j + 1 + push] = j + 1
+                j += push
+        mistakes: list[Mistake] = []
+        for index in sorted(sensed - target):
+            mistakes.append(Mistake(city_id(m, index), "remove",
+                                    "no tower stands here after any option: lift it"))
+        for index in sorted(target - sensed):
+            if index in moves:
+                why = f"the pushed tower from {city_id(m, moves[index])} goes here"
+            elif index in current:
+                why = "this tower stays (or is pushed along): put it back"
+            else:
+                why = "the new tower goes here"
+            mistakes.append(Mistake(city_id(m, index), "put_back", why))
+        for site in sorted(observation.extra | observation.missing):
+            if not site.startswith(f"{m}."):
+                if site in observation.extra:
+                    mistakes.append(Mistake(site, "remove", f"only meridian {m} changes this turn"))
+                else:
+                    mistakes.append(Mistake(site, "put_back", f"only meridian {m} changes this turn"))
+        first = mistakes[0]
+        verb = "Lift the tower on" if first.kind == "remove" else "Put a tower on"
+        return Interpretation(mistakes=tuple(mistakes), message=f"{verb} {first.site}: {first.reason}")
+
+    # --- inputs -------------------------------------------------------------------------
+
+    def button(self, name: str) -> Interpretation:
+        if self._engine.is_over:
+            if name == "confirm":
+                self._tidy = not self._tidy
+                return Interpretation(message="tidy-up guide " + ("on" if self._tidy else "off"))
+            raise AdapterError(f"button {name!r}: the game is over")
+        if name in MERIDIAN_BUTTONS:
+            return self.answer(MERIDIAN, name[len("meridian"):])
+        if name in ("plus", "minus"):
+            return self._move_cursor(1 if name == "plus" else -1)
+        if name == "confirm":
+            return self._confirm()
+        if name == "pass":
+            return self._pass()
+        raise AdapterError(
+            f"button {name!r} means nothing in Colovini's Meridian; use meridian1..meridian10, "
+            "plus, minus, confirm, pass, undo or menu"
+        )
+
+    def _choices(self) -> list[str]:
+        if self._pending:
+            return self._pending
+        if self._passing:
+            return list(self._engine.playable_cards())
+        if self._meridian is not None and self._card is None:
+            return self._cards_for(self._meridian)
+        return []
+
+    def _move_cursor(self, step: int) -> Interpretation:
+        choices = self._choices()
+        if len(choices) < 2:
+            raise AdapterError("plus/minus choose between answers, and there is nothing to choose now")
+        cursor = (self._cursor + step) % len(choices)
+        return self.answer(CURSOR, str(cursor))
+
+    def _confirm(self) -> Interpretation:
+        if self._pending:
+            return Interpretation(action=self._pending[self._cursor % len(self._pending)],
+                                  message=f"{self.to_move} confirms")
+        choices = self._choices()
+        if choices:
+            return self.answer(CARD, choices[self._cursor % len(choices)])
+        raise AdapterError(
+            "Confirm does nothing now: choose a meridian, build on it, or press Pass"
+        )
+
+    def _pass(self) -> Interpretation:
+        card = self._card
+        if card is None:
+            playable = self._engine.playable_cards()
+            if len(playable) == 1:
+                card = playable[0]
+        if card is not None:
+            return Interpretation(action=f"{card}:pass", message=f"{self.to_move} passes ({card})")
+        return self.answer(PASSING, "card")
+
+    def answer(self, field_name: str, value: str) -> Interpretation:
+        if self._engine.is_over:
+            raise AdapterError("the game is over: there is nothing to answer")
+        if field_name == MERIDIAN:
+            return self._choose_meridian(value)
+        if field_name == CARD:
+            return self._choose_card(value)
+        if field_name == CURSOR:
+            if not value.isdigit():
+                raise AdapterError(f"cursor {value!r} is not a number")
+            self._cursor = int(value)
+            return Interpretation(choice=(CURSOR, value), message=f"choice {value}")
+        if field_name == PASSING:
+            self._passing = True
+            self._meridian = self._card = None
+            self._cursor = 0
+            return Interpretation(choice=(PASSING, value), message="which card do you discard?")
+        if field_name in (HEIGHT, OPTION, REMOVE_OWN):
+            return self._answer_pending(field_name, value)
+        raise AdapterError(
+            f"Colovini asks no {field_name!r}; the questions are meridian, card, height, option, remove"
+        )
+
+    def _choose_meridian(self, value: str) -> Interpretation:
+        if not value.isdigit() or int(value) not in self._allowed_meridians():
+            raise AdapterError(
+                f"meridian {value!r} is not allowed by {self.to_move}'s cards; choose one of "
+                f"{', '.join(map(str, self._allowed_meridians()))}"
+            )
+        meridian = int(value)
+        cards = self._cards_for(meridian)
+        self._meridian = meridian
+        self._card = cards[0] if len(cards) == 1 else None
+        self._passing = False
+        self._cursor = 0
+        self._pending = []
+        return Interpretation(choice=(MERIDIAN, value), message=f"{self.to_move} chooses meridian {value}")
+
+    def _choose_card(self, value: str) -> Interpretation:
+        if value not in self._engine.playable_cards():
+            raise AdapterError(
+                f"card {value!r} cannot be played now; playable: "
+                f"{', '.join(self._engine.playable_cards())}"
+            )
+        if self._passing:
+            return Interpretation(action=f"{value}:pass", message=f"{self.to_move} passes ({value})")
+        if self._meridian is None or self._meridian not in card_meridians(value):
+            raise AdapterError(f"card {value!r} does not allow meridian {self._meridian}")
+        self._card = value
+        self._cursor = 0
+        return Interpretation(choice=(CARD, value), message=f"{self.to_move} plays card {value}")
+
+    def _answer_pending(self, field_name: str, value: str) -> Interpretation:
+        for notation in self._pending:
+            action = Action.parse(notation)
+            if (field_name == HEIGHT and str(action.height) == value) or (
+                field_name == OPTION and notation == value
+            ) or (field_name == REMOVE_OWN and action.kind == "remove"):
+                return Interpretation(action=notation, message=f"{self.to_move} plays {notation}")
+        raise AdapterError(
+            f"{field_name} {value!r} is not one of the open answers: {', '.join(self._pending) or 'none'}"
+        )
+
+    # --- changing the game -------------------------------------------------------------
+
+    def play(self, action: str) -> Applied:
+        mover = self.to_move
+        before = self.expected()
+        self._engine.play(action)  # IllegalActionError (a ValueError) leaves all unchanged
+        after = self.expected()
+        applied = Applied(action, mover, frozenset(after - before), frozenset(before - after))
+        self._history.append(applied)
+        self._reset()
+        return applied
+
+    def undo(self) -> Applied | None:
+        if not self._history:
+            return None
+        self._engine.undo()
+        self._tidy = False
+        self._reset()
+        return self._history.pop()
+
+    # --- scores and the end ------------------------------------------------------------
+
+    def scores(self) -> dict[str, Any]:
+        result = self._engine.result()
+        out: dict[str, Any] = {}
+        for seat, colour in enumerate(self.colours):
+            name = self._engine.names[seat]
+            breakdown: list[dict[str, Any]] = []
+            for island in result.islands:
+                strength = island.strengths.get(name)
+                if strength is None:
+                    continue
+                verdict = "takes it" if island.owner == name else (
+                    "tied" if island.owner is None else f"{island.owner} takes it")
+                breakdown.append({
+                    "label": f"island {island.key} {island.name}: strength {strength}, {verdict}",
+                    "value": island.points if island.owner == name else 0,
+                })
+            breakdown.append({"label": "pieces in hand", "value": self._engine.hand(seat)})
+            out[colour] = {"total": result.totals[name], "breakdown": breakdown}
+        return out
+
+    def result(self) -> dict[str, Any] | None:
+        if not self._engine.is_over:
+            return None
+        final = self._engine.result()
+        winners = [self.colours[self._engine.names.index(str(w))] for w in final.winners]
+        return {
+            "winner": winners[0] if len(winners) == 1 else None,
+            "winners": winners,
+            "reason": final.tie_break,
+            "scores": self.scores(),
+            "islands": [i.as_dict() for i in final.islands],
+        }
+
+
+def _placed_sites(before: Column, after: Column, meridian: int) -> list[str]:
+    return [city_id(meridian, i + 1) for i, (a, b) in enumerate(zip(before, after, strict=True))
+            if a != b and b is not None]
+
+
+def _summarise(actions: list[Action], column: Column, meridian: int) -> str:
+    """``3.3 h2; 3.4 h2 pushes south; 3.1 h5-16 pushes south; lift 3.2 to remove``."""
+    groups: dict[tuple[int, int], list[int]] = {}
+    parts: list[str] = []
+    for action in actions:
+        if action.kind == "remove":
+            parts.append(f"lift {city_id(meridian, action.remove)} to remove it")
+        elif action.kind == "place":
+            groups.setdefault((action.remove, action.city), []).append(action.height)
+    for (_, city), heights in groups.items():
+        occupant = column[city - 1]
+        push = ""
+        if occupant is not None:
+            push = " pushing north" if heights[0] < occupant[1] else " pushing south"
+        span = str(heights[0]) if len(heights) == 1 else f"{min(heights)}-{max(heights)}"
+        parts.append(f"{city_id(meridian, city)} h{span}{push}")
+    rebuilds = sum(1 for a in actions if a.kind == "rebuild")
+    if rebuilds:
+        parts.append(f"or lift your tower and rebuild ({rebuilds} ways)")
+    return "; ".join(parts)
+
+
+class _TwoPlayers(ColoviniAdapter):
+    colours: ClassVar[tuple[str, ...]] = SEATS[:2]
+
+
+class _ThreePlayers(ColoviniAdapter):
+    colours: ClassVar[tuple[str, ...]] = SEATS[:3]
+
+
+_BY_COUNT: dict[int, type[ColoviniAdapter]] = {2: _TwoPlayers, 3: _ThreePlayers}
