@@ -9,6 +9,7 @@ SQLite log and the session. ``RunningTable.close()`` takes it all down in order.
 from __future__ import annotations
 
 import importlib
+import inspect
 import logging
 import threading
 import time
@@ -187,8 +188,7 @@ def open_table(setup: TableSetup) -> RunningTable:
 def _open_game(
     setup: TableSetup, profile: Profile, closers: list[Callable[[], None]]
 ) -> tuple[Store | None, Journal, Adapter, tuple[str, ...], bool]:
-    options = dict(profile.variant)
-    options.update(setup.options)
+    options = _game_options(setup, profile)
     if setup.db == ":memory:":
         if setup.resume:
             raise SetupError("--resume needs a database file; drop --db :memory:")
@@ -205,6 +205,17 @@ def _open_game(
         store, adapter, players, profile=profile.name, settings=adapter.settings()
     )
     return store, journal, adapter, players, False
+
+
+def _game_options(setup: TableSetup, profile: Profile) -> dict[str, Any]:
+    """The profile's variant (e.g. Kato's size) and the CLI's options, limited to what the
+    game's adapter takes; the number of players when the game has a choice."""
+    accepted = inspect.signature(adapters.adapter_class(setup.game)).parameters
+    options = {k: v for k, v in profile.variant.items() if k in accepted}
+    if setup.players and "players" in accepted:
+        options["players"] = len(setup.players)
+    options.update(setup.options)
+    return options
 
 
 def _players(setup: TableSetup, adapter: Adapter) -> tuple[str, ...]:
