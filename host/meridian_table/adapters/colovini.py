@@ -64,7 +64,7 @@ MERIDIAN = "meridian"
 CARD = "card"
 CURSOR = "cursor"
 HEIGHT = "height"
-OPTION = "option"
+WHERE = "where"
 REMOVE_OWN = "remove"
 PASSING = "pass"
 
@@ -118,7 +118,9 @@ class ColoviniAdapter(Adapter):
         self._card: str | None = None
         self._passing = False
         self._cursor = 0
-        self._pending: list[str] = []
+        self._candidates: list[str] = []  # every outcome the settled board fits
+        self._where: str | None = None  # the player's answer to "which city?"
+        self._pending: list[str] = []  # the candidates left after that answer
         self._fresh = False
 
     def __repr__(self) -> str:
@@ -205,6 +207,7 @@ class ColoviniAdapter(Adapter):
     def view(self, prior: str | None) -> View:
         if not self._fresh:
             self._pending = []  # the board matches again: nothing sensed is pending
+            self._candidates = []
         self._fresh = False
         mover = self.to_move
         if self._engine.is_over:
@@ -291,16 +294,18 @@ class ColoviniAdapter(Adapter):
                 ("yes",), {"confirm": "yes"},
             )
             return View(CHOICE, question.prompt, lights, (), question, mover)
-        same_city = len({(a.remove, a.city) for a in actions}) == 1
-        if same_city:
+        groups = list(dict.fromkeys(_where_key(a) for a in actions))
+        if len(groups) == 1:
             values = tuple(str(a.height) for a in actions)
             where = city_id(actions[0].meridian, actions[0].city)
             prompt = f"{mover.capitalize()}: how high is the new tower on {where}?"
             field_name = HEIGHT
         else:
-            values = tuple(choices)
-            prompt = f"{mover.capitalize()}: which option did you build?"
-            field_name = OPTION
+            values = tuple(groups)
+            cursor %= len(values)
+            prompt = (f"{mover.capitalize()}: where did you stand the new tower? "
+                      "(the occupancy fits several cities)")
+            field_name = WHERE
         buttons = {"confirm": values[cursor]}
         question = Question(field_name, f"{prompt} (now: {values[cursor]}; plus/minus, then Confirm)",
                             values, buttons)
@@ -357,14 +362,17 @@ class ColoviniAdapter(Adapter):
         found = outcomes.get(sensed)
         if found:
             notations = [a.notation() for a in found]
-            if len(found) == 1 and found[0].kind != "remove":
-                self._pending = []
-                return Interpretation(action=notations[0], message=f"{self.to_move} builds {notations[0]}")
-            if notations != self._pending:
-                self._pending = notations
+            if notations != self._candidates:
+                self._candidates = notations
                 self._cursor = 0
+            pending = [a for a in found if self._where in (None, _where_key(a))] or found
+            self._pending = [a.notation() for a in pending]
+            if len(pending) == 1 and pending[0].kind != "remove":
+                return Interpretation(action=self._pending[0],
+                                      message=f"{self.to_move} builds {self._pending[0]}")
             return Interpretation(message="the board leaves it open: answer the question")
         self._pending = []
+        self._candidates = []
         return self._guide(observation, sensed, outcomes)
 
     def _off_meridian(self, observation: Observation) -> Interpretation:
@@ -400,8 +408,10 @@ class ColoviniAdapter(Adapter):
         targets.append((len(current ^ sensed), len(current - sensed), -1, current))
         _, _, _, target = min(targets)
         moves: dict[int, int] = {}
+        new_city = 0
         if target in outcomes:
             action = outcomes[target][0]
+            new_city = action.city
             before = column
             if action.remove:
                 before = column[: action.remove - 1] + (None,) + column[action.remove :]
@@ -415,7 +425,9 @@ class ColoviniAdapter(Adapter):
             mistakes.append(Mistake(city_id(m, index), "remove",
                                     "no tower stands here after any option: lift it"))
         for index in sorted(target - sensed):
-            if index in moves:
+            if index == new_city:
+                why = "the new tower goes here"
+            elif index in moves:
                 why = f"the pushed tower from {city_id(m, moves[index])} goes here"
             elif index in current:
                 why = "this tower stays (or is pushed along): put it back"
@@ -443,6 +455,10 @@ class ColoviniAdapter(Adapter):
         if name in MERIDIAN_BUTTONS:
             return self.answer(MERIDIAN, name[len("meridian"):])
         if name in ("plus", "minus"):
+            choices = self._choices()
+            if not self._pending and len(choices) == 2:
+                # a card question between two cards: minus is the first, plus the second
+                return self.answer(CARD, choices[1 if name == "plus" else 0])
             return self._move_cursor(1 if name == "plus" else -1)
         if name == "confirm":
             return self._confirm()
@@ -455,7 +471,8 @@ class ColoviniAdapter(Adapter):
 
     def _choices(self) -> list[str]:
         if self._pending:
-            return self._pending
+            groups = list(dict.fromkeys(_where_key(Action.parse(n)) for n in self._pending))
+            return groups if len(groups) > 1 else self._pending
         if self._passing:
             return list(self._engine.playable_cards())
         if self._meridian is not None and self._card is None:
@@ -471,6 +488,9 @@ class ColoviniAdapter(Adapter):
 
     def _confirm(self) -> Interpretation:
         if self._pending:
+            groups = list(dict.fromkeys(_where_key(Action.parse(n)) for n in self._pending))
+            if len(groups) > 1:
+                return self.answer(WHERE, groups[self._cursor % len(groups)])
             return Interpretation(action=self._pending[self._cursor % len(self._pending)],
                                   message=f"{self.to_move} confirms")
         choices = self._choices()
@@ -507,10 +527,12 @@ class ColoviniAdapter(Adapter):
             self._meridian = self._card = None
             self._cursor = 0
             return Interpretation(choice=(PASSING, value), message="which card do you discard?")
-        if field_name in (HEIGHT, OPTION, REMOVE_OWN):
+        if field_name == WHERE:
+            return self._answer_where(value)
+        if field_name in (HEIGHT, REMOVE_OWN):
             return self._answer_pending(field_name, value)
         raise AdapterError(
-            f"Colovini asks no {field_name!r}; the questions are meridian, card, height, option, remove"
+            f"Colovini asks no {field_name!r}; the questions are meridian, card, where, height, remove"
         )
 
     def _choose_meridian(self, value: str) -> Interpretation:
@@ -542,12 +564,28 @@ class ColoviniAdapter(Adapter):
         self._cursor = 0
         return Interpretation(choice=(CARD, value), message=f"{self.to_move} plays card {value}")
 
+    def _answer_where(self, value: str) -> Interpretation:
+        """Which city the new tower stands on, when the occupancy fits several.
+
+        Logged as a choice (and replayed, when nothing is pending yet); when one height
+        is left it is the action itself.
+        """
+        chosen = [n for n in self._pending if _where_key(Action.parse(n)) == value]
+        if self._pending and not chosen:
+            raise AdapterError(f"where {value!r} is not one of the open answers: "
+                               f"{', '.join(self._choices())}")
+        if len(chosen) == 1:
+            return Interpretation(action=chosen[0], message=f"{self.to_move} plays {chosen[0]}")
+        self._where = value
+        self._cursor = 0
+        return Interpretation(choice=(WHERE, value), message=f"the new tower stands on {value}")
+
     def _answer_pending(self, field_name: str, value: str) -> Interpretation:
         for notation in self._pending:
             action = Action.parse(notation)
             if (field_name == HEIGHT and str(action.height) == value) or (
-                field_name == OPTION and notation == value
-            ) or (field_name == REMOVE_OWN and action.kind == "remove"):
+                field_name == REMOVE_OWN and action.kind == "remove"
+            ):
                 return Interpretation(action=notation, message=f"{self.to_move} plays {notation}")
         raise AdapterError(
             f"{field_name} {value!r} is not one of the open answers: {', '.join(self._pending) or 'none'}"
@@ -607,6 +645,11 @@ class ColoviniAdapter(Adapter):
             "scores": self.scores(),
             "islands": [i.as_dict() for i in final.islands],
         }
+
+
+def _where_key(action: Action) -> str:
+    """The physical difference between candidates: ``3.4``, ``-3.1,3.4`` or ``-3.1``."""
+    return action.notation().split(":", 1)[1].split("=", 1)[0]
 
 
 def _placed_sites(before: Column, after: Column, meridian: int) -> list[str]:
