@@ -303,3 +303,84 @@ def test_live_calibration_on_the_virtual_board(forty: Profile, tmp_path: Path) -
     green = [i for i, (r, g, b) in enumerate(leds) if g > 0 and r == 0]
     assert sorted(red) == sorted([forty.sites["4.4"].led, forty.sites["6.2"].led])
     assert len(green) == 38
+
+
+# -- the CLI shell -------------------------------------------------------------------------
+
+
+@pytest.fixture
+def fake_cli(forty: Profile, monkeypatch: pytest.MonkeyPatch) -> Callable[..., object]:
+    """Point `meridian-table calibrate --sim` at a FakeBoard with the given miswiring."""
+    import contextlib
+
+    from meridian_table.cli import maker as maker_cli
+    from meridian_table.link import FakeBoard, Link
+
+    def install(wiring: dict[str, int | None], rows: int | None = None) -> FakeBoard:
+        board = FakeBoard(rows=rows or forty.rows, cols=forty.cols, leds=forty.leds,
+                          board=forty.name)
+
+        @contextlib.contextmanager
+        def fake_board(profile: Profile, port: str, sim: bool):  # type: ignore[no-untyped-def]
+            yield board.port, SimMaker(board, wiring)
+
+        monkeypatch.setattr(maker_cli, "_board", fake_board)
+        monkeypatch.setattr(maker_cli, "_make_link",
+                            lambda port: Link(board.find_port, opener=board.open))
+        return board
+
+    return install
+
+
+def test_calibrate_command_writes_the_measured_profile(
+    forty: Profile, tmp_path: Path, fake_cli: Callable[..., object]
+) -> None:
+    from click.testing import CliRunner
+
+    from meridian_table.cli.main import main
+
+    fake_cli(_swap(forty, "1.1", "10.4"))
+    out = tmp_path / "forty.json"
+    result = CliRunner().invoke(main, ["calibrate", "--profile", "colovini-40", "--sim",
+                                       "--no-buttons", "--output", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "cross-wired" in result.output and f"wrote {out}" in result.output
+    written = load_profile(out)
+    assert written.sites["1.1"].pos == forty.sites["10.4"].pos
+    assert written.sites["10.4"].pos == forty.sites["1.1"].pos
+    assert not out.with_name(out.name + ".progress.json").exists()
+
+
+def test_calibrate_command_resumes_from_saved_progress(
+    forty: Profile, tmp_path: Path, fake_cli: Callable[..., object]
+) -> None:
+    from click.testing import CliRunner
+
+    from meridian_table.cli.main import main
+    from meridian_table.profiles.calibration_run import save_progress
+
+    out = tmp_path / "forty.json"
+    half = Calibration(forty, include_buttons=False)
+    ScriptedMaker(half, {}).run(stop_after=25)
+    save_progress(out.with_name(out.name + ".progress.json"), half)
+    fake_cli({})
+    result = CliRunner().invoke(main, ["calibrate", "--profile", "colovini-40", "--sim",
+                                       "--output", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "resuming from" in result.output and "(25 of 40 done)" in result.output
+    assert "[26/40]" in result.output and "[25/40]" not in result.output
+    assert load_profile(out).sites == forty.sites
+
+
+def test_calibrate_command_refuses_a_board_flashed_for_another_profile(
+    tmp_path: Path, fake_cli: Callable[..., object]
+) -> None:
+    from click.testing import CliRunner
+
+    from meridian_table.cli.main import main
+
+    fake_cli({}, rows=4)
+    result = CliRunner().invoke(main, ["calibrate", "--profile", "colovini-40", "--sim",
+                                       "--output", str(tmp_path / "x.json")])
+    assert result.exit_code == 1
+    assert "4 x 6 matrix" in result.output and "meridian-table flash --profile colovini-40" in result.output

@@ -183,6 +183,11 @@ def _keyboard(run: CalibrationRun) -> None:
             return
 
 
+def _make_link(port: str) -> Link:
+    """The link to calibrate over (a seam for tests)."""
+    return Link(port)
+
+
 @contextlib.contextmanager
 def _board(profile: Profile, port: str, sim: bool) -> Iterator[tuple[str, Maker | None]]:
     if not sim:
@@ -251,7 +256,7 @@ def _calibrate_command(group: click.Group) -> None:
         except CalibrationError as exc:
             raise click.ClickException(str(exc)) from exc
 
-        with _board(profile, port, sim) as (board_port, maker), Link(board_port) as link:
+        with _board(profile, port, sim) as (board_port, maker), _make_link(board_port) as link:
             try:
                 hello = link.wait_connected(timeout=15)
             except LinkError as exc:

@@ -149,6 +149,9 @@ class CalibrationRun:
     def run(self, timeout: float | None = None) -> bool:
         """Run until the machine is done (True) or stopped / timed out (False)."""
         unsubscribe = self.link.subscribe(self._events.put)
+        if self.link.state == "connected":
+            # The connect-time snapshot went out before we subscribed: ask for a fresh one.
+            self.link.request_snapshot()
         deadline = None if timeout is None else self.clock() + timeout
         try:
             closed = self._first_snapshot()
