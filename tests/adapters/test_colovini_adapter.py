@@ -15,6 +15,7 @@ from tests.table.fakes import FakeBoard, FakeClock
 from meridian_table.adapters import create
 from meridian_table.adapters.base import ASK, REMOVE, AdapterError
 from meridian_table.adapters.colovini import LED_COLOURS, PUSHED, TIED, ColoviniAdapter
+from meridian_table.games.colovini import card_meridians
 from meridian_table.profiles import load_profile
 from meridian_table.table import TableSession
 from meridian_table.table.journal import MemoryJournal
@@ -249,3 +250,28 @@ def test_end_of_game_lights_islands_and_the_tidy_up_guide() -> None:
     assert state["result"]["winners"] == [
         ColoviniAdapter.colours[engine.names.index(w)] for w in result.winners
     ]
+
+
+def test_the_journal_replays_into_a_fresh_adapter_with_choices_pending() -> None:
+    t = make(deck="digital", seed=5)
+    card = t.adapter.engine.face_up(0)[0]
+    meridian = card_meridians(card)[0]
+    t.press(f"meridian{meridian}")
+    if t.adapter.card is None:
+        t.press("confirm")
+    t.place(f"{meridian}.3")
+    t.session.command({"cmd": "choose", "field": "height", "value": "7"})
+    t.press("undo")
+    t.lift(f"{meridian}.3")
+    t.press(f"meridian{meridian}")  # a choice left open when the table stops
+    fresh = create("colovini", **t.adapter.options)
+    for kind, payload in t.journal.of_kind("action", "undo", "choice"):
+        if kind == "action":
+            fresh.play(payload["notation"])
+        elif kind == "undo":
+            fresh.undo()
+        else:
+            fresh.answer(payload["field"], payload["value"])
+    assert isinstance(fresh, ColoviniAdapter)
+    assert fresh.engine.state == t.adapter.engine.state
+    assert (fresh.meridian, fresh.card) == (t.adapter.meridian, t.adapter.card)
