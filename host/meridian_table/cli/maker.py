@@ -113,6 +113,21 @@ def _profile_group(group: click.Group) -> None:
         if failed:
             raise click.ClickException(f"{failed} profile(s) failed the check")
 
+    @profile.command("bom")
+    @click.argument("name")
+    def bom_command(name: str) -> None:
+        """The bill of materials of one board, computed from its profile."""
+        from meridian_table.profiles.bom import bill_of_materials
+
+        p = _load(name)
+        table = Table(title=f"bill of materials: {p.name}")
+        table.add_column("qty", justify="right")
+        table.add_column("part")
+        table.add_column("why")
+        for line in bill_of_materials(p):
+            table.add_row(str(line.qty), line.part, line.why)
+        _console().print(table)
+
     @profile.command("show")
     @click.argument("name")
     @click.option("--config", "as_config", is_flag=True,
