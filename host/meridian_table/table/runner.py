@@ -98,8 +98,15 @@ class RunningTable:
 
 def _virtual_board(profile: Profile, mode: str) -> Any:
     """Start the virtual board (the real firmware behind a pty)."""
-    sim = importlib.import_module("meridian_table.sim")
-    board = sim.VirtualBoard(profile, mode=mode)
+    try:
+        sim = importlib.import_module("meridian_table.sim")
+        cls = sim.VirtualBoard
+    except (ImportError, AttributeError) as exc:
+        raise SetupError(
+            f"the virtual board is not available in this installation ({exc}); plug in a "
+            "board and use --board auto or --board PORT"
+        ) from exc
+    board = cls(profile, mode=mode)
     start = getattr(board, "start", None)
     if start is not None:
         start()
