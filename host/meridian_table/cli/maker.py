@@ -20,7 +20,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from meridian_table.link import Link, LinkError, LinkState
+from meridian_table.link import BoardFault, Link, LinkError, LinkState
 from meridian_table.profiles import (
     Profile,
     ProfileError,
@@ -301,8 +301,14 @@ def _calibrate_command(group: click.Group) -> None:
                     if isinstance(effect, Finished):
                         bar.update(task, completed=len(machine.steps))
 
-                def on_link(state: LinkState) -> None:
-                    bar.console.print(f"[yellow]link {state.state}[/yellow] {state.detail}")
+                def on_link(event: LinkState | BoardFault) -> None:
+                    if isinstance(event, BoardFault):
+                        hint = (" (three corners of a rectangle closed: a diode is missing "
+                                "or reversed)" if event.code == "GHOST" else "")
+                        bar.console.print(f"[red]board fault {event.code}[/red] "
+                                          f"{' '.join(event.detail)}{hint}")
+                    else:
+                        bar.console.print(f"[yellow]link {event.state}[/yellow] {event.detail}")
 
                 run = CalibrationRun(
                     machine, link, on_effect=on_effect, on_link=on_link,

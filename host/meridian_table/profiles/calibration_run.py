@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from meridian_table.ledplan import PULSE, SOLID, LedPlan, Light
-from meridian_table.link import Link, LinkState, SenseEvent, Snapshot
+from meridian_table.link import BoardFault, Link, LinkState, SenseEvent, Snapshot
 from meridian_table.profiles.calibration import (
     AwaitRelease,
     Calibration,
@@ -117,7 +117,7 @@ class CalibrationRun:
         link: Link,
         *,
         on_effect: Callable[[Effect], None] | None = None,
-        on_link: Callable[[LinkState], None] | None = None,
+        on_link: Callable[[LinkState | BoardFault], None] | None = None,
         progress_path: Path | None = None,
         maker: Maker | None = None,
         auto_skip_dead: bool = False,
@@ -168,7 +168,9 @@ class CalibrationRun:
                     self._apply(self.machine.switch(item.pos, item.closed, now))
                 elif isinstance(item, Snapshot):
                     self._apply(self.machine.snapshot(item.closed, now))
-                elif isinstance(item, LinkState):
+                elif isinstance(item, LinkState | BoardFault):
+                    # A state change, or a FAULT such as GHOST (a missing diode): the
+                    # maker should see it, the machine has nothing to decide.
                     if self.on_link is not None:
                         self.on_link(item)
                 elif item == "skip":
