@@ -8,6 +8,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from meridian_table.profiles import Profile, load_profile
 from meridian_table.profiles.calibration import (
@@ -384,3 +386,31 @@ def test_calibrate_command_refuses_a_board_flashed_for_another_profile(
                                        "--output", str(tmp_path / "x.json")])
     assert result.exit_code == 1
     assert "4 x 6 matrix" in result.output and "meridian-table flash --profile colovini-40" in result.output
+
+
+# -- properties ------------------------------------------------------------------------------
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_any_rewiring_is_measured_exactly(data: st.DataObject) -> None:
+    """Whatever permutation the wires make, calibration recovers it, flags exactly the
+    swapped sites, and the dead ones are reported and still leave a loadable profile."""
+    profile = load_profile("colovini-40")
+    names = list(profile.sites)
+    expected = [profile.sites[n].pos for n in names]
+    shuffled = data.draw(st.permutations(expected))
+    dead = set(data.draw(st.lists(st.sampled_from(names), max_size=4, unique=True)))
+    wiring: dict[str, int | None] = {
+        n: (None if n in dead else pos) for n, pos in zip(names, shuffled, strict=True)
+    }
+    machine = Calibration(profile, include_buttons=False)
+    maker = ScriptedMaker(machine, wiring)
+    maker.run()
+    assert set(maker.flags("dead")) == dead
+    swapped = {n for n in names if n not in dead and wiring[n] != profile.sites[n].pos}
+    assert set(maker.flags("cross-wired")) == swapped
+    assert not maker.flags("stuck") and not maker.flags("double")
+    result = machine.result_profile()  # validates: unique positions, every site present
+    for n in names:
+        if n not in dead:
+            assert result.sites[n].pos == wiring[n]
