@@ -80,10 +80,20 @@ class ColoviniAdapter(Adapter):
     colours: ClassVar[tuple[str, ...]] = SEATS
     controls: ClassVar[tuple[str, ...]] = ("confirm", "pass", "plus", "minus", *MERIDIAN_BUTTONS)
 
-    def __new__(cls, players: int = 4, *args: Any, **kwargs: Any) -> ColoviniAdapter:
+    def __new__(
+        cls,
+        players: int = 4,
+        map: str | None = None,  # noqa: A002 - the logged option's name
+        deck: str = "digital",
+        seed: int | None = None,
+        names: list[str] | None = None,
+        *,
+        engine: colovini.Game | None = None,
+    ) -> ColoviniAdapter:
         # The seats depend on the player count, and `colours` is a class attribute
         # (docs/TABLE.md): pick the subclass whose seats fit.
-        target = _BY_COUNT.get(players, cls) if cls is ColoviniAdapter else cls
+        count = engine.players if engine is not None else players
+        target = _BY_COUNT.get(count, cls) if cls is ColoviniAdapter else cls
         return super().__new__(target)
 
     def __init__(
