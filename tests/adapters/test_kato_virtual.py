@@ -141,7 +141,7 @@ def test_a_whole_game_on_the_virtual_board(table: RunningTable) -> None:
     state = d.state()
     assert state["phase"] == "resync" and sorted(state["diff"]["remove"]) == ["E1", "E5"]
     d.shows(state["diff"]["next"], red)
-    d.set("E1", False)
+    d.vb.set_site("E1", False)  # both lifted within one settle window
     d.set("E5", False)
     # The takeback: lift the last stone (it pulses white to be put back), then Undo.
     assert d.state()["phase"] == "play"

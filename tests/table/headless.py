@@ -11,7 +11,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-CLI = [sys.executable, "-m", "meridian_table.cli.main"]
+CLI = [sys.executable, "-c", "from meridian_table.cli.main import main; main()"]
 
 
 class Headless:

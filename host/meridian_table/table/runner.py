@@ -107,11 +107,10 @@ def _virtual_board(profile: Profile, mode: str) -> Any:
             "board and use --board auto or --board PORT"
         ) from exc
     board = cls(profile, mode=mode)
-    start = getattr(board, "start", None)
+    # The architecture documents VirtualBoard as a context manager; a start() wins.
+    start = getattr(board, "start", None) or getattr(board, "__enter__", None)
     if start is not None:
         start()
-    else:
-        board.__enter__()
     return board
 
 
