@@ -6,8 +6,10 @@ host sends REPL or ``stop()`` is called. A bad config gives a running board that
 says ``FAULT CONFIG <key> <reason>`` and blinks the fault pattern.
 """
 
+import gc
+import sys
+
 from meridian_fw import FW_VERSION  # noqa: F401  (re-exported for the HAL and tools)
-from meridian_fw.config import load_config, validate
 from meridian_fw.debounce import Debouncer
 from meridian_fw.ghost import GhostGuard
 from meridian_fw.leds import Leds
@@ -43,6 +45,8 @@ class App:
         self.clock = clock = hal.clock
         self.setup_error = None
         if problem is None:
+            # Imported here, not at the top: boot() drops the config code after boot.
+            from meridian_fw.config import validate
             config, problem = validate(config)
         cfg = config
         self.config = cfg
@@ -178,7 +182,7 @@ class App:
                 for c in range(cols):
                     if m & (1 << c):
                         self.link.counters[GHOST] += 1
-                        self.link.send_fault_int(b"GHOST", r * cols + c)
+                        self.link.send_fault(b"GHOST", r * cols + c)
                 faults[r] = 0
 
     def run(self):
@@ -220,12 +224,49 @@ class App:
             pass
 
 
-def main(config_path="config.json"):
-    """The Pico's entry point (firmware/main.py): load the config, pick the HAL, run."""
-    from meridian_fw.hal import make_hal
+def _forget(name):
+    """Drop a boot-only module so the collector frees its bytecode (MicroPython only).
+
+    CPython keeps it: there the host shares the module (profiles use the validator),
+    and its memory does not matter.
+    """
+    if sys.implementation.name == "cpython" or name not in sys.modules:
+        return
+    del sys.modules[name]
+    dot = name.rfind(".")
+    parent = sys.modules.get(name[:dot])
+    if parent is not None:
+        try:
+            delattr(parent, name[dot + 1:])
+        except AttributeError:
+            pass
+
+
+def boot(config_path="config.json", hal_factory=None):
+    """Load the config, make the HAL, build the App; then free the boot-only code.
+
+    ``hal_factory(config)`` defaults to ``meridian_fw.hal.make_hal``. The config
+    parser and the HAL chooser run once, so their modules leave ``sys.modules`` and
+    their bytecode is collected before the loop starts (about 6 KB on the Pico). A
+    bad or missing config still gives a running App in fault mode: the problem is
+    already held as bytes by the link, nothing needs the parser again.
+    """
+    from meridian_fw.config import load_config
 
     config, problem = load_config(config_path)
-    hal = make_hal(config)
-    app = App(hal, config, problem)
+    if hal_factory is None:
+        from meridian_fw.hal import make_hal as hal_factory
+    app = App(hal_factory(config), config, problem)
+    # Let go of the functions too: each one keeps its whole module alive.
+    hal_factory = load_config = None
+    _forget("meridian_fw.config")
+    _forget("meridian_fw.hal")
+    gc.collect()
+    return app
+
+
+def main(config_path="config.json"):
+    """The Pico's entry point (firmware/main.py): boot, then loop until REPL."""
+    app = boot(config_path)
     app.run()
     return app

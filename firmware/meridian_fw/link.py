@@ -6,6 +6,7 @@ docs/PROTOCOL.md for the frame types and docs/FIRMWARE.md for the behaviour.
 """
 
 from meridian_fw import wire
+from meridian_fw.leds import effect_code
 
 try:
     from micropython import const
@@ -13,95 +14,103 @@ except ImportError:
     def const(x):
         return x
 
-# Counter indices; STAT_NAMES gives their names on the wire, in this order.
-RX = 0
-BAD_CRC = 1
-GARBAGE = 2
-TOO_LONG = 3
-BAD_FORMAT = 4
-UNKNOWN = 5
-BAD_ARGS = 6
-EXC = 7
-OVERFLOW = 8
-GHOST = 9
-RESENT = 10
-SCANS = 11
-FRAMES_OUT = 12
-STAT_NAMES = (b"rx", b"bad_crc", b"garbage", b"too_long", b"bad_format", b"unknown",
-              b"bad_args", b"exc", b"overflow", b"ghost", b"resent", b"scans", b"frames_out")
+# Counter indices, in the order of their names in STATS (_STAT_KEYS).
+RX = const(0)
+BAD_CRC = const(1)
+GARBAGE = const(2)
+TOO_LONG = const(3)
+BAD_FORMAT = const(4)
+UNKNOWN = const(5)
+BAD_ARGS = const(6)
+EXC = const(7)
+OVERFLOW = const(8)
+GHOST = const(9)
+RESENT = const(10)
+SCANS = const(11)
+FRAMES_OUT = const(12)
+_NCOUNTERS = const(13)
+# Every counter name in one bytes object ("name=", separated by spaces): one object
+# per name would cost each its own header.
+_STAT_KEYS = (b"rx= bad_crc= garbage= too_long= bad_format= unknown= bad_args= exc= "
+              b"overflow= ghost= resent= scans= frames_out=")
 
-RING_SIZE = 64
-HOST_TIMEOUT_MS = const(3000)
-BEAT_MS = const(1000)
-STATS_MS = const(10000)
-RESEND_MS = const(250)
-RESEND_PER_POLL = const(4)
-READ_PER_POLL = const(256)
-MAX_FIELDS = const(8)
-SEQ_WRAP = const(65535)   # event SEQ runs 1..65535, then 1 again
+RING_SIZE = const(64)
+_HOST_TIMEOUT_MS = const(3000)
+_BEAT_MS = const(1000)
+_STATS_MS = const(10000)
+_RESEND_MS = const(250)
+_RESEND_PER_POLL = const(4)
+_READ_PER_POLL = const(256)
+_MAX_FIELDS = const(8)
+_SEQ_WRAP = const(65535)   # event SEQ runs 1..65535, then 1 again
 
-_WHO = b"WHO"
-_ACK = b"ACK"
-_GETSNAP = b"GETSNAP"
-_PING = b"PING"
-_PLAN = b"PLAN"
-_PIX = b"PIX"
-_SHOW = b"SHOW"
-_BRIGHT = b"BRIGHT"
-_IDENT = b"IDENT"
-_STATS = b"STATS"
-_REPL = b"REPL"
+# Host commands in fixed 8-byte slots (command k at k * 8): matched and named (in
+# NAK) from one object. The _C_ indices follow the slot order.
+_COMMANDS = b"WHO     ACK     GETSNAP PING    PLAN    PIX     SHOW    BRIGHT  IDENT   STATS   REPL    "
+_C_WHO = const(0)
+_C_ACK = const(1)
+_C_GETSNAP = const(2)
+_C_PING = const(3)
+_C_PLAN = const(4)
+_C_PIX = const(5)
+_C_SHOW = const(6)
+_C_BRIGHT = const(7)
+_C_IDENT = const(8)
+_C_STATS = const(9)
+_C_REPL = const(10)
+_NCOMMANDS = const(11)
 
-_R_BAD_ARGS = b"bad_args"
-_R_INCOMPLETE = b"incomplete"
-_R_UNKNOWN = b"unknown_gen"
-_R_BAD_LEDS = b"bad_leds"
-_R_BAD_PALETTE = b"bad_palette"
-_R_BAD_INDEX = b"bad_index"
-
-
-def _eq(buf, start, end, word):
-    """buf[start:end] == word, without slicing."""
-    if end - start != len(word):
-        return False
-    i = 0
-    for b in word:
-        if buf[start + i] != b:
-            return False
-        i += 1
-    return True
+# NAK reasons in 12-byte slots.
+_REASONS = b"bad_args    incomplete  unknown_gen bad_leds    bad_palette bad_index   "
+_R_BAD_ARGS = const(0)
+_R_INCOMPLETE = const(1)
+_R_UNKNOWN = const(2)
+_R_BAD_LEDS = const(3)
+_R_BAD_PALETTE = const(4)
+_R_BAD_INDEX = const(5)
 
 
-def _dec(buf, start, end):
-    """Decimal field value, or -1 when it is not 1..9 digits."""
-    if end <= start or end - start > 9:
+def _slot_end(table, start, width):
+    """End of the word in the slot at ``start``: its first space, or start + width."""
+    end = start
+    while end < start + width and table[end] != 32:
+        end += 1
+    return end
+
+
+def _command(buf, start, end):
+    """Index of the command spelled by buf[start:end], or -1. Allocates nothing."""
+    n = end - start
+    if n < 1 or n > 8:
         return -1
-    v = 0
-    while start < end:
-        b = buf[start]
-        if not 48 <= b <= 57:
-            return -1
-        v = v * 10 + b - 48
-        start += 1
-    return v
+    for k in range(_NCOMMANDS):
+        o = k * 8
+        if _slot_end(_COMMANDS, o, 8) - o == n:
+            i = 0
+            while i < n and buf[start + i] == _COMMANDS[o + i]:
+                i += 1
+            if i == n:
+                return k
+    return -1
 
 
-def _hex(buf, start, end):
-    """Hex field value (upper or lower case), or -1 when it is not 1..7 hex digits."""
-    if end <= start or end - start > 7:
+def _num(buf, start, end, base):
+    """Value of a decimal (base 10: 1..9 digits) or hex (base 16: 1..7 digits, either
+    case) field buf[start:end], or -1 when it is not one."""
+    if end <= start or end - start > (9 if base == 10 else 7):
         return -1
     v = 0
     while start < end:
         b = buf[start]
         if 48 <= b <= 57:
             d = b - 48
-        elif 65 <= b <= 70:
+        elif base == 16 and 65 <= b <= 70:
             d = b - 55
-        elif 97 <= b <= 102:
+        elif base == 16 and 97 <= b <= 102:
             d = b - 87
         else:
             return -1
-        v = (v << 4) | d
+        v = v * base + d
         start += 1
     return v
 
@@ -129,9 +138,9 @@ class Link:
         self._hexw = (cols + 3) // 4 if cols else 1
         self.reader = wire.LineReader()
         self.enc = wire.Encoder()
-        self.counters = [0] * len(STAT_NAMES)
-        self._starts = [0] * MAX_FIELDS
-        self._ends = [0] * MAX_FIELDS
+        self.counters = [0] * _NCOUNTERS
+        self._starts = [0] * _MAX_FIELDS
+        self._ends = [0] * _MAX_FIELDS
         self._nf = 0
         self._fseq = 0
         # The SENSE ring: unacknowledged events, oldest at _tail.
@@ -152,7 +161,7 @@ class Link:
         self._last_rx = now
         self.host_lost = True
         self._next_beat = now
-        self._next_stats = clock.ticks_add(now, STATS_MS)
+        self._next_stats = clock.ticks_add(now, _STATS_MS)
         self._last_tick = now
         self._ms = 0
         self.uptime_s = 0
@@ -202,10 +211,14 @@ class Link:
         self.counters[TOO_LONG] = self.reader.too_long
         self._begin(b"STATS")
         counters = self.counters
-        i = 0
-        for name in STAT_NAMES:
-            enc.add_kv(name, counters[i])
-            i += 1
+        keys = _STAT_KEYS
+        start = 0
+        for i in range(_NCOUNTERS):
+            end = start
+            while keys[end] != 61:  # '='
+                end += 1
+            enc.add_kv(keys, counters[i], start, end)
+            start = end + 2
         self._send()
 
     def send_beat(self):
@@ -215,15 +228,13 @@ class Link:
         self._send()
 
     def send_fault(self, code, detail):
+        """FAULT code detail; ``detail`` is a bytes token or an int."""
         self._begin(b"FAULT")
         self.enc.add_bytes(code)
-        self.enc.add_bytes(detail)
-        self._send()
-
-    def send_fault_int(self, code, value):
-        self._begin(b"FAULT")
-        self.enc.add_bytes(code)
-        self.enc.add_int(value)
+        if type(detail) is int:
+            self.enc.add_int(detail)
+        else:
+            self.enc.add_bytes(detail)
         self._send()
 
     def set_config_fault(self, key, reason):
@@ -241,11 +252,15 @@ class Link:
             self._send()
 
     def _nak(self, what, gen, reason):
+        """NAK <command> [gen] <reason>; ``what`` and ``reason`` are slot indices."""
+        enc = self.enc
         self._begin(b"NAK")
-        self.enc.add_bytes(what)
+        o = what * 8
+        enc.add_slice(_COMMANDS, o, _slot_end(_COMMANDS, o, 8))
         if gen >= 0:
-            self.enc.add_int(gen)
-        self.enc.add_bytes(reason)
+            enc.add_int(gen)
+        o = reason * 12
+        enc.add_slice(_REASONS, o, _slot_end(_REASONS, o, 12))
         self._send()
 
     def _send_event(self, i, seq):
@@ -257,11 +272,6 @@ class Link:
         self._send()
         self._sent_at[i] = self._clock.ticks_ms()
 
-    def send_bye(self, reason):
-        self._begin(b"BYE")
-        self.enc.add_bytes(reason)
-        self._send()
-
     # --- the SENSE ring ---------------------------------------------------------------
 
     def queue_event(self, t, pos, closed):
@@ -272,11 +282,11 @@ class Link:
             if not self.overflowing:
                 # The host learns it, and the SNAP carries the state the ring could not.
                 self.overflowing = True
-                self.send_fault_int(b"OVERFLOW", self._dropped)
+                self.send_fault(b"OVERFLOW", self._dropped)
                 self.send_snap()
             return False
         seq = self.last_seq + 1
-        if seq > SEQ_WRAP:
+        if seq > _SEQ_WRAP:
             seq = 1
         self.last_seq = seq
         if self.pending == 0:
@@ -290,16 +300,16 @@ class Link:
         return True
 
     def _ack(self, upto):
-        if not self.pending or not 1 <= upto <= SEQ_WRAP:
+        if not self.pending or not 1 <= upto <= _SEQ_WRAP:
             return
         # Distance from the oldest pending SEQ, in the 1..65535 cycle.
-        d = (upto - self._tail_seq) % SEQ_WRAP
+        d = (upto - self._tail_seq) % _SEQ_WRAP
         if d >= self.pending:
             return  # an old or a future ACK: nothing to drop
         d += 1
         self._tail = (self._tail + d) % self._size
         self.pending -= d
-        self._tail_seq = (self._tail_seq - 1 + d) % SEQ_WRAP + 1
+        self._tail_seq = (self._tail_seq - 1 + d) % _SEQ_WRAP + 1
         self._rcur = 0
         if self.pending == 0 and self.overflowing:
             # The ring drained: a fresh SNAP covers every change made while it was full.
@@ -310,14 +320,14 @@ class Link:
     def _resend(self, now):
         if not self.pending:
             return
-        for _ in range(RESEND_PER_POLL):
+        for _ in range(_RESEND_PER_POLL):
             if self._rcur >= self.pending:
                 self._rcur = 0
             off = self._rcur
             i = (self._tail + off) % self._size
             self._rcur += 1
-            if self._clock.ticks_diff(now, self._sent_at[i]) >= RESEND_MS:
-                seq = (self._tail_seq - 1 + off) % SEQ_WRAP + 1
+            if self._clock.ticks_diff(now, self._sent_at[i]) >= _RESEND_MS:
+                seq = (self._tail_seq - 1 + off) % _SEQ_WRAP + 1
                 self._send_event(i, seq)
                 self.counters[RESENT] += 1
 
@@ -327,7 +337,7 @@ class Link:
         """Read what is waiting, act on complete lines, run the timers. Allocates nothing."""
         io = self._io
         reader = self.reader
-        for _ in range(READ_PER_POLL):
+        for _ in range(_READ_PER_POLL):
             b = io.read_byte()
             if b < 0:
                 break
@@ -343,15 +353,15 @@ class Link:
             while self._ms >= 1000:
                 self._ms -= 1000
                 self.uptime_s += 1
-        if not self.host_lost and clock.ticks_diff(now, self._last_rx) >= HOST_TIMEOUT_MS:
+        if not self.host_lost and clock.ticks_diff(now, self._last_rx) >= _HOST_TIMEOUT_MS:
             self.host_lost = True
             self._leds.nohost = True
         if clock.ticks_diff(now, self._next_beat) >= 0:
-            self._next_beat = clock.ticks_add(now, BEAT_MS)
+            self._next_beat = clock.ticks_add(now, _BEAT_MS)
             self.send_beat()
             self._send_config_fault()
         if clock.ticks_diff(now, self._next_stats) >= 0:
-            self._next_stats = clock.ticks_add(now, STATS_MS)
+            self._next_stats = clock.ticks_add(now, _STATS_MS)
             self.send_stats()
         self._resend(now)
 
@@ -378,7 +388,7 @@ class Link:
         i = 0
         while i <= end:
             if i == end or buf[i] == 32:
-                if nf < MAX_FIELDS:
+                if nf < _MAX_FIELDS:
                     starts[nf] = s
                     ends[nf] = i
                 nf += 1
@@ -390,7 +400,7 @@ class Link:
         if was_lost:
             self.host_lost = False
             self._leds.nohost = False
-        if _eq(buf, starts[0], ends[0], _WHO):
+        if _command(buf, starts[0], ends[0]) == _C_WHO:
             self._who()
             return
         if was_lost:
@@ -407,51 +417,52 @@ class Link:
     def _arg(self, k):
         """Decimal value of argument k (field k + 2), or -1."""
         f = k + 2
-        if f >= self._nf or f >= MAX_FIELDS:
+        if f >= self._nf or f >= _MAX_FIELDS:
             return -1
-        return _dec(self.reader.buf, self._starts[f], self._ends[f])
+        return _num(self.reader.buf, self._starts[f], self._ends[f], 10)
 
     def _dispatch(self, buf, now):
-        t0 = self._starts[0]
-        t1 = self._ends[0]
+        cmd = _command(buf, self._starts[0], self._ends[0])
         nargs = self._nf - 2
-        if _eq(buf, t0, t1, _ACK):
+        if cmd == _C_ACK:
             upto = self._arg(0)
             if nargs != 1 or upto < 0:
-                self._bad(_ACK, -1)
+                self._bad(_C_ACK, -1)
             else:
                 self._ack(upto)
-        elif _eq(buf, t0, t1, _PING):
+        elif cmd == _C_PING:
             if nargs != 1:
-                self._bad(_PING, -1)
+                self._bad(_C_PING, -1)
                 return
             self._begin(b"PONG")
             self.enc.add_slice(buf, self._starts[2], self._ends[2])
             self._send()
-        elif _eq(buf, t0, t1, _PIX):
+        elif cmd == _C_PIX:
             self._pix(buf, nargs)
-        elif _eq(buf, t0, t1, _PLAN):
+        elif cmd == _C_PLAN:
             self._plan(buf, nargs)
-        elif _eq(buf, t0, t1, _SHOW):
+        elif cmd == _C_SHOW:
             self._show(nargs)
-        elif _eq(buf, t0, t1, _GETSNAP):
+        elif cmd == _C_GETSNAP:
             self.send_snap()
-        elif _eq(buf, t0, t1, _BRIGHT):
+        elif cmd == _C_BRIGHT:
             level = self._arg(0)
             if nargs != 1 or not 0 <= level <= 255:
-                self._bad(_BRIGHT, -1)
+                self._bad(_C_BRIGHT, -1)
             else:
                 self._leds.brightness = level
-        elif _eq(buf, t0, t1, _IDENT):
+        elif cmd == _C_IDENT:
             seconds = self._arg(0)
             if nargs != 1 or not 0 <= seconds <= 3600:
-                self._bad(_IDENT, -1)
+                self._bad(_C_IDENT, -1)
             else:
                 self._leds.identify(seconds)
-        elif _eq(buf, t0, t1, _STATS):
+        elif cmd == _C_STATS:
             self.send_stats()
-        elif _eq(buf, t0, t1, _REPL):
-            self.send_bye(b"repl")
+        elif cmd == _C_REPL:
+            self._begin(b"BYE")
+            self.enc.add_bytes(b"repl")
+            self._send()
             self.stop_requested = True
         else:
             self.counters[UNKNOWN] += 1
@@ -464,12 +475,12 @@ class Link:
         gen = self._arg(0)
         nleds = self._arg(1)
         if nargs != 3 or gen < 0 or nleds < 0:
-            self._bad(_PLAN, gen)
+            self._bad(_C_PLAN, gen)
             return
         leds = self._leds
         if not leds.begin_plan(gen, nleds):
             self.counters[BAD_ARGS] += 1
-            self._nak(_PLAN, gen, _R_BAD_LEDS)
+            self._nak(_C_PLAN, gen, _R_BAD_LEDS)
             return
         # Palette: RRGGBBE entries separated by commas, at most 16.
         i = self._starts[4]
@@ -478,8 +489,8 @@ class Link:
         while i < end:
             if slot >= 16 or end - i < 7 or (end - i > 7 and buf[i + 7] != 44):
                 break
-            rgb = _hex(buf, i, i + 6)
-            effect = _effect(buf[i + 6])
+            rgb = _num(buf, i, i + 6, 16)
+            effect = effect_code(buf[i + 6])
             if rgb < 0 or effect < 0:
                 break
             leds.stage_palette(slot, rgb, effect)
@@ -488,26 +499,26 @@ class Link:
         if i < end or slot == 0:
             leds.staged_gen = -1
             self.counters[BAD_ARGS] += 1
-            self._nak(_PLAN, gen, _R_BAD_PALETTE)
+            self._nak(_C_PLAN, gen, _R_BAD_PALETTE)
 
     def _pix(self, buf, nargs):
         gen = self._arg(0)
         start = self._arg(1)
         if nargs != 3 or gen < 0 or start < 0:
-            self._bad(_PIX, gen)
+            self._bad(_C_PIX, gen)
             return
         leds = self._leds
         if gen != leds.staged_gen:
-            self._nak(_PLAN, gen, _R_UNKNOWN)
+            self._nak(_C_PLAN, gen, _R_UNKNOWN)
             return
         i = self._starts[4]
         end = self._ends[4]
         led = start
         while i < end:
-            v = _hex(buf, i, i + 1)
+            v = _num(buf, i, i + 1, 16)
             if v < 0 or not leds.stage_index(led, v):
                 self.counters[BAD_ARGS] += 1
-                self._nak(_PLAN, gen, _R_BAD_INDEX)
+                self._nak(_C_PLAN, gen, _R_BAD_INDEX)
                 return
             led += 1
             i += 1
@@ -515,17 +526,17 @@ class Link:
     def _show(self, nargs):
         gen = self._arg(0)
         if nargs != 1 or gen < 0:
-            self._bad(_SHOW, gen)
+            self._bad(_C_SHOW, gen)
             return
         leds = self._leds
         if gen == leds.shown_gen and gen != leds.staged_gen:
             self._shown(gen)  # a repeated SHOW: confirm again
             return
         if gen != leds.staged_gen:
-            self._nak(_PLAN, gen, _R_UNKNOWN)
+            self._nak(_C_PLAN, gen, _R_UNKNOWN)
             return
         if not leds.complete():
-            self._nak(_PLAN, gen, _R_INCOMPLETE)
+            self._nak(_C_PLAN, gen, _R_INCOMPLETE)
             return
         if leds.shown_gen >= 0 and gen <= leds.shown_gen:
             return  # stale: never show an older plan over a newer one
@@ -537,11 +548,3 @@ class Link:
         self.enc.add_int(gen)
         self._send()
 
-
-def _effect(letter):
-    i = 0
-    for b in b"OSBFPX":
-        if b == letter:
-            return i
-        i += 1
-    return -1

@@ -19,41 +19,44 @@ firmware uses ``Encoder`` and ``LineReader`` (no allocation per frame); the host
 uses ``encode`` and ``decode``. docs/PROTOCOL.md lists every frame type.
 """
 
-PROTOCOL_VERSION = 1
-MAX_LINE = 250  # bytes including the newline; fits the Pico's 256-byte CDC buffer
-MAX_SEQ = 65535
+try:
+    from micropython import const
+except ImportError:  # CPython (the host): const() is the identity
+    def const(x):  # type: ignore[misc]  # the stub declares it generic
+        return x
+
+PROTOCOL_VERSION = const(1)
+MAX_LINE = const(250)  # bytes including the newline; fits the Pico's 256-byte CDC buffer
+MAX_SEQ = const(65535)
 
 # check() results. OK is 0; everything else names why a line was dropped.
-OK = 0
-ERR_EMPTY = 1      # blank line (not counted as an error by the firmware)
-ERR_GARBAGE = 2    # a byte outside printable ASCII, or no '*CRC' trailer
-ERR_CRC = 3        # the CRC does not match
-ERR_FORMAT = 4     # the CRC matches but TYPE or SEQ is malformed
-ERR_TOO_LONG = 5   # longer than MAX_LINE (reported by LineReader)
+OK = const(0)
+ERR_EMPTY = const(1)      # blank line (not counted as an error by the firmware)
+ERR_GARBAGE = const(2)    # a byte outside printable ASCII, or no '*CRC' trailer
+ERR_CRC = const(3)        # the CRC does not match
+ERR_FORMAT = const(4)     # the CRC matches but TYPE or SEQ is malformed
+ERR_TOO_LONG = const(5)   # longer than MAX_LINE (reported by LineReader)
 
 ERROR_NAMES = ("ok", "empty", "garbage", "bad_crc", "bad_format", "too_long")
 
-_STAR = 42   # '*'
-_SPACE = 32
-_NL = 10
-_CR = 13
+_STAR = const(42)   # '*'
+_SPACE = const(32)
+_NL = const(10)
+_CR = const(13)
 _HEX = b"0123456789ABCDEF"
 
-
-def _make_table() -> tuple:
-    table = []
-    for i in range(256):
-        c = i << 8
-        for _ in range(8):
-            if c & 0x8000:
-                c = ((c << 1) ^ 0x1021) & 0xFFFF
-            else:
-                c = (c << 1) & 0xFFFF
-        table.append(c)
-    return tuple(table)
-
-
-_CRC_TABLE = _make_table()
+# The byte-wise CRC table, split into its high and low bytes: two 256-byte arrays
+# hold what a tuple of 256 ints would (1 KB on the Pico, 2 KB on a 64-bit port).
+# Built by module code, so no table-making function stays in memory.
+_CRC_HI = bytearray(256)
+_CRC_LO = bytearray(256)
+for _i in range(256):
+    _c = _i << 8
+    for _ in range(8):
+        _c = ((_c << 1) ^ 0x1021) & 0xFFFF if _c & 0x8000 else (_c << 1) & 0xFFFF
+    _CRC_HI[_i] = _c >> 8
+    _CRC_LO[_i] = _c & 0xFF
+del _i, _c, _
 
 
 def crc16(buf: "bytes | bytearray | memoryview", start: int = 0, end: int = -1) -> int:
@@ -61,10 +64,13 @@ def crc16(buf: "bytes | bytearray | memoryview", start: int = 0, end: int = -1) 
     if end < 0:
         end = len(buf)
     crc = 0xFFFF
-    table = _CRC_TABLE
+    hi = _CRC_HI
+    lo = _CRC_LO
     i = start
     while i < end:
-        crc = ((crc << 8) & 0xFFFF) ^ table[((crc >> 8) ^ buf[i]) & 0xFF]
+        # crc = (crc << 8) ^ TABLE[(crc >> 8) ^ b], with TABLE split in two bytes.
+        j = (crc >> 8) ^ buf[i]
+        crc = (((crc ^ hi[j]) & 0xFF) << 8) | lo[j]
         i += 1
     return crc
 
@@ -244,11 +250,15 @@ class Encoder:
             self._put(src[start])
             start += 1
 
-    def add_kv(self, key: "bytes", v: int) -> None:
-        """A ``key=value`` field with a decimal value (STATS)."""
+    def add_kv(self, key: "bytes | bytearray", v: int, start: int = 0, end: int = -1) -> None:
+        """A ``key=value`` field with a decimal value (STATS); the key is
+        key[start:end] (end -1 means len(key)), copied without a slice."""
+        if end < 0:
+            end = len(key)
         self._put(_SPACE)
-        for b in key:
-            self._put(b)
+        while start < end:
+            self._put(key[start])
+            start += 1
         self._put(61)  # '='
         self._digits(v)
 

