@@ -24,7 +24,12 @@ DARK_RGB = "#3d7bff"
 REMOVE_RGB = "#ff2a2a"
 PUT_BACK_RGB = "#ffffff"
 BUTTONS = ("confirm", "undo", "pass", "swap", "menu")
-ASSISTS = ("full", "captures", "tournament")
+PIE_QUESTION = {
+    "field": "pie",
+    "prompt": "Dark: swap seats, or keep them?",
+    "choices": ["swap", "keep"],
+    "buttons": {"swap": "swap", "confirm": "keep"},
+}
 
 
 class FakeCommandError(ValueError):
@@ -41,6 +46,7 @@ class FakeSession:
         players: tuple[str, str] = ("Ann", "Bob"),
         virtual: bool = True,
         game_id: int = 2,
+        pie: bool = False,
     ) -> None:
         self.size = size
         self.players = players
@@ -58,7 +64,12 @@ class FakeSession:
         self._to_move = "light"
         self._link_state = "connected"
         self._result: dict[str, Any] | None = None
-        self._assist = "full"
+        self.pie = pie
+        self._pie_open = False
+        self._swapped = False
+        self._adjudicating = False
+        self._agreed: set[str] = set()
+        self._error = ""
         self._message = ""
         self._frames_in = 0
         self._frames_out = 0
@@ -99,7 +110,10 @@ class FakeSession:
             try:
                 result = self._command(cmd)
             except FakeCommandError as exc:
-                return {"ok": False, "error": str(exc)}
+                self._error = str(exc)
+                result = {"ok": False, "error": str(exc)}
+            else:
+                self._error = ""
         self._notify()
         return result
 
@@ -158,6 +172,10 @@ class FakeSession:
             return "resync"
         if self._result is not None:
             return "ended"
+        if self._pie_open:
+            return "pie-choice"
+        if self._adjudicating:
+            return "adjudicate"
         return "play"
 
     def _diff(self) -> dict[str, Any]:
@@ -169,7 +187,7 @@ class FakeSession:
     def _leds(self, phase: str, legal: list[str], diff: dict[str, Any]) -> dict[str, Any]:
         leds: dict[str, Any] = {}
         mover = LIGHT_RGB if self._to_move == "light" else DARK_RGB
-        if phase == "play" and self._assist == "full":
+        if phase == "play":
             for site in legal:
                 leds[site] = {"colour": mover, "effect": "S"}
         last = self._last_site()
@@ -195,6 +213,10 @@ class FakeSession:
             return f"{verb} {site}"
         if phase == "ended" and self._result is not None:
             return f"{self._result['winner'].capitalize()} wins: {self._result['reason']}"
+        if phase == "pie-choice":
+            return str(PIE_QUESTION["prompt"])
+        if phase == "adjudicate":
+            return "Both players: agree to end the game by the count, or press Menu to go on"
         return self._message or f"{self._to_move.capitalize()}: place a stone"
 
     def _scores(self) -> dict[str, Any]:
@@ -226,24 +248,33 @@ class FakeSession:
                     "sensed": c.name in self._sensed,
                 }
             )
-        controls = ["confirm", "undo", "pass", "menu"]
-        if len(self._moves) == 2:
-            controls.insert(3, "swap")
+        controls = ["confirm", "undo", "pass", "swap", "menu"]
+        seats = list(reversed(self.players)) if self._swapped else list(self.players)
+        scores = self._scores()
+        count = {
+            "winner": "light" if scores["light"]["total"] >= scores["dark"]["total"] else "dark",
+            "reason": "more stones on the board",
+            "scores": scores,
+        }
         return {
             "game": "kato",
             "game_id": self.game_id,
-            "options": {"size": self.size, "pie": False, "assist": self._assist},
+            "options": {"size": self.size, "pie": self.pie, "assist": "full"},
             "players": list(self.players),
-            "seats": {"light": self.players[0], "dark": self.players[1]},
+            "seats": {"light": seats[0], "dark": seats[1]},
             "phase": phase,
             "to_move": self._to_move,
             "message": self._message_for(phase, diff),
+            "error": self._error,
             "board": {"kind": "kato", "size": self.size, "sites": sites},
             "legal": legal,
             "last_move": self._last_site(),
-            "diff": diff,
+            "diff": {**diff, "reasons": {s: "not expected here" for s in diff["remove"]}},
+            "question": dict(PIE_QUESTION) if phase == "pie-choice" else None,
             "leds": self._leds(phase, legal, diff),
-            "scores": self._scores(),
+            "scores": scores,
+            "count": count if self._result is None else None,
+            "agreed": sorted(self._agreed),
             "moves": [dict(m) for m in self._moves],
             "result": None if self._result is None else dict(self._result),
             "link": {
@@ -259,14 +290,7 @@ class FakeSession:
                 },
             },
             "controls": controls,
-            "inputs": [
-                {
-                    "field": "assist",
-                    "label": "Assist",
-                    "choices": [{"value": a, "label": a} for a in ASSISTS],
-                    "value": self._assist,
-                }
-            ],
+            "settle_ms": 0,
         }
 
     def _command(self, cmd: dict[str, Any]) -> dict[str, Any]:
@@ -276,15 +300,21 @@ class FakeSession:
         if name == "button":
             return self._button(str(cmd.get("name")))
         if name == "choose":
-            if cmd.get("field") != "assist" or cmd.get("value") not in ASSISTS:
-                raise FakeCommandError(
-                    f"choice {cmd.get('field')!r}={cmd.get('value')!r} is unknown; "
-                    f"the fake offers assist in {ASSISTS}"
-                )
-            self._assist = str(cmd["value"])
+            return self._choose(cmd.get("field"), cmd.get("value"))
+        if name == "agree":
+            player = cmd.get("player")
+            if not self._adjudicating or player not in ("light", "dark"):
+                raise FakeCommandError(f"agree {player!r}: no count is offered, or no such seat")
+            self._agreed.add(str(player))
+            if self._agreed == {"light", "dark"}:
+                winner = self._state()["count"]["winner"]
+                self._result = {"winner": winner, "reason": "agreed count"}
+                self._adjudicating = False
             return {"ok": True}
         if name == "replay":
-            return self._replay(cmd.get("game_id"))
+            return {"ok": True, "replay": self._replay(cmd.get("game_id"))}
+        if name == "state":
+            return {"ok": True, "state": self._state()}
         if name == "games":
             return {"ok": True, "games": self._games()}
         raise FakeCommandError(f"command {name!r} is unknown to the fake table")
@@ -317,10 +347,18 @@ class FakeSession:
         self._to_move = "dark" if self._to_move == "light" else "light"
         self._frames_out += 3
         self._message = ""
+        if self.pie and len(self._moves) == 2:
+            self._pie_open = True
 
     def _button(self, name: str) -> dict[str, Any]:
         if name not in BUTTONS:
             raise FakeCommandError(f"button {name!r} is not one of {BUTTONS}")
+        if self._pie_open and name in ("swap", "confirm"):
+            return self._choose("pie", "swap" if name == "swap" else "keep")
+        if name == "menu":
+            self._adjudicating = not self._adjudicating
+            self._agreed.clear()
+            return {"ok": True}
         if name == "undo":
             if not self._moves:
                 raise FakeCommandError("nothing to undo: no move has been played")
@@ -329,6 +367,7 @@ class FakeSession:
             self._pieces = dict(self._positions[-1])
             self._to_move = "dark" if self._to_move == "light" else "light"
             self._result = None
+            self._pie_open = self.pie and len(self._moves) == 2
         elif name == "pass":
             if self._phase() != "play":
                 raise FakeCommandError("pass is possible only while a player is to move")
@@ -337,7 +376,16 @@ class FakeSession:
             )
             self._positions.append(dict(self._pieces))
             self._to_move = "dark" if self._to_move == "light" else "light"
-        self._message = "" if name != "menu" else "Menu: nothing to choose in the fake table"
+        self._message = ""
+        return {"ok": True}
+
+    def _choose(self, field: object, value: object) -> dict[str, Any]:
+        if field != "pie" or not self._pie_open or value not in ("swap", "keep"):
+            raise FakeCommandError(
+                f"choice {field!r}={value!r} is not asked now; the fake asks only pie=swap|keep"
+            )
+        self._swapped = value == "swap"
+        self._pie_open = False
         return {"ok": True}
 
     def _replay(self, game_id: object) -> dict[str, Any]:
@@ -349,7 +397,7 @@ class FakeSession:
             moves, positions, gid = entry["moves"], entry["positions"], game_id
         else:
             raise FakeCommandError(f"game {game_id!r} is not in the log")
-        return {"ok": True, "game_id": gid, "game": "kato", "moves": moves, "positions": positions}
+        return {"game_id": gid, "game": "kato", "moves": moves, "positions": positions}
 
     def _games(self) -> list[dict[str, Any]]:
         games = [

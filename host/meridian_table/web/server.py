@@ -68,7 +68,7 @@ def page_url(host: str, port: int, token: str | None) -> str:
     """The URL players open: ``http://HOST:PORT/`` plus ``?token=...`` when one is set."""
     shown = f"[{host}]" if ":" in host and not host.startswith("[") else host
     url = f"http://{shown}:{port}/"
-    return url if token is None else f"{url}?token={quote(token)}"
+    return url if token is None else f"{url}?token={quote(token, safe='')}"
 
 
 class WebServer:

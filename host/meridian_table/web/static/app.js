@@ -410,7 +410,7 @@
 
   let controlsKey = "";
   function renderControls(s) {
-    const key = JSON.stringify([s.controls || [], s.inputs || []]);
+    const key = JSON.stringify(s.controls || []);
     if (key === controlsKey) return;
     controlsKey = key;
     const box = $("buttons");
@@ -425,30 +425,66 @@
       b.addEventListener("click", () => request({ cmd: "button", name }, b));
       box.append(b);
     }
-    const inputs = $("inputs");
-    inputs.replaceChildren();
-    for (const input of s.inputs || []) {
+  }
+
+  let inputsKey = "";
+  function renderInputs(s) {
+    // The adapter's question (an input the board cannot sense) and the offered count.
+    const adjudicating = s.phase === "adjudicate" && s.count;
+    const key = JSON.stringify([s.question || null, adjudicating ? [s.count, s.agreed] : null]);
+    if (key === inputsKey) return;
+    inputsKey = key;
+    const box = $("inputs");
+    box.replaceChildren();
+    const q = s.question;
+    if (q) {
       const group = document.createElement("div");
       group.className = "input-group";
-      group.dataset.field = input.field;
+      group.dataset.field = q.field;
       const label = document.createElement("span");
       label.className = "input-label";
-      label.textContent = input.label || cap(input.field);
+      label.textContent = q.prompt || cap(q.field);
       group.append(label);
-      for (const raw of input.choices || []) {
-        const choice = raw !== null && typeof raw === "object" ? raw : { value: raw, label: String(raw) };
+      for (const raw of q.choices || []) {
+        const choice = raw !== null && typeof raw === "object" ? raw : { value: raw, label: cap(String(raw)) };
         const b = document.createElement("button");
         b.type = "button";
         b.className = "choice";
-        b.dataset.value = JSON.stringify(choice.value);
+        b.dataset.value = String(choice.value);
         b.textContent = choice.label ?? String(choice.value);
-        b.setAttribute("aria-pressed", String(input.value === choice.value));
-        b.addEventListener("click", () => {
-          request({ cmd: "choose", field: input.field, value: choice.value }, b);
-        });
+        b.setAttribute("aria-pressed", String(q.value !== undefined && q.value === choice.value));
+        b.addEventListener("click", () => request({ cmd: "choose", field: q.field, value: choice.value }, b));
         group.append(b);
       }
-      inputs.append(group);
+      const hints = Object.entries(q.buttons || {}).map(([button, value]) => `${BUTTON_LABELS[button] || cap(button)} = ${value}`);
+      if (hints.length) {
+        const hint = document.createElement("span");
+        hint.className = "input-hint";
+        hint.textContent = `(board buttons: ${hints.join(", ")})`;
+        group.append(hint);
+      }
+      box.append(group);
+    }
+    if (adjudicating) {
+      const group = document.createElement("div");
+      group.className = "input-group count";
+      const c = s.count;
+      const label = document.createElement("span");
+      label.className = "input-label";
+      label.textContent = `Count: ${c.winner ? `${cap(c.winner)} wins` : "a draw"}${c.reason ? ` (${c.reason})` : ""}. End the game by it?`;
+      group.append(label);
+      const agreed = new Set(s.agreed || []);
+      for (const colour of Object.keys(s.seats || {})) {
+        const b = document.createElement("button");
+        b.type = "button";
+        b.className = "choice";
+        b.dataset.agree = colour;
+        b.textContent = `${(s.seats || {})[colour] || cap(colour)} agrees`;
+        b.setAttribute("aria-pressed", String(agreed.has(colour)));
+        b.addEventListener("click", () => request({ cmd: "agree", player: colour }, b));
+        group.append(b);
+      }
+      box.append(group);
     }
   }
 
@@ -462,6 +498,10 @@
     renderScores(s);
     renderLink(s);
     renderControls(s);
+    renderInputs(s);
+    const err = $("error");
+    err.textContent = s.error || "";
+    err.hidden = !s.error;
     if (replay) {
       if (replay.gameId === s.game_id && (s.moves || []).length !== replay.moves.length) refreshReplay();
       drawReplay();
@@ -478,8 +518,9 @@
   // ---- replay -----------------------------------------------------------------------
 
   async function fetchReplay(gameId) {
-    const result = await request({ cmd: "replay", game_id: gameId });
-    if (!result.ok) return null;
+    const answer = await request({ cmd: "replay", game_id: gameId });
+    if (!answer.ok) return null;
+    const result = answer.replay || answer;
     const moves = result.moves || [];
     const positions = result.positions || [];
     return { gameId: result.game_id ?? gameId, moves, positions, board: result.board || null };

@@ -1,0 +1,293 @@
+"""The table page's server: HTTP, WebSocket pushes, commands, token and Origin checks.
+
+Everything runs in-process with Starlette's TestClient against the FakeSession that
+ships beside the app.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import urllib.request
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from meridian_table.web import (
+    TokenRequiredError,
+    WebServerError,
+    create_app,
+    is_loopback,
+    new_token,
+    page_url,
+    serve,
+)
+from meridian_table.web.app import CLOSE_BAD_TOKEN, parse_command
+from meridian_table.web.fake import FakeSession
+
+BASE = "http://127.0.0.1:8765"
+WS = "ws://127.0.0.1:8765/ws"
+ORIGIN = {"origin": BASE}
+
+
+@pytest.fixture
+def fake() -> FakeSession:
+    return FakeSession()
+
+
+@pytest.fixture
+def client(fake: FakeSession) -> TestClient:
+    return TestClient(create_app(fake), base_url=BASE)
+
+
+def receive_state(ws: Any) -> dict[str, Any]:
+    """The next state push, skipping command results."""
+    while True:
+        msg = ws.receive_json()
+        if msg["type"] == "state":
+            return dict(msg["state"])
+
+
+def command(ws: Any, cmd: dict[str, Any], msg_id: int = 1, pushes: list[Any] | None = None) -> dict[str, Any]:
+    """Send one command and return its result; state pushes meanwhile go to ``pushes``."""
+    ws.send_json({"type": "command", "id": msg_id, "cmd": cmd})
+    while True:
+        msg = ws.receive_json()
+        if msg["type"] == "result":
+            assert msg["id"] == msg_id
+            return dict(msg["result"])
+        if pushes is not None and msg["type"] == "state":
+            pushes.append(msg["state"])
+
+
+# -- HTTP ---------------------------------------------------------------------------
+
+
+def test_index_serves_the_page_with_its_assets(client: TestClient) -> None:
+    page = client.get("/")
+    assert page.status_code == 200
+    assert page.headers["content-type"].startswith("text/html")
+    assert 'id="board"' in page.text
+    for asset in ("static/app.js", "static/app.css"):
+        assert asset in page.text
+        response = client.get("/" + asset)
+        assert response.status_code == 200, asset
+        assert len(response.content) > 1000
+    # No CDN, no external fetches: the table's network may be closed.
+    assert "http://" not in page.text.replace("http://www.w3.org", "")
+    assert "https://" not in page.text
+
+
+def test_api_state_is_the_session_state(client: TestClient, fake: FakeSession) -> None:
+    fake.place("C3")
+    state = client.get("/api/state").json()
+    assert state["game"] == "kato"
+    assert state["moves"][0]["notation"] == "C3"
+    assert len(state["board"]["sites"]) == 80
+
+
+def test_api_command_round_trip(client: TestClient, fake: FakeSession) -> None:
+    response = client.post("/api/command", json={"cmd": "toggle", "site": "C3"}, headers=ORIGIN)
+    assert response.json() == {"ok": True}
+    assert fake.state()["last_move"] == "C3"
+    refused = client.post("/api/command", json={"cmd": "toggle", "site": "Z9"}, headers=ORIGIN)
+    assert refused.status_code == 200
+    assert refused.json()["ok"] is False
+    assert "Z9" in refused.json()["error"]
+
+
+@pytest.mark.parametrize(
+    ("body", "needle"),
+    [
+        (b"not json", "not JSON"),
+        (b"[1, 2]", "'cmd' field"),
+        (b'{"cmd": 5}', "'cmd' field"),
+        (b'{"name": "undo"}', "'cmd' field"),
+    ],
+)
+def test_api_command_rejects_malformed_bodies(client: TestClient, body: bytes, needle: str) -> None:
+    response = client.post("/api/command", content=body, headers=ORIGIN)
+    assert response.status_code == 400
+    assert needle in response.json()["error"]
+
+
+def test_api_command_refuses_cross_origin_posts(client: TestClient, fake: FakeSession) -> None:
+    response = client.post(
+        "/api/command",
+        json={"cmd": "button", "name": "undo"},
+        headers={"origin": "http://evil.example"},
+    )
+    assert response.status_code == 403
+    assert fake.commands == []
+
+
+def test_loopback_bind_refuses_foreign_host_headers(fake: FakeSession) -> None:
+    # A DNS-rebinding page reaches 127.0.0.1 with its own name in Host: refused.
+    app = create_app(fake)
+    assert TestClient(app, base_url="http://evil.example:8765").get("/").status_code == 400
+    assert TestClient(app, base_url="http://localhost:8765").get("/").status_code == 200
+
+
+def test_session_errors_become_answers_not_crashes(client: TestClient, fake: FakeSession) -> None:
+    def broken(cmd: dict[str, Any]) -> dict[str, Any]:
+        raise RuntimeError("adapter exploded")
+
+    fake.command = broken  # type: ignore[method-assign]
+    response = client.post("/api/command", json={"cmd": "button", "name": "confirm"}, headers=ORIGIN)
+    assert response.json()["ok"] is False
+    assert "adapter exploded" in response.json()["error"]
+
+
+# -- WebSocket ------------------------------------------------------------------------
+
+
+def test_websocket_pushes_state_on_connect_and_on_change(client: TestClient, fake: FakeSession) -> None:
+    with client.websocket_connect(WS, headers=ORIGIN) as ws:
+        first = receive_state(ws)
+        assert first["moves"] == []
+        assert fake.subscriber_count == 1
+        # A change made elsewhere (another thread, like the link's) reaches the page.
+        worker = threading.Thread(target=fake.place, args=("D4",))
+        worker.start()
+        worker.join()
+        pushed = receive_state(ws)
+        assert pushed["last_move"] == "D4"
+    assert fake.subscriber_count == 0  # unsubscribed on disconnect
+
+
+def test_websocket_command_round_trip(client: TestClient, fake: FakeSession) -> None:
+    with client.websocket_connect(WS, headers=ORIGIN) as ws:
+        receive_state(ws)
+        pushes: list[Any] = []
+        assert command(ws, {"cmd": "toggle", "site": "C3"}, 7, pushes) == {"ok": True}
+        # The push may come just before or just after the answer.
+        latest = pushes[-1] if pushes else receive_state(ws)
+        assert latest["moves"][-1]["notation"] == "C3"
+        refused = command(ws, {"cmd": "button", "name": "launch"}, 8)
+        assert refused["ok"] is False and "launch" in refused["error"]
+        replay = command(ws, {"cmd": "replay", "game_id": 1}, 9)
+        assert replay["ok"] and len(replay["replay"]["positions"]) == 6
+
+
+def test_websocket_answers_bad_messages_and_stays_open(client: TestClient, fake: FakeSession) -> None:
+    with client.websocket_connect(WS, headers=ORIGIN) as ws:
+        receive_state(ws)
+        ws.send_text("{broken")
+        error = ws.receive_json()
+        assert error["type"] == "error" and "not JSON" in error["error"]
+        ws.send_json({"type": "command", "id": 1, "cmd": {"name": "undo"}})
+        assert "'cmd' field" in ws.receive_json()["error"]
+        assert command(ws, {"cmd": "button", "name": "pass"}, 2)["ok"] is True
+
+
+def test_bursts_of_changes_coalesce_to_the_latest_state(client: TestClient, fake: FakeSession) -> None:
+    with client.websocket_connect(WS, headers=ORIGIN) as ws:
+        receive_state(ws)
+        for site in ("A1", "C3", "E5", "G7"):
+            fake.place(site)
+        seen = receive_state(ws)
+        while len(seen["moves"]) < 4:
+            seen = receive_state(ws)
+        assert [m["notation"] for m in seen["moves"]] == ["A1", "C3", "E5", "G7"]
+
+
+def test_websocket_refuses_a_foreign_origin(client: TestClient, fake: FakeSession) -> None:
+    with pytest.raises(WebSocketDisconnect):
+        with client.websocket_connect(WS, headers={"origin": "http://evil.example"}) as ws:
+            ws.receive_json()
+    assert fake.subscriber_count == 0
+
+
+def test_extra_allowed_origins_are_accepted(fake: FakeSession) -> None:
+    app = create_app(fake, allowed_origins=["http://tablet.local:9000"])
+    client = TestClient(app, base_url=BASE)
+    with client.websocket_connect(WS, headers={"origin": "http://tablet.local:9000"}) as ws:
+        assert receive_state(ws)["game"] == "kato"
+
+
+# -- token ----------------------------------------------------------------------------
+
+
+def test_non_loopback_bind_needs_a_token(fake: FakeSession) -> None:
+    with pytest.raises(TokenRequiredError, match="0.0.0.0"):
+        create_app(fake, bind_host="0.0.0.0")
+    with pytest.raises(TokenRequiredError, match="empty"):
+        create_app(fake, bind_host="192.168.1.20", token="")
+
+
+def test_token_guards_page_api_and_websocket(fake: FakeSession) -> None:
+    token = new_token()
+    app = create_app(fake, token=token, bind_host="0.0.0.0")
+    client = TestClient(app, base_url="http://192.168.1.20:8765")
+    origin = {"origin": "http://192.168.1.20:8765"}
+    denied = client.get("/")
+    assert denied.status_code == 401 and "token" in denied.text
+    assert client.get("/?token=wrong").status_code == 401
+    assert client.get(f"/?token={token}").status_code == 200
+    assert client.get("/api/state").status_code == 401
+    assert client.get("/api/state", headers={"authorization": f"Bearer {token}"}).status_code == 200
+    assert client.post("/api/command", json={"cmd": "button", "name": "undo"}, headers=origin).status_code == 401
+    assert fake.commands == []
+    with client.websocket_connect("ws://192.168.1.20:8765/ws", headers=origin) as ws:
+        assert ws.receive_json() == {"type": "error", "error": "missing or wrong token"}
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == CLOSE_BAD_TOKEN
+    with client.websocket_connect(f"ws://192.168.1.20:8765/ws?token={token}", headers=origin) as ws:
+        assert receive_state(ws)["game"] == "kato"
+
+
+def test_static_assets_need_no_token(fake: FakeSession) -> None:
+    client = TestClient(create_app(fake, token=new_token(), bind_host="0.0.0.0"), base_url=BASE)
+    assert client.get("/static/app.js").status_code == 200
+
+
+# -- helpers and the real server ------------------------------------------------------
+
+
+def test_parse_command_names_what_is_wrong() -> None:
+    assert parse_command('{"type": "command", "id": 3, "cmd": {"cmd": "state"}}') == (3, {"cmd": "state"})
+    with pytest.raises(ValueError, match="type 'hello'"):
+        parse_command('{"type": "hello"}')
+    with pytest.raises(ValueError, match="longer than"):
+        parse_command(" " * 70000)
+
+
+@pytest.mark.parametrize(
+    ("host", "loopback"),
+    [("127.0.0.1", True), ("localhost", True), ("::1", True), ("[::1]", True),
+     ("0.0.0.0", False), ("192.168.1.20", False), ("table.local", False)],
+)
+def test_is_loopback(host: str, loopback: bool) -> None:
+    assert is_loopback(host) is loopback
+
+
+def test_page_url_carries_the_token() -> None:
+    assert page_url("127.0.0.1", 8765, None) == "http://127.0.0.1:8765/"
+    assert page_url("10.0.0.5", 80, "a/b") == "http://10.0.0.5:80/?token=a%2Fb"
+    assert page_url("::1", 8765, None) == "http://[::1]:8765/"
+
+
+def test_serve_runs_uvicorn_on_a_thread_and_stops(fake: FakeSession) -> None:
+    with serve(fake, port=0) as server:
+        assert server.running and server.token is None
+        assert server.url == f"http://127.0.0.1:{server.port}/"
+        with urllib.request.urlopen(server.url + "api/state", timeout=5) as response:
+            assert json.load(response)["game"] == "kato"
+        # The port is taken now: a second server says so and what to do.
+        with pytest.raises(WebServerError, match="another --port"):
+            serve(fake, port=server.port)
+    assert not server.running
+
+
+def test_serve_on_all_interfaces_makes_a_token(fake: FakeSession) -> None:
+    with serve(fake, host="0.0.0.0", port=0) as server:
+        assert server.token and f"?token={server.token}" in server.url
+        base = f"http://127.0.0.1:{server.port}/"
+        with pytest.raises(urllib.error.HTTPError) as denied:
+            urllib.request.urlopen(base + "api/state", timeout=5)
+        assert denied.value.code == 401
+        with urllib.request.urlopen(f"{base}api/state?token={server.token}", timeout=5) as ok:
+            assert ok.status == 200
