@@ -173,14 +173,16 @@ class SimHal:
 
     def write(self, buf, n):
         # Hand the serial an exact-length view. Views are cached per length so that
-        # the loop allocates nothing once every length has been seen.
+        # the loop allocates nothing once every length has been seen; a dict holds
+        # only the lengths met so far (a list for every length costs 2 KB at boot).
+        views = self._views
         if self._views_of is not buf:
             self._views_of = buf
-            self._views = [None] * (len(buf) + 1)
-        view = self._views[n]
+            views = self._views = {}
+        view = views.get(n)
         if view is None:
             view = memoryview(buf)[0:n]
-            self._views[n] = view
+            views[n] = view
         self._serial.write(view)
         self.written += n
 

@@ -13,11 +13,13 @@ Figures:
 - ``heap_used_after_boot_bytes``: ``gc.mem_alloc()`` after the Pico's own boot path
   (``meridian_fw.app.boot``: config.json read and validated, the rp2 HAL, the App built
   for 12x12 switches and 114 LEDs, boot-only code dropped) and a collection, in a fresh
-  ``micropython`` process whose script is three lines, like ``main.py``. The rp2 port's
-  built-in ``machine`` and ``neopixel`` are replaced by small stand-ins, loaded before
-  the firmware; their heap (and the interpreter's own) is *included*, in
-  ``heap_before_firmware_bytes``. Target < 64 KB; the unix port is 64-bit, so objects
-  are up to twice their Pico size and this is an upper bound;
+  ``micropython`` process with a script of a few lines, like ``main.py``. The rp2
+  port's built-in ``machine`` and ``neopixel`` (in the Pico's flash) are small
+  stand-ins here, loaded first; their own heap is subtracted
+  (``heap_standins_excluded_bytes``), the interpreter's own start-up heap is included.
+  ``Pin(n)`` returns a static object as on rp2; the NeoPixel byte buffer is allocated
+  during boot, as on the Pico. Target < 64 KB; the unix port is 64-bit, so objects are
+  up to twice their Pico size and this is an upper bound;
 - ``heap_used_after_boot_sim_bytes``: the same boot with the default HAL choice on the
   unix port (the simulated HAL on stdin/stdout, as the virtual board runs it);
 - ``max_frame_current_ma``: the largest estimated draw of any frame while a full-white
@@ -182,6 +184,8 @@ print("RESULT " + json.dumps({
 HEAP_SCRIPT = r"""
 import gc
 import sys
+gc.collect()
+start = gc.mem_alloc()
 if sys.argv[2] == "rp2":
     import machine
     import neopixel
@@ -197,7 +201,7 @@ else:
 boot = None
 gc.collect()
 after = gc.mem_alloc()
-print("\nRESULT " + str(before) + " " + str(after) + " " + str(app.problem))
+print("\nRESULT " + str(start) + " " + str(before) + " " + str(after) + " " + str(app.problem))
 """
 
 # Stand-ins for the rp2 port's built-in modules (in the Pico's flash, not its heap).
@@ -207,6 +211,11 @@ class Pin:
     OUT = 1
     PULL_UP = 1
 
+    # On rp2, Pin(n) returns one of the port's static pin objects (in flash, not the
+    # heap): the stand-in hands out objects made before the bench's baseline too.
+    def __new__(cls, gpio, *args, **kwargs):
+        return _PINS[25 if gpio == "LED" else gpio]
+
     def __init__(self, gpio, mode=-1, pull=-1, value=1):
         self._v = value
 
@@ -214,6 +223,11 @@ class Pin:
         if v is None:
             return 1
         self._v = v
+
+
+_PINS = [object.__new__(Pin) for _ in range(30)]
+for _p in _PINS:
+    _p._v = 1
 
 
 class _Mem32:
@@ -295,12 +309,14 @@ def _micropython(micropython: str, build: Path, args: list[str]) -> str:
 
 
 def _heap_after_boot(micropython: str, build: Path, script: Path, hal: str) -> tuple[int, int]:
-    """(heap before the firmware, heap after boot) for hal "rp2" or "default"."""
-    before, after, problem = _micropython(
-        micropython, build, [str(script), str(build.parent / "config.json"), hal]).split(" ", 2)
+    """(heap after boot without the stand-ins' own heap, the stand-ins' heap) for hal
+    "rp2" or "default" (no stand-ins). The interpreter's own heap stays included."""
+    start, before, after, problem = _micropython(
+        micropython, build, [str(script), str(build.parent / "config.json"), hal]).split(" ", 3)
     if problem != "None":
         raise BenchError(f"the bench config was refused by the firmware: {problem}")
-    return int(before), int(after)
+    standins = int(before) - int(start)
+    return int(after) - standins, standins
 
 
 def run(options: dict[str, Any]) -> dict[str, Any]:
@@ -313,8 +329,8 @@ def run(options: dict[str, Any]) -> dict[str, Any]:
         (Path(tmp) / "config.json").write_text(json.dumps(BENCH_CONFIG))
         heap_script = Path(tmp) / "boot_heap.py"
         heap_script.write_text(HEAP_SCRIPT)
-        before_fw, heap_rp2 = _heap_after_boot(micropython, build, heap_script, "rp2")
-        _, heap_sim = _heap_after_boot(micropython, build, heap_script, "default")
+        heap_rp2, standins = _heap_after_boot(micropython, build, heap_script, "rp2")
+        heap_sim, _ = _heap_after_boot(micropython, build, heap_script, "default")
         script = Path(tmp) / "bench_fw.py"
         script.write_text(SCRIPT)
         raw: dict[str, Any] = json.loads(_micropython(micropython, build, [str(script), str(passes)]))
@@ -329,7 +345,7 @@ def run(options: dict[str, Any]) -> dict[str, Any]:
         "alloc_bytes_per_iteration": raw["alloc_bytes"] / raw["iterations"],
         "heap_used_after_boot_bytes": heap_rp2,
         "heap_used_after_boot_sim_bytes": heap_sim,
-        "heap_before_firmware_bytes": before_fw,
+        "heap_standins_excluded_bytes": standins,
         "heap_target_bytes": HEAP_TARGET_BYTES,
         "max_frame_current_ma": raw["max_ma"],
         "budget_ma": raw["budget_ma"],
