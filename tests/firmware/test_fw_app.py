@@ -1,8 +1,11 @@
 """The main loop: no allocation per iteration, exceptions caught, config faults, REPL."""
 
-from fwkit import MICROPYTHON, FakeSerial, config, make_app, run_ms
+import json
+import sys
 
-from meridian_fw.app import App
+from fwkit import MICROPYTHON, NEAR_WRAP, FakeSerial, config, make_app, run_ms
+
+from meridian_fw.app import App, boot
 from meridian_fw.clock import FakeClock
 from meridian_fw.config import load_config
 from meridian_fw.hal.sim import SimHal
@@ -160,3 +163,66 @@ def test_pieces_standing_at_boot_are_in_the_first_snap():
     run_ms(app, clock, 50)
     assert ser.frames("SENSE") == []
     assert app.leds.mode != MODE_PLAN or app.link.host_lost is False
+
+
+def _board(cfg):
+    """Write ``cfg`` as a config.json file for boot(); returns its path."""
+    path = "/tmp/meridian-fw-boot-" + sys.implementation.name + ".json"
+    with open(path, "w") as f:
+        f.write(json.dumps(cfg))
+    return path
+
+
+def test_boot_reads_the_config_file_and_frees_the_boot_only_code():
+    path = _board(config(leds=20))
+    serials = []
+
+    def factory(cfg):
+        serials.append(FakeSerial())
+        return SimHal(cfg, serials[-1], FakeClock(start=NEAR_WRAP))
+
+    app = boot(path, factory)
+    assert app.problem is None and (app.rows, app.cols) == (12, 12)
+    frames = serials[0].frames()
+    assert [f.type for f in frames[:2]] == ["HELLO", "SNAP"]
+    assert frames[0].fields[2] == "test-12" and frames[0].fields[5] == "20"
+    if MICROPYTHON:
+        # The parser and the HAL chooser left memory; they import again when needed.
+        assert "meridian_fw.config" not in sys.modules
+        assert "meridian_fw.hal" not in sys.modules
+        from meridian_fw.config import validate
+        assert validate(config())[1] is None
+        from meridian_fw.hal import backend_name
+        assert backend_name() == "sim"
+    else:
+        assert "meridian_fw.config" in sys.modules   # the host shares it on CPython
+    app.hal.set_pos(5, True)
+    run_ms(app, app.clock, 20)
+    assert [f.fields[1:] for f in serials[0].frames("SENSE")] == [["5", "1"]]
+
+
+def test_boot_without_a_config_file_runs_in_fault_mode():
+    serials = []
+
+    def factory(cfg):
+        assert cfg is None
+        serials.append(FakeSerial())
+        return SimHal(cfg, serials[-1], FakeClock(start=NEAR_WRAP))
+
+    app = boot("/nonexistent/config.json", factory)
+    assert app.problem == ("config.json", "missing") and app.leds.fault
+    faults = [f.fields for f in serials[0].frames("FAULT")]
+    assert faults == [["CONFIG", "config.json", "missing"]]
+
+
+def test_boot_reports_a_bad_key_from_the_file():
+    path = _board(config(rows=0))
+    serials = []
+
+    def factory(cfg):
+        serials.append(FakeSerial())
+        return SimHal(cfg, serials[-1], FakeClock(start=NEAR_WRAP))
+
+    app = boot(path, factory)
+    assert app.problem == ("rows", "bad_value") and app.leds.fault
+    assert ["CONFIG", "rows", "bad_value"] in [f.fields for f in serials[0].frames("FAULT")]

@@ -186,3 +186,55 @@ def test_plan_show_and_stale_generations():
     assert naks == [["PLAN", "6", "incomplete"], ["PLAN", "7", "bad_leds"],
                     ["PLAN", "8", "bad_palette"]]
     assert hal.frame()[0] == (255, 0, 0)
+
+
+def test_stats_names_every_counter_in_order():
+    app, hal, ser, clock = make_app()
+    ser.send("STATS", 1)
+    run_ms(app, clock, 2)
+    keys = [f.split("=")[0] for f in ser.frames("STATS")[-1].fields]
+    assert keys == ["rx", "bad_crc", "garbage", "too_long", "bad_format", "unknown",
+                    "bad_args", "exc", "overflow", "ghost", "resent", "scans", "frames_out"]
+
+
+def test_commands_match_whole_names_only_and_naks_name_them():
+    app, hal, ser, clock = make_app()
+    run_ms(app, clock, 2)
+    ser.frames()
+    # Prefixes, extensions and neighbours of real command names are unknown types.
+    for name in ("PIN", "PINGS", "WH", "ACKS", "SHO", "GETSNAPS", "REPLY", "STAT"):
+        ser.send(name, 1, ["1"])
+    run_ms(app, clock, 3)
+    assert app.link.counters[UNKNOWN] == 8
+    assert ser.frames("NAK") == []
+    # Each command with bad arguments is refused by its own name.
+    ser.send("ACK", 2, ["x"])
+    ser.send("PING", 3)
+    ser.send("BRIGHT", 4, ["256"])
+    ser.send("IDENT", 5, ["9999"])
+    ser.send("SHOW", 6)
+    ser.send("PIX", 7, ["1"])
+    ser.send("PLAN", 8, ["1"])
+    ser.send("PIX", 9, [3, 0, "0"])     # a gen never staged
+    run_ms(app, clock, 3)
+    naks = [f.fields for f in ser.frames("NAK")]
+    assert naks == [["ACK", "bad_args"], ["PING", "bad_args"], ["BRIGHT", "bad_args"],
+                    ["IDENT", "bad_args"], ["SHOW", "bad_args"], ["PIX", "1", "bad_args"],
+                    ["PLAN", "1", "bad_args"], ["PLAN", "3", "unknown_gen"]]
+    ser.send("PLAN", 10, [4, 20, "FF0000S"])
+    ser.send("PIX", 11, [4, 0, "1"])    # palette index 1 does not exist
+    run_ms(app, clock, 3)
+    assert [f.fields for f in ser.frames("NAK")] == [["PLAN", "4", "bad_index"]]
+
+
+def test_crc16_is_ccitt_false():
+    # The catalogue check value of CRC-16/CCITT-FALSE, and a bitwise reference.
+    assert wire.crc16(b"123456789") == 0x29B1
+    data = bytes(range(256)) + b"SENSE 17 123 45 1"
+    for start, end in ((0, len(data)), (3, 40), (200, 273), (5, 5)):
+        crc = 0xFFFF
+        for b in data[start:end]:
+            crc ^= b << 8
+            for _ in range(8):
+                crc = ((crc << 1) ^ 0x1021) & 0xFFFF if crc & 0x8000 else (crc << 1) & 0xFFFF
+        assert wire.crc16(data, start, end) == crc
