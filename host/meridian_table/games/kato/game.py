@@ -7,10 +7,13 @@ work in proportion to what it changes, never a rescan of the board:
 - groups: a group id per stone and a mask per group. Groups only ever grow (by a
   placement that touches them) or vanish whole (removal), so merging is all it takes.
 - links: for each group, the friendly groups it sees and through how many stone
-  pairs (``links[g][h]``). A group lives exactly when its link table is not empty.
-- sight: ``V[c*6 + d]`` is the mask of empty points whose first occupied point in
-  direction ``d`` is a stone of colour ``c``. The legal placements of ``c`` are the
-  union of its six masks. Bits at occupied points may be stale; readers mask them out.
+  pairs (``links[g][h]``). A group lives exactly when its link table is not empty,
+  and the groups whose table is empty are kept in a set per colour (``dead``), so
+  the removal step never looks at the live groups.
+- sight: ``W[3*c + f]`` is the mask of empty points that see a stone of colour ``c``
+  along their line of family ``f`` (directions ``f`` and ``f + 3``), in either
+  direction. The legal placements of ``c`` are the union of its three masks. Bits at
+  occupied points may be stale; readers mask them out.
 
 Each placement or removed stone updates these along its three lines only. ``undo``
 restores the bitboards from the history and rebuilds the derived state from them.
@@ -29,6 +32,8 @@ LOGGER = logging.getLogger(__name__)
 
 COLOURS = ("light", "dark")
 LIGHT, DARK = 0, 1
+# Indices into the sight masks for a mover of colour c: its three, then the other's.
+_WIDX: Final = ((0, 1, 2, 3, 4, 5), (3, 4, 5, 0, 1, 2))
 PASS = -1
 SWAP = -2
 PASS_MOVE = "pass"
@@ -104,6 +109,8 @@ class Game:
             raise ValueError(f"board size {size!r} is not 5, 6 or 7 (80, 114 or 154 points)")
         self._t: Tables = tables(size)
         self.size = size
+        self._rays_at = self._t.rays_at
+        self._ri = self._t.rayi
         self.pie = bool(pie)
         self.tournament = bool(tournament)
         self._stones = [0, 0]
@@ -306,9 +313,10 @@ class Game:
         empty = self._t.board & ~occ
         turn = self._turns[c]
         if turn >= 2:
-            v = self._V
-            k = 6 * c
-            return (v[k] | v[k + 1] | v[k + 2] | v[k + 3] | v[k + 4] | v[k + 5]) & empty
+            w = self._W
+            if c:
+                return (w[3] | w[4] | w[5]) & empty
+            return (w[0] | w[1] | w[2]) & empty
         if turn == 0:
             return empty
         # Second stone: a path to the first, so at least one empty point between.
@@ -379,8 +387,7 @@ class Game:
 
         The caller guarantees legality; nothing is checked.
         """
-        self._apply(code, 0, None)
-        return self._history[-1][_REMOVED]
+        return self._apply(code, 0, None)
 
     def undo(self) -> Ply:
         """Take back the last move exactly, removals and overlooked groups included."""
@@ -396,26 +403,30 @@ class Game:
         """``colour``'s groups, each a frozenset of cell names."""
         c = colour_index(colour)
         names = self._t.names
-        return [frozenset(names[i] for i in bits(self._gmask[g])) for g in self._groups[c]]
+        return [frozenset(names[i] for i in bits(self._gmask[g])) for g in self._group_ids(c)]
+
+    def _group_ids(self, c: int) -> list[int]:
+        """The group ids of colour index ``c``, in board order of their first stone."""
+        gid = self._gid
+        return list(dict.fromkeys(gid[i] for i in bits(self._stones[c])))
 
     def dead_group_mask(self, c: int) -> int:
         """All stones of colour index ``c`` that belong to dead groups, as a mask."""
-        links = self._links
         gmask = self._gmask
         out = 0
-        for g in self._groups[c]:
-            if not links[g]:
-                out |= gmask[g]
+        for g in self._dead[c]:
+            out |= gmask[g]
         return out
 
     def dead_groups(self, colour: str) -> list[frozenset[str]]:
         """``colour``'s groups that have no path to another friendly group now."""
         c = colour_index(colour)
         names = self._t.names
+        dead = self._dead[c]
         return [
             frozenset(names[i] for i in bits(self._gmask[g]))
-            for g in self._groups[c]
-            if not self._links[g]
+            for g in self._group_ids(c)
+            if g in dead
         ]
 
     def safe_mask(self, c: int) -> int:
@@ -427,9 +438,8 @@ class Game:
         ray = t.ray
         neighbour = t.neighbour
         occ = self._stones[0] | self._stones[1]
-        v = self._V
-        k = 6 * c
-        cand = (v[k] | v[k + 1] | v[k + 2] | v[k + 3] | v[k + 4] | v[k + 5]) & t.board & ~occ
+        w = self._W
+        cand = (w[3 * c] | w[3 * c + 1] | w[3 * c + 2]) & t.board & ~occ
         out = 0
         for p in bits(cand):
             adj: set[int] = set()
@@ -596,8 +606,10 @@ class Game:
         self._winner = s[7]
         self._rebuild()
 
-    def _apply(self, code: int, overlooked: int, before: _Snapshot | None) -> None:
-        """Apply a legal move; ``before`` is the snapshot to undo to (None: take it now)."""
+    def _apply(self, code: int, overlooked: int, before: _Snapshot | None) -> int:
+        """Apply a legal move; ``before`` is the snapshot to undo to (None: take it now).
+
+        Returns the mask of the stones that the removal step took."""
         mover = self._to_move
         stones = self._stones
         turns = self._turns
@@ -616,7 +628,7 @@ class Game:
             self._swapped = not self._swapped
             self._choice_open = False
             self._history.append((code, mover, 0, overlooked, before))
-            return
+            return 0
         if code >= 0:
             self._put(code, mover)
         turns[mover] += 1
@@ -627,8 +639,7 @@ class Game:
         # The opponent's turn starts now: from its third turn on, the mover's dead
         # groups are removed together (DESIGN.md "Removal").
         if turns[other] >= 2:
-            links = self._links
-            dead = [g for g in self._groups[mover] if not links[g]]
+            dead = self._dead[mover]
             if dead:
                 removed = self._remove_groups(dead, mover)
                 if not stones[mover] and not self.tournament:
@@ -640,207 +651,321 @@ class Game:
                 self._winner = mover
         self._to_move = other
         self._history.append((code, mover, removed, overlooked, before))
+        return removed
 
     def _put(self, p: int, c: int) -> None:
         """Place a stone of colour ``c`` on empty point ``p`` and update the derived state.
 
         For each of the three lines through ``p``: ``a`` and ``b`` are the first stones
-        on either side. The empty points between ``p`` and ``b`` look along ``d``
-        towards ``p`` (they saw ``a``'s colour through it) and now see ``c``; likewise
-        the points between ``p`` and ``a``. A path between ``a`` and ``b`` is cut.
-        The loop over the three lines is unrolled: this is the hottest code.
+        on either side (colours ``ka`` and ``kb``, -1 for the edge); ``sp`` holds the
+        empty points between ``p`` and ``a``, ``sm`` those between ``p`` and ``b``.
+        Before the placement the points of ``sp`` saw ``ka`` and ``kb`` along this line
+        (``kb`` through ``p``); now they see ``ka`` and ``c``; likewise for ``sm``. A
+        path between ``a`` and ``b`` is cut. The loop over the three lines is unrolled:
+        this is the hottest code.
         """
-        t = self._t
         col = self._col
         gid = self._gid
         links = self._links
-        v = self._V
-        ri = t.rayi
-        ri0, ri1, ri2, ri3, ri4, ri5 = ri[0], ri[1], ri[2], ri[3], ri[4], ri[5]
-        rays = t.rays_at[p]
+        dead = self._dead
+        w = self._W
+        ri0, ri1, ri2, ri3, ri4, ri5 = self._ri
+        rays = self._rays_at[p]
         stones = self._stones
         occ = stones[0] | stones[1]
+        o = 1 - c
+        wc0, wc1, wc2, wo0, wo1, wo2 = _WIDX[c]
         adj: list[int] = []
         far: list[int] = []
-        c6 = 6 * c
-        # direction 0 (and its opposite, 3)
+        # family 0: directions 0 and 3
         rp = rays[0]
         m = rp & occ
         if m:
             a = (m & -m).bit_length() - 1
             ka = col[a]
-            seg_p = rp ^ ri0[a]
+            sp = rp ^ ri0[a]
         else:
-            a = ka = -1
-            seg_p = rp
+            ka = -1
+            sp = rp
         rm = rays[3]
         m = rm & occ
         if m:
             b = m.bit_length() - 1
             kb = col[b]
-            seg_m = rm ^ ri3[b]
+            sm = rm ^ ri3[b]
         else:
-            b = kb = -1
-            seg_m = rm
-        if ka != c:
-            if ka >= 0:
-                v[6 * ka + 0] &= ~seg_m
-            v[c6 + 0] |= seg_m
-        if kb != c:
-            if kb >= 0:
-                v[6 * kb + 3] &= ~seg_p
-            v[c6 + 3] |= seg_p
-        if ka == kb and ka >= 0:
-            ga = gid[a]
-            gb = gid[b]
-            if ga != gb:
-                la = links[ga]
-                n = la[gb] - 1
-                if n:
-                    la[gb] = n
-                    links[gb][ga] = n
-                else:
-                    del la[gb]
-                    del links[gb][ga]
+            kb = -1
+            sm = rm
         if ka == c:
-            if seg_p:
-                far.append(a)
+            if kb == c:
+                ga = gid[a]
+                gb = gid[b]
+                if ga != gb:
+                    la = links[ga]
+                    n = la[gb] - 1
+                    if n:
+                        la[gb] = n
+                        links[gb][ga] = n
+                    else:
+                        del la[gb]
+                        lb = links[gb]
+                        del lb[ga]
+                        if not la:
+                            dead[c].add(ga)
+                        if not lb:
+                            dead[c].add(gb)
+                if sp:
+                    far.append(a)
+                else:
+                    adj.append(ga)
+                if sm:
+                    far.append(b)
+                else:
+                    adj.append(gb)
             else:
-                adj.append(gid[a])
-        if kb == c:
-            if seg_m:
+                if kb == o:
+                    w[wo0] &= ~sp
+                if sp:
+                    far.append(a)
+                else:
+                    adj.append(gid[a])
+        elif kb == c:
+            if ka == o:
+                w[wo0] &= ~sm
+            if sm:
                 far.append(b)
             else:
                 adj.append(gid[b])
-        # direction 1 (and its opposite, 4)
+        else:
+            w[wc0] |= sp | sm
+            if ka == o:
+                if kb == o:
+                    ga = gid[a]
+                    gb = gid[b]
+                    if ga != gb:
+                        la = links[ga]
+                        n = la[gb] - 1
+                        if n:
+                            la[gb] = n
+                            links[gb][ga] = n
+                        else:
+                            del la[gb]
+                            lb = links[gb]
+                            del lb[ga]
+                            if not la:
+                                dead[o].add(ga)
+                            if not lb:
+                                dead[o].add(gb)
+                else:
+                    w[wo0] &= ~sm
+            elif kb == o:
+                w[wo0] &= ~sp
+        # family 1: directions 1 and 4
         rp = rays[1]
         m = rp & occ
         if m:
             a = (m & -m).bit_length() - 1
             ka = col[a]
-            seg_p = rp ^ ri1[a]
+            sp = rp ^ ri1[a]
         else:
-            a = ka = -1
-            seg_p = rp
+            ka = -1
+            sp = rp
         rm = rays[4]
         m = rm & occ
         if m:
             b = m.bit_length() - 1
             kb = col[b]
-            seg_m = rm ^ ri4[b]
+            sm = rm ^ ri4[b]
         else:
-            b = kb = -1
-            seg_m = rm
-        if ka != c:
-            if ka >= 0:
-                v[6 * ka + 1] &= ~seg_m
-            v[c6 + 1] |= seg_m
-        if kb != c:
-            if kb >= 0:
-                v[6 * kb + 4] &= ~seg_p
-            v[c6 + 4] |= seg_p
-        if ka == kb and ka >= 0:
-            ga = gid[a]
-            gb = gid[b]
-            if ga != gb:
-                la = links[ga]
-                n = la[gb] - 1
-                if n:
-                    la[gb] = n
-                    links[gb][ga] = n
-                else:
-                    del la[gb]
-                    del links[gb][ga]
+            kb = -1
+            sm = rm
         if ka == c:
-            if seg_p:
-                far.append(a)
+            if kb == c:
+                ga = gid[a]
+                gb = gid[b]
+                if ga != gb:
+                    la = links[ga]
+                    n = la[gb] - 1
+                    if n:
+                        la[gb] = n
+                        links[gb][ga] = n
+                    else:
+                        del la[gb]
+                        lb = links[gb]
+                        del lb[ga]
+                        if not la:
+                            dead[c].add(ga)
+                        if not lb:
+                            dead[c].add(gb)
+                if sp:
+                    far.append(a)
+                else:
+                    adj.append(ga)
+                if sm:
+                    far.append(b)
+                else:
+                    adj.append(gb)
             else:
-                adj.append(gid[a])
-        if kb == c:
-            if seg_m:
+                if kb == o:
+                    w[wo1] &= ~sp
+                if sp:
+                    far.append(a)
+                else:
+                    adj.append(gid[a])
+        elif kb == c:
+            if ka == o:
+                w[wo1] &= ~sm
+            if sm:
                 far.append(b)
             else:
                 adj.append(gid[b])
-        # direction 2 (and its opposite, 5)
+        else:
+            w[wc1] |= sp | sm
+            if ka == o:
+                if kb == o:
+                    ga = gid[a]
+                    gb = gid[b]
+                    if ga != gb:
+                        la = links[ga]
+                        n = la[gb] - 1
+                        if n:
+                            la[gb] = n
+                            links[gb][ga] = n
+                        else:
+                            del la[gb]
+                            lb = links[gb]
+                            del lb[ga]
+                            if not la:
+                                dead[o].add(ga)
+                            if not lb:
+                                dead[o].add(gb)
+                else:
+                    w[wo1] &= ~sm
+            elif kb == o:
+                w[wo1] &= ~sp
+        # family 2: directions 2 and 5
         rp = rays[2]
         m = rp & occ
         if m:
             a = (m & -m).bit_length() - 1
             ka = col[a]
-            seg_p = rp ^ ri2[a]
+            sp = rp ^ ri2[a]
         else:
-            a = ka = -1
-            seg_p = rp
+            ka = -1
+            sp = rp
         rm = rays[5]
         m = rm & occ
         if m:
             b = m.bit_length() - 1
             kb = col[b]
-            seg_m = rm ^ ri5[b]
+            sm = rm ^ ri5[b]
         else:
-            b = kb = -1
-            seg_m = rm
-        if ka != c:
-            if ka >= 0:
-                v[6 * ka + 2] &= ~seg_m
-            v[c6 + 2] |= seg_m
-        if kb != c:
-            if kb >= 0:
-                v[6 * kb + 5] &= ~seg_p
-            v[c6 + 5] |= seg_p
-        if ka == kb and ka >= 0:
-            ga = gid[a]
-            gb = gid[b]
-            if ga != gb:
-                la = links[ga]
-                n = la[gb] - 1
-                if n:
-                    la[gb] = n
-                    links[gb][ga] = n
-                else:
-                    del la[gb]
-                    del links[gb][ga]
+            kb = -1
+            sm = rm
         if ka == c:
-            if seg_p:
-                far.append(a)
+            if kb == c:
+                ga = gid[a]
+                gb = gid[b]
+                if ga != gb:
+                    la = links[ga]
+                    n = la[gb] - 1
+                    if n:
+                        la[gb] = n
+                        links[gb][ga] = n
+                    else:
+                        del la[gb]
+                        lb = links[gb]
+                        del lb[ga]
+                        if not la:
+                            dead[c].add(ga)
+                        if not lb:
+                            dead[c].add(gb)
+                if sp:
+                    far.append(a)
+                else:
+                    adj.append(ga)
+                if sm:
+                    far.append(b)
+                else:
+                    adj.append(gb)
             else:
-                adj.append(gid[a])
-        if kb == c:
-            if seg_m:
+                if kb == o:
+                    w[wo2] &= ~sp
+                if sp:
+                    far.append(a)
+                else:
+                    adj.append(gid[a])
+        elif kb == c:
+            if ka == o:
+                w[wo2] &= ~sm
+            if sm:
                 far.append(b)
             else:
                 adj.append(gid[b])
+        else:
+            w[wc2] |= sp | sm
+            if ka == o:
+                if kb == o:
+                    ga = gid[a]
+                    gb = gid[b]
+                    if ga != gb:
+                        la = links[ga]
+                        n = la[gb] - 1
+                        if n:
+                            la[gb] = n
+                            links[gb][ga] = n
+                        else:
+                            del la[gb]
+                            lb = links[gb]
+                            del lb[ga]
+                            if not la:
+                                dead[o].add(ga)
+                            if not lb:
+                                dead[o].add(gb)
+                else:
+                    w[wo2] &= ~sm
+            elif kb == o:
+                w[wo2] &= ~sp
         pb = 1 << p
         stones[c] |= pb
         col[p] = c
         gmask = self._gmask
-        if not adj:
-            g = p
-            gmask[g] = pb
-            links[g] = {}
-            self._groups[c].add(g)
-        else:
+        if adj:
             g = adj[0]
-            if len(adj) > 1:
-                uniq = set(adj)
-                if len(uniq) > 1:
-                    g = self._merge(uniq, c)
-            gmask[g] |= pb
-        gid[p] = g
-        if far:
-            lg = links[g]
-            for f in far:
-                h = gid[f]
+            for h in adj:
                 if h != g:
-                    lg[h] = lg.get(h, 0) + 1
-                    lh = links[h]
-                    lh[g] = lh.get(g, 0) + 1
+                    g = self._merge(adj, c)
+                    break
+            gmask[g] |= pb
+            lg = links[g]
+        else:
+            g = p
+            gmask[p] = pb
+            lg = links[p] = {}
+        gid[p] = g
+        deadc = dead[c]
+        for x in far:
+            h = gid[x]
+            if h != g:
+                lh = links[h]
+                if not lh:
+                    deadc.discard(h)
+                lh[g] = lh.get(g, 0) + 1
+                lg[h] = lg.get(h, 0) + 1
+        if lg:
+            deadc.discard(g)
+        else:
+            deadc.add(g)
 
-    def _merge(self, uniq: set[int], c: int) -> int:
-        """Merge the groups ``uniq`` of colour ``c`` into the largest; return its id."""
+    def _merge(self, adj: list[int], c: int) -> int:
+        """Merge the groups ``adj`` of colour ``c`` into the largest; return its id.
+
+        The merged group's entry in the dead set is settled by the caller."""
         gmask = self._gmask
         links = self._links
         gid = self._gid
+        deadc = self._dead[c]
+        uniq = set(adj)
         g = -1
         best = -1
         for h in uniq:
@@ -852,18 +977,18 @@ class Game:
         for h in uniq:
             lg.pop(h, None)
         merged = gmask[g]
-        groups = self._groups[c]
         for h in uniq:
             if h == g:
                 continue
-            m = gmask.pop(h)
-            groups.discard(h)
+            m = gmask[h]
+            gmask[h] = 0
+            deadc.discard(h)
             merged |= m
             while m:
                 low = m & -m
                 gid[low.bit_length() - 1] = g
                 m ^= low
-            for x, n in links.pop(h).items():
+            for x, n in links[h].items():
                 if x in uniq:
                     continue
                 lx = links[x]
@@ -873,16 +998,15 @@ class Game:
         gmask[g] = merged
         return g
 
-    def _remove_groups(self, dead: list[int], c: int) -> int:
-        """Remove the dead groups ``dead`` of colour ``c`` together; return their mask."""
-        links = self._links
+    def _remove_groups(self, dead: set[int], c: int) -> int:
+        """Remove the dead groups ``dead`` (the dead set of colour ``c``) together;
+        return their mask."""
         gmask = self._gmask
-        groups = self._groups[c]
         removed = 0
         for g in dead:
-            removed |= gmask.pop(g)
-            groups.discard(g)
-            del links[g]
+            removed |= gmask[g]
+            gmask[g] = 0
+        dead.clear()
         self._take(removed, c)
         return removed
 
@@ -892,187 +1016,221 @@ class Game:
 
         The stones go one at a time; those still waiting stay in the way, so that each
         path that reopens across the removed stones is counted once, by the last one
-        taken. The loop over the three lines is unrolled like ``_put``'s.
+        taken. A removed stone's line between its first stones ``a`` and ``b`` (the
+        span, the stone itself included) then sees exactly ``ka`` and ``kb``. A dead
+        stone's lines end at the other colour, the edge or its own group (a friendly
+        stone of another group would have kept it alive), so only the other colour's
+        stones can link across the gap. The loop over the three lines is unrolled.
         """
-        t = self._t
         col = self._col
         gid = self._gid
         links = self._links
-        v = self._V
-        ri = t.rayi
-        ri0, ri1, ri2, ri3, ri4, ri5 = ri[0], ri[1], ri[2], ri[3], ri[4], ri[5]
-        rays_at = t.rays_at
+        dead = self._dead
+        w = self._W
+        ri0, ri1, ri2, ri3, ri4, ri5 = self._ri
+        rays_at = self._rays_at
         stones = self._stones
         stones[c] &= ~removed
         live = stones[0] | stones[1]
         pending = removed
-        m = removed
-        while m:
-            xb = m & -m
-            m ^= xb
+        rest = removed
+        while rest:
+            xb = rest & -rest
+            rest ^= xb
             x = xb.bit_length() - 1
             pending ^= xb
             col[x] = -1
             gid[x] = -1
             occ = live | pending
             rays = rays_at[x]
-            # direction 0 (and its opposite, 3)
+            # family 0: directions 0 and 3
             rp = rays[0]
-            mm = rp & occ
-            if mm:
-                a = (mm & -mm).bit_length() - 1
+            m = rp & occ
+            if m:
+                a = (m & -m).bit_length() - 1
                 ka = col[a]
-                seg_p = rp ^ ri0[a]
+                sp = rp ^ ri0[a]
             else:
-                a = ka = -1
-                seg_p = rp
+                ka = -1
+                sp = rp
             rm = rays[3]
-            mm = rm & occ
-            if mm:
-                b = mm.bit_length() - 1
+            m = rm & occ
+            if m:
+                b = m.bit_length() - 1
                 kb = col[b]
-                seg_m = rm ^ ri3[b]
+                sm = rm ^ ri3[b]
             else:
-                b = kb = -1
-                seg_m = rm
-            w = seg_m | xb
-            if ka >= 0:
-                v[6 * ka + 0] |= w
-                v[6 - 6 * ka + 0] &= ~w
+                kb = -1
+                sm = rm
+            span = sp | sm | xb
+            if ka == kb:
+                if ka < 0:
+                    w[0] &= ~span
+                    w[3] &= ~span
+                else:
+                    if ka:
+                        w[3] |= span
+                        w[0] &= ~span
+                    else:
+                        w[0] |= span
+                        w[3] &= ~span
+                    ga = gid[a]
+                    gb = gid[b]
+                    if ga != gb:
+                        # Only the other colour can link across the gap (see the docstring).
+                        la = links[ga]
+                        if not la:
+                            dead[ka].discard(ga)
+                        la[gb] = la.get(gb, 0) + 1
+                        lb = links[gb]
+                        if not lb:
+                            dead[ka].discard(gb)
+                        lb[ga] = lb.get(ga, 0) + 1
+            elif ka >= 0 and kb >= 0:
+                w[0] |= span
+                w[3] |= span
+            elif ka + kb:
+                # The edge on one side, Light (-1 + 0) on the other.
+                w[0] |= span
+                w[3] &= ~span
             else:
-                v[0] &= ~w
-                v[6] &= ~w
-            w = seg_p | xb
-            if kb >= 0:
-                v[6 * kb + 3] |= w
-                v[6 - 6 * kb + 3] &= ~w
-            else:
-                v[3] &= ~w
-                v[9] &= ~w
-            # A dead stone's lines end at the other colour, the edge or its own group
-            # (a friendly stone of another group would have kept it alive), so only
-            # the other colour's stones can link across the gap.
-            if ka == kb and ka >= 0:
-                ga = gid[a]
-                gb = gid[b]
-                if ga != gb:
-                    la = links[ga]
-                    la[gb] = la.get(gb, 0) + 1
-                    lb = links[gb]
-                    lb[ga] = lb.get(ga, 0) + 1
-            # direction 1 (and its opposite, 4)
+                # The edge on one side, Dark (-1 + 1) on the other.
+                w[3] |= span
+                w[0] &= ~span
+            # family 1: directions 1 and 4
             rp = rays[1]
-            mm = rp & occ
-            if mm:
-                a = (mm & -mm).bit_length() - 1
+            m = rp & occ
+            if m:
+                a = (m & -m).bit_length() - 1
                 ka = col[a]
-                seg_p = rp ^ ri1[a]
+                sp = rp ^ ri1[a]
             else:
-                a = ka = -1
-                seg_p = rp
+                ka = -1
+                sp = rp
             rm = rays[4]
-            mm = rm & occ
-            if mm:
-                b = mm.bit_length() - 1
+            m = rm & occ
+            if m:
+                b = m.bit_length() - 1
                 kb = col[b]
-                seg_m = rm ^ ri4[b]
+                sm = rm ^ ri4[b]
             else:
-                b = kb = -1
-                seg_m = rm
-            w = seg_m | xb
-            if ka >= 0:
-                v[6 * ka + 1] |= w
-                v[6 - 6 * ka + 1] &= ~w
+                kb = -1
+                sm = rm
+            span = sp | sm | xb
+            if ka == kb:
+                if ka < 0:
+                    w[1] &= ~span
+                    w[4] &= ~span
+                else:
+                    if ka:
+                        w[4] |= span
+                        w[1] &= ~span
+                    else:
+                        w[1] |= span
+                        w[4] &= ~span
+                    ga = gid[a]
+                    gb = gid[b]
+                    if ga != gb:
+                        # Only the other colour can link across the gap (see the docstring).
+                        la = links[ga]
+                        if not la:
+                            dead[ka].discard(ga)
+                        la[gb] = la.get(gb, 0) + 1
+                        lb = links[gb]
+                        if not lb:
+                            dead[ka].discard(gb)
+                        lb[ga] = lb.get(ga, 0) + 1
+            elif ka >= 0 and kb >= 0:
+                w[1] |= span
+                w[4] |= span
+            elif ka + kb:
+                # The edge on one side, Light (-1 + 0) on the other.
+                w[1] |= span
+                w[4] &= ~span
             else:
-                v[1] &= ~w
-                v[7] &= ~w
-            w = seg_p | xb
-            if kb >= 0:
-                v[6 * kb + 4] |= w
-                v[6 - 6 * kb + 4] &= ~w
-            else:
-                v[4] &= ~w
-                v[10] &= ~w
-            # A dead stone's lines end at the other colour, the edge or its own group
-            # (a friendly stone of another group would have kept it alive), so only
-            # the other colour's stones can link across the gap.
-            if ka == kb and ka >= 0:
-                ga = gid[a]
-                gb = gid[b]
-                if ga != gb:
-                    la = links[ga]
-                    la[gb] = la.get(gb, 0) + 1
-                    lb = links[gb]
-                    lb[ga] = lb.get(ga, 0) + 1
-            # direction 2 (and its opposite, 5)
+                # The edge on one side, Dark (-1 + 1) on the other.
+                w[4] |= span
+                w[1] &= ~span
+            # family 2: directions 2 and 5
             rp = rays[2]
-            mm = rp & occ
-            if mm:
-                a = (mm & -mm).bit_length() - 1
+            m = rp & occ
+            if m:
+                a = (m & -m).bit_length() - 1
                 ka = col[a]
-                seg_p = rp ^ ri2[a]
+                sp = rp ^ ri2[a]
             else:
-                a = ka = -1
-                seg_p = rp
+                ka = -1
+                sp = rp
             rm = rays[5]
-            mm = rm & occ
-            if mm:
-                b = mm.bit_length() - 1
+            m = rm & occ
+            if m:
+                b = m.bit_length() - 1
                 kb = col[b]
-                seg_m = rm ^ ri5[b]
+                sm = rm ^ ri5[b]
             else:
-                b = kb = -1
-                seg_m = rm
-            w = seg_m | xb
-            if ka >= 0:
-                v[6 * ka + 2] |= w
-                v[6 - 6 * ka + 2] &= ~w
+                kb = -1
+                sm = rm
+            span = sp | sm | xb
+            if ka == kb:
+                if ka < 0:
+                    w[2] &= ~span
+                    w[5] &= ~span
+                else:
+                    if ka:
+                        w[5] |= span
+                        w[2] &= ~span
+                    else:
+                        w[2] |= span
+                        w[5] &= ~span
+                    ga = gid[a]
+                    gb = gid[b]
+                    if ga != gb:
+                        # Only the other colour can link across the gap (see the docstring).
+                        la = links[ga]
+                        if not la:
+                            dead[ka].discard(ga)
+                        la[gb] = la.get(gb, 0) + 1
+                        lb = links[gb]
+                        if not lb:
+                            dead[ka].discard(gb)
+                        lb[ga] = lb.get(ga, 0) + 1
+            elif ka >= 0 and kb >= 0:
+                w[2] |= span
+                w[5] |= span
+            elif ka + kb:
+                # The edge on one side, Light (-1 + 0) on the other.
+                w[2] |= span
+                w[5] &= ~span
             else:
-                v[2] &= ~w
-                v[8] &= ~w
-            w = seg_p | xb
-            if kb >= 0:
-                v[6 * kb + 5] |= w
-                v[6 - 6 * kb + 5] &= ~w
-            else:
-                v[5] &= ~w
-                v[11] &= ~w
-            # A dead stone's lines end at the other colour, the edge or its own group
-            # (a friendly stone of another group would have kept it alive), so only
-            # the other colour's stones can link across the gap.
-            if ka == kb and ka >= 0:
-                ga = gid[a]
-                gb = gid[b]
-                if ga != gb:
-                    la = links[ga]
-                    la[gb] = la.get(gb, 0) + 1
-                    lb = links[gb]
-                    lb[ga] = lb.get(ga, 0) + 1
+                # The edge on one side, Dark (-1 + 1) on the other.
+                w[5] |= span
+                w[2] &= ~span
 
     def _rebuild(self) -> None:
-        """Derive groups, links and sight from the two bitboards (set-up and undo)."""
+        """Derive groups, links, dead sets and sight from the two bitboards (set-up and
+        undo)."""
         t = self._t
         n = t.n
         light, dark = self._stones
         occ = light | dark
-        if not occ:
-            self._col = [-1] * n
-            self._gid = [-1] * n
-            self._gmask = {}
-            no_groups: list[set[int]] = [set(), set()]
-            self._groups = no_groups
-            self._links = {}
-            self._V = [0] * 12
-            return
         col = [-1] * n
+        gid = [-1] * n
+        gmask = [0] * n
+        links: list[dict[int, int]] = [{} for _ in range(n)]
+        w = [0] * 6
+        self._col = col
+        self._gid = gid
+        self._gmask = gmask
+        self._links = links
+        self._dead: list[set[int]] = [set(), set()]
+        self._W = w
+        if not occ:
+            return
         for i in bits(light):
             col[i] = LIGHT
         for i in bits(dark):
             col[i] = DARK
-        gid = [-1] * n
-        gmask: dict[int, int] = {}
-        groups: list[set[int]] = [set(), set()]
-        for c, own in ((LIGHT, light), (DARK, dark)):
+        for own in (light, dark):
             rest = own
             while rest:
                 seed = rest & -rest
@@ -1086,11 +1244,8 @@ class Game:
                     grp |= frontier
                 rest &= ~grp
                 gmask[g] = grp
-                groups[c].add(g)
                 for x in bits(grp):
                     gid[x] = g
-        links: dict[int, dict[int, int]] = {g: {} for g in gmask}
-        v = [0] * 12
         for i in range(n):
             for d in range(6):
                 m = t.ray[d][i] & occ
@@ -1098,39 +1253,50 @@ class Game:
                     continue
                 a = (m & -m).bit_length() - 1 if d < 3 else m.bit_length() - 1
                 if col[i] < 0:
-                    v[6 * col[a] + d] |= 1 << i
+                    w[3 * col[a] + d % 3] |= 1 << i
                 elif d < 3 and col[a] == col[i] and gid[a] != gid[i]:
                     ga, gi = gid[a], gid[i]
                     links[gi][ga] = links[gi].get(ga, 0) + 1
                     links[ga][gi] = links[ga].get(gi, 0) + 1
-        self._col = col
-        self._gid = gid
-        self._gmask = gmask
-        self._groups = groups
-        self._links = links
-        self._V = v
+        for c in (LIGHT, DARK):
+            self._dead[c] = {g for g in self._group_ids(c) if not links[g]}
 
     def check_consistency(self) -> None:
         """Compare the incremental state with one rebuilt from the bitboards.
 
-        For tests and debugging: raises AssertionError-free RuntimeError on a mismatch.
+        For tests and debugging: raises RuntimeError on a mismatch.
         """
-        mine = (
-            sorted(self._gmask[g] for g in self._gmask),
-            _link_pairs(self._gmask, self._links),
-            [x & (self._t.board & ~(self._stones[0] | self._stones[1])) for x in self._V],
-        )
         fresh = Game.__new__(Game)
         fresh._t = self._t
         fresh._stones = list(self._stones)
         fresh._rebuild()
-        theirs = (
-            sorted(fresh._gmask[g] for g in fresh._gmask),
-            _link_pairs(fresh._gmask, fresh._links),
-            [x & (self._t.board & ~(self._stones[0] | self._stones[1])) for x in fresh._V],
-        )
+        empty = self._t.board & ~(self._stones[0] | self._stones[1])
+        mine = self._derived(empty)
+        theirs = fresh._derived(empty)
         if mine != theirs:
-            raise RuntimeError("incremental state differs from the state rebuilt from the stones")
+            raise RuntimeError(
+                "incremental state differs from the state rebuilt from the stones: "
+                f"{mine!r} != {theirs!r}"
+            )
+
+    def _derived(self, empty: int) -> tuple[object, ...]:
+        """The derived state in a form that does not depend on group ids."""
+        ids = self._group_ids(LIGHT) + self._group_ids(DARK)
+        gmask = {g: self._gmask[g] for g in ids}
+        stones = self._stones[0] | self._stones[1]
+        mapped = 0
+        for g in ids:
+            mapped |= gmask[g]
+        for i in bits(stones):
+            if not gmask[self._gid[i]] >> i & 1 or self._col[i] != (self._stones[1] >> i & 1):
+                raise RuntimeError(f"stone {self._t.names[i]} has a stale group or colour")
+        return (
+            sorted(gmask.values()),
+            mapped == stones,
+            _link_pairs(gmask, {g: self._links[g] for g in ids}),
+            [sorted(self._gmask[g] for g in self._dead[c]) for c in (LIGHT, DARK)],
+            [x & empty for x in self._W],
+        )
 
 
 def _link_pairs(
