@@ -291,20 +291,24 @@ def test_live_calibration_on_the_virtual_board(forty: Profile, tmp_path: Path) -
         pytest.skip("meridian_table.sim.VirtualBoard has not landed yet")
     from meridian_table.link import Link
 
+    problems = sorted(led for led in (forty.sites["4.4"].led, forty.sites["6.2"].led)
+                      if led is not None)
+
+    def final_picture(leds: list[tuple[int, int, int]]) -> bool:
+        red = [i for i, (r, g, _) in enumerate(leds) if r > 0 and g == 0]
+        green = [i for i, (r, g, _) in enumerate(leds) if g > 0 and r == 0]
+        return red == problems and len(green) == 38
+
     with sim.VirtualBoard(forty, mode="cpython") as board, Link(board.port) as link:
         link.wait_connected(timeout=10)
         run, seen = _live_run(forty, board, link, tmp_path, _swap(forty, "4.4", "6.2"))
-        link.wait_shown(timeout=5)
-        leds = board.leds()
+        # What the firmware really rendered (after its boot pattern): the two
+        # cross-wired sites red, every other site green.
+        board.wait_for(final_picture, timeout=10)
     assert sorted(e.flag.name for e in seen if isinstance(e, Flagged)) == ["4.4", "6.2"]
     result = run.machine.result_profile()
     assert result.sites["4.4"].pos == forty.sites["6.2"].pos
     assert result.sites["6.2"].pos == forty.sites["4.4"].pos
-    # What the firmware really rendered: the two cross-wired sites red, the rest green.
-    red = [i for i, (r, g, b) in enumerate(leds) if r > 0 and g == 0]
-    green = [i for i, (r, g, b) in enumerate(leds) if g > 0 and r == 0]
-    assert sorted(red) == sorted([forty.sites["4.4"].led, forty.sites["6.2"].led])
-    assert len(green) == 38
 
 
 # -- the CLI shell -------------------------------------------------------------------------
