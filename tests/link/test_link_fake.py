@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from types import SimpleNamespace
 
 import pytest
-from conftest import Collector
+from tests.link.collector import Collector
 
 from meridian_fw import wire
 from meridian_table.ledplan import SOLID, LedPlan, Light

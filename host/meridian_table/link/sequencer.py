@@ -75,6 +75,7 @@ class Sequencer:
         self._deferred: Snapshot | None = None
         self._deferred_until = 0.0
         self._resync = True  # the next snapshot is the truth
+        self._resync_reason = "resync"
         self._need_truth = True  # no snapshot since this boot: hold every event until one
         self._snap_requested_at: float | None = None
 
@@ -143,10 +144,12 @@ class Sequencer:
     def overflow(self) -> None:
         """The board's ring overflowed: events are gone, the next snapshot is the truth."""
         self._resync = True
+        self._resync_reason = "resync"
 
     def want_resync(self) -> None:
         """The caller asked for a snapshot that must replace what it knows."""
         self._resync = True
+        self._resync_reason = "request"
 
     def poll(self, now: float) -> tuple[list[SenseEvent | Snapshot], bool]:
         """Timers. Returns (deliveries, ask_for_snapshot)."""
@@ -159,6 +162,7 @@ class Sequencer:
                 snap.last_seq,
             )
             self._resync = True
+            self._resync_reason = "resync"
             out.extend(self._apply(snap))
         ask = False
         if self._gap_since is not None and now - self._gap_since >= self.gap_wait:
@@ -169,6 +173,7 @@ class Sequencer:
                     sorted(self._held)[:5],
                 )
                 self._resync = True
+                self._resync_reason = "resync"
                 self._snap_requested_at = now
                 ask = True
         return out, ask
@@ -210,7 +215,7 @@ class Sequencer:
     def _apply(self, snap: Snapshot) -> list[SenseEvent | Snapshot]:
         first = self._need_truth
         self._need_truth = False
-        reason = "connect" if first else ("resync" if self._resync else snap.reason)
+        reason = "connect" if first else (self._resync_reason if self._resync else snap.reason)
         if self._resync and not first and is_ahead(self.delivered, snap.last_seq):
             self.stats.folded += seq_distance(self.delivered, snap.last_seq)
         self._resync = False

@@ -226,6 +226,13 @@ class VirtualBoard:
             raise VirtualBoardError("the virtual board is not started")
         self._backend.reset()
 
+    def inject(self, data: bytes) -> None:
+        """Put raw bytes on the line towards the host, as electrical noise would
+        (they may land in the middle of a firmware frame and spoil it)."""
+        with self._lock:
+            if self._pty is not None:
+                self._pty.write(data)
+
     # -- the simulated world ------------------------------------------------------------
 
     def set_switch(self, pos: int, closed: bool) -> None:
