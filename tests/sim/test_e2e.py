@@ -10,6 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 import serial
+from tests.link.collector import Collector
 
 from meridian_fw import wire
 from meridian_table.ledplan import SOLID, LedPlan, Light
@@ -17,7 +18,6 @@ from meridian_table.link import Link, LinkState, ProtocolMismatchError, SenseEve
 from meridian_table.link.link import open_serial
 from meridian_table.profiles import load_profile
 from meridian_table.sim import VirtualBoard
-from tests.link.collector import Collector
 
 MODES = ["cpython", "micropython"]
 
