@@ -2,7 +2,7 @@
 
 Figures:
 - ``plies_per_s``: random playouts on the standard board, each ply a uniform choice
-  among the legal moves (``legal_mask`` + ``play_index``, one core).
+  among the legal moves (``Game.random_playout``, one core).
 - ``plies_per_s_api``: the same through the string API (``legal_moves`` + ``play``).
 - ``analysis_us_p50`` / ``analysis_us_p99``: legal moves, dead groups of both colours
   and safe points of both colours for one position, over positions from those games.
@@ -19,7 +19,7 @@ import time
 from typing import Any
 
 from meridian_table.games.kato import geometry
-from meridian_table.games.kato.game import PASS, Game
+from meridian_table.games.kato.game import Game
 
 LOGGER = logging.getLogger(__name__)
 
@@ -30,43 +30,20 @@ Coord = tuple[int, int]
 _DIRS: tuple[Coord, ...] = ((1, 0), (0, 1), (1, -1), (-1, 0), (0, -1), (-1, 1))
 
 
-def _pick(mask: int, n_points: int, random: Any) -> int:
-    """A uniformly random set bit of a non-zero mask (``random`` is ``Random.random``).
-
-    Dense masks: draw points until one is set (a few tries). Sparse masks: skip k set
-    bits. Both are uniform; the switch only saves time.
-    """
-    count = mask.bit_count()
-    if count * 4 >= n_points:
-        while True:
-            i = int(random() * n_points)
-            if mask >> i & 1:
-                return i
-    k = int(random() * count)
-    while k:
-        mask &= mask - 1
-        k -= 1
-    return (mask & -mask).bit_length() - 1
-
-
 def playouts(games: int, seed: int, size: int = 6) -> tuple[int, float, list[Game]]:
-    """Play ``games`` random games; return (plies, seconds, some finished positions)."""
+    """Play ``games`` random games; return (plies, seconds, some finished positions).
+
+    Each game is ``Game.random_playout``: a uniform choice among the legal moves at
+    every ply (``pick_move``), applied by the engine's own move code.
+    """
     rng = random.Random(seed)
     plies = 0
     elapsed = 0.0
     kept: list[Game] = []
     for n in range(games):
         g = Game(size=size)
-        legal_mask = g.legal_mask
-        play = g.play_index
-        n_points = len(g.points)
-        draw = rng.random
         start = time.perf_counter()
-        count = 0
-        while g._winner < 0 and count < 2000:
-            m = legal_mask()
-            play(_pick(m, n_points, draw) if m else PASS)
-            count += 1
+        count = g.random_playout(rng, 2000)
         elapsed += time.perf_counter() - start
         plies += count
         if n < 40:

@@ -23,6 +23,8 @@ See docs/games/kato.md for the rules as implemented and the removal timing.
 from __future__ import annotations
 
 import logging
+import math
+import random
 from collections.abc import Iterable, Mapping
 from typing import Final, NamedTuple
 
@@ -397,6 +399,42 @@ class Game:
         self._restore(entry[_BEFORE])
         return self._ply(entry, self._t.names)
 
+    def random_playout(self, rng: random.Random, limit: int = 1_000_000) -> int:
+        """Fast path for search and benchmarks: play uniformly random legal moves until
+        the game is over or ``limit`` plies are played; return the number played.
+
+        Each ply is ``pick_move(self.legal_mask(), self.choice_open, rng, width)`` (a
+        uniform choice among ``legal_moves()``; its common case is written out here to
+        spare a call) applied by the same code as ``play``, so the game and its history
+        are exactly those of the public API driven by the same draws.
+        """
+        legal_mask = self.legal_mask
+        apply = self._apply
+        getrandbits = rng.getrandbits
+        draw = rng.random
+        width = self._t.n.bit_length()
+        dense = _dense_from(width)
+        plies = 0
+        while self._winner < 0 and plies < limit:
+            m = legal_mask()
+            if self._choice_open:
+                i = pick_move(m, True, rng, width)
+            elif not m:
+                i = PASS
+            elif m.bit_count() >= dense:
+                i = getrandbits(width)
+                while not m >> i & 1:
+                    i = getrandbits(width)
+            else:
+                k = int(draw() * m.bit_count())
+                while k:
+                    m &= m - 1
+                    k -= 1
+                i = (m & -m).bit_length() - 1
+            apply(i, 0, None)
+            plies += 1
+        return plies
+
     # --- analysis -------------------------------------------------------------------------
 
     def groups(self, colour: str) -> list[frozenset[str]]:
@@ -438,6 +476,7 @@ class Game:
         ray = t.ray
         neighbour = t.neighbour
         occ = self._stones[0] | self._stones[1]
+        own = self._stones[c]
         w = self._W
         cand = (w[3 * c] | w[3 * c + 1] | w[3 * c + 2]) & t.board & ~occ
         out = 0
@@ -445,7 +484,7 @@ class Game:
             adj: set[int] = set()
             for d in range(6):
                 n = neighbour[d][p]
-                if n >= 0 and col[n] == c:
+                if n >= 0 and own >> n & 1:
                     adj.add(gid[n])
             alive = False
             broken: list[tuple[int, int]] = []
@@ -1014,16 +1053,17 @@ class Game:
         """Take the stones ``removed`` (whole linkless groups of colour ``c``, already
         dropped from the group tables) off the board and update sight and links.
 
-        The stones go one at a time; those still waiting stay in the way, so that each
-        path that reopens across the removed stones is counted once, by the last one
-        taken. A removed stone's line between its first stones ``a`` and ``b`` (the
-        span, the stone itself included) then sees exactly ``ka`` and ``kb``. A dead
-        stone's lines end at the other colour, the edge or its own group (a friendly
-        stone of another group would have kept it alive), so only the other colour's
-        stones can link across the gap. The loop over the three lines is unrolled.
+        For each line family, each span that the removal opens (the run of empty and
+        removed points between two remaining stones ``a`` and ``b``, or the edge) is
+        handled once: it now sees exactly ``ka`` and ``kb`` along that line, and ``a``
+        and ``b`` link across it when they are friendly stones of different groups.
+        Only the other colour can link so: a dead stone's lines end at the other
+        colour, the edge or its own group (a friendly stone of another group would have
+        kept it alive). ``col`` and ``gid`` keep stale values at the emptied points;
+        nothing reads them at empty points. The loop over the families is unrolled.
         """
-        col = self._col
         gid = self._gid
+        col = self._col
         links = self._links
         dead = self._dead
         w = self._W
@@ -1032,20 +1072,13 @@ class Game:
         stones = self._stones
         stones[c] &= ~removed
         live = stones[0] | stones[1]
-        pending = removed
-        rest = removed
-        while rest:
-            xb = rest & -rest
-            rest ^= xb
-            x = xb.bit_length() - 1
-            pending ^= xb
-            col[x] = -1
-            gid[x] = -1
-            occ = live | pending
-            rays = rays_at[x]
-            # family 0: directions 0 and 3
+        # family 0: directions 0 and 3
+        todo = removed
+        while todo:
+            xb = todo & -todo
+            rays = rays_at[xb.bit_length() - 1]
             rp = rays[0]
-            m = rp & occ
+            m = rp & live
             if m:
                 a = (m & -m).bit_length() - 1
                 ka = col[a]
@@ -1054,7 +1087,7 @@ class Game:
                 ka = -1
                 sp = rp
             rm = rays[3]
-            m = rm & occ
+            m = rm & live
             if m:
                 b = m.bit_length() - 1
                 kb = col[b]
@@ -1063,6 +1096,7 @@ class Game:
                 kb = -1
                 sm = rm
             span = sp | sm | xb
+            todo &= ~span
             if ka == kb:
                 if ka < 0:
                     w[0] &= ~span
@@ -1077,7 +1111,6 @@ class Game:
                     ga = gid[a]
                     gb = gid[b]
                     if ga != gb:
-                        # Only the other colour can link across the gap (see the docstring).
                         la = links[ga]
                         if not la:
                             dead[ka].discard(ga)
@@ -1097,9 +1130,13 @@ class Game:
                 # The edge on one side, Dark (-1 + 1) on the other.
                 w[3] |= span
                 w[0] &= ~span
-            # family 1: directions 1 and 4
+        # family 1: directions 1 and 4
+        todo = removed
+        while todo:
+            xb = todo & -todo
+            rays = rays_at[xb.bit_length() - 1]
             rp = rays[1]
-            m = rp & occ
+            m = rp & live
             if m:
                 a = (m & -m).bit_length() - 1
                 ka = col[a]
@@ -1108,7 +1145,7 @@ class Game:
                 ka = -1
                 sp = rp
             rm = rays[4]
-            m = rm & occ
+            m = rm & live
             if m:
                 b = m.bit_length() - 1
                 kb = col[b]
@@ -1117,6 +1154,7 @@ class Game:
                 kb = -1
                 sm = rm
             span = sp | sm | xb
+            todo &= ~span
             if ka == kb:
                 if ka < 0:
                     w[1] &= ~span
@@ -1131,7 +1169,6 @@ class Game:
                     ga = gid[a]
                     gb = gid[b]
                     if ga != gb:
-                        # Only the other colour can link across the gap (see the docstring).
                         la = links[ga]
                         if not la:
                             dead[ka].discard(ga)
@@ -1151,9 +1188,13 @@ class Game:
                 # The edge on one side, Dark (-1 + 1) on the other.
                 w[4] |= span
                 w[1] &= ~span
-            # family 2: directions 2 and 5
+        # family 2: directions 2 and 5
+        todo = removed
+        while todo:
+            xb = todo & -todo
+            rays = rays_at[xb.bit_length() - 1]
             rp = rays[2]
-            m = rp & occ
+            m = rp & live
             if m:
                 a = (m & -m).bit_length() - 1
                 ka = col[a]
@@ -1162,7 +1203,7 @@ class Game:
                 ka = -1
                 sp = rp
             rm = rays[5]
-            m = rm & occ
+            m = rm & live
             if m:
                 b = m.bit_length() - 1
                 kb = col[b]
@@ -1171,6 +1212,7 @@ class Game:
                 kb = -1
                 sm = rm
             span = sp | sm | xb
+            todo &= ~span
             if ka == kb:
                 if ka < 0:
                     w[2] &= ~span
@@ -1185,7 +1227,6 @@ class Game:
                     ga = gid[a]
                     gb = gid[b]
                     if ga != gb:
-                        # Only the other colour can link across the gap (see the docstring).
                         la = links[ga]
                         if not la:
                             dead[ka].discard(ga)
@@ -1297,6 +1338,45 @@ class Game:
             [sorted(self._gmask[g] for g in self._dead[c]) for c in (LIGHT, DARK)],
             [x & empty for x in self._W],
         )
+
+
+def _dense_from(width: int) -> int:
+    """The legal count from which ``pick_move`` draws points until one is legal.
+
+    Drawing costs about ``2**width / count`` tries; skipping to the k-th set bit about
+    ``count / 2`` steps of a third of the price; they break even near this count.
+    """
+    return math.isqrt(3 << width)
+
+
+def pick_move(mask: int, swap: bool, rng: random.Random, width: int) -> int:
+    """A uniformly random legal move code for ``play_index``.
+
+    ``mask`` is ``legal_mask()``, ``swap`` is ``choice_open`` (``SWAP`` is then one more
+    choice) and ``width`` is ``len(points).bit_length()``. ``PASS`` when nothing else is
+    legal. Dense masks: draw ``width``-bit numbers until one is a legal point. Sparse
+    masks: skip a uniformly drawn number of set bits. Both are exactly uniform.
+    """
+    if swap:
+        if not mask:
+            return SWAP if rng.random() < 0.5 else PASS
+        count = mask.bit_count()
+        k = int(rng.random() * (count + 1))
+        if k == count:
+            return SWAP
+    elif not mask:
+        return PASS
+    elif mask.bit_count() >= _dense_from(width):
+        i = rng.getrandbits(width)
+        while not mask >> i & 1:
+            i = rng.getrandbits(width)
+        return i
+    else:
+        k = int(rng.random() * mask.bit_count())
+    while k:
+        mask &= mask - 1
+        k -= 1
+    return (mask & -mask).bit_length() - 1
 
 
 def _link_pairs(
