@@ -1,10 +1,11 @@
 """Generate the shipped board profiles in hardware/boards/ from the game geometry.
 
-The committed JSON files are the data; this tool only made their first version, so
-the wiring rules below are written down once. Run it again after changing a rule:
+The committed JSON files are the data (calibration rewrites them); this tool only
+made their first version, so the wiring rules below are written down once:
 
-    .venv/bin/python tools/gen_profiles.py            # rewrite hardware/boards/*.json
-    .venv/bin/python tools/gen_profiles.py --check    # exit 1 if a file would change
+    .venv/bin/python tools/gen_profiles.py            # write the profiles that are missing
+    .venv/bin/python tools/gen_profiles.py --force    # overwrite them (loses calibration)
+    .venv/bin/python tools/gen_profiles.py --check    # exit 1 if a file differs
 
 Wiring rules (hardware/README.md explains the arithmetic):
 
@@ -193,7 +194,9 @@ def all_profiles() -> list[dict[str, Any]]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--check", action="store_true", help="exit 1 if a file would change")
+    parser.add_argument("--check", action="store_true", help="exit 1 if a file differs")
+    parser.add_argument("--force", action="store_true",
+                        help="overwrite existing profiles (calibrated positions are lost)")
     parser.add_argument("--out", type=Path, default=BOARDS_DIR, help="output folder")
     args = parser.parse_args(argv)
     stale = 0
@@ -207,7 +210,9 @@ def main(argv: list[str] | None = None) -> int:
             continue
         stale += 1
         if args.check:
-            print(f"{path} is out of date; run tools/gen_profiles.py", file=sys.stderr)
+            print(f"{path} differs from the generator", file=sys.stderr)
+        elif current is not None and not args.force:
+            print(f"{path} exists and differs; kept (use --force to overwrite)")
         else:
             args.out.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8")

@@ -26,7 +26,14 @@ from pathlib import Path
 from xml.sax.saxutils import escape
 
 from meridian_table.games.kato import geometry as kato_geometry
-from meridian_table.profiles import Profile, list_profiles, load_profile, pico
+from meridian_table.profiles import (
+    BOARDS_DIR,
+    Profile,
+    list_profiles,
+    load_profile,
+    pico,
+    resolve,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT_DIR = ROOT / "hardware" / "diagrams"
@@ -334,7 +341,12 @@ def main(argv: list[str] | None = None) -> int:
     stale = 0
     for name in names:
         profile = load_profile(name)
-        path = args.output or OUT_DIR / f"{profile.name}.svg"
+        # A shipped profile's diagram lives in hardware/diagrams/; any other profile
+        # file gets its diagram next to it, never over a shipped one.
+        source = resolve(name)
+        default = (OUT_DIR / f"{profile.name}.svg" if source.parent == BOARDS_DIR
+                   else source.with_suffix(".svg"))
+        path = args.output or default
         text = render(profile)
         current = path.read_text(encoding="utf-8") if path.exists() else None
         if current == text:

@@ -175,12 +175,21 @@ def test_dumps_keeps_one_site_per_line() -> None:
     assert '"row_pins": [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],' in text
 
 
-def test_committed_profiles_match_the_generator() -> None:
-    result = subprocess.run(
-        [sys.executable, str(ROOT / "tools" / "gen_profiles.py"), "--check"],
-        capture_output=True, text=True, check=False,
-    )
-    assert result.returncode == 0, result.stderr
+def test_the_generator_writes_valid_profiles_and_keeps_existing_ones(tmp_path: Path) -> None:
+    tool = ROOT / "tools" / "gen_profiles.py"
+    run = [sys.executable, str(tool), "--out", str(tmp_path)]
+    first = subprocess.run(run, capture_output=True, text=True, check=False)
+    assert first.returncode == 0, first.stderr
+    for name in SHIPPED:
+        assert load_profile(tmp_path / f"{name}.json").name == name
+    # A calibrated (edited) profile is never overwritten without --force.
+    edited = tmp_path / "kato-80.json"
+    edited.write_text(edited.read_text().replace('"brightness": 64', '"brightness": 50'))
+    again = subprocess.run(run, capture_output=True, text=True, check=False)
+    assert "kato-80.json exists and differs; kept" in again.stdout
+    assert '"brightness": 50' in edited.read_text()
+    check = subprocess.run([*run, "--check"], capture_output=True, text=True, check=False)
+    assert check.returncode == 1 and "kato-80.json differs" in check.stderr
 
 
 def test_sites_are_named_tuples() -> None:
