@@ -224,6 +224,18 @@
     return `hsl(${h} 65% 60%)`;
   }
 
+  function ledLook(colour) {
+    // An LED dimmed to 1/8 is a dark colour on screen: draw its hue at full strength and
+    // show the dimming as transparency, so a dim hint still reads as the mover's colour.
+    const m = /^#?([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(colour || "");
+    if (!m) return [colour, 1];
+    const rgb = m.slice(1).map((h) => parseInt(h, 16));
+    const peak = Math.max(...rgb);
+    if (peak === 0) return ["#000000", 0];
+    const full = rgb.map((c) => Math.round((c * 255) / peak));
+    return [`rgb(${full.join(" ")})`, Math.min(1, 0.35 + (0.65 * peak) / 255)];
+  }
+
   function drawBoard(view) {
     const key = JSON.stringify((view.board.sites || []).map((s) => [s.id, s.x, s.y]));
     if (key !== boardKey) { buildBoard(view.board); boardKey = key; }
@@ -262,9 +274,12 @@
       const led = leds[site.id];
       const effect = led && led.effect && led.effect !== "O" ? led.effect : "";
       const wanted = effect ? `halo lit fx-${effect}` : "halo";
-      if (halo.getAttribute("class") !== wanted || halo.style.stroke !== (led ? led.colour : "")) {
+      if (halo.getAttribute("class") !== wanted || halo.dataset.colour !== (effect ? led.colour : "")) {
         halo.setAttribute("class", wanted);
-        halo.style.stroke = effect ? led.colour : "";
+        halo.dataset.colour = effect ? led.colour : "";
+        const [stroke, level] = effect ? ledLook(led.colour) : ["", 1];
+        halo.style.stroke = stroke;
+        halo.style.strokeOpacity = String(level);
       }
       g.dataset.led = effect;
       cls.toggle("pending", pendingSites.has(site.id));

@@ -1,0 +1,225 @@
+"""Acceptance: a whole Kato game played by clicking the page, with everything real.
+
+The real firmware runs behind a pty (the virtual board), the real pyserial link talks
+to it, the real TableSession with the Kato adapter and engine interprets the settled
+board, and the SQLite log sits in a temporary file. The test only clicks the page and
+reads what the page shows; after each step it checks the page's board and scores
+against an independent Kato engine that replays the moves.
+
+The game (size 5, found by a random search with the engine for a short decisive game
+with a mid-game removal):
+
+    1. Light E3   2. Dark G3   3. Light E7
+       Dark tries G4 (adjacent to its first stone: illegal), lifts it again
+    4. Dark E4    5. Light B4  (Light's E3 can no longer see E7: removed; lifted)
+       Undo: B4 comes off, E3 goes back (the page guides both), then B4 again
+    6. Dark F4    (Dark merges its stones into one group, which has no path: removed,
+                   Dark has no stones, Light wins)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from meridian_table.games import kato
+from meridian_table.web import WebServer, serve
+
+pytestmark = pytest.mark.browser
+
+SIZE = 5
+SETTLE_S = 0.05  # a short settle window keeps the test quick; the logic is the same
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Iterator[Any]:
+    from meridian_table.table.runner import TableSetup, open_table
+
+    setup = TableSetup(
+        game="kato",
+        board="sim",
+        profile="kato-80",
+        players=("Ann", "Bob"),
+        db=str(tmp_path / "games.sqlite3"),
+        settle_s=SETTLE_S,
+    )
+    with open_table(setup) as running:
+        assert running.wait_ready(), "the virtual board did not connect"
+        yield running
+
+
+@pytest.fixture
+def server(table: Any) -> Iterator[WebServer]:
+    with serve(table.session, port=0) as running:
+        yield running
+
+
+class Player:
+    """Clicks the page like a player and waits for the table's answer."""
+
+    def __init__(self, page: Any) -> None:
+        self.page = page
+
+    def click(self, site: str) -> None:
+        self.page.locator(f"g.site[data-site='{site}']").click()
+
+    def press(self, button: str) -> None:
+        self.page.click(f"#buttons .control[data-name='{button}']")
+
+    def wait(self, condition: str, timeout: float = 15000) -> None:
+        """Wait until the latest state pushed to the page satisfies ``condition`` (JS over s)."""
+        self.page.wait_for_function(
+            f"(() => {{ const s = window.meridian.state; return {condition}; }})()",
+            timeout=timeout,
+        )
+
+    def place(self, site: str, moves: int) -> None:
+        """Click ``site`` and wait until the table has logged move number ``moves``."""
+        self.click(site)
+        self.wait(f"s.moves.length === {moves} && s.moves[{moves - 1}].notation === '{site}'")
+
+    def pieces(self) -> dict[str, str]:
+        """The stones the page draws, by site."""
+        return dict(
+            self.page.eval_on_selector_all(
+                "g.site[data-piece]:not([data-piece=''])",
+                "els => els.map(e => [e.dataset.site, e.dataset.piece])",
+            )
+        )
+
+    def score(self, colour: str) -> tuple[int, dict[str, int]]:
+        box = f".score[data-colour='{colour}']"
+        total = int(self.page.inner_text(f"{box} .score-total"))
+        rows = self.page.eval_on_selector_all(
+            f"{box} .breakdown li",
+            "els => els.map(li => [li.children[0].textContent, Number(li.children[1].textContent)])",
+        )
+        return total, dict(rows)
+
+    def diff_markers(self) -> dict[str, str]:
+        """Sites the page marks as out of sync: site -> "remove" | "put_back"."""
+        return dict(
+            self.page.eval_on_selector_all(
+                "g.site[data-diff]:not([data-diff=''])",
+                "els => els.map(e => [e.dataset.site, e.dataset.diff])",
+            )
+        )
+
+    def visible(self, selector: str) -> bool:
+        return bool(self.page.eval_on_selector(selector, "el => getComputedStyle(el).display !== 'none'"))
+
+
+def engine_after(moves: list[str]) -> kato.Game:
+    game = kato.Game(size=SIZE)
+    for move in moves:
+        game.play(move)
+    return game
+
+
+def check_against_engine(player: Player, moves: list[str]) -> kato.Game:
+    """The page's stones, move list and scores equal the engine's after ``moves``."""
+    game = engine_after(moves)
+    expected = {p: c for p, c in zip(game.points, game.position(), strict=True) if c != "."}
+    assert player.pieces() == expected
+    shown = player.page.eval_on_selector_all("#moves .mv-text", "els => els.map(e => e.textContent)")
+    assert shown == moves
+    for colour, mark in (("light", "L"), ("dark", "D")):
+        total, breakdown = player.score(colour)
+        assert total == len(game.safe_points(colour)), colour
+        assert breakdown["safe points"] == len(game.safe_points(colour))
+        assert breakdown["stones"] == game.position().count(mark)
+    return game
+
+
+def test_a_whole_kato_game_by_clicking_the_page(
+    table: Any, server: WebServer, open_page: Callable[..., Any], shoot: Any
+) -> None:
+    page = open_page(server.url)
+    player = Player(page)
+    assert page.locator("g.site").count() == 80
+    assert page.inner_text("#turn-text") == "Light to move"
+    assert page.get_attribute("#board", "class") == "board clickable"
+    # Assist "full": every legal point is lit in the mover's colour on the LEDs and the page.
+    player.wait("Object.keys(s.leds).length === 80")
+    assert page.locator("g.site .halo.lit").count() == 80
+
+    # 1-3: placements.
+    player.place("E3", 1)
+    assert page.inner_text("#turn-text") == "Dark to move"
+    assert "is-last" in (page.get_attribute("g.site[data-site='E3']", "class") or "")
+    player.place("G3", 2)
+    player.place("E7", 3)
+    check_against_engine(player, ["E3", "G3", "E7"])
+    shoot(page, "1-three-stones")
+
+    # An illegal placement: Dark's second stone next to its first.
+    player.click("G4")
+    player.wait("s.phase === 'resync'")
+    assert player.diff_markers() == {"G4": "remove"}
+    assert player.visible("g.site[data-site='G4'] .mark-remove")
+    assert page.inner_text("#turn-text") == "Fix the board"
+    assert "G4" in page.inner_text("#message")
+    assert page.get_attribute("g.site[data-site='G4']", "data-led") == "F"  # fast blink red
+    shoot(page, "2-illegal")
+    player.click("G4")  # the correction: lift it
+    player.wait("s.phase === 'play' && s.to_move === 'dark'")
+    assert player.diff_markers() == {}
+    check_against_engine(player, ["E3", "G3", "E7"])
+
+    # 4-5: Light's B4 leaves E3 without a path: it is removed, and the page says lift it.
+    player.place("E4", 4)
+    player.place("B4", 5)
+    player.wait("s.phase === 'resync'")
+    assert player.diff_markers() == {"E3": "remove"}
+    assert page.locator("#moves li:last-child .mv-removed").inner_text() == "×E3"
+    shoot(page, "3-removal")
+    player.click("E3")
+    player.wait("s.phase === 'play' && s.to_move === 'dark'")
+    check_against_engine(player, ["E3", "G3", "E7", "E4", "B4"])
+
+    # Undo B4: the removal is taken back too; the page guides B4 off and E3 back on.
+    player.press("undo")
+    player.wait("s.moves.length === 4 && s.phase === 'resync'")
+    assert player.diff_markers() == {"B4": "remove", "E3": "put_back"}
+    assert player.visible("g.site[data-site='E3'] .mark-putback.ring")
+    assert not player.visible("g.site[data-site='E3'] .mark-remove")
+    shoot(page, "4-undo")
+    for _ in range(2):  # one square at a time, as the page points them out
+        nxt = page.evaluate("window.meridian.state.diff.next")
+        player.click(nxt)
+        player.wait(f"s.diff.next !== '{nxt}'")
+    player.wait("s.phase === 'play' && s.to_move === 'light'")
+    check_against_engine(player, ["E3", "G3", "E7", "E4"])
+
+    # 5 again, lift the dead E3 again, then 6: Dark's self-merge ends the game.
+    player.place("B4", 5)
+    player.wait("s.phase === 'resync'")
+    player.click("E3")
+    player.wait("s.phase === 'play' && s.to_move === 'dark'")
+    player.place("F4", 6)
+    player.wait("s.phase === 'ended'")
+    moves = ["E3", "G3", "E7", "E4", "B4", "F4"]
+    game = check_against_engine(player, moves)
+    assert game.winner == "light"
+    assert page.inner_text("#turn-text") == "Light wins"
+    assert page.inner_text("#turn-player") == "Ann"
+    assert "Dark has no stones" in page.inner_text("#result")
+    assert page.locator("#moves li:last-child .mv-removed").inner_text() == "×E4 F4 G3"
+    shoot(page, "5-end")
+
+    # The log has the game: replay it on the page and step back to move 4.
+    page.click("#moves button[data-ply='4']")
+    page.wait_for_function("window.meridian.replay && window.meridian.replay.ply === 4")
+    expected = engine_after(moves[:4])
+    assert player.pieces() == {
+        p: c for p, c in zip(expected.points, expected.position(), strict=True) if c != "."
+    }
+    page.click("[data-step='next']")
+    page.wait_for_function("window.meridian.replay.ply === 5")
+    assert "E3" not in player.pieces() and player.pieces()["B4"] == "L"
+    shoot(page, "6-replay")
+    games = table.session.command({"cmd": "games"})
+    assert games["ok"] and games["games"][-1]["moves"] == 6
