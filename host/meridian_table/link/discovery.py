@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -55,6 +56,9 @@ def registry_dir() -> Path:
     override = os.environ.get("MERIDIAN_SIM_REGISTRY")
     if override:
         return Path(override)
+    if not os.environ.get("XDG_RUNTIME_DIR") and hasattr(os, "getuid"):
+        # No session runtime dir (a container, cron): a per-user folder in the temp dir.
+        return Path(tempfile.gettempdir()) / f"meridian-table-{os.getuid()}" / "sims"
     return Path(platformdirs.user_runtime_dir("meridian-table")) / "sims"
 
 

@@ -125,6 +125,7 @@ class VirtualBoard:
         self._frames = 0
         self._frame_time = 0.0
         self._listeners: list[Callable[[list[RGB]], None]] = []
+        self._serial_taps: list[Callable[[bytes, float], None]] = []
         self._pty: Pty | None = None
         self._last_path = ""
         self._started = False
@@ -308,6 +309,19 @@ class VirtualBoard:
 
         return remove
 
+    def tap_serial(self, callback: Callable[[bytes, float], None]) -> None:
+        """Call ``callback(data, time.perf_counter())`` with every chunk the firmware
+        writes to the serial line (whole frames in CPython mode, pipe chunks in
+        MicroPython mode), as it leaves the firmware (for benchmarks)."""
+        self._serial_taps.append(callback)
+
+    def _serial_out(self, data: bytes | bytearray | memoryview) -> None:
+        if self._serial_taps:
+            now = time.perf_counter()
+            chunk = bytes(data)
+            for callback in list(self._serial_taps):
+                callback(chunk, now)
+
     def wait_for(self, predicate: Callable[[list[RGB]], bool], timeout: float = 5.0) -> list[RGB]:
         """Block until ``predicate(vb.leds())`` holds; returns that frame.
 
@@ -375,8 +389,10 @@ class _Backend(Protocol):
 class _PtySerial:
     """The SimHal serial (``read_byte``/``write``) on the pty master; never blocks."""
 
-    def __init__(self, pty: Pty | None) -> None:
+    def __init__(self, pty: Pty | None, tap: Callable[[bytes | bytearray | memoryview], None]
+                 ) -> None:
         self.pty = pty
+        self._tap = tap
         self._buf = b""
         self._i = 0
 
@@ -395,6 +411,7 @@ class _PtySerial:
         return data[0]
 
     def write(self, buf: bytes | bytearray | memoryview) -> None:
+        self._tap(buf)
         pty = self.pty
         if pty is None:
             return  # unplugged: USB CDC drops output with no host
@@ -404,7 +421,7 @@ class _PtySerial:
 class _CPythonBackend:
     def __init__(self, vb: VirtualBoard) -> None:
         self.vb = vb
-        self.serial = _PtySerial(vb._current_pty())
+        self.serial = _PtySerial(vb._current_pty(), vb._serial_out)
         self._wake_r, self._wake_w = os.pipe()
         os.set_blocking(self._wake_r, False)
         os.set_blocking(self._wake_w, False)
@@ -639,6 +656,7 @@ class _MicroPythonBackend:
                 data = os.read(out_fd, 65536)
                 if not data:
                     break
+                self.vb._serial_out(data)
                 if pty is not None:
                     pty.write(data)
             if err_fd in ready:
