@@ -36,6 +36,9 @@ COLOURS = ("light", "dark")
 LIGHT, DARK = 0, 1
 # Indices into the sight masks for a mover of colour c: its three, then the other's.
 _WIDX: Final = ((0, 1, 2, 3, 4, 5), (3, 4, 5, 0, 1, 2))
+# ``_col`` holds -1 at empty points and this at its last entry, which neighbour -1
+# (off the board) indexes.
+_EDGE: Final = -2
 PASS = -1
 SWAP = -2
 PASS_MOVE = "pass"
@@ -112,6 +115,9 @@ class Game:
         self._t: Tables = tables(size)
         self.size = size
         self._rays_at = self._t.rays_at
+        # The six neighbours of each point; -1 (off the board) indexes the edge
+        # sentinel at the end of ``_col``.
+        self._nbs_at = tuple(zip(*self._t.neighbour, strict=True))
         self._ri = self._t.rayi
         self.pie = bool(pie)
         self.tournament = bool(tournament)
@@ -710,31 +716,41 @@ class Game:
         w = self._W
         ri0, ri1, ri2, ri3, ri4, ri5 = self._ri
         rays = self._rays_at[p]
+        nbs = self._nbs_at[p]
         stones = self._stones
         occ = stones[0] | stones[1]
         o = 1 - c
         wc0, wc1, wc2, wo0, wo1, wo2 = _WIDX[c]
-        adj: list[int] = []
+        g = -1  # the first adjacent friendly group
+        more: list[int] | None = None  # all adjacent friendly groups, when several
         far: list[int] = []
         # family 0: directions 0 and 3
-        rp = rays[0]
-        m = rp & occ
-        if m:
-            a = (m & -m).bit_length() - 1
-            ka = col[a]
-            sp = rp ^ ri0[a]
+        a = nbs[0]
+        ka = col[a]
+        if ka == -1:
+            rp = rays[0]
+            m = rp & occ
+            if m:
+                a = (m & -m).bit_length() - 1
+                ka = col[a]
+                sp = rp ^ ri0[a]
+            else:
+                sp = rp
         else:
-            ka = -1
-            sp = rp
-        rm = rays[3]
-        m = rm & occ
-        if m:
-            b = m.bit_length() - 1
-            kb = col[b]
-            sm = rm ^ ri3[b]
+            sp = 0
+        b = nbs[3]
+        kb = col[b]
+        if kb == -1:
+            rm = rays[3]
+            m = rm & occ
+            if m:
+                b = m.bit_length() - 1
+                kb = col[b]
+                sm = rm ^ ri3[b]
+            else:
+                sm = rm
         else:
-            kb = -1
-            sm = rm
+            sm = 0
         if ka == c:
             if kb == c:
                 ga = gid[a]
@@ -756,25 +772,53 @@ class Game:
                 if sp:
                     far.append(a)
                 else:
-                    adj.append(ga)
+                    h = ga
+                    if g < 0:
+                        g = h
+                    elif h != g:
+                        if more is None:
+                            more = [g, h]
+                        else:
+                            more.append(h)
                 if sm:
                     far.append(b)
                 else:
-                    adj.append(gb)
+                    h = gb
+                    if g < 0:
+                        g = h
+                    elif h != g:
+                        if more is None:
+                            more = [g, h]
+                        else:
+                            more.append(h)
             else:
                 if kb == o:
                     w[wo0] &= ~sp
                 if sp:
                     far.append(a)
                 else:
-                    adj.append(gid[a])
+                    h = gid[a]
+                    if g < 0:
+                        g = h
+                    elif h != g:
+                        if more is None:
+                            more = [g, h]
+                        else:
+                            more.append(h)
         elif kb == c:
             if ka == o:
                 w[wo0] &= ~sm
             if sm:
                 far.append(b)
             else:
-                adj.append(gid[b])
+                h = gid[b]
+                if g < 0:
+                    g = h
+                elif h != g:
+                    if more is None:
+                        more = [g, h]
+                    else:
+                        more.append(h)
         else:
             w[wc0] |= sp | sm
             if ka == o:
@@ -800,24 +844,32 @@ class Game:
             elif kb == o:
                 w[wo0] &= ~sp
         # family 1: directions 1 and 4
-        rp = rays[1]
-        m = rp & occ
-        if m:
-            a = (m & -m).bit_length() - 1
-            ka = col[a]
-            sp = rp ^ ri1[a]
+        a = nbs[1]
+        ka = col[a]
+        if ka == -1:
+            rp = rays[1]
+            m = rp & occ
+            if m:
+                a = (m & -m).bit_length() - 1
+                ka = col[a]
+                sp = rp ^ ri1[a]
+            else:
+                sp = rp
         else:
-            ka = -1
-            sp = rp
-        rm = rays[4]
-        m = rm & occ
-        if m:
-            b = m.bit_length() - 1
-            kb = col[b]
-            sm = rm ^ ri4[b]
+            sp = 0
+        b = nbs[4]
+        kb = col[b]
+        if kb == -1:
+            rm = rays[4]
+            m = rm & occ
+            if m:
+                b = m.bit_length() - 1
+                kb = col[b]
+                sm = rm ^ ri4[b]
+            else:
+                sm = rm
         else:
-            kb = -1
-            sm = rm
+            sm = 0
         if ka == c:
             if kb == c:
                 ga = gid[a]
@@ -839,25 +891,53 @@ class Game:
                 if sp:
                     far.append(a)
                 else:
-                    adj.append(ga)
+                    h = ga
+                    if g < 0:
+                        g = h
+                    elif h != g:
+                        if more is None:
+                            more = [g, h]
+                        else:
+                            more.append(h)
                 if sm:
                     far.append(b)
                 else:
-                    adj.append(gb)
+                    h = gb
+                    if g < 0:
+                        g = h
+                    elif h != g:
+                        if more is None:
+                            more = [g, h]
+                        else:
+                            more.append(h)
             else:
                 if kb == o:
                     w[wo1] &= ~sp
                 if sp:
                     far.append(a)
                 else:
-                    adj.append(gid[a])
+                    h = gid[a]
+                    if g < 0:
+                        g = h
+                    elif h != g:
+                        if more is None:
+                            more = [g, h]
+                        else:
+                            more.append(h)
         elif kb == c:
             if ka == o:
                 w[wo1] &= ~sm
             if sm:
                 far.append(b)
             else:
-                adj.append(gid[b])
+                h = gid[b]
+                if g < 0:
+                    g = h
+                elif h != g:
+                    if more is None:
+                        more = [g, h]
+                    else:
+                        more.append(h)
         else:
             w[wc1] |= sp | sm
             if ka == o:
@@ -883,24 +963,32 @@ class Game:
             elif kb == o:
                 w[wo1] &= ~sp
         # family 2: directions 2 and 5
-        rp = rays[2]
-        m = rp & occ
-        if m:
-            a = (m & -m).bit_length() - 1
-            ka = col[a]
-            sp = rp ^ ri2[a]
+        a = nbs[2]
+        ka = col[a]
+        if ka == -1:
+            rp = rays[2]
+            m = rp & occ
+            if m:
+                a = (m & -m).bit_length() - 1
+                ka = col[a]
+                sp = rp ^ ri2[a]
+            else:
+                sp = rp
         else:
-            ka = -1
-            sp = rp
-        rm = rays[5]
-        m = rm & occ
-        if m:
-            b = m.bit_length() - 1
-            kb = col[b]
-            sm = rm ^ ri5[b]
+            sp = 0
+        b = nbs[5]
+        kb = col[b]
+        if kb == -1:
+            rm = rays[5]
+            m = rm & occ
+            if m:
+                b = m.bit_length() - 1
+                kb = col[b]
+                sm = rm ^ ri5[b]
+            else:
+                sm = rm
         else:
-            kb = -1
-            sm = rm
+            sm = 0
         if ka == c:
             if kb == c:
                 ga = gid[a]
@@ -922,25 +1010,53 @@ class Game:
                 if sp:
                     far.append(a)
                 else:
-                    adj.append(ga)
+                    h = ga
+                    if g < 0:
+                        g = h
+                    elif h != g:
+                        if more is None:
+                            more = [g, h]
+                        else:
+                            more.append(h)
                 if sm:
                     far.append(b)
                 else:
-                    adj.append(gb)
+                    h = gb
+                    if g < 0:
+                        g = h
+                    elif h != g:
+                        if more is None:
+                            more = [g, h]
+                        else:
+                            more.append(h)
             else:
                 if kb == o:
                     w[wo2] &= ~sp
                 if sp:
                     far.append(a)
                 else:
-                    adj.append(gid[a])
+                    h = gid[a]
+                    if g < 0:
+                        g = h
+                    elif h != g:
+                        if more is None:
+                            more = [g, h]
+                        else:
+                            more.append(h)
         elif kb == c:
             if ka == o:
                 w[wo2] &= ~sm
             if sm:
                 far.append(b)
             else:
-                adj.append(gid[b])
+                h = gid[b]
+                if g < 0:
+                    g = h
+                elif h != g:
+                    if more is None:
+                        more = [g, h]
+                    else:
+                        more.append(h)
         else:
             w[wc2] |= sp | sm
             if ka == o:
@@ -969,12 +1085,9 @@ class Game:
         stones[c] |= pb
         col[p] = c
         gmask = self._gmask
-        if adj:
-            g = adj[0]
-            for h in adj:
-                if h != g:
-                    g = self._merge(adj, c)
-                    break
+        if g >= 0:
+            if more is not None:
+                g = self._merge(more, c)
             gmask[g] |= pb
             lg = links[g]
         else:
@@ -1059,8 +1172,8 @@ class Game:
         and ``b`` link across it when they are friendly stones of different groups.
         Only the other colour can link so: a dead stone's lines end at the other
         colour, the edge or its own group (a friendly stone of another group would have
-        kept it alive). ``col`` and ``gid`` keep stale values at the emptied points;
-        nothing reads them at empty points. The loop over the families is unrolled.
+        kept it alive). ``gid`` keeps stale values at the emptied points; nothing
+        reads it there. The loop over the families is unrolled.
         """
         gid = self._gid
         col = self._col
@@ -1072,6 +1185,11 @@ class Game:
         stones = self._stones
         stones[c] &= ~removed
         live = stones[0] | stones[1]
+        rest = removed
+        while rest:
+            xb = rest & -rest
+            rest ^= xb
+            col[xb.bit_length() - 1] = -1
         # family 0: directions 0 and 3
         todo = removed
         while todo:
@@ -1254,7 +1372,7 @@ class Game:
         n = t.n
         light, dark = self._stones
         occ = light | dark
-        col = [-1] * n
+        col = [-1] * n + [_EDGE]
         gid = [-1] * n
         gmask = [0] * n
         links: list[dict[int, int]] = [{} for _ in range(n)]
@@ -1337,6 +1455,7 @@ class Game:
             _link_pairs(gmask, {g: self._links[g] for g in ids}),
             [sorted(self._gmask[g] for g in self._dead[c]) for c in (LIGHT, DARK)],
             [x & empty for x in self._W],
+            self._col,
         )
 
 
