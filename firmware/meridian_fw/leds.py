@@ -10,6 +10,8 @@ Each frame is computed per palette entry (at most 16), not per LED; the per-LED
 copy into the strip buffer runs only when the frame actually changed.
 """
 
+from array import array
+
 try:
     from micropython import const
 except ImportError:
@@ -102,7 +104,7 @@ class Leds:
         self._pal = bytearray(MAX_PALETTE * 3)
         self._fx = bytearray(MAX_PALETTE)
         self._idx = bytearray(n)
-        self._count = [0] * MAX_PALETTE
+        self._count = array("H", [0] * MAX_PALETTE)  # LEDs per palette entry
         self._count[0] = n
         # Staged plan.
         self.staged_gen = -1
@@ -116,7 +118,7 @@ class Leds:
         self._ppal = bytearray(MAX_PALETTE * 3)
         self._pfx = bytearray(MAX_PALETTE)
         self._pidx = bytearray(n)
-        self._pcount = [0] * MAX_PALETTE
+        self._pcount = array("H", [0] * MAX_PALETTE)
         self._pmode = -1
         # Frame state.
         self._cur = bytearray(MAX_PALETTE * 3)

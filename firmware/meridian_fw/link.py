@@ -5,6 +5,8 @@ and one counter (readable with STATS); nothing here raises on bad input. See
 docs/PROTOCOL.md for the frame types and docs/FIRMWARE.md for the behaviour.
 """
 
+from array import array
+
 from meridian_fw import wire
 from meridian_fw.leds import effect_code
 
@@ -145,10 +147,12 @@ class Link:
         self._fseq = 0
         # The SENSE ring: unacknowledged events, oldest at _tail.
         self._size = ring_size
-        self._t = [0] * ring_size
-        self._pos = [0] * ring_size
+        # Typed arrays: a position fits 16 bits; times are ticks (< 2**30 on the Pico,
+        # 'l' is the platform's long, so a 64-bit port's ticks fit too).
+        self._t = array("l", [0] * ring_size)
+        self._pos = array("H", [0] * ring_size)
         self._st = bytearray(ring_size)
-        self._sent_at = [0] * ring_size
+        self._sent_at = array("l", [0] * ring_size)
         self._tail = 0
         self.pending = 0
         self._tail_seq = 1      # SEQ of the oldest pending event
