@@ -1,0 +1,21 @@
+"""The firmware bench on the real MicroPython unix port: the heap budget holds.
+
+CPython only (the bench drives ``micropython`` as a subprocess); under tools/mptest.py
+the test returns at once.
+"""
+
+from fwkit import MICROPYTHON
+
+
+def test_the_pico_boot_path_stays_under_the_heap_target_and_the_loop_allocates_nothing():
+    if MICROPYTHON:
+        return
+    from meridian_table.bench import firmware
+
+    r = firmware.run({"quick": True})
+    assert r["heap_used_after_boot_bytes"] < r["heap_target_bytes"] == 64 * 1024
+    # The simulated HAL costs more than rp2, never less; the stand-ins are excluded.
+    assert r["heap_used_after_boot_bytes"] < r["heap_used_after_boot_sim_bytes"]
+    assert 0 < r["heap_standins_excluded_bytes"] < 16 * 1024
+    assert r["alloc_bytes_per_iteration"] == 0
+    assert r["max_frame_current_ma"] <= r["budget_ma"]
