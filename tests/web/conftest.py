@@ -22,9 +22,13 @@ CHROMIUM_ARGS = [
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    """One headless Chromium for the whole run (skipped when it is not installed)."""
+    """One headless Chromium per test module (skipped when it is not installed).
+
+    Module scope, not session: Playwright's sync API allows one running instance per
+    thread, and other test modules start their own.
+    """
     if not os.path.exists(CHROMIUM):
         pytest.skip(f"{CHROMIUM} is missing: apt-get install chromium")
     from playwright.sync_api import sync_playwright

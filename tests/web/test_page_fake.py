@@ -210,22 +210,26 @@ def test_replay_steps_through_this_game_and_a_logged_one(
     assert fake.commands[before:] == []
 
 
-def test_phone_viewport(server: WebServer, fake: FakeSession, open_page: Callable[..., Any], shoot: Any) -> None:
+def test_phone_viewport(open_page: Callable[..., Any], shoot: Any) -> None:
+    # Long names must wrap, not push the page sideways.
+    fake = FakeSession(players=("Annabel Longname-Fitzgerald", "Bartholomew Verylongname"))
     fake.place("C3")
-    page = open_page(server.url, width=390, height=844, is_mobile=True, has_touch=True)
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= 390, f"the page scrolls sideways on a phone ({width}px wide)"
-    board = page.locator("#board").bounding_box()
-    assert board is not None and board["width"] >= 360 and board["x"] >= 0
-    # The controls stay within reach on a phone: inside the first screen.
-    confirm = page.locator("#buttons .control[data-name='confirm']").bounding_box()
-    assert confirm is not None and confirm["y"] + confirm["height"] <= 844
-    assert confirm["height"] >= 44  # a finger-sized target
-    assert page.inner_text("#turn-text") == "Dark to move"
-    site(page, "G7").tap()
-    wait_state(page, "s.moves.length === 2")
-    shoot(page, "phone")
-    shoot(page, "phone-full", full_page=True)
+    with serve(fake, port=0) as server:
+        page = open_page(server.url, width=390, height=844, is_mobile=True, has_touch=True)
+        page.wait_for_selector("#games-label:not([hidden])")
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 390, f"the page scrolls sideways on a phone ({width}px wide)"
+        board = page.locator("#board").bounding_box()
+        assert board is not None and board["width"] >= 360 and board["x"] >= 0
+        # The controls stay within reach on a phone: inside the first screen.
+        confirm = page.locator("#buttons .control[data-name='confirm']").bounding_box()
+        assert confirm is not None and confirm["y"] + confirm["height"] <= 844
+        assert confirm["height"] >= 44  # a finger-sized target
+        assert page.inner_text("#turn-text") == "Dark to move"
+        site(page, "G7").tap()
+        wait_state(page, "s.moves.length === 2")
+        shoot(page, "phone")
+        shoot(page, "phone-full", full_page=True)
 
 
 def test_reconnects_with_backoff_after_the_server_goes(fake: FakeSession, open_page: Callable[..., Any]) -> None:
