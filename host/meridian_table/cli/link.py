@@ -14,11 +14,13 @@ lists the lit LEDs, ``q`` quits.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import signal
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from typing import IO, Any
 
 import click
@@ -169,13 +171,22 @@ def run_monitor(link: Link, monitor: Monitor, *, duration: float | None,
     return stats
 
 
-def _install_stop(stop: threading.Event) -> None:
+@contextlib.contextmanager
+def _stop_on_signals(stop: threading.Event) -> Iterator[None]:
+    """Ctrl-C and SIGTERM set ``stop`` (for a clean close) while inside; restored after."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
     def handler(signum: int, frame: object) -> None:
         stop.set()
 
-    if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGTERM, handler)
-        signal.signal(signal.SIGINT, handler)
+    previous = {sig: signal.signal(sig, handler) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for sig, old in previous.items():
+            signal.signal(sig, old)
 
 
 def _monitor_command(group: click.Group) -> None:
@@ -199,10 +210,10 @@ def _monitor_command(group: click.Group) -> None:
         console = Console(highlight=False)
         mon = Monitor(console, raw=raw, names=_site_names(profile_name))
         stop = threading.Event()
-        _install_stop(stop)
         link = Link(port, serial_number=serial_number)
         console.print(f"monitoring {port} (Ctrl-C to stop)", style="dim")
-        stats = run_monitor(link, mon, duration=duration, stats_every=stats_every, stop=stop)
+        with _stop_on_signals(stop):
+            stats = run_monitor(link, mon, duration=duration, stats_every=stats_every, stop=stop)
         console.print(stats_table(stats))
 
 
@@ -227,9 +238,9 @@ def _sim_command(group: click.Group) -> None:
         err = Console(stderr=True, highlight=False)
         positions = {_position(profile, token) for token in closed.split(",") if token.strip()}
         stop = threading.Event()
-        _install_stop(stop)
-        with VirtualBoard(profile, mode=mode,  # type: ignore[arg-type]
-                          register=register, closed=positions) as board:
+        with _stop_on_signals(stop), VirtualBoard(
+            profile, mode=mode, register=register, closed=positions  # type: ignore[arg-type]
+        ) as board:
             click.echo(board.port)
             sys.stdout.flush()
             err.print(

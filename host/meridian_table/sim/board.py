@@ -223,8 +223,8 @@ class VirtualBoard:
     def reset(self) -> None:
         """Reset the Pico: it boots again with a new boot nonce, events restart at 1
         and the LEDs forget their plan. Switches keep their state (magnets stay put)."""
-        if self._backend is None:
-            raise VirtualBoardError("the virtual board is not started")
+        if self._backend is None or self._stopped:
+            raise VirtualBoardError("the virtual board is not running (start it first)")
         self._backend.reset()
 
     def inject(self, data: bytes) -> None:

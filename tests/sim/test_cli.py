@@ -1,0 +1,80 @@
+"""`meridian-table monitor` and `meridian-table sim`, against the virtual board."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+
+from click.testing import CliRunner
+from rich.console import Console
+
+from meridian_table.cli.link import Monitor
+from meridian_table.cli.main import main
+from meridian_table.link import BoardFault, Link, LinkState, SenseEvent, Snapshot
+from meridian_table.profiles import load_profile
+from meridian_table.sim import VirtualBoard
+from tests.link.collector import Collector
+
+
+def test_monitor_decodes_events_frames_and_bad_lines() -> None:
+    out = io.StringIO()
+    mon = Monitor(Console(file=out, width=200), names={50: "G6"})
+    mon.event(LinkState("connected", "kato-80 on /dev/pts/9"))
+    mon.event(SenseEvent(7, 1234, 50, True))
+    mon.event(Snapshot(7, frozenset({50, 3}), "reconnect"))
+    mon.event(BoardFault("GHOST", ("12",)))
+    mon.frame("in", b"NAK 3 PLAN 17 incomplete*1234")  # bad CRC on purpose
+    mon.frame("in", b"SHOWN 4 17*" + b"%04X" % _crc(b"SHOWN 4 17"))
+    mon.frame("out", b"PING 9 1*" + b"%04X" % _crc(b"PING 9 1"))  # housekeeping: hidden
+    text = out.getvalue()
+    assert "LINK connected kato-80 on /dev/pts/9" in text
+    assert "SENSE #7 pos 50 (G6) closed" in text
+    assert "SNAPSHOT (reconnect) up to #7: 2 closed [pos 3, pos 50 (G6)]" in text
+    assert "FAULT GHOST 12" in text
+    assert "<- BAD bad_crc" in text
+    assert "<- SHOWN 4 17" in text
+    assert "PING" not in text
+
+
+def _crc(body: bytes) -> int:
+    from meridian_fw import wire
+
+    return wire.crc16(body)
+
+
+def test_monitor_command_watches_a_virtual_board() -> None:
+    profile = load_profile("kato-80")
+    with VirtualBoard(profile, closed={profile.sites["G6"].pos}) as vb:
+        result = CliRunner().invoke(
+            main, ["monitor", vb.port, "--profile", "kato-80", "--duration", "1",
+                   "--stats-every", "0"])
+    assert result.exit_code == 0, result.output
+    assert "LINK connected kato-80" in result.output
+    assert "SNAPSHOT (connect) up to #0: 1 closed" in result.output and "(G6)" in result.output
+    assert "host counter" in result.output and "frames_in" in result.output
+
+
+def test_sim_command_prints_its_port_and_obeys_typed_commands(collector: Collector) -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "from meridian_table.cli.main import main; main()",
+         "sim", "--profile", "kato-80", "--no-register"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        assert proc.stdout is not None and proc.stdin is not None
+        port = proc.stdout.readline().strip()
+        assert port.startswith("/dev/")
+        with Link(port, collector) as link:
+            assert link.wait_connected(10).board == "kato-80"
+            proc.stdin.write("t G6\n")
+            proc.stdin.flush()
+            event = collector.wait_senses(1)[0]
+            assert (event.pos, event.closed) == (load_profile("kato-80").sites["G6"].pos, True)
+        proc.stdin.write("q\n")
+        proc.stdin.flush()
+        assert proc.wait(10) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
