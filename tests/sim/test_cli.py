@@ -8,13 +8,13 @@ import sys
 
 from click.testing import CliRunner
 from rich.console import Console
+from tests.link.collector import Collector
 
 from meridian_table.cli.link import Monitor
 from meridian_table.cli.main import main
 from meridian_table.link import BoardFault, Link, LinkState, SenseEvent, Snapshot
 from meridian_table.profiles import load_profile
 from meridian_table.sim import VirtualBoard
-from tests.link.collector import Collector
 
 
 def test_monitor_decodes_events_frames_and_bad_lines() -> None:

@@ -6,11 +6,11 @@ import os
 from pathlib import Path
 
 import pytest
+from tests.link.collector import Collector
 
 from meridian_table.link import Link, discovery
 from meridian_table.profiles import load_profile
 from meridian_table.sim import VirtualBoard, VirtualBoardError, micropython_binary
-from tests.link.collector import Collector
 
 SMALL = {
     "board": "tiny",
