@@ -314,18 +314,19 @@ class Game:
 
     def legal_mask(self) -> int:
         """The legal placements of the player to move as a mask (bit i = ``points[i]``)."""
+        c = self._to_move
+        if self._turns[c] >= 2 and self._winner < 0:
+            # The sight masks hold board points only, so ``~occupied`` is enough.
+            w = self._W
+            s = self._stones
+            if c:
+                return (w[3] | w[4] | w[5]) & ~(s[0] | s[1])
+            return (w[0] | w[1] | w[2]) & ~(s[0] | s[1])
         if self._winner >= 0:
             return 0
-        c = self._to_move
         occ = self._stones[0] | self._stones[1]
         empty = self._t.board & ~occ
-        turn = self._turns[c]
-        if turn >= 2:
-            w = self._W
-            if c:
-                return (w[3] | w[4] | w[5]) & empty
-            return (w[0] | w[1] | w[2]) & empty
-        if turn == 0:
+        if self._turns[c] == 0:
             return empty
         # Second stone: a path to the first, so at least one empty point between.
         first = self._stones[c]
