@@ -245,3 +245,36 @@ def test_reconnects_with_backoff_after_the_server_goes(fake: FakeSession, open_p
         page.wait_for_selector("#conn[data-status='live']", timeout=15000)
         wait_state(page, "s.moves.length === 1")
         assert site(page, "C3").get_attribute("data-piece") == "L"
+
+
+class TowerSession(FakeSession):
+    """The fake table with Colovini-like seats and tower labels instead of stones."""
+
+    def _state(self) -> dict[str, Any]:
+        state = super()._state()
+        state["seats"] = {"orange": "Ann", "black": "Bob"}
+        state["scores"] = {seat: {"total": 0, "breakdown": []} for seat in state["seats"]}
+        state["to_move"] = "orange"
+        towers = {"A1": "O3", "A2": "O1", "C3": "B2"}
+        for entry in state["board"]["sites"]:
+            entry["piece"] = towers.get(entry["id"])
+            entry["sensed"] = entry["id"] in towers
+        return state
+
+
+def test_other_games_pieces_are_labelled_discs_in_their_seat_colour(
+    open_page: Callable[..., Any], shoot: Any
+) -> None:
+    with serve(TowerSession(), port=0) as server:
+        page = open_page(server.url)
+        assert site(page, "A1").get_attribute("data-piece") == "O3"
+        assert page.text_content("g.site[data-site='A1'] .label") == "O3"
+        fill = "el => getComputedStyle(el.querySelector('.stone')).fill"
+        orange = page.eval_on_selector("g.site[data-site='A1']", fill)
+        assert orange == "rgb(255, 165, 0)"  # CSS "orange": the seat's colour
+        assert page.eval_on_selector("g.site[data-site='A2']", fill) == orange
+        assert page.eval_on_selector("g.site[data-site='C3']", fill) == "rgb(0, 0, 0)"
+        assert page.inner_text("#turn-text") == "Orange to move"
+        turn = page.eval_on_selector("#turn circle", "el => getComputedStyle(el).fill")
+        assert turn == "rgb(255, 165, 0)"
+        shoot(page, "towers")

@@ -19,10 +19,13 @@ from meridian_table.games.kato.geometry import DIRECTIONS, cells, layout_xy
 
 LOGGER = logging.getLogger(__name__)
 
-LIGHT_RGB = "#fff2cc"
-DARK_RGB = "#3d7bff"
-REMOVE_RGB = "#ff2a2a"
+# The LED language of docs/TABLE.md: Kato's seat colours, remove red fast blink, put back
+# white pulse, legal hints in the mover's colour at 1/8 brightness.
+LIGHT_RGB = "#ffb000"
+DARK_RGB = "#0050ff"
+REMOVE_RGB = "#ff0000"
 PUT_BACK_RGB = "#ffffff"
+HINT = {LIGHT_RGB: "#201600", DARK_RGB: "#000a20"}
 BUTTONS = ("confirm", "undo", "pass", "swap", "menu")
 PIE_QUESTION = {
     "field": "pie",
@@ -189,19 +192,20 @@ class FakeSession:
         mover = LIGHT_RGB if self._to_move == "light" else DARK_RGB
         if phase == "play":
             for site in legal:
-                leds[site] = {"colour": mover, "effect": "S"}
+                leds[site] = {"colour": HINT[mover], "effect": "S"}
         last = self._last_site()
         if phase in ("play", "ended") and last is not None:
             leds[last] = {"colour": LIGHT_RGB if self._pieces.get(last) == "L" else DARK_RGB, "effect": "X"}
         if phase == "ended":
-            for site in self._pieces:
-                leds[site] = {"colour": "#33ff66", "effect": "P"}
+            winner = LIGHT_RGB if self._result and self._result["winner"] == "light" else DARK_RGB
+            for site in self._names:
+                leds[site] = {"colour": winner, "effect": "P"}
         if phase == "resync" and diff["next"] is not None:
             site = diff["next"]
             if site in diff["remove"]:
-                leds[site] = {"colour": REMOVE_RGB, "effect": "B"}
+                leds[site] = {"colour": REMOVE_RGB, "effect": "F"}
             else:
-                leds[site] = {"colour": PUT_BACK_RGB, "effect": "F"}
+                leds[site] = {"colour": PUT_BACK_RGB, "effect": "P"}
         return leds
 
     def _message_for(self, phase: str, diff: dict[str, Any]) -> str:

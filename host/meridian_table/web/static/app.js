@@ -236,6 +236,17 @@
     return [`rgb(${full.join(" ")})`, Math.min(1, 0.35 + (0.65 * peak) / 255)];
   }
 
+  function pieceColour(piece, site, seats) {
+    // A piece label starts with its seat's initial ("O3": an Orange tower of height 3):
+    // all of a seat's pieces share its colour. site.colour, when given, wins.
+    if (site.colour) return site.colour;
+    const initial = String(piece)[0].toLowerCase();
+    for (const seat of Object.keys(seats || {})) {
+      if (seat[0] === initial && seatColour(seat)) return seatColour(seat);
+    }
+    return hashColour(String(piece).replace(/[0-9]+/g, ""));
+  }
+
   function drawBoard(view) {
     const key = JSON.stringify((view.board.sites || []).map((s) => [s.id, s.x, s.y]));
     if (key !== boardKey) { buildBoard(view.board); boardKey = key; }
@@ -257,7 +268,7 @@
       cls.toggle("piece-other", kind === "piece-other");
       g.dataset.piece = piece || "";
       if (kind === "piece-other") {
-        g.querySelector(".stone").style.fill = site.colour || hashColour(piece);
+        g.querySelector(".stone").style.fill = pieceColour(piece, site, view.seats);
         g.querySelector(".label").textContent = site.label || piece;
       }
       const sensed = view.pieces ? null : site.sensed;
@@ -290,6 +301,11 @@
 
   function cap(text) { return text ? text[0].toUpperCase() + text.slice(1) : ""; }
 
+  function seatColour(colour) {
+    if (!colour || colour === "light" || colour === "dark") return "";
+    return CSS.supports("color", colour) ? colour : "";
+  }
+
   function renderTurn(s) {
     const turn = $("turn");
     let text;
@@ -311,7 +327,9 @@
     }
     $("turn-text").textContent = text;
     $("turn-player").textContent = who;
-    turn.dataset.colour = colour === "light" || colour === "dark" ? colour : "";
+    turn.dataset.colour = colour || "";
+    // Light and Dark have their own look; other seats (Orange, Black, ...) are CSS colours.
+    turn.querySelector("circle").style.fill = seatColour(colour);
     turn.dataset.phase = s.phase || "";
     document.title = `${text} · Meridian Table`;
   }
@@ -338,6 +356,7 @@
       const div = document.createElement("div");
       div.className = "score";
       div.dataset.colour = colour;
+      div.style.borderLeftColor = seatColour(colour);
       div.classList.toggle("to-move", s.to_move === colour && s.phase !== "ended");
       const head = document.createElement("div");
       head.className = "score-head";
@@ -523,7 +542,7 @@
     } else {
       drawBoard({
         board: s.board || { sites: [] },
-        legal: s.legal, diff: s.diff, leds: s.leds, last: s.last_move,
+        legal: s.legal, diff: s.diff, leds: s.leds, last: s.last_move, seats: s.seats,
         clickable: Boolean(s.link && s.link.virtual),
       });
       renderMoves(s.moves || [], null);
@@ -579,6 +598,7 @@
       board: replay.board || state.board,
       pieces: positionAt(ply),
       last: lastMove ? lastMove.notation : null,
+      seats: state.seats,
       clickable: false,
     });
     $("replay-bar").hidden = false;
