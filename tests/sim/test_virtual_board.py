@@ -94,3 +94,13 @@ def test_close_stops_the_firmware(mode: str) -> None:
     assert not os.path.exists(port)
     with pytest.raises(VirtualBoardError):
         vb.reset()
+
+
+def test_a_second_host_cannot_steal_the_port(collector: Collector) -> None:
+    with VirtualBoard(SMALL) as vb, Link(vb.find_port, collector) as first:
+        first.wait_connected(5)
+        second = Link(vb.port)
+        with second:
+            with pytest.raises(TimeoutError, match="lock"):
+                second.wait_connected(0.5)
+        assert first.state == "connected"

@@ -87,8 +87,11 @@ class PlanSizeError(ValueError):
 
 def open_serial(url: str) -> SerialLike:
     """Open a device path or any pyserial URL with DTR asserted (TinyUSB reads DTR as
-    "host connected" and drops output without it)."""
-    port = serial.serial_for_url(url, baudrate=BAUDRATE, timeout=READ_TIMEOUT, do_not_open=True)
+    "host connected" and drops output without it) and an exclusive lock (two hosts
+    reading one port would each see half of every line)."""
+    port = serial.serial_for_url(
+        url, baudrate=BAUDRATE, timeout=READ_TIMEOUT, do_not_open=True, exclusive=True
+    )
     port.dtr = True
     port.open()
     return port
