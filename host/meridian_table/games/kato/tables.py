@@ -35,6 +35,8 @@ class Tables:
     """``neighbour[d][i]``: the adjacent point in direction ``d``, or -1 off the board."""
     adjacent: tuple[int, ...]
     """``adjacent[i]``: mask of the (up to six) points next to ``i``."""
+    neighbours_at: tuple[tuple[int, ...], ...]
+    """``neighbours_at[i][d]`` is ``neighbour[d][i]``: the six neighbours in one lookup."""
 
 
 @cache
@@ -75,6 +77,7 @@ def tables(size: int) -> Tables:
         rays_at=tuple(tuple(ray[d][i] for d in range(6)) for i in range(n)),
         neighbour=tuple(neighbour),
         adjacent=adjacent,
+        neighbours_at=tuple(zip(*neighbour, strict=True)),
     )
 
 
