@@ -143,6 +143,20 @@ def test_session_errors_become_answers_not_crashes(client: TestClient, fake: Fak
 # -- WebSocket ------------------------------------------------------------------------
 
 
+def test_a_failing_state_is_reported_and_the_socket_closed(client: TestClient, fake: FakeSession) -> None:
+    def broken() -> dict[str, Any]:
+        raise RuntimeError("adapter exploded")
+
+    fake.state = broken  # type: ignore[method-assign]
+    with client.websocket_connect(WS, headers=ORIGIN) as ws:
+        message = ws.receive_json()
+        assert message["type"] == "error" and "adapter exploded" in message["error"]
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 1011
+    assert fake.subscriber_count == 0
+
+
 def test_websocket_pushes_state_on_connect_and_on_change(client: TestClient, fake: FakeSession) -> None:
     with client.websocket_connect(WS, headers=ORIGIN) as ws:
         first = receive_state(ws)

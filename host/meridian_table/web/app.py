@@ -36,6 +36,7 @@ LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
 # Close codes in the private range (4000-4999) so the page can tell them from network loss.
 CLOSE_BAD_TOKEN = 4401
 CLOSE_BAD_ORIGIN = 4403
+CLOSE_TABLE_FAILED = 1011  # "internal error": the page reconnects with backoff
 MAX_MESSAGE_CHARS = 64 * 1024
 
 
@@ -289,7 +290,14 @@ async def _serve_socket(session: TableSurface, websocket: WebSocket) -> None:
 
     unsubscribe = session.subscribe(on_change)
     try:
-        first = await anyio.to_thread.run_sync(session.state)
+        try:
+            first = await anyio.to_thread.run_sync(session.state)
+        except Exception as exc:
+            # The table cannot describe itself: say so and hang up; the page retries later.
+            LOGGER.exception("session.state() failed for a new page")
+            await websocket.send_text(dumps({"type": "error", "error": f"the table failed: {exc!r}"}))
+            await websocket.close(code=CLOSE_TABLE_FAILED)
+            return
         await websocket.send_text(dumps({"type": "state", "state": first}))
         async with anyio.create_task_group() as tasks:
 

@@ -28,6 +28,7 @@
   let replay = null;               // {gameId, moves, positions, board, ply}
   let renders = 0;
   let toastTimer = null;
+  let gamesKey = "";
 
   // ---- connection -------------------------------------------------------------------
 
@@ -62,7 +63,7 @@
     socket.onopen = () => {
       backoffMs = 250;
       setConn("live", "Live");
-      loadGames();
+      gamesKey = "";  // the first state after (re)connecting refreshes the game picker
     };
     socket.onmessage = (event) => {
       let msg;
@@ -533,6 +534,8 @@
     renderLink(s);
     renderControls(s);
     renderInputs(s);
+    const key = `${s.game_id}:${Boolean(s.result)}`;
+    if (key !== gamesKey) { gamesKey = key; loadGames(); }
     const err = $("error");
     err.textContent = s.error || "";
     err.hidden = !s.error;
