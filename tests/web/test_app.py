@@ -305,3 +305,23 @@ def test_serve_on_all_interfaces_makes_a_token(fake: FakeSession) -> None:
         assert denied.value.code == 401
         with urllib.request.urlopen(f"{base}api/state?token={server.token}", timeout=5) as ok:
             assert ok.status == 200
+
+
+def test_served_connections_send_small_messages_at_once(fake: FakeSession) -> None:
+    # Without TCP_NODELAY a command's answer after a large state waits for the peer's
+    # delayed ACK (40 ms on Linux). Accepted sockets inherit the listening socket's flag.
+    import socket
+
+    with serve(fake, port=0) as server:
+        flag = server._sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY)
+        assert flag != 0
+
+
+def test_bench_web_reports_its_figures() -> None:
+    from meridian_table.bench import web as bench_web
+
+    figures = bench_web.run({"quick": True})
+    assert figures["iterations"] == bench_web.QUICK_ITERATIONS
+    assert figures["state_bytes"] > 10_000  # the whole 114-point state each time
+    for name in ("push", "command", "ping"):
+        assert 0 < figures[f"{name}_ms_p50"] <= figures[f"{name}_ms_p99"]

@@ -43,6 +43,11 @@ def _bind(host: str, port: int) -> socket.socket:
             f"cannot serve the table page on {host}:{port} ({exc.strerror or exc}); "
             "choose another --port, or stop the program that holds it"
         ) from exc
+    if family in (socket.AF_INET, socket.AF_INET6):
+        # Accepted connections inherit this on Linux: without it, a small message (a
+        # command's result) that follows a large one (a state) waits for the delayed
+        # ACK, 40 ms, which a player would feel.
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     sock.listen(128)
     sock.setblocking(False)
     return sock
