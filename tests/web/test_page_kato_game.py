@@ -34,8 +34,7 @@ SIZE = 5
 SETTLE_S = 0.05  # a short settle window keeps the test quick; the logic is the same
 
 
-@pytest.fixture
-def table(tmp_path: Path) -> Iterator[Any]:
+def _open(tmp_path: Path, **options: Any) -> Any:
     from meridian_table.table.runner import TableSetup, open_table
 
     setup = TableSetup(
@@ -43,11 +42,20 @@ def table(tmp_path: Path) -> Iterator[Any]:
         board="sim",
         profile="kato-80",
         players=("Ann", "Bob"),
+        options=options,
         db=str(tmp_path / "games.sqlite3"),
         settle_s=SETTLE_S,
     )
-    with open_table(setup) as running:
-        assert running.wait_ready(), "the virtual board did not connect"
+    running = open_table(setup)
+    if not running.wait_ready():
+        running.close()
+        pytest.fail("the virtual board did not connect")
+    return running
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Iterator[Any]:
+    with _open(tmp_path) as running:
         yield running
 
 
@@ -223,3 +231,41 @@ def test_a_whole_kato_game_by_clicking_the_page(
     shoot(page, "6-replay")
     games = table.session.command({"cmd": "games"})
     assert games["ok"] and games["games"][-1]["moves"] == 6
+
+
+def test_pie_choice_and_unplugging_on_the_real_table(
+    tmp_path: Path, open_page: Callable[..., Any], shoot: Any
+) -> None:
+    with _open(tmp_path, pie=True) as table, serve(table.session, port=0) as server:
+        page = open_page(server.url)
+        player = Player(page)
+        assert "Light stone" in page.inner_text("#message")
+        player.place("E3", 1)
+        player.place("G3", 2)
+        # The pie question from the real adapter, answered on the page.
+        player.wait("s.question !== null && s.question.field === 'pie'")
+        assert page.locator("#inputs .choice").count() == 2
+        shoot(page, "pie")
+        light_name = ".score[data-colour='light'] .score-name"
+        before = page.inner_text(light_name)
+        page.click("#inputs .choice[data-value='swap']")
+        player.wait("s.moves.length === 3 && s.question === null")
+        # Swap exchanges the seats: whoever held Light now holds Dark, and Light moves.
+        after = table.session.state()["seats"]
+        assert page.inner_text(light_name) == after["light"] != before
+        assert page.inner_text(".score[data-colour='dark'] .score-name") == after["dark"] == before
+        assert page.inner_text("#turn-text") == "Light to move"
+        assert page.inner_text("#turn-player") == after["light"]
+
+        # Pull the (virtual) USB cable: the page says so; plug it back: play resumes.
+        table.virtual.unplug()
+        page.wait_for_selector("#banner:not([hidden])", timeout=15000)
+        assert "Board disconnected" in page.inner_text("#banner")
+        assert page.inner_text("#turn-text") == "Paused"
+        shoot(page, "unplugged")
+        table.virtual.replug()
+        page.wait_for_selector("#banner", state="hidden", timeout=15000)
+        player.wait("s.phase === 'play'")
+        player.place("E7", 4)
+        shown = page.eval_on_selector_all("#moves .mv-text", "els => els.map(e => e.textContent)")
+        assert shown == ["E3", "G3", "swap", "E7"]
