@@ -2,7 +2,10 @@
 
 Figures:
 - ``plies_per_s``: random playouts on the standard board, each ply a uniform choice
-  among the legal moves (``Game.random_playout``, one core).
+  among the legal moves (``Game.random_playout``, one core): all plies over all the
+  wall-clock time. ``plies_per_s_rounds`` gives each fifth of the games on its own and
+  ``plies_per_s_cpu`` the rate over this thread's CPU time; with
+  ``load_average_1min`` they show how much other work on the machine weighed.
 - ``plies_per_s_api``: the same through the string API (``legal_moves`` + ``play``).
 - ``analysis_us_p50`` / ``analysis_us_p99``: legal moves, dead groups of both colours
   and safe points of both colours for one position, over positions from those games.
@@ -13,10 +16,11 @@ Figures:
 from __future__ import annotations
 
 import logging
+import os
 import random
 import statistics
 import time
-from typing import Any
+from typing import Any, NamedTuple
 
 from meridian_table.games.kato import geometry
 from meridian_table.games.kato.game import Game
@@ -30,25 +34,53 @@ Coord = tuple[int, int]
 _DIRS: tuple[Coord, ...] = ((1, 0), (0, 1), (1, -1), (-1, 0), (0, -1), (-1, 1))
 
 
-def playouts(games: int, seed: int, size: int = 6) -> tuple[int, float, list[Game]]:
-    """Play ``games`` random games; return (plies, seconds, some finished positions).
+class Playouts(NamedTuple):
+    """What ``playouts`` measured."""
+
+    plies: int
+    seconds: float
+    """Wall-clock time inside ``random_playout`` (the headline figure uses this)."""
+    cpu_seconds: float
+    """This thread's CPU time over the same stretches (less sensitive to other load)."""
+    round_rates: list[float]
+    """Plies per second of each round of games: their spread shows the machine noise."""
+    kept: list[Game]
+
+
+def playouts(games: int, seed: int, size: int = 6, rounds: int = 5) -> Playouts:
+    """Play ``games`` random games in ``rounds`` equal rounds.
 
     Each game is ``Game.random_playout``: a uniform choice among the legal moves at
-    every ply (``pick_move``), applied by the engine's own move code.
+    every ply (``pick_move``), applied by the engine's own move code. Timing starts
+    after the empty board is set up.
     """
     rng = random.Random(seed)
     plies = 0
     elapsed = 0.0
+    cpu = 0.0
+    rates: list[float] = []
     kept: list[Game] = []
+    per_round = max(1, games // rounds)
+    round_plies = 0
+    round_seconds = 0.0
     for n in range(games):
         g = Game(size=size)
         start = time.perf_counter()
+        start_cpu = time.thread_time()
         count = g.random_playout(rng, 2000)
-        elapsed += time.perf_counter() - start
+        cpu += time.thread_time() - start_cpu
+        seconds = time.perf_counter() - start
+        elapsed += seconds
         plies += count
+        round_plies += count
+        round_seconds += seconds
+        if (n + 1) % per_round == 0 or n + 1 == games:
+            rates.append(round_plies / round_seconds)
+            round_plies = 0
+            round_seconds = 0.0
         if n < 40:
             kept.append(g)
-    return plies, elapsed, kept
+    return Playouts(plies, elapsed, cpu, rates, kept)
 
 
 def playouts_api(games: int, seed: int, size: int = 6) -> tuple[int, float]:
@@ -199,7 +231,9 @@ def naive_playouts(games: int, seed: int, size: int = 6) -> tuple[int, float]:
 def run(options: dict[str, Any]) -> dict[str, Any]:
     quick = bool(options.get("quick"))
     games = 20 if quick else 400
-    plies, seconds, kept = playouts(games, seed=2024)
+    load = os.getloadavg()[0]
+    measured = playouts(games, seed=2024)
+    plies, seconds, kept = measured.plies, measured.seconds, measured.kept
     api_plies, api_seconds = playouts_api(5 if quick else 60, seed=7)
     ref_plies, ref_seconds = naive_playouts(1 if quick else 4, seed=11)
     times = analysis_times(kept, random.Random(5), 200 if quick else 3000)
@@ -211,6 +245,8 @@ def run(options: dict[str, Any]) -> dict[str, Any]:
         "plies": plies,
         "plies_per_game": round(plies / games, 1),
         "plies_per_s": round(fast),
+        "plies_per_s_rounds": [round(r) for r in measured.round_rates],
+        "plies_per_s_cpu": round(plies / measured.cpu_seconds) if measured.cpu_seconds else None,
         "plies_per_s_api": round(api_plies / api_seconds),
         "analysis_us_p50": round(statistics.median(times), 1),
         "analysis_us_p99": round(times[min(len(times) - 1, int(len(times) * 0.99))], 1),
@@ -218,4 +254,5 @@ def run(options: dict[str, Any]) -> dict[str, Any]:
         "speedup": round(fast / ref, 1),
         "target_plies_per_s": 150_000,
         "target_analysis_us_p99": 1000,
+        "load_average_1min": round(load, 2),
     }

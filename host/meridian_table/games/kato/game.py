@@ -482,12 +482,7 @@ class Game:
         """``colour``'s groups that have no path to another friendly group now."""
         c = colour_index(colour)
         names = self._t.names
-        dead = self._dead[c]
-        return [
-            frozenset(names[i] for i in bits(self._gmask[g]))
-            for g in self._group_ids(c)
-            if g in dead
-        ]
+        return [frozenset(names[i] for i in bits(self._gmask[g])) for g in sorted(self._dead[c])]
 
     def safe_mask(self, c: int) -> int:
         """``safe_points`` for colour index ``c`` as a mask."""
@@ -495,25 +490,24 @@ class Game:
         col = self._col
         gid = self._gid
         links = self._links
-        ray = t.ray
-        neighbour = t.neighbour
+        rays_at = t.rays_at
+        neighbours_at = t.neighbours_at
         occ = self._stones[0] | self._stones[1]
-        own = self._stones[c]
         w = self._W
-        cand = (w[3 * c] | w[3 * c + 1] | w[3 * c + 2]) & t.board & ~occ
+        cand = (w[3 * c] | w[3 * c + 1] | w[3 * c + 2]) & ~occ
         out = 0
         for p in bits(cand):
             adj: set[int] = set()
-            for d in range(6):
-                n = neighbour[d][p]
-                if n >= 0 and own >> n & 1:
+            for n in neighbours_at[p]:
+                if col[n] == c:  # (n == -1, off the board, reads the edge sentinel)
                     adj.add(gid[n])
             alive = False
             broken: list[tuple[int, int]] = []
+            rays = rays_at[p]
             for d in (0, 1, 2):
-                m = ray[d][p] & occ
+                m = rays[d] & occ
                 a = (m & -m).bit_length() - 1 if m else -1
-                m = ray[d + 3][p] & occ
+                m = rays[d + 3] & occ
                 b = m.bit_length() - 1 if m else -1
                 ka = col[a] if a >= 0 else -1
                 kb = col[b] if b >= 0 else -1
