@@ -152,6 +152,8 @@ class Link:
         ping_interval: float = PING_INTERVAL,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
+        if isinstance(port, str) and not port.strip():
+            raise ValueError("port is empty: give a device path, a pyserial URL or \"auto\"")
         self._port_spec = port
         self._serial_number = serial_number
         self._opener = opener
@@ -681,6 +683,8 @@ class Link:
             self._stats[key] += by
 
     def _set_state(self, state: State, detail: str) -> None:
+        """Record and announce a state; a new detail in the same state is announced too
+        (e.g. "no board found" becoming "cannot open /dev/ttyACM0: busy")."""
         with self._cond:
             if state == self._state and detail == self._detail:
                 return
@@ -690,7 +694,9 @@ class Link:
             self._cond.notify_all()
         if changed:
             LOGGER.info("link %s: %s", state, detail)
-            self._deliver([LinkState(state, detail)])
+        else:
+            LOGGER.debug("link %s: %s", state, detail)
+        self._deliver([LinkState(state, detail)])
 
     def _send_if_connected(self, kind: str, fields: tuple[int | str, ...]) -> None:
         if kind == "GETSNAP":
