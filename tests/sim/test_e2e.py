@@ -188,3 +188,17 @@ def test_a_protocol_mismatch_is_refused_with_advice(board: VirtualBoard, collect
             link.wait_connected(10)
     assert "protocol 0" in str(info.value) and f"protocol {wire.PROTOCOL_VERSION}" in str(info.value)
     assert not [e for e in collector.events if isinstance(e, (SenseEvent, Snapshot))]
+
+
+def test_repl_stops_the_firmware_until_a_reset(
+    board: VirtualBoard, link: Link, collector: Collector
+) -> None:
+    link.send_raw(wire.encode("REPL", 1))
+    collector.wait(lambda ev: any(isinstance(e, LinkState) and "left its loop" in e.detail
+                                  for e in ev))
+    board.reset()
+    collector.wait(lambda ev: isinstance(ev[-1], Snapshot) and ev[-1].reason == "connect"
+                   and len(collector.snapshots()) >= 2, timeout=15)
+    assert link.state == "connected"
+    board.toggle(2)
+    assert collector.wait_senses(1)[-1].seq == 1

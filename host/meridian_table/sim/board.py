@@ -687,7 +687,7 @@ class _MicroPythonBackend:
             self._boots += 1
             self._booted.set()
             return
-        if line == b"Q":
+        if line in (b"Q", b"H"):
             return
         text = line.decode(errors="replace")
         self.stderr_tail.append(text)

@@ -149,9 +149,20 @@ class World:
             self.resetting = False
             self.boot()
             self.app.run()
-            if not self.resetting:
-                break
+            if self.running and not self.resetting:
+                self.halted()
         _OUT.write("Q\n")
+
+    def halted(self):
+        """The firmware gave the REPL back (REPL frame): like a Pico at its prompt,
+        swallow the host's bytes and wait for a reset or quit."""
+        _OUT.write("H\n")
+        while self.running and not self.resetting:
+            for obj, ev in self.poller.poll(1000):
+                if obj is self.control:
+                    self.hal._read_control()
+                elif ev & select.POLLIN:
+                    sys.stdin.buffer.read(1)
 
 
 def main():
