@@ -278,3 +278,15 @@ def test_other_games_pieces_are_labelled_discs_in_their_seat_colour(
         turn = page.eval_on_selector("#turn circle", "el => getComputedStyle(el).fill")
         assert turn == "rgb(255, 165, 0)"
         shoot(page, "towers")
+
+
+def test_a_physical_board_is_not_toggled_from_the_page(open_page: Callable[..., Any]) -> None:
+    fake = FakeSession(virtual=False)
+    with serve(fake, port=0) as server:
+        page = open_page(server.url)
+        assert page.get_attribute("#board", "class") == "board"
+        assert "physical" in page.inner_text("#link")
+        site(page, "C3").click()
+        page.click("#buttons .control[data-name='menu']")  # a command that does reach it
+        wait_state(page, "s.phase === 'adjudicate'")
+        assert [c["cmd"] for c in fake.commands] == ["games", "button"]
