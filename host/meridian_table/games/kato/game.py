@@ -1175,12 +1175,15 @@ class Game:
         removed points between two remaining stones ``a`` and ``b``, or the edge) is
         handled once: it now sees exactly ``ka`` and ``kb`` along that line, and ``a``
         and ``b`` link across it when they are friendly stones of different groups.
-        Only the other colour can link so: a dead stone's lines end at the other
-        colour, the edge or its own group (a friendly stone of another group would have
-        kept it alive). ``gid`` keeps stale values at the emptied points; nothing
+        Neither is ever of colour ``c``: the stone of ``c`` nearest to ``a`` in the span
+        would be next to it (so in its group, removed too) or see it (a link: not dead).
+        So the span stops seeing ``c``, sees the other colour unless both ends are the
+        edge, and only the other colour can link across it. ``gid`` keeps stale values at the emptied points; nothing
         reads it there. The loop over the families is unrolled.
         """
         col, gid, _, links, dead, w, stones, rays_at, _, ri0, ri1, ri2, ri3, ri4, ri5 = self._ctx
+        deado = dead[1 - c]
+        wc0, wc1, wc2, wo0, wo1, wo2 = _WIDX[c]
         stones[c] &= ~removed
         live = stones[0] | stones[1]
         rest = removed
@@ -1213,39 +1216,25 @@ class Game:
                 sm = rm
             span = sp | sm | xb
             todo &= ~span
+            w[wc0] &= ~span
             if ka == kb:
                 if ka < 0:
-                    w[0] &= ~span
-                    w[3] &= ~span
+                    w[wo0] &= ~span
                 else:
-                    if ka:
-                        w[3] |= span
-                        w[0] &= ~span
-                    else:
-                        w[0] |= span
-                        w[3] &= ~span
+                    w[wo0] |= span
                     ga = gid[a]
                     gb = gid[b]
                     if ga != gb:
                         la = links[ga]
                         if not la:
-                            dead[ka].discard(ga)
+                            deado.discard(ga)
                         la[gb] = la.get(gb, 0) + 1
                         lb = links[gb]
                         if not lb:
-                            dead[ka].discard(gb)
+                            deado.discard(gb)
                         lb[ga] = lb.get(ga, 0) + 1
-            elif ka >= 0 and kb >= 0:
-                w[0] |= span
-                w[3] |= span
-            elif ka + kb:
-                # The edge on one side, Light (-1 + 0) on the other.
-                w[0] |= span
-                w[3] &= ~span
             else:
-                # The edge on one side, Dark (-1 + 1) on the other.
-                w[3] |= span
-                w[0] &= ~span
+                w[wo0] |= span
         # family 1: directions 1 and 4
         todo = removed
         while todo:
@@ -1271,39 +1260,25 @@ class Game:
                 sm = rm
             span = sp | sm | xb
             todo &= ~span
+            w[wc1] &= ~span
             if ka == kb:
                 if ka < 0:
-                    w[1] &= ~span
-                    w[4] &= ~span
+                    w[wo1] &= ~span
                 else:
-                    if ka:
-                        w[4] |= span
-                        w[1] &= ~span
-                    else:
-                        w[1] |= span
-                        w[4] &= ~span
+                    w[wo1] |= span
                     ga = gid[a]
                     gb = gid[b]
                     if ga != gb:
                         la = links[ga]
                         if not la:
-                            dead[ka].discard(ga)
+                            deado.discard(ga)
                         la[gb] = la.get(gb, 0) + 1
                         lb = links[gb]
                         if not lb:
-                            dead[ka].discard(gb)
+                            deado.discard(gb)
                         lb[ga] = lb.get(ga, 0) + 1
-            elif ka >= 0 and kb >= 0:
-                w[1] |= span
-                w[4] |= span
-            elif ka + kb:
-                # The edge on one side, Light (-1 + 0) on the other.
-                w[1] |= span
-                w[4] &= ~span
             else:
-                # The edge on one side, Dark (-1 + 1) on the other.
-                w[4] |= span
-                w[1] &= ~span
+                w[wo1] |= span
         # family 2: directions 2 and 5
         todo = removed
         while todo:
@@ -1329,39 +1304,25 @@ class Game:
                 sm = rm
             span = sp | sm | xb
             todo &= ~span
+            w[wc2] &= ~span
             if ka == kb:
                 if ka < 0:
-                    w[2] &= ~span
-                    w[5] &= ~span
+                    w[wo2] &= ~span
                 else:
-                    if ka:
-                        w[5] |= span
-                        w[2] &= ~span
-                    else:
-                        w[2] |= span
-                        w[5] &= ~span
+                    w[wo2] |= span
                     ga = gid[a]
                     gb = gid[b]
                     if ga != gb:
                         la = links[ga]
                         if not la:
-                            dead[ka].discard(ga)
+                            deado.discard(ga)
                         la[gb] = la.get(gb, 0) + 1
                         lb = links[gb]
                         if not lb:
-                            dead[ka].discard(gb)
+                            deado.discard(gb)
                         lb[ga] = lb.get(ga, 0) + 1
-            elif ka >= 0 and kb >= 0:
-                w[2] |= span
-                w[5] |= span
-            elif ka + kb:
-                # The edge on one side, Light (-1 + 0) on the other.
-                w[2] |= span
-                w[5] &= ~span
             else:
-                # The edge on one side, Dark (-1 + 1) on the other.
-                w[5] |= span
-                w[2] &= ~span
+                w[wo2] |= span
 
     def _rebuild(self) -> None:
         """Derive groups, links, dead sets and sight from the two bitboards (set-up and
