@@ -3,9 +3,9 @@
 Figures:
 - ``plies_per_s``: random playouts on the standard board, each ply a uniform choice
   among the legal moves (``Game.random_playout``, one core): all plies over all the
-  wall-clock time. ``plies_per_s_rounds`` gives each fifth of the games on its own and
-  ``plies_per_s_cpu`` the rate over this thread's CPU time; with
-  ``load_average_1min`` they show how much other work on the machine weighed.
+  wall-clock time. ``plies_per_s_rounds`` gives each fifth of the games on its own;
+  with ``load_average_1min`` it shows how much other work on the machine weighed (on
+  this virtual machine the thread's CPU time swells with it, so it is no better).
 - ``plies_per_s_api``: the same through the string API (``legal_moves`` + ``play``).
 - ``analysis_us_p50`` / ``analysis_us_p99``: legal moves, dead groups of both colours
   and safe points of both colours for one position, over positions from those games.
@@ -40,8 +40,6 @@ class Playouts(NamedTuple):
     plies: int
     seconds: float
     """Wall-clock time inside ``random_playout`` (the headline figure uses this)."""
-    cpu_seconds: float
-    """This thread's CPU time over the same stretches (less sensitive to other load)."""
     round_rates: list[float]
     """Plies per second of each round of games: their spread shows the machine noise."""
     kept: list[Game]
@@ -57,7 +55,6 @@ def playouts(games: int, seed: int, size: int = 6, rounds: int = 5) -> Playouts:
     rng = random.Random(seed)
     plies = 0
     elapsed = 0.0
-    cpu = 0.0
     rates: list[float] = []
     kept: list[Game] = []
     per_round = max(1, games // rounds)
@@ -66,9 +63,7 @@ def playouts(games: int, seed: int, size: int = 6, rounds: int = 5) -> Playouts:
     for n in range(games):
         g = Game(size=size)
         start = time.perf_counter()
-        start_cpu = time.thread_time()
         count = g.random_playout(rng, 2000)
-        cpu += time.thread_time() - start_cpu
         seconds = time.perf_counter() - start
         elapsed += seconds
         plies += count
@@ -80,7 +75,7 @@ def playouts(games: int, seed: int, size: int = 6, rounds: int = 5) -> Playouts:
             round_seconds = 0.0
         if n < 40:
             kept.append(g)
-    return Playouts(plies, elapsed, cpu, rates, kept)
+    return Playouts(plies, elapsed, rates, kept)
 
 
 def playouts_api(games: int, seed: int, size: int = 6) -> tuple[int, float]:
@@ -246,7 +241,6 @@ def run(options: dict[str, Any]) -> dict[str, Any]:
         "plies_per_game": round(plies / games, 1),
         "plies_per_s": round(fast),
         "plies_per_s_rounds": [round(r) for r in measured.round_rates],
-        "plies_per_s_cpu": round(plies / measured.cpu_seconds) if measured.cpu_seconds else None,
         "plies_per_s_api": round(api_plies / api_seconds),
         "analysis_us_p50": round(statistics.median(times), 1),
         "analysis_us_p99": round(times[min(len(times) - 1, int(len(times) * 0.99))], 1),

@@ -17,6 +17,10 @@ def test_quick_bench_reports_every_figure() -> None:
     for key in ("plies_per_s", "analysis_us_p50", "analysis_us_p99", "reference_plies_per_s"):
         assert figures[key] > 0
     assert figures["speedup"] == round(figures["plies_per_s"] / figures["reference_plies_per_s"], 1)
+    # The rounds split the same games: the overall rate lies within their range.
+    rounds = figures["plies_per_s_rounds"]
+    assert len(rounds) >= 2
+    assert min(rounds) - 1 <= figures["plies_per_s"] <= max(rounds) + 1
 
 
 def test_reference_agrees_with_the_engine() -> None:
