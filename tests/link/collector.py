@@ -28,7 +28,9 @@ class Collector:
                 left = deadline - time.monotonic()
                 if left <= 0:
                     raise AssertionError(f"timed out; got {self.events[-12:]!r}")
-                self._cond.wait(left)
+                # Wake on every delivered event, and now and then for predicates that
+                # look at something else (the board's state).
+                self._cond.wait(min(left, 0.02))
 
     def senses(self) -> list[SenseEvent]:
         with self._cond:

@@ -260,3 +260,65 @@ def test_sim_registry_announces_and_withdraws(tmp_path: object, monkeypatch: pyt
     assert discovery.resolve("pico") is None
     discovery.unregister_sim(entry)
     assert discovery.resolve("sim") is None
+
+
+class ManualClock:
+    """The link's clock, moved by the test (its reads still time out in real time)."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_heartbeat_pings_within_a_second_and_silence_means_lost(
+    board: FakeBoard, collector: Collector
+) -> None:
+    clock = ManualClock()
+    with Link(board.find_port, collector, opener=board.open, clock=clock) as link:
+        link.wait_connected(5)
+        pings = board.received_types().count("PING")
+        clock.now += 0.6  # past the 0.5 s ping interval
+        collector.wait(lambda ev: board.received_types().count("PING") > pings)
+        board.stall()
+        clock.now += 2.9
+        clock.now += 0.2  # 3.1 s without a valid frame
+        collector.wait(state_is_searching)
+        assert "no frame for" in link.detail or "lost" in link.detail
+
+
+def state_is_searching(events: list[object]) -> bool:
+    return any(isinstance(e, LinkState) and e.state == "searching" for e in events)
+
+
+def test_a_plan_whose_shown_was_lost_is_resent(board: FakeBoard, collector: Collector) -> None:
+    clock = ManualClock()
+    with Link(board.find_port, collector, opener=board.open, clock=clock) as link:
+        link.wait_connected(5)
+        board.drop("SHOWN", 1)
+        link.send_plan(plan_with(4, 0x0A0B0C))
+        first_gen = link.plan_gen
+        collector.wait(lambda ev: board.shown_gen == first_gen)  # shown, but nobody heard
+        clock.now += 1.1  # PLAN_RETRY without SHOWN
+        link.wait_shown(timeout=5)
+        assert link.plan_gen > first_gen and link.stats()["resends"] == 1
+        assert board.shown[4] == "0A0B0CS"
+
+
+def test_brightness_and_identify_are_checked_and_brightness_survives_reconnect(
+    board: FakeBoard, link: Link, collector: Collector
+) -> None:
+    with pytest.raises(ValueError, match="brightness 256 is not an integer in 0..255"):
+        link.set_brightness(256)
+    with pytest.raises(ValueError, match="identify seconds True"):
+        link.identify(True)
+    with pytest.raises(ValueError, match="port is empty"):
+        Link("")
+    link.set_brightness(200)
+    collector.wait(lambda ev: board.brightness == 200)
+    board.brightness = 64  # as after a power cycle
+    board.unplug()
+    collector.wait(state_is_searching)
+    board.replug()
+    collector.wait(lambda ev: board.brightness == 200)
