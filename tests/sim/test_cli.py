@@ -78,3 +78,14 @@ def test_sim_command_prints_its_port_and_obeys_typed_commands(collector: Collect
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def test_sim_and_monitor_name_a_bad_profile_or_site() -> None:
+    runner = CliRunner()
+    result = runner.invoke(main, ["sim", "--profile", "no-such-board"])
+    assert result.exit_code == 2 and "no board profile has this name" in result.output
+    result = runner.invoke(main, ["sim", "--profile", "kato-80", "--closed", "Z99"])
+    assert result.exit_code == 2
+    assert "'Z99' is neither a matrix position nor a site or button of 'kato-80'" in result.output
+    result = runner.invoke(main, ["monitor", "--profile", "no-such-board", "--duration", "0"])
+    assert result.exit_code == 2 and "no board profile has this name" in result.output

@@ -137,9 +137,12 @@ def stats_table(stats: dict[str, Any]) -> Table:
 def _site_names(profile_name: str | None) -> dict[int, str]:
     if not profile_name:
         return {}
-    from meridian_table.profiles import load_profile
+    from meridian_table.profiles import ProfileError, load_profile
 
-    profile = load_profile(profile_name)
+    try:
+        profile = load_profile(profile_name)
+    except ProfileError as exc:
+        raise click.BadParameter(str(exc), param_hint="--profile") from None
     names = {site.pos: name for name, site in profile.sites.items()}
     names.update({pos: name for name, pos in profile.buttons.items()})
     return names
@@ -231,16 +234,23 @@ def _sim_command(group: click.Group) -> None:
         The first line of stdout is the path. Then type commands: `t POS|SITE` toggles
         a switch, `u` unplugs, `p` plugs back in, `r` resets, `l` lists lit LEDs, `q` quits.
         """
-        from meridian_table.profiles import load_profile
-        from meridian_table.sim import VirtualBoard
+        from meridian_table.profiles import ProfileError, load_profile
+        from meridian_table.sim import VirtualBoard, VirtualBoardError
 
-        profile = load_profile(profile_name)
+        try:
+            profile = load_profile(profile_name)
+        except ProfileError as exc:
+            raise click.BadParameter(str(exc), param_hint="--profile") from None
         err = Console(stderr=True, highlight=False)
         positions = {_position(profile, token) for token in closed.split(",") if token.strip()}
         stop = threading.Event()
-        with _stop_on_signals(stop), VirtualBoard(
-            profile, mode=mode, register=register, closed=positions  # type: ignore[arg-type]
-        ) as board:
+        board = VirtualBoard(profile, mode=mode, register=register,  # type: ignore[arg-type]
+                             closed=positions)
+        try:
+            board.start()
+        except VirtualBoardError as exc:
+            raise click.ClickException(str(exc)) from None
+        with _stop_on_signals(stop), board:
             click.echo(board.port)
             sys.stdout.flush()
             err.print(
