@@ -185,6 +185,7 @@ class FakeBoard:
         """Pull the cable: the open connection fails, the port disappears."""
         with self._cond:
             self.plugged = False
+            self._conn = None  # that connection is dead even if the cable comes back
             self._cond.notify_all()
 
     def replug(self) -> None:
