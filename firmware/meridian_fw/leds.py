@@ -191,6 +191,9 @@ class Leds:
         self.staged_gen = -1
         self._shown_at = self._clock.ticks_ms()
         self._force = True
+        # A new plan is what the players wait for: render it on the next step rather
+        # than at the next 20 ms animation slot.
+        self._next_frame = self._shown_at
 
     def forget_gen(self):
         """Accept any next gen (the host may have restarted and counts from 1 again)."""
