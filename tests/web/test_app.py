@@ -24,7 +24,7 @@ from meridian_table.web import (
     page_url,
     serve,
 )
-from meridian_table.web.app import CLOSE_BAD_TOKEN, parse_command
+from meridian_table.web.app import CLOSE_BAD_TOKEN, host_of, parse_command
 from meridian_table.web.fake import FakeSession
 
 BASE = "http://127.0.0.1:8765"
@@ -128,6 +128,58 @@ def test_loopback_bind_refuses_foreign_host_headers(fake: FakeSession) -> None:
     app = create_app(fake)
     assert TestClient(app, base_url="http://evil.example:8765").get("/").status_code == 400
     assert TestClient(app, base_url="http://localhost:8765").get("/").status_code == 200
+
+
+@pytest.mark.parametrize("base", ["http://[::1]:8765", "http://[::1]", "http://LOCALHOST:8765"])
+def test_loopback_names_in_any_spelling_reach_the_page(fake: FakeSession, base: str) -> None:
+    # A browser on http://[::1]:8765/ sends "Host: [::1]:8765"; Starlette's
+    # TrustedHostMiddleware compared that text with "::1" and answered 400.
+    client = TestClient(create_app(fake), base_url=base)
+    assert client.get("/").status_code == 200
+    assert client.get("/api/state").json()["game"] == "kato"
+    origin = {"origin": base.lower()}
+    answer = client.post("/api/command", json={"cmd": "button", "name": "menu"}, headers=origin)
+    assert answer.json() == {"ok": True}
+    with client.websocket_connect(base.replace("http", "ws", 1) + "/ws", headers=origin) as ws:
+        assert receive_state(ws)["game"] == "kato"
+
+
+@pytest.mark.parametrize(
+    "host",
+    ["[::2]:8765", "[::1", "::1", "[::1]:port", "evil.example", "127.0.0.1.evil.example", ""],
+)
+def test_malformed_or_foreign_host_headers_are_refused(fake: FakeSession, host: str) -> None:
+    client = TestClient(create_app(fake), base_url=BASE)
+    response = client.get("/", headers={"host": host})
+    assert response.status_code == 400
+    assert "Invalid host header" in response.text
+    with pytest.raises(WebSocketDisconnect):
+        with client.websocket_connect("/ws", headers={"host": host}) as ws:
+            ws.receive_json()
+
+
+def test_host_of_parses_names_ports_and_bracketed_ipv6() -> None:
+    assert host_of("[::1]:8765") == "::1"
+    assert host_of("[::1]") == "::1"
+    assert host_of("LocalHost:80") == "localhost"
+    assert host_of("127.0.0.1") == "127.0.0.1"
+    for bad in (None, "", "::1", "[::1", "[::1]:x", "a b", "u@host", "host/path", "h:99999"):
+        assert host_of(bad) is None, bad
+
+
+def test_served_on_ipv6_loopback_a_browser_style_request_gets_the_page(fake: FakeSession) -> None:
+    import socket
+
+    if not socket.has_ipv6:
+        pytest.skip("no IPv6 on this machine")
+    try:
+        server = serve(fake, host="::1", port=0)
+    except Exception as exc:  # IPv6 loopback disabled in this container
+        pytest.skip(f"cannot bind [::1]: {exc}")
+    with server:
+        assert server.url == f"http://[::1]:{server.port}/"
+        with urllib.request.urlopen(server.url + "api/state", timeout=5) as response:
+            assert response.status == 200 and json.load(response)["game"] == "kato"
 
 
 def test_session_errors_become_answers_not_crashes(client: TestClient, fake: FakeSession) -> None:

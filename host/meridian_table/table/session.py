@@ -35,6 +35,7 @@ from meridian_table.adapters.base import (
     View,
 )
 from meridian_table.ledplan import LedPlan, Light
+from meridian_table.table.controls import TableFacts, control_state
 from meridian_table.table.journal import Journal, MemoryJournal
 
 LOGGER = logging.getLogger(__name__)
@@ -636,6 +637,14 @@ class TableSession:
         with self._lock:
             return self._changed_at is not None
 
+    def _firmware(self) -> dict[str, Any] | None:
+        """Who the board said it is (its HELLO), or None before the first HELLO."""
+        try:
+            return _hello_json(getattr(self.board, "hello", None))
+        except Exception:  # informative only; never fail the page for it
+            LOGGER.debug("board hello unavailable", exc_info=True)
+            return None
+
     def subscribe(self, callback: Subscriber) -> Callable[[], None]:
         """Call ``callback(state)`` on every change; returns the unsubscribe function."""
         with self._lock:
@@ -679,6 +688,16 @@ class TableSession:
                     stats = dict(self.board.stats())
                 except Exception:  # stats are informative; never fail the page for them
                     LOGGER.debug("board stats unavailable", exc_info=True)
+            count = adapter.adjudicate() if result is None else None
+            controls = _controls(adapter, self.profile)
+            facts = TableFacts(
+                phase=self._phase,
+                connected=self._connected,
+                adjudicating=self._adjudicating,
+                game_over=result is not None,
+                undoable=bool(history),
+                count_offered=count is not None,
+            )
             return {
                 "game": adapter.game,
                 "game_id": self.journal.game_id,
@@ -705,7 +724,7 @@ class TableSession:
                     if not light.is_off
                 },
                 "scores": adapter.scores(),
-                "count": adapter.adjudicate() if result is None else None,
+                "count": count,
                 "agreed": sorted(self._agreed),
                 "moves": [a.to_json(i + 1) for i, a in enumerate(history)],
                 "result": result,
@@ -714,10 +733,23 @@ class TableSession:
                     "port": self._port,
                     "virtual": self._virtual,
                     "stats": stats,
+                    "firmware": self._firmware(),
                 },
-                "controls": list(_controls(adapter, self.profile)),
+                "controls": list(controls),
+                "control_state": control_state(adapter, view, facts, controls),
                 "settle_ms": round(self.settle_s * 1000),
             }
+
+
+def _hello_json(hello: object) -> dict[str, Any] | None:
+    """The board's HELLO as the page shows it: firmware version, board id, protocol."""
+    if hello is None:
+        return None
+    return {
+        "version": str(getattr(hello, "fw", "")),
+        "board": str(getattr(hello, "board", "")),
+        "proto": getattr(hello, "proto", None),
+    }
 
 
 def _controls(adapter: Adapter, profile: ProfileLike) -> tuple[str, ...]:

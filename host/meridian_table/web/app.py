@@ -22,17 +22,23 @@ from urllib.parse import urlsplit
 import anyio
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
-from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import HTTPConnection, Request
-from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.responses import (
+    FileResponse,
+    HTMLResponse,
+    JSONResponse,
+    PlainTextResponse,
+    Response,
+)
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 LOGGER = logging.getLogger(__name__)
 
 STATIC_DIR = Path(__file__).with_name("static")
-LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 # Close codes in the private range (4000-4999) so the page can tell them from network loss.
 CLOSE_BAD_TOKEN = 4401
 CLOSE_BAD_ORIGIN = 4403
@@ -67,6 +73,68 @@ def is_loopback(host: str) -> bool:
         return ipaddress.ip_address(name).is_loopback
     except ValueError:
         return False
+
+
+def host_of(header: str | None) -> str | None:
+    """The host name in a ``Host`` header, lower case, IPv6 without its brackets.
+
+    ``"[::1]:8765"`` gives ``"::1"``, ``"LocalHost"`` gives ``"localhost"``. None when
+    the header is missing or malformed (an unclosed bracket, a bad port, a bare IPv6
+    address without brackets, which RFC 3986 does not allow).
+    """
+    if not header or any(c.isspace() for c in header) or "/" in header or "@" in header:
+        return None
+    try:
+        parts = urlsplit(f"//{header}")
+        parts.port  # noqa: B018 - raises ValueError for a port that is not a number
+    except ValueError:
+        return None
+    host = parts.hostname
+    if not host or (":" in host and not header.startswith("[")):
+        return None
+    return host
+
+
+def _host_key(name: str) -> str:
+    return name.strip().lower().removeprefix("[").removesuffix("]")
+
+
+class HostGuard:
+    """ASGI middleware: refuse requests whose ``Host`` is not an allowed name (400).
+
+    Starlette's ``TrustedHostMiddleware`` compares ``[::1]`` from a Host header with
+    its list as text, so a browser on ``http://[::1]:8765/`` was refused; this guard
+    compares host names (IPv6 without brackets) and takes ``*`` for any host.
+    """
+
+    def __init__(self, app: ASGIApp, allowed_hosts: Iterable[str]) -> None:
+        self.app = app
+        self.allowed = {_host_key(h) for h in allowed_hosts}
+        self.allow_any = "*" in self.allowed
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if self.allow_any or scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        raw = None
+        for key, value in scope.get("headers", ()):
+            if key == b"host":
+                raw = value.decode("latin-1")
+                break
+        host = host_of(raw)
+        if host is not None and host in self.allowed:
+            await self.app(scope, receive, send)
+            return
+        LOGGER.warning("refused a request for host %r (allowed: %s)", raw, sorted(self.allowed))
+        if scope["type"] == "websocket":
+            # Before the handshake: close, which the server sends as HTTP 403.
+            await send({"type": "websocket.close", "code": 1008, "reason": "invalid host header"})
+            return
+        response = PlainTextResponse(
+            f"Invalid host header {raw!r}: open the table page by the address the table printed",
+            status_code=400,
+        )
+        await response(scope, receive, send)
 
 
 def new_token() -> str:
@@ -213,7 +281,7 @@ def create_app(
     access = _Access(token, allowed_origins)
     if allowed_hosts is None:
         allowed_hosts = list(LOOPBACK_HOSTS) if is_loopback(bind_host) else ["*"]
-    hosts = [h.strip("[]") if h.startswith("[") else h for h in allowed_hosts]
+    hosts = list(allowed_hosts)
 
     async def index(request: Request) -> Response:
         if not access.token_ok(request):
@@ -269,7 +337,7 @@ def create_app(
         WebSocketRoute("/ws", ws_endpoint),
         Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
     ]
-    middleware = [Middleware(TrustedHostMiddleware, allowed_hosts=hosts)]
+    middleware = [Middleware(HostGuard, allowed_hosts=hosts)]
     return Starlette(routes=routes, middleware=middleware)
 
 

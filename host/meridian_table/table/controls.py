@@ -1,0 +1,154 @@
+"""Which controls mean something right now, and why the others do not.
+
+The page shows the game's controls (``state()["controls"]``) and greys out those that
+would only be refused in the current phase, with a short reason. This is a hint: the
+physical buttons and the ``button`` command work exactly as before, and a press that
+the hint calls disabled is still refused by the adapter with its own message.
+
+The table's own rules come first (disconnected, out of sync, game over, nothing to
+undo, no count to offer). Then the game's: an adapter may answer for its buttons with
+an optional ``control_state(view)`` method returning ``{name: (enabled, why)}``; without
+one, the rules below read the adapter's :class:`View` (the question's buttons, the
+actions among the legal moves, the PASS phase) plus a few per-game facts for the
+games this package ships.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from meridian_table.adapters.base import ADJUDICATE, ENDED, PASS, RESYNC, Adapter, View
+
+LOGGER = logging.getLogger(__name__)
+
+#: The table's own buttons (every game has them).
+TABLE_CONTROLS = ("undo", "menu")
+
+
+@dataclass(frozen=True)
+class TableFacts:
+    """What the session knows that the adapter does not."""
+
+    phase: str
+    connected: bool
+    adjudicating: bool
+    game_over: bool
+    undoable: bool
+    count_offered: bool
+    resync_message: str = ""
+
+
+def control_state(
+    adapter: Adapter, view: View | None, facts: TableFacts, controls: Iterable[str]
+) -> dict[str, dict[str, Any]]:
+    """``{name: {"enabled": bool, "why": str, "used": bool}}`` for every name in ``controls``.
+
+    ``why`` says what the control does now when enabled, or why it does nothing now
+    (short enough for a tooltip). ``used`` is False for a board button the game never
+    reads (the page hides those).
+    """
+    hook = getattr(adapter, "control_state", None)
+    from_adapter: Mapping[str, tuple[bool, str]] = {}
+    if callable(hook):
+        try:
+            answered = hook(view)
+            if isinstance(answered, Mapping):
+                from_adapter = answered
+        except Exception:  # a hint must never break the page
+            LOGGER.exception("%s.control_state failed; using the table's rules", adapter.game)
+    used = {*adapter.controls, *TABLE_CONTROLS, *from_adapter}
+    out: dict[str, dict[str, Any]] = {}
+    for name in controls:
+        if name not in used:
+            # A button the board has but this game does not read (plus/minus on Kato):
+            # the page hides it; a press is refused by the adapter as before.
+            why = f"{adapter.game.capitalize()} does not use this button"
+            out[name] = {"enabled": False, "why": why, "used": False}
+            continue
+        enabled, why = _one(name, adapter, view, facts, from_adapter)
+        out[name] = {"enabled": enabled, "why": why, "used": True}
+    return out
+
+
+def _one(
+    name: str,
+    adapter: Adapter,
+    view: View | None,
+    facts: TableFacts,
+    from_adapter: Mapping[str, tuple[bool, str]],
+) -> tuple[bool, str]:
+    if name == "menu":
+        return _menu(adapter, facts)
+    if not facts.connected:
+        return False, "The board is disconnected: plug it back in"
+    if name == "undo":
+        if facts.game_over:
+            return False, "The game is over: start a new game instead"
+        if not facts.undoable:
+            return False, "Nothing to undo yet"
+        return True, "Take back the last move"
+    if facts.adjudicating and name == "confirm":
+        return True, "Agree to end the game by the count"
+    if facts.phase == RESYNC:
+        return False, "Fix the board first (the lit squares show how)"
+    if name in from_adapter:
+        enabled, why = from_adapter[name]
+        return bool(enabled), str(why)
+    return _game_button(name, adapter, view, facts)
+
+
+def _menu(adapter: Adapter, facts: TableFacts) -> tuple[bool, str]:
+    if facts.adjudicating:
+        return True, "Withdraw the count and play on"
+    if facts.game_over:
+        return False, "The game is over: there is nothing to count"
+    if not facts.count_offered:
+        return False, f"{adapter.game.capitalize()} offers no count to end the game by"
+    return True, "Offer to end the game by the count"
+
+
+def _game_button(
+    name: str, adapter: Adapter, view: View | None, facts: TableFacts
+) -> tuple[bool, str]:
+    question = view.question if view is not None else None
+    answers = dict(question.buttons) if question is not None else {}
+    game = adapter.game
+    if facts.game_over or facts.phase == ENDED:
+        if game == "colovini" and name == "confirm":
+            return True, "Show or hide the tidy-up guide"
+        return False, "The game is over"
+    if name in answers:
+        return True, f"Answer: {answers[name]}"
+    legal = set(view.legal) if view is not None else set()
+    if name == "swap":
+        if "swap" in legal:
+            return True, "Swap colours (the pie choice)"
+        return False, "Only for the pie choice, after the opener's two stones"
+    if name == "pass":
+        if "pass" in legal or facts.phase == PASS:
+            return True, "Pass: no placement is possible"
+        if game == "colovini":
+            return True, "Pass: discard a card instead of building"
+        return False, "Passing is allowed only when no placement is legal"
+    if name == "confirm":
+        if facts.phase == PASS and "pass" in legal:
+            return True, "Pass: no placement is possible"
+        if facts.phase == ADJUDICATE:
+            return True, "Agree to end the game by the count"
+        return False, "Nothing to confirm: play on the board"
+    if name in ("plus", "minus"):
+        choices = tuple(question.choices) if question is not None else ()
+        if question is not None and len(choices) >= 2 and question.field != "meridian":
+            return True, "Step through the answers"
+        return False, "Nothing to choose between now"
+    if name.startswith("meridian") and name[len("meridian"):].isdigit():
+        if question is not None and question.field == "meridian":
+            return False, f"Meridian {name[len('meridian'):]} is not open to you now"
+        return True, "Choose this meridian instead"
+    return True, ""
+
+
+__all__ = ["TableFacts", "control_state"]
