@@ -27,6 +27,11 @@ REMOVE_RGB = "#ff0000"
 PUT_BACK_RGB = "#ffffff"
 HINT = {LIGHT_RGB: "#201600", DARK_RGB: "#000a20"}
 BUTTONS = ("confirm", "undo", "pass", "swap", "menu")
+#: Buttons the fake board has but the fake game never reads (like plus/minus on Kato).
+UNUSED_BUTTONS = ("plus", "minus")
+#: The firmware's own counters as the link reports them (strings, from STATS).
+BOARD_COUNTERS = ("rx", "bad_crc", "garbage", "too_long", "bad_format", "unknown", "bad_args",
+                  "exc", "overflow", "ghost", "resent", "scans", "frames_out")
 PIE_QUESTION = {
     "field": "pie",
     "prompt": "Dark: swap seats, or keep them?",
@@ -76,6 +81,8 @@ class FakeSession:
         self._message = ""
         self._frames_in = 0
         self._frames_out = 0
+        self._link_errors: dict[str, int] = {}
+        self._board_counters: dict[str, str] = dict.fromkeys(BOARD_COUNTERS, "0")
         self.commands: list[dict[str, Any]] = []
         # A finished game in the "log", so replay of another game can be exercised.
         self._archive: dict[int, dict[str, Any]] = {}
@@ -131,6 +138,15 @@ class FakeSession:
     def place(self, site: str) -> None:
         """Put a stone on ``site`` as if a player did it (sensed, then interpreted)."""
         self.command({"cmd": "toggle", "site": site, "force": True})
+
+    def count_error(self, name: str, by: int = 1, *, board: bool = False) -> None:
+        """Raise a link error counter (``crc_errors``...) or, with ``board``, a firmware one."""
+        with self._lock:
+            if board:
+                self._board_counters[name] = str(int(self._board_counters.get(name, "0")) + by)
+            else:
+                self._link_errors[name] = self._link_errors.get(name, 0) + by
+        self._notify()
 
     def finish(self, winner: str, reason: str = "no stones left") -> None:
         """End the game with ``winner``."""
@@ -252,7 +268,7 @@ class FakeSession:
                     "sensed": c.name in self._sensed,
                 }
             )
-        controls = ["confirm", "undo", "pass", "swap", "menu"]
+        controls = [*BUTTONS, *UNUSED_BUTTONS]
         seats = list(reversed(self.players)) if self._swapped else list(self.players)
         scores = self._scores()
         count = {
@@ -285,17 +301,58 @@ class FakeSession:
                 "state": self._link_state,
                 "port": "/dev/pts/fake",
                 "virtual": self.virtual,
-                "stats": {
-                    "frames_in": self._frames_in,
-                    "frames_out": self._frames_out,
-                    "crc_errors": 0,
-                    "resends": 0,
-                    "reconnects": 0,
-                },
+                "stats": self._stats(),
+                "firmware": {"version": "0.3.0", "board": "fake-0001", "proto": 1},
             },
             "controls": controls,
+            "control_state": self._control_state(phase),
             "settle_ms": 0,
         }
+
+    def _stats(self) -> dict[str, Any]:
+        """The counters in the shape of ``Link.stats()`` (state and port repeated in it)."""
+        errors = ("crc_errors", "garbage", "resends", "faults", "naks", "duplicates", "gaps")
+        return {
+            "frames_in": self._frames_in,
+            "frames_out": self._frames_out,
+            "bytes_in": self._frames_in * 21,
+            "bytes_out": self._frames_out * 19,
+            **{name: self._link_errors.get(name, 0) for name in errors},
+            "reconnects": self._link_errors.get("reconnects", 0),
+            "plans_sent": self._frames_out,
+            "plans_shown": self._frames_out,
+            "last_rtt_ms": 0.412,
+            "state": self._link_state,
+            "port": "/dev/pts/fake",
+            "board": dict(self._board_counters),
+        }
+
+    def _control_state(self, phase: str) -> dict[str, Any]:
+        """Which buttons mean something now, in the docs/TABLE.md ``control_state`` shape."""
+        out: dict[str, Any] = {}
+        for name in UNUSED_BUTTONS:
+            out[name] = {"enabled": False, "why": "Kato does not use this button", "used": False}
+        reasons: dict[str, str] = {}
+        if phase == "paused":
+            reasons = dict.fromkeys(BUTTONS, "The board is disconnected: plug it back in")
+            reasons.pop("menu")
+        elif phase == "ended":
+            reasons = dict.fromkeys(BUTTONS, "The game is over")
+        else:
+            if phase == "resync":
+                reasons.update(dict.fromkeys(("confirm", "pass", "swap"), "Fix the board first"))
+            if phase != "pie-choice":
+                reasons.setdefault("swap", "Only for the pie choice, after the opener's two stones")
+            if phase not in ("pie-choice", "adjudicate"):
+                reasons.setdefault("confirm", "Nothing to confirm: play on the board")
+            if phase != "play":
+                reasons.setdefault("pass", "Passing waits for a player to move")
+            if not self._moves:
+                reasons["undo"] = "Nothing to undo yet"
+        for name in BUTTONS:
+            why = reasons.get(name)
+            out[name] = {"enabled": why is None, "why": why or "", "used": True}
+        return out
 
     def _command(self, cmd: dict[str, Any]) -> dict[str, Any]:
         name = cmd.get("cmd")
@@ -359,6 +416,11 @@ class FakeSession:
             raise FakeCommandError(f"button {name!r} is not one of {BUTTONS}")
         if self._pie_open and name in ("swap", "confirm"):
             return self._choose("pie", "swap" if name == "swap" else "keep")
+        if self._adjudicating and name == "confirm":
+            left = [seat for seat in ("light", "dark") if seat not in self._agreed]
+            return self._command({"cmd": "agree", "player": left[0]})
+        if name in ("swap", "confirm"):
+            raise FakeCommandError(f"{name.capitalize()} does nothing now: place a stone on a lit point")
         if name == "menu":
             self._adjudicating = not self._adjudicating
             self._agreed.clear()

@@ -29,6 +29,9 @@
   let renders = 0;
   let toastTimer = null;
   let gamesKey = "";
+  const siteXY = new Map();        // site -> [x, y] in units of the point spacing
+  let siteOrder = [];              // sites in board order, for Home/End
+  let focusSite = null;            // the site that takes the board's one tab stop
 
   // ---- connection -------------------------------------------------------------------
 
@@ -173,7 +176,9 @@
     const pts = sites.map((s) => ({ id: s.id, x: s.x / d, y: s.y / d }));
     const xs = pts.map((p) => p.x);
     const ys = pts.map((p) => p.y);
-    const pad = 0.75;
+    // Just room for a halo (r 0.47 + stroke) at the edge: on a phone every pixel of
+    // width goes to the spacing between points.
+    const pad = 0.58;
     const minX = Math.min(...xs) - pad;
     const minY = Math.min(...ys) - pad;
     const w = Math.max(...xs) - Math.min(...xs) + 2 * pad;
@@ -189,13 +194,20 @@
         }
       }
     }
+    siteXY.clear();
+    siteOrder = pts.map((p) => p.id);
+    if (!siteOrder.includes(focusSite)) focusSite = siteOrder[0] || null;
     for (const p of pts) {
-      const g = svg("g", { class: "site", "data-site": p.id, transform: `translate(${p.x} ${p.y})` }, root);
+      siteXY.set(p.id, [p.x, p.y]);
+      const g = svg("g", {
+        class: "site", "data-site": p.id, transform: `translate(${p.x} ${p.y})`,
+        tabindex: p.id === focusSite ? "0" : "-1", role: "button", "aria-label": p.id,
+      }, root);
       svg("title", {}, g).textContent = p.id;
       svg("circle", { class: "hit", r: 0.5 }, g);
       svg("circle", { class: "dot", r: 0.08 }, g);
       svg("circle", { class: "halo", r: 0.47 }, g);
-      svg("circle", { class: "legal", r: 0.17 }, g);
+      svg("circle", { class: "legal", r: 0.09 }, g);
       svg("circle", { class: "ghost", r: 0.38 }, g);
       svg("circle", { class: "stone", r: 0.4 }, g);
       svg("text", { class: "label", y: 0.02 }, g);
@@ -204,13 +216,65 @@
       svg("circle", { class: "mark-putback ring", r: 0.36 }, g);
       svg("path", { class: "mark-putback", d: "M0-.2V.2M-.2 0H.2" }, g);
       svg("circle", { class: "pending-ring", r: 0.44 }, g);
+      svg("circle", { class: "focus-ring", r: 0.52 }, g);
       g.addEventListener("click", () => onSiteClick(p.id, g));
+      g.addEventListener("keydown", (e) => onSiteKey(e, p.id, g));
+      g.addEventListener("focus", () => setFocusSite(p.id, false));
       siteEls.set(p.id, g);
     }
   }
 
+  // ---- keyboard on the board: one tab stop, arrows move, Enter/Space toggle ----------
+
+  const ARROWS = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+
+  function setFocusSite(id, move) {
+    if (focusSite && focusSite !== id && siteEls.get(focusSite)) siteEls.get(focusSite).setAttribute("tabindex", "-1");
+    focusSite = id;
+    const g = siteEls.get(id);
+    if (!g) return;
+    g.setAttribute("tabindex", "0");
+    if (move) g.focus();
+  }
+
+  function neighbourToward(id, [dx, dy]) {
+    // The nearest point within 60 degrees of the arrow's direction (on Kato's
+    // triangular grid Up/Down go to the nearer of the two diagonal neighbours).
+    const [x0, y0] = siteXY.get(id) || [0, 0];
+    let best = null;
+    let bestScore = Infinity;
+    for (const [other, [x, y]] of siteXY) {
+      if (other === id) continue;
+      const vx = x - x0;
+      const vy = y - y0;
+      const dist = Math.hypot(vx, vy);
+      const cos = (vx * dx + vy * dy) / dist;
+      if (cos < 0.49) continue;
+      const score = dist * (1 + 2 * (1 - cos)) + 1e-6 * (x + 2 * y);  // ties: up-left first
+      if (score < bestScore) { bestScore = score; best = other; }
+    }
+    return best;
+  }
+
+  function onSiteKey(e, id, g) {
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    let target = null;
+    if (ARROWS[e.key]) target = neighbourToward(id, ARROWS[e.key]);
+    else if (e.key === "Home") target = siteOrder[0];
+    else if (e.key === "End") target = siteOrder[siteOrder.length - 1];
+    else if (e.key === "Enter" || e.key === " ") {
+      e.preventDefault();
+      onSiteClick(id, g);
+      return;
+    } else return;
+    e.preventDefault();
+    e.stopPropagation();
+    if (target) setFocusSite(target, true);
+  }
+
   function onSiteClick(site, g) {
     if (replay || !state || !state.link || !state.link.virtual) return;
+    setFocusSite(site, false);
     // Optimistic: the point shows a spinner at once, cleared by the next state or the answer.
     pendingSites.add(site);
     g.classList.add("pending");
@@ -224,6 +288,18 @@
     for (const ch of String(text)) h = (h * 31 + ch.charCodeAt(0)) % 360;
     return `hsl(${h} 65% 60%)`;
   }
+
+  function ledPeak(colour) {
+    const m = /^#?([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(colour || "");
+    return m ? Math.max(...m.slice(1).map((h) => parseInt(h, 16))) : 255;
+  }
+
+  function isHint(led) {
+    // The assist's "legal point" light: solid and dimmed (1/8 brightness on the board).
+    return Boolean(led) && led.effect === "S" && ledPeak(led.colour) <= 0x40;
+  }
+
+  const SEAT_LED = { light: "#ffb000", dark: "#0050ff" };  // Kato's LED colours (TABLE.md)
 
   function ledLook(colour) {
     // An LED dimmed to 1/8 is a dark colour on screen: draw its hue at full strength and
@@ -256,7 +332,17 @@
     const remove = new Set(diff.remove || []);
     const putBack = new Set(diff.put_back || []);
     const leds = view.leds || {};
-    $("board").classList.toggle("clickable", Boolean(view.clickable));
+    const root = $("board");
+    root.classList.toggle("clickable", Boolean(view.clickable));
+    // Legal points are a small dot in the mover's colour (the hint LED's hue when the
+    // state has one), so the strong halos stay for what needs doing.
+    let mover = view.mover ? SEAT_LED[view.mover] || seatColour(view.mover) || "" : "";
+    const hintSite = (view.legal || []).find((id) => isHint(leds[id]));
+    if (hintSite) mover = ledLook(leds[hintSite].colour)[0];
+    root.style.setProperty("--mover", mover || "var(--accent)");
+    root.setAttribute("aria-label", view.clickable
+      ? "Board: arrow keys move between points, Enter or Space toggles the point's switch"
+      : "Board: arrow keys move between points");
     for (const site of view.board.sites || []) {
       const g = siteEls.get(site.id);
       if (!g) continue;
@@ -285,7 +371,11 @@
       const halo = g.querySelector(".halo");
       const led = leds[site.id];
       const effect = led && led.effect && led.effect !== "O" ? led.effect : "";
-      const wanted = effect ? `halo lit fx-${effect}` : "halo";
+      const hint = isHint(led);
+      // A hint on a legal point is the legal dot; elsewhere a thin ring. Only real
+      // effects (remove, put back, last move, mistakes, the winner) get the full halo.
+      const wanted = !effect || (hint && legal.has(site.id)) ? "halo"
+        : hint ? "halo lit hint" : `halo lit fx-${effect}`;
       if (halo.getAttribute("class") !== wanted || halo.dataset.colour !== (effect ? led.colour : "")) {
         halo.setAttribute("class", wanted);
         halo.dataset.colour = effect ? led.colour : "";
@@ -295,7 +385,26 @@
       }
       g.dataset.led = effect;
       cls.toggle("pending", pendingSites.has(site.id));
+      g.setAttribute("aria-label", siteLabel(site.id, piece, site, {
+        legal: legal.has(site.id), last: view.last === site.id, remove: remove.has(site.id),
+        putBack: putBack.has(site.id), next: diff.next === site.id, sensed,
+      }));
+      if (view.clickable) g.removeAttribute("aria-disabled");
+      else g.setAttribute("aria-disabled", "true");
     }
+  }
+
+  const PIECE_WORDS = { L: "light stone", D: "dark stone" };
+
+  function siteLabel(id, piece, site, f) {
+    const words = [id, piece ? PIECE_WORDS[piece] || `piece ${site.label || piece}` : "empty"];
+    if (f.legal) words.push("legal");
+    if (f.last) words.push("last move");
+    if (f.remove) words.push(f.next ? "remove this piece now" : "remove this piece");
+    if (f.putBack) words.push(f.next ? "put a piece back here now" : "put a piece back here");
+    if (f.sensed === true && !piece && !f.remove) words.push("a piece is sensed here");
+    if (f.sensed === false && piece && !f.putBack) words.push("the switch does not sense it");
+    return words.join(", ");
   }
 
   // ---- the rest of the page ---------------------------------------------------------
@@ -422,43 +531,179 @@
       li.append(b);
       list.append(li);
     });
+    // Scroll the list itself, never the page: scrollIntoView would pull a phone's
+    // window down to the move list on every move, away from the board.
     const target = list.querySelector("[aria-current='true']") || list.lastElementChild;
-    if (target && target.scrollIntoView) target.scrollIntoView({ block: "nearest" });
-  }
-
-  function renderLink(s) {
-    const dl = $("link");
-    dl.replaceChildren();
-    const link = s.link || {};
-    const rows = [["state", link.state], ["port", link.port], ["board", link.virtual ? "virtual" : "physical"]];
-    for (const [k, v] of Object.entries(link.stats || {})) rows.push([k.replaceAll("_", " "), v]);
-    for (const [k, v] of rows) {
-      if (v === undefined || v === null) continue;
-      const dt = document.createElement("dt");
-      dt.textContent = k;
-      const dd = document.createElement("dd");
-      dd.textContent = typeof v === "object" ? JSON.stringify(v) : String(v);
-      dd.dataset.key = k;
-      dl.append(dt, dd);
+    if (target) {
+      const top = target.offsetTop - list.offsetTop;
+      if (top < list.scrollTop) list.scrollTop = top;
+      else if (top + target.offsetHeight > list.scrollTop + list.clientHeight) {
+        list.scrollTop = top + target.offsetHeight - list.clientHeight;
+      }
     }
   }
 
+  // The link's counters, grouped. Keys not listed here land in "traffic" so nothing
+  // the link reports is hidden; the firmware's own STATS are parsed into rows.
+  const LINK_TRAFFIC = ["frames_in", "frames_out", "bytes_in", "bytes_out", "last_rtt_ms",
+    "last_plan_rtt_ms", "plans_sent", "plans_shown", "events_delivered", "snapshots",
+    "events_folded", "held_back", "last_seq", "board_pending"];
+  const LINK_ERRORS = ["crc_errors", "garbage", "resends", "duplicates", "gaps", "faults",
+    "naks", "callback_errors"];
+  const LINK_CONNECTION = ["reconnects"];
+  const LINK_SKIP = new Set(["state", "port", "board"]);  // shown once, in Connection
+  const BOARD_ERRORS = new Set(["bad_crc", "garbage", "too_long", "bad_format", "unknown",
+    "bad_args", "exc", "overflow", "ghost", "resent"]);
+  const STAT_LABELS = {
+    crc_errors: "CRC errors", naks: "NAKs", last_rtt_ms: "last round trip",
+    last_plan_rtt_ms: "last plan round trip", bad_crc: "bad CRC", exc: "exceptions",
+    rx: "lines received", resent: "resent", ghost: "ghost keys",
+  };
+  let linkKey = "";
+
+  function statLabel(key) { return STAT_LABELS[key] || key.replaceAll("_", " "); }
+
+  function statValue(key, v) {
+    if (typeof v === "number" && /_ms$/.test(key)) return `${v.toFixed(v < 10 ? 2 : 0)} ms`;
+    if (v === true) return "yes";
+    if (v === false) return "no";
+    return v === null || v === undefined ? "–" : String(v);
+  }
+
+  function linkTable(title, rows, cls) {
+    const table = document.createElement("table");
+    table.className = `link-table ${cls}`;
+    const caption = document.createElement("caption");
+    caption.textContent = title;
+    table.append(caption);
+    const body = document.createElement("tbody");
+    for (const [key, label, value, bad] of rows) {
+      const tr = document.createElement("tr");
+      tr.dataset.key = key;
+      if (bad) tr.classList.add("bad");
+      const th = document.createElement("th");
+      th.scope = "row";
+      th.textContent = label;
+      const td = document.createElement("td");
+      td.textContent = value;
+      tr.append(th, td);
+      body.append(tr);
+    }
+    table.append(body);
+    return table;
+  }
+
+  function isNonZero(v) { return Number(v) > 0; }
+
+  function renderLink(s) {
+    const link = s.link || {};
+    const stats = link.stats || {};
+    const fw = link.firmware || null;
+    const key = JSON.stringify([link.state, link.port, link.virtual, fw, stats]);
+    if (key === linkKey) return;
+    linkKey = key;
+    const connection = [
+      ["state", "state", link.state || "–", link.state && link.state !== "connected"],
+      ["port", "port", link.port || "–", false],
+      ["virtual", "board", link.virtual ? "virtual (simulated switches)" : "real", false],
+      ["firmware", "firmware", fw && fw.version ? fw.version : "–", false],
+      ["board_id", "board id", fw && fw.board ? fw.board : "–", false],
+    ];
+    for (const k of LINK_CONNECTION) {
+      if (k in stats) connection.push([k, statLabel(k), statValue(k, stats[k]), false]);
+    }
+    const traffic = [];
+    const errors = [];
+    for (const k of LINK_ERRORS) {
+      if (k in stats) errors.push([k, statLabel(k), statValue(k, stats[k]), isNonZero(stats[k])]);
+    }
+    for (const k of LINK_TRAFFIC) {
+      if (k in stats) traffic.push([k, statLabel(k), statValue(k, stats[k]), false]);
+    }
+    for (const [k, v] of Object.entries(stats)) {
+      if (LINK_SKIP.has(k) || LINK_ERRORS.includes(k) || LINK_TRAFFIC.includes(k) || LINK_CONNECTION.includes(k)) continue;
+      traffic.push([k, statLabel(k), typeof v === "object" && v !== null ? JSON.stringify(v) : statValue(k, v), false]);
+    }
+    const boardStats = stats.board && typeof stats.board === "object" ? stats.board : {};
+    const firmware = Object.entries(boardStats).map(([k, v]) => {
+      const bad = BOARD_ERRORS.has(k) && isNonZero(v);
+      return [`board.${k}`, statLabel(k), statValue(k, v), bad];
+    });
+    const body = $("link-body");
+    body.replaceChildren(
+      linkTable("Connection", connection, "link-connection"),
+      linkTable("Traffic", traffic, "link-traffic"),
+      linkTable("Errors", errors, "link-errors"),
+    );
+    if (firmware.length) body.append(linkTable("The board's own counters", firmware, "link-firmware"));
+    // The one line that is always visible.
+    const errorCount = errors.filter((r) => r[3]).length + firmware.filter((r) => r[3]).length;
+    const parts = [
+      link.state === "connected" ? "Connected" : cap(link.state || "no board"),
+      link.virtual ? "virtual board" : "real board",
+    ];
+    if (fw && fw.version) parts.push(`firmware ${fw.version}`);
+    if (typeof stats.last_rtt_ms === "number") parts.push(`${statValue("last_rtt_ms", stats.last_rtt_ms)} round trip`);
+    const summary = $("link-summary");
+    summary.dataset.state = link.state === "connected" ? "ok" : "down";
+    $("link-summary-text").textContent = parts.join(" · ");
+    const errs = $("link-summary-errors");
+    errs.hidden = errorCount === 0;
+    errs.textContent = errorCount === 1 ? "1 error counter" : `${errorCount} error counters`;
+    summary.title = link.port ? `port ${link.port}` : "";
+  }
+
   let controlsKey = "";
+  function controlLabel(name) {
+    const m = /^meridian(\d+)$/.exec(name);
+    return BUTTON_LABELS[name] || (m ? `Meridian ${m[1]}` : cap(name));
+  }
+
   function renderControls(s) {
-    const key = JSON.stringify(s.controls || []);
+    // Only the controls this game reads (control_state.used); the ones that would do
+    // nothing in this phase are greyed with the reason. aria-disabled, not disabled:
+    // the button stays focusable and hoverable, so its reason can be read.
+    const states = s.control_state || {};
+    const shown = (s.controls || []).filter((name) => !states[name] || states[name].used !== false);
+    const key = JSON.stringify(shown.map((name) => [name, states[name] || null]));
     if (key === controlsKey) return;
     controlsKey = key;
     const box = $("buttons");
+    const focused = document.activeElement && box.contains(document.activeElement)
+      ? document.activeElement.dataset.name : null;
     box.replaceChildren();
-    for (const name of s.controls || []) {
+    for (const name of shown) {
+      const info = states[name] || { enabled: true, why: "" };
       const b = document.createElement("button");
       b.type = "button";
       b.className = "control";
       b.dataset.name = name;
-      const m = /^meridian(\d+)$/.exec(name);
-      b.textContent = BUTTON_LABELS[name] || (m ? `Meridian ${m[1]}` : cap(name));
-      b.addEventListener("click", () => request({ cmd: "button", name }, b));
+      const label = document.createElement("span");
+      label.className = "control-label";
+      label.textContent = controlLabel(name);
+      b.append(label);
+      if (info.why) {
+        b.title = info.why;
+        const why = document.createElement("span");
+        why.className = "why";
+        why.id = `why-${name}`;
+        why.setAttribute("role", "tooltip");
+        why.textContent = info.why;
+        b.append(why);
+        b.setAttribute("aria-describedby", why.id);
+      }
+      b.setAttribute("aria-disabled", String(!info.enabled));
+      b.dataset.enabled = String(Boolean(info.enabled));
+      b.addEventListener("click", () => {
+        if (b.dataset.enabled !== "true") {
+          // A hint, not a lock: the physical button still works; the page says why not.
+          toast(`${controlLabel(name)}: ${b.title || "not available now"}`);
+          return;
+        }
+        request({ cmd: "button", name }, b);
+      });
       box.append(b);
+      if (name === focused) b.focus();
     }
   }
 
@@ -545,7 +790,7 @@
     } else {
       drawBoard({
         board: s.board || { sites: [] },
-        legal: s.legal, diff: s.diff, leds: s.leds, last: s.last_move, seats: s.seats,
+        legal: s.legal, diff: s.diff, leds: s.leds, last: s.last_move, seats: s.seats, mover: s.to_move,
         clickable: Boolean(s.link && s.link.virtual),
       });
       renderMoves(s.moves || [], null);
@@ -633,6 +878,7 @@
   $("replay-exit").addEventListener("click", stopReplay);
   document.addEventListener("keydown", (e) => {
     if (!replay || e.target instanceof HTMLSelectElement) return;
+    if (e.target instanceof Element && e.target.closest("#board")) return;  // board navigation
     if (e.key === "ArrowLeft") step("prev");
     else if (e.key === "ArrowRight") step("next");
     else if (e.key === "Home") step("first");
