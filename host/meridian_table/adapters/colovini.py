@@ -606,9 +606,14 @@ class ColoviniAdapter(Adapter):
     def play(self, action: str) -> Applied:
         mover = self.to_move
         before = self.expected()
-        self._engine.play(action)  # IllegalActionError (a ValueError) leaves all unchanged
+        step = self._engine.play(action)  # IllegalActionError (a ValueError) leaves all unchanged
         after = self.expected()
-        applied = Applied(action, mover, frozenset(after - before), frozenset(before - after))
+        # `placed` is the new tower's city, the one that flashes in the mover's colour.
+        # The occupancy difference would name the end of a push chain instead (a pushed
+        # tower, someone else's colour), or nothing when the chain ends in a new city.
+        done = step.action
+        placed = frozenset({city_id(done.meridian, done.city)}) if done.city else frozenset()
+        applied = Applied(action, mover, placed, frozenset(before - after))
         self._history.append(applied)
         self._reset()
         return applied
