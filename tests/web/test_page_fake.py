@@ -53,10 +53,15 @@ def test_desktop_board_turn_and_controls(
     assert page.inner_text("#turn-text") == "Light to move"
     assert page.inner_text("#turn-player") == "Ann"
     controls = page.eval_on_selector_all("#buttons .control", "els => els.map(e => e.dataset.name)")
-    assert controls == fake.state()["controls"]
-    # Legal points carry the dim mover-colour halo, drawn solid.
-    halo = "g.site[data-site='A1'] .halo"
-    assert page.get_attribute(halo, "class") == "halo lit fx-S"
+    assert controls == ["confirm", "undo", "pass", "swap", "menu"]  # not the unused plus/minus
+    # Legal points are a small dot in the mover's hue (the dim hint LED's), not a halo:
+    # at the start every point is legal and the board must still look calm.
+    assert page.locator("g.site.is-legal").count() == 80
+    assert page.locator("g.site .halo.lit").count() == 0
+    assert visible(page, "g.site[data-site='A1'] .legal")
+    dot = page.eval_on_selector("g.site[data-site='A1'] .legal", "el => getComputedStyle(el).fill")
+    assert dot in ("rgb(255, 175, 0)", "rgb(255, 176, 0)")  # Light's LED hue (#ffb000)
+    assert float(page.get_attribute("g.site[data-site='A1'] .legal", "r") or 1) <= 0.1
 
     site(page, "C3").click()
     wait_state(page, "s.moves.length === 1")
@@ -70,7 +75,8 @@ def test_desktop_board_turn_and_controls(
     assert page.inner_text("#moves").split() == ["1.C3"]
     score = page.locator(".score[data-colour='light'] .score-total")
     assert score.inner_text() == "1"
-    assert "frames in" in page.inner_text("#link")
+    # The flash on the stone just placed is a real effect: the only full halo.
+    assert page.locator("g.site .halo.lit").count() == 1
     shoot(page, "desktop")
 
 
@@ -89,6 +95,11 @@ def test_illegal_stone_and_lifted_stone_show_different_markers(
     assert "Remove the stone from D3" in page.inner_text("#message")
     halo = "g.site[data-site='D3'] .halo"
     assert page.eval_on_selector(halo, "el => getComputedStyle(el).animationName") == "blink"
+    animation = "el => getComputedStyle(el).animationName"
+    assert page.eval_on_selector("g.site[data-site='D3'] .mark-remove", animation) == "blink-mark"
+    assert page.get_attribute("g.site[data-site='D3']", "aria-label") == (
+        "D3, empty, remove this piece now"
+    )
     shoot(page, "remove")
 
     site(page, "D3").click()  # correct it
@@ -98,6 +109,13 @@ def test_illegal_stone_and_lifted_stone_show_different_markers(
     assert site(page, "C3").get_attribute("data-diff") == "put_back"
     assert visible(page, "g.site[data-site='C3'] .mark-putback.ring")
     assert not visible(page, "g.site[data-site='C3'] .mark-remove")
+    # Put back turns and breathes (remove blinks), and its halo is dashed, not solid.
+    ring = page.eval_on_selector("g.site[data-site='C3'] .mark-putback.ring", animation)
+    assert ring.split(", ") == ["spin", "pulse"]
+    dashes = "el => getComputedStyle(el).strokeDasharray"
+    assert page.eval_on_selector("g.site[data-site='C3'] .halo", dashes) not in ("none", "")
+    assert page.eval_on_selector("g.site[data-site='D3'] .halo", dashes) == "none"
+    assert "put a piece back here now" in (site(page, "C3").get_attribute("aria-label") or "")
     assert "unsensed" in (site(page, "C3").get_attribute("class") or "")
     shoot(page, "put-back")
     site(page, "C3").click()
@@ -124,11 +142,14 @@ def test_buttons_press_at_once_and_reach_the_session(
     wait_state(page, "s.moves.length === 3")
     # A refused command is shown, and the button is released.
     fake.set_link_state("closed")
-    page.click("#buttons .control[data-name='pass']")
+    wait_state(page, "s.phase === 'paused'")
+    before = len(fake.commands)
+    site(page, "A3").click()
     page.wait_for_selector("#toast:not([hidden])")
-    assert "pass" in page.inner_text("#toast")
+    assert "disconnected" in page.inner_text("#toast")
     page.wait_for_function("window.meridian.pending === 0")
-    assert page.locator(".control.pending").count() == 0
+    assert page.locator(".control.pending, g.site.pending").count() == 0
+    assert fake.commands[before:] == [{"cmd": "toggle", "site": "A3"}]
 
 
 def test_disconnected_board_shows_the_banner(
@@ -221,6 +242,9 @@ def test_phone_viewport(open_page: Callable[..., Any], shoot: Any) -> None:
         assert width <= 390, f"the page scrolls sideways on a phone ({width}px wide)"
         board = page.locator("#board").bounding_box()
         assert board is not None and board["width"] >= 360 and board["x"] >= 0
+        # Whose turn and the message sit above the board, all within the first screen.
+        message = page.locator("#message").bounding_box()
+        assert message is not None and message["y"] + message["height"] <= board["y"] + 1
         # The controls stay within reach on a phone: inside the first screen.
         confirm = page.locator("#buttons .control[data-name='confirm']").bounding_box()
         assert confirm is not None and confirm["y"] + confirm["height"] <= 844
@@ -228,6 +252,8 @@ def test_phone_viewport(open_page: Callable[..., Any], shoot: Any) -> None:
         assert page.inner_text("#turn-text") == "Dark to move"
         site(page, "G7").tap()
         wait_state(page, "s.moves.length === 2")
+        # A new move must not scroll the page down to the move list, away from the board.
+        assert page.evaluate("window.scrollY") == 0
         shoot(page, "phone")
         shoot(page, "phone-full", full_page=True)
 
@@ -285,8 +311,142 @@ def test_a_physical_board_is_not_toggled_from_the_page(open_page: Callable[..., 
     with serve(fake, port=0) as server:
         page = open_page(server.url)
         assert page.get_attribute("#board", "class") == "board"
-        assert "physical" in page.inner_text("#link")
+        assert "real board" in page.inner_text("#link-summary")
         site(page, "C3").click()
         page.click("#buttons .control[data-name='menu']")  # a command that does reach it
         wait_state(page, "s.phase === 'adjudicate'")
         assert [c["cmd"] for c in fake.commands] == ["games", "button"]
+
+
+def test_link_panel_is_one_line_with_grouped_details_and_highlighted_errors(
+    server: WebServer, fake: FakeSession, open_page: Callable[..., Any], shoot: Any
+) -> None:
+    page = open_page(server.url)
+    summary = page.inner_text("#link-summary")
+    assert "Connected" in summary and "virtual board" in summary and "firmware 0.3.0" in summary
+    assert page.is_hidden("#link-summary-errors")
+    # The detail is folded away until asked for (phones are not a long scroll).
+    assert not page.is_visible("#link-body")
+    page.click("#link-details summary")
+    assert page.is_visible("#link-body")
+    captions = page.eval_on_selector_all("#link-body caption", "els => els.map(e => e.textContent)")
+    assert captions == ["Connection", "Traffic", "Errors", "The board's own counters"]
+    keys = page.eval_on_selector_all("#link-body tr", "els => els.map(e => e.dataset.key)")
+    assert keys.count("state") == 1 and keys.count("port") == 1  # not twice
+    assert "board.bad_crc" in keys and "board" not in keys
+    assert "{" not in page.inner_text("#link-body")  # no raw JSON
+    connection = page.inner_text(".link-connection")
+    assert "fake-0001" in connection and "0.3.0" in connection
+    assert page.locator("#link-body tr.bad").count() == 0
+    fake.count_error("crc_errors", 2)
+    fake.count_error("bad_crc", 1, board=True)
+    page.wait_for_selector("#link-body tr.bad[data-key='crc_errors']")
+    assert page.locator("#link-body tr.bad[data-key='board.bad_crc']").count() == 1
+    assert page.locator("#link-body tr.bad").count() == 2
+    assert page.inner_text("#link-summary-errors") == "2 error counters"
+    assert page.is_visible("#link-body")  # a new state keeps the details open
+    shoot(page, "link-details", full_page=True)
+
+
+def test_controls_not_applicable_now_are_greyed_with_the_reason(
+    open_page: Callable[..., Any], shoot: Any
+) -> None:
+    fake = FakeSession(pie=True)
+    with serve(fake, port=0) as server:
+        page = open_page(server.url)
+        swap = page.locator("#buttons .control[data-name='swap']")
+        assert swap.get_attribute("aria-disabled") == "true"
+        assert "pie choice" in (swap.get_attribute("title") or "")
+        assert not swap.locator(".why").is_visible()
+        swap.hover()
+        assert swap.locator(".why").is_visible()
+        assert "pie choice" in swap.locator(".why").inner_text()
+        undo = page.locator("#buttons .control[data-name='undo']")
+        assert undo.get_attribute("aria-disabled") == "true"
+        undo.focus()  # keyboard users read the reason too
+        page.keyboard.press("Shift+Tab")
+        page.keyboard.press("Tab")
+        assert undo.locator(".why").is_visible()
+        assert undo.locator(".why").inner_text() == "Nothing to undo yet"
+        shoot(page, "disabled-hint")
+        # A click on a greyed control explains itself and sends nothing.
+        before = len(fake.commands)
+        swap.click(force=True)  # Playwright waits for aria-disabled to clear; a finger does not
+        page.wait_for_selector("#toast:not([hidden])")
+        assert "pie choice" in page.inner_text("#toast")
+        assert fake.commands[before:] == []
+        # Once the pie choice is open, Swap and Confirm work; Pass does not.
+        site(page, "B2").click()
+        wait_state(page, "s.moves.length === 1")
+        site(page, "F6").click()
+        wait_state(page, "s.phase === 'pie-choice'")
+        page.wait_for_selector("#buttons .control[data-name='swap'][aria-disabled='false']")
+        assert page.get_attribute("#buttons .control[data-name='confirm']", "aria-disabled") == "false"
+        assert page.get_attribute("#buttons .control[data-name='pass']", "aria-disabled") == "true"
+        page.locator("#buttons .control[data-name='swap']").click()
+        wait_state(page, "s.phase === 'play' && s.seats.light === 'Bob'")
+        assert {"cmd": "button", "name": "swap"} in fake.commands
+
+
+def test_board_points_work_from_the_keyboard(
+    server: WebServer, fake: FakeSession, open_page: Callable[..., Any], shoot: Any
+) -> None:
+    page = open_page(server.url)
+    # The board is one tab stop: exactly one point is in the tab order.
+    assert page.locator("g.site[tabindex='0']").count() == 1
+    page.focus("#buttons .control[data-name='confirm']")
+    for _ in range(40):
+        page.keyboard.press("Shift+Tab")
+        if page.evaluate("document.activeElement.classList.contains('site')"):
+            break
+    active = "document.activeElement.getAttribute('data-site')"
+    assert page.evaluate(active) == "A1"
+    assert page.evaluate("document.activeElement.getAttribute('aria-label')") == "A1, empty, legal"
+    assert visible(page, "g.site[data-site='A1'] .focus-ring")  # a visible focus
+    page.keyboard.press("ArrowRight")
+    first = page.evaluate(active)
+    assert first != "A1"
+    page.keyboard.press("ArrowLeft")
+    assert page.evaluate(active) == "A1"
+    page.keyboard.press("ArrowDown")
+    below = page.evaluate(active)
+    assert below not in ("A1", first)
+    page.keyboard.press("Enter")
+    wait_state(page, "s.moves.length === 1")
+    assert site(page, below).get_attribute("data-piece") == "L"
+    label = site(page, below).get_attribute("aria-label") or ""
+    assert label.startswith(f"{below}, light stone, last move")
+    assert page.locator("g.site[tabindex='0']").count() == 1
+    shoot(page, "keyboard")
+    page.keyboard.press(" ")  # Space lifts it again: the fake sees a resync
+    wait_state(page, "s.phase === 'resync'")
+
+
+def test_phone_114_board_is_full_width_with_controls_near(
+    open_page: Callable[..., Any], shoot: Any
+) -> None:
+    fake = FakeSession(size=6)
+    with serve(fake, port=0) as server:
+        page = open_page(server.url, width=390, height=844, is_mobile=True, has_touch=True)
+        assert page.locator("g.site").count() == 114
+        board = page.locator("#board").bounding_box()
+        assert board is not None and board["width"] >= 388 and board["x"] <= 1
+        gap = page.evaluate(
+            """() => {
+                const c = [...document.querySelectorAll('g.site .hit')].map((e) => {
+                    const r = e.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2];
+                });
+                let best = Infinity;
+                for (let i = 0; i < c.length; i++) for (let j = i + 1; j < c.length; j++) {
+                    best = Math.min(best, Math.hypot(c[i][0] - c[j][0], c[i][1] - c[j][1]));
+                }
+                return best;
+            }"""
+        )
+        assert gap >= 28, f"points only {gap:.1f} px apart on a phone"
+        for name in ("confirm", "undo", "pass", "swap", "menu"):
+            box = page.locator(f"#buttons .control[data-name='{name}']").bounding_box()
+            assert box is not None and box["y"] + box["height"] <= 844 and box["height"] >= 44, name
+        turn = page.locator("#turn-text").bounding_box()
+        assert turn is not None and turn["y"] >= 0
+        shoot(page, "phone-114")

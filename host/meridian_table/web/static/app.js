@@ -389,8 +389,8 @@
         legal: legal.has(site.id), last: view.last === site.id, remove: remove.has(site.id),
         putBack: putBack.has(site.id), next: diff.next === site.id, sensed,
       }));
-      if (view.clickable) g.removeAttribute("aria-disabled");
-      else g.setAttribute("aria-disabled", "true");
+      // A point is a button only where Enter/click toggles it (the virtual board, live).
+      g.setAttribute("role", view.clickable ? "button" : "img");
     }
   }
 
@@ -535,7 +535,7 @@
     // window down to the move list on every move, away from the board.
     const target = list.querySelector("[aria-current='true']") || list.lastElementChild;
     if (target) {
-      const top = target.offsetTop - list.offsetTop;
+      const top = target.offsetTop;  // the list is positioned: offsets are within it
       if (top < list.scrollTop) list.scrollTop = top;
       else if (top + target.offsetHeight > list.scrollTop + list.clientHeight) {
         list.scrollTop = top + target.offsetHeight - list.clientHeight;
