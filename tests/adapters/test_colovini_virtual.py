@@ -11,6 +11,7 @@ through the profile's LED indices), not only the plan the host meant to send.
 
 from __future__ import annotations
 
+import random
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -210,6 +211,77 @@ class Driver:
         notation = self.moves()[-1]
         assert len(self.moves()) == before + 1 and notation.endswith(":pass"), notation
         return notation
+
+
+def _sites_of(column: tuple[Any, ...], meridian: int) -> set[str]:
+    return {f"{meridian}.{i + 1}" for i, tower in enumerate(column) if tower is not None}
+
+
+def perform(d: Driver, action: Any, by_buttons: bool) -> None:
+    """Play ``action`` at the board as a person would: buttons, towers, answers.
+
+    ``by_buttons`` answers the questions with plus/minus/confirm; otherwise the page's
+    ``choose`` command answers them.
+    """
+    before = len(d.moves())
+    engine = d.adapter.engine
+    if action.kind == "pass":
+        cards = list(engine.playable_cards())
+        d.press("pass")
+        if len(d.moves()) == before:
+            assert d.question()["choices"] == cards
+            if by_buttons:
+                for _ in range(cards.index(action.card)):
+                    d.press("plus")
+                d.press("confirm")
+            else:
+                d.choose("card", action.card)
+        assert d.moves()[before:] == [action.notation()]
+        return
+    m = action.meridian
+    d.press(f"meridian{m}")
+    d.pick_card(action.card)
+    start = _sites_of(engine.state.columns[m - 1], m)
+    target = _sites_of(d.adapter._outcome(action), m)
+    if action.kind == "rebuild" and start == target:
+        # The switches see the towers go and come back to the same cities: the own
+        # tower lifted (the table asks), the others moved, the new tower stood.
+        lifted = f"{m}.{action.remove}"
+        d.set(lifted, False)
+        assert d.question()["field"] == "remove"
+        d.shows(lifted, "amber")
+        column, after = engine.state.columns[m - 1], d.adapter._outcome(action)
+        moved = sorted(f"{m}.{i + 1}" for i, (x, y) in enumerate(zip(column, after, strict=True))
+                       if x != y and f"{m}.{i + 1}" != lifted)
+        for site in moved:
+            d.set(site, False)
+        for site in sorted({lifted, *moved}):
+            d.set(site, True)
+        question = d.question()
+        assert question["field"] == "rebuild" and question["choices"][0] == "keep"
+        where = f"{m}.{action.city}={action.height}"
+    else:
+        where = action.notation().split(":", 1)[1].split("=", 1)[0]
+    for site in sorted(start - target):
+        d.set(site, False)
+    for site in sorted(target - start):
+        d.set(site, True)
+    for _ in range(4):
+        if len(d.moves()) > before:
+            break
+        assert d.state()["question"] is not None, (action.notation(), d.state()["message"])
+        question = d.question()
+        answer = {"where": where, "height": str(action.height), "remove": "yes",
+                  "rebuild": where}[question["field"]]
+        if by_buttons:
+            choices = question["choices"]
+            for _ in range(choices.index(answer)):
+                d.press("plus")
+            d.press("confirm")
+        else:
+            d.choose(question["field"], answer)
+    assert d.moves()[before:] == [action.notation()], (action.notation(), d.state()["message"])
+    assert _sites_of(engine.state.columns[m - 1], m) == target
 
 
 def _open(tmp_path: Path, profile: str, players: tuple[str, ...], **options: Any) -> RunningTable:
@@ -437,3 +509,73 @@ def test_end_of_game_lights_each_island_in_its_owners_colour(four: Driver) -> No
     d.frame_where({"1.1": "red", "3.1": "red", "1.2": "red", "2.2": "magenta"})
     stored = d.table.store.game(state["game_id"]) if d.table.store else None
     assert stored is not None and stored.status == "finished"
+
+
+def _choose(engine: colovini.Game, rng: random.Random) -> colovini.Action:
+    """A varied but short turn: mostly low towers, some pushes, removals and passes."""
+    actions = engine.legal_actions()
+    builds = [a for a in actions if a.kind in ("place", "rebuild") and a.height <= 4]
+    removes = [a for a in actions if a.kind == "remove"]
+    passes = [a for a in actions if a.kind == "pass"]
+    roll = rng.random()
+    if removes and roll < 0.1:
+        return rng.choice(removes)
+    if builds and roll < 0.85:
+        return rng.choice(builds)
+    return rng.choice(passes)
+
+
+def test_a_whole_three_player_game_on_the_40_city_side(tmp_path: Path) -> None:
+    """colovini-40, 3 players, a seeded digital deck: 39 turns at the board, then the
+    island lights and the score against ``colovini.score`` on the final garrisons."""
+    running = _open(tmp_path, "colovini-40", ("Ann", "Bob", "Cid"), deck="digital", seed=40)
+    with running:
+        d = Driver(running)
+        engine = d.adapter.engine
+        assert engine.board_map.name == "sample-40" and d.adapter.colours == (
+            "orange", "black", "brown")
+        rng = random.Random(6)
+        kinds: set[str] = set()
+        pushes = 0
+        turn = 0
+        while not engine.is_over:
+            action = _choose(engine, rng)
+            m = action.meridian
+            if m:
+                column = engine.state.columns[m - 1]
+                pushes += sum(1 for x, y in zip(column, d.adapter._outcome(action), strict=True)
+                              if x is not None and y is not None and x != y)
+            perform(d, action, by_buttons=turn % 2 == 0)
+            kinds.add(action.kind)
+            turn += 1
+        assert turn == 3 * 13
+        assert {"place", "pass"} <= kinds and pushes > 0, (kinds, pushes)
+        result = engine.result()
+        garrisons = {city: engine.names[seat] for city, seat in engine.garrisons().items()}
+        score = colovini.score(
+            engine.board_map, garrisons, players=engine.names,
+            pieces_left={name: engine.hand(i) for i, name in enumerate(engine.names)},
+        )
+        assert score == result
+        state = d.state()
+        assert state["phase"] == "ended"
+        assert state["result"]["islands"] == [i.as_dict() for i in score.islands]
+        totals = {name: total for name, total in score.totals.items()}
+        assert {s: v["total"] for s, v in state["scores"].items()} == {
+            seat: totals[engine.names[i]] for i, seat in enumerate(d.adapter.colours)}
+        owned = {c: SEAT_HUE[str(i.owner).lower()] for i in score.islands if i.owner
+                 for c in i.cities}
+        tied = [c for i in score.islands if i.tied for c in i.cities]
+        empty = [c for i in score.islands if not i.strengths for c in i.cities]
+        assert owned
+        d.frame_where({**owned, **{c: "off" for c in empty}})
+        if tied:
+            d.frame_where({**owned, **{c: "amber" for c in tied}})
+            d.frame_where({**owned, **{c: "off" for c in tied}})
+
+
+def test_a_map_that_does_not_fit_the_board_is_refused(tmp_path: Path) -> None:
+    setup = TableSetup(game="colovini", board="sim", profile="colovini-50",
+                       players=("Ann", "Bob", "Cid"), db=":memory:")
+    with pytest.raises(ValueError, match="--profile colovini-40"):
+        open_table(setup)

@@ -66,11 +66,24 @@ CURSOR = "cursor"
 HEIGHT = "height"
 WHERE = "where"
 REMOVE_OWN = "remove"
+REBUILD = "rebuild"
+KEEP = "keep"
 PASSING = "pass"
 
 
 def _pattern(column: Column) -> frozenset[int]:
     return frozenset(i + 1 for i, t in enumerate(column) if t is not None)
+
+
+class BoardMismatchError(ValueError):
+    """The game's map does not fit the board profile (40 cities versus 50)."""
+
+
+def _player_count(players: int | None, side: int | None) -> int:
+    """The player count, defaulting by the board's side: 3 on 40 cities, else 4."""
+    if players is not None:
+        return int(players)
+    return 3 if side == 40 else 4
 
 
 class ColoviniAdapter(Adapter):
@@ -82,37 +95,56 @@ class ColoviniAdapter(Adapter):
 
     def __new__(
         cls,
-        players: int = 4,
+        players: int | None = None,
         map: str | None = None,  # noqa: A002 - the logged option's name
         deck: str = "digital",
         seed: int | None = None,
         names: list[str] | None = None,
         *,
+        side: int | None = None,
         engine: colovini.Game | None = None,
     ) -> ColoviniAdapter:
         # The seats depend on the player count, and `colours` is a class attribute
         # (docs/TABLE.md): pick the subclass whose seats fit.
-        count = engine.players if engine is not None else players
+        count = engine.players if engine is not None else _player_count(players, side)
         target = _BY_COUNT.get(count, cls) if cls is ColoviniAdapter else cls
         return super().__new__(target)
 
     def __init__(
         self,
-        players: int = 4,
+        players: int | None = None,
         map: str | None = None,  # noqa: A002 - the logged option's name
         deck: str = "digital",
         seed: int | None = None,
         names: list[str] | None = None,
         *,
+        side: int | None = None,
         engine: colovini.Game | None = None,
     ) -> None:
+        """``side`` is the board's number of cities (its profile's variant: 50 or 40).
+
+        It is not a game option (the map says it): it picks the player count when none is
+        given (3 on the 40-city side, else 4) and refuses a map that does not fit the board.
+        """
         if engine is None:
+            count = _player_count(players, side)
             engine = colovini.new_game(
-                players=players, map=map, deck=deck, seed=seed,
-                names=names or [s.capitalize() for s in SEATS[:players]],
+                players=count, map=map, deck=deck, seed=seed,
+                names=names or [s.capitalize() for s in SEATS[:count]],
             )
         if engine.players != len(self.colours):
             raise ValueError(f"engine has {engine.players} players, adapter seats {self.colours}")
+        cities = len(engine.board_map.cities)
+        if side is not None and cities != side:
+            if _player_count(None, side) == engine.players or (side == 50 and engine.players == 2):
+                fix = f"choose a map for this board (side = {side // 10} in the map file)"
+            else:
+                fix = (f"use the colovini-{cities} board profile (--profile colovini-{cities}), "
+                       f"or play with {'3' if side == 40 else '2 or 4'} players on this board")
+            raise BoardMismatchError(
+                f"map {engine.board_map.name!r} has {cities} cities but this board has {side}; "
+                f"{engine.players} players play on the {cities}-city side: {fix}"
+            )
         self._engine = engine
         self._history: list[Applied] = []
         self._drawing = tuple(
@@ -131,6 +163,7 @@ class ColoviniAdapter(Adapter):
         self._candidates: list[str] = []  # every outcome the settled board fits
         self._where: str | None = None  # the player's answer to "which city?"
         self._pending: list[str] = []  # the candidates left after that answer
+        self._lifted: int | None = None  # the mover's own tower seen lifted (city index)
         self._fresh = False
 
     def __repr__(self) -> str:
@@ -250,7 +283,48 @@ class ColoviniAdapter(Adapter):
                 self._cards_for(self._meridian),
             )
             return View(CHOICE, question.prompt, lights, (), question, mover)
+        rebuild = self._rebuild_question()
+        if rebuild is not None and self._meridian is not None and self._lifted is not None:
+            lights[city_id(self._meridian, self._lifted)] = ASK
+            return View(CHOICE, rebuild.prompt, lights, (), rebuild, mover)
         return self._options_view(lights)
+
+    def _rebuilds_unseen(self) -> dict[str, Action]:
+        """The rebuilds the switches cannot see, by their answer (``10.3=2``).
+
+        After the mover's own tower was lifted, the board may match the start again:
+        the same tower put back, or a rebuild that leaves the same cities occupied (in
+        place at another height, or a shorter tower that pushes the next one into the
+        lifted tower's city). Only the players can say which.
+        """
+        m = self._meridian
+        if self._lifted is None or self._pending or m is None:
+            return {}
+        now = _pattern(self._engine.state.columns[m - 1])
+        return {
+            f"{city_id(m, a.city)}={a.height}": a for a in self._actions()
+            if a.kind == "rebuild" and a.remove == self._lifted
+            and _pattern(self._outcome(a)) == now
+        }
+
+    def _rebuild_choices(self) -> list[str]:
+        """``keep``, then the unseen rebuilds' answers (empty when there are none)."""
+        unseen = list(self._rebuilds_unseen())
+        return [KEEP, *unseen] if unseen else []
+
+    def _rebuild_question(self) -> Question | None:
+        choices = self._rebuild_choices()
+        if not choices or self._meridian is None or self._lifted is None:
+            return None
+        site = city_id(self._meridian, self._lifted)
+        now = choices[self._cursor % len(choices)]
+        return Question(
+            REBUILD,
+            f"{self.to_move.capitalize()}: the towers stand as before on meridian "
+            f"{self._meridian}. The same tower back on {site} (keep), or which new tower "
+            f"did you build? (now: {now}; plus/minus, then Confirm)",
+            tuple(choices), {"confirm": now},
+        )
 
     def _card_question(self, prompt: str, cards: list[str]) -> Question:
         cursor = self._cursor % len(cards)
@@ -300,7 +374,8 @@ class ColoviniAdapter(Adapter):
             question = Question(
                 REMOVE_OWN,
                 f"{mover.capitalize()}: you lifted your tower from {site}. Confirm to remove it "
-                "and keep its pieces, or build the new tower",
+                "and keep its pieces, or build the new tower (on this city too, at another "
+                "height)",
                 ("yes",), {"confirm": "yes"},
             )
             return View(CHOICE, question.prompt, lights, (), question, mover)
@@ -377,6 +452,8 @@ class ColoviniAdapter(Adapter):
                 self._cursor = 0
             pending = [a for a in found if self._where in (None, _where_key(a))] or found
             self._pending = [a.notation() for a in pending]
+            if len(pending) == 1 and pending[0].kind == "remove":
+                self._lifted = pending[0].remove  # a rebuild in place may follow
             if len(pending) == 1 and pending[0].kind != "remove":
                 return Interpretation(action=self._pending[0],
                                       message=f"{self.to_move} builds {self._pending[0]}")
@@ -466,7 +543,7 @@ class ColoviniAdapter(Adapter):
             return self.answer(MERIDIAN, name[len("meridian"):])
         if name in ("plus", "minus"):
             choices = self._choices()
-            if not self._pending and len(choices) == 2:
+            if self._card_question_open() and len(choices) == 2:
                 # a card question between two cards: minus is the first, plus the second
                 return self.answer(CARD, choices[1 if name == "plus" else 0])
             return self._move_cursor(1 if name == "plus" else -1)
@@ -479,6 +556,11 @@ class ColoviniAdapter(Adapter):
             "plus, minus, confirm, pass, undo or menu"
         )
 
+    def _card_question_open(self) -> bool:
+        return not self._pending and (
+            self._passing or (self._meridian is not None and self._card is None)
+        )
+
     def _choices(self) -> list[str]:
         if self._pending:
             groups = list(dict.fromkeys(_where_key(Action.parse(n)) for n in self._pending))
@@ -487,7 +569,7 @@ class ColoviniAdapter(Adapter):
             return list(self._engine.playable_cards())
         if self._meridian is not None and self._card is None:
             return self._cards_for(self._meridian)
-        return []
+        return self._rebuild_choices()
 
     def _move_cursor(self, step: int) -> Interpretation:
         choices = self._choices()
@@ -505,7 +587,8 @@ class ColoviniAdapter(Adapter):
                                   message=f"{self.to_move} confirms")
         choices = self._choices()
         if choices:
-            return self.answer(CARD, choices[self._cursor % len(choices)])
+            field_name = CARD if self._card_question_open() else REBUILD
+            return self.answer(field_name, choices[self._cursor % len(choices)])
         raise AdapterError(
             "Confirm does nothing now: choose a meridian, build on it, or press Pass"
         )
@@ -541,9 +624,30 @@ class ColoviniAdapter(Adapter):
             return self._answer_where(value)
         if field_name in (HEIGHT, REMOVE_OWN):
             return self._answer_pending(field_name, value)
+        if field_name == REBUILD:
+            return self._answer_rebuild(value)
         raise AdapterError(
-            f"Colovini asks no {field_name!r}; the questions are meridian, card, where, height, remove"
+            f"Colovini asks no {field_name!r}; the questions are meridian, card, where, height, "
+            "remove, rebuild"
         )
+
+    def _answer_rebuild(self, value: str) -> Interpretation:
+        """``keep`` (the same tower stands again) or the height of the tower rebuilt in place."""
+        if value == KEEP:
+            # Logged, and replayed on resume (where nothing was lifted yet: a no-op).
+            self._lifted = None
+            self._cursor = 0
+            return Interpretation(choice=(REBUILD, KEEP), message="the same tower stands again")
+        unseen = self._rebuilds_unseen()
+        if value not in unseen:
+            choices = self._rebuild_choices()
+            raise AdapterError(
+                f"rebuild {value!r} is not open now: "
+                + (f"answer one of {', '.join(choices)}" if choices else
+                   "lift your own tower on the chosen meridian first")
+            )
+        notation = unseen[value].notation()
+        return Interpretation(action=notation, message=f"{self.to_move} rebuilds: {notation}")
 
     def _choose_meridian(self, value: str) -> Interpretation:
         if not value.isdigit() or int(value) not in self._allowed_meridians():
@@ -558,6 +662,7 @@ class ColoviniAdapter(Adapter):
         self._passing = False
         self._cursor = 0
         self._pending = []
+        self._lifted = None
         return Interpretation(choice=(MERIDIAN, value), message=f"{self.to_move} chooses meridian {value}")
 
     def _choose_card(self, value: str) -> Interpretation:
@@ -572,6 +677,7 @@ class ColoviniAdapter(Adapter):
             raise AdapterError(f"card {value!r} does not allow meridian {self._meridian}")
         self._card = value
         self._cursor = 0
+        self._lifted = None
         return Interpretation(choice=(CARD, value), message=f"{self.to_move} plays card {value}")
 
     def _answer_where(self, value: str) -> Interpretation:
