@@ -55,6 +55,9 @@ LOGGER = logging.getLogger(__name__)
 SEATS = ("orange", "black", "brown", "grey")
 #: LEDs cannot show black, brown or grey pieces: each seat has a distinct LED colour.
 LED_COLOURS = {"orange": 0xFF5000, "black": 0x2040FF, "brown": 0x00C040, "grey": 0xC000C0}
+#: The towers' real colours, for the page (black and brown share an initial, so the
+#: page cannot colour a tower from its label alone).
+PIECE_COLOURS = {"orange": "#f07800", "black": "#202020", "brown": "#7a4a1e", "grey": "#8c8c8c"}
 #: A tower that some option on the chosen meridian would push.
 PUSHED = Light(0x00C8FF, BLINK)
 #: An island left unassigned by a tie, at the end.
@@ -209,6 +212,21 @@ class ColoviniAdapter(Adapter):
 
     def history(self) -> tuple[Applied, ...]:
         return tuple(self._history)
+
+    def board_json(self) -> dict[str, Any]:
+        """The page's board, each tower with its ``seat``, ``height``, ``colour`` and
+        ``label`` (the height) besides the base's ``piece`` (``O3``)."""
+        board = super().board_json()
+        garrisons = self._engine.garrisons()
+        for site in board["sites"]:
+            seat = garrisons.get(site["id"])
+            if seat is None:
+                continue
+            tower = self._engine.tower_at(site["id"])
+            height = tower[1] if tower else 0
+            name = self.colours[seat]
+            site.update(seat=name, height=height, colour=PIECE_COLOURS[name], label=str(height))
+        return board
 
     def _colour(self, seat: int | str) -> int:
         name = self.colours[seat] if isinstance(seat, int) else seat

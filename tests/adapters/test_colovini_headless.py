@@ -1,0 +1,173 @@
+"""A whole game of Colovini's Meridian through `meridian-table play colovini --headless`.
+
+The real stack in a subprocess: the CLI, the virtual board (the real firmware behind a
+pty), the link, the session, the adapter, the rules engine and the SQLite log. The
+game is driven only through headless commands (meridian buttons, towers on switches,
+answers), and the final breakdown must equal ``colovini.score()`` on the final
+garrisons read back from the page's state.
+
+The CLI has no deck or seed option yet, so the deck is a digital one with a seed drawn
+at random (and logged); the driver reads the state every turn and fits any deal. The
+seed is in the failure message.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+if not hasattr(pytest.importorskip("meridian_table.sim"), "VirtualBoard"):
+    pytest.skip("the virtual board (meridian_table.sim) is not there yet", allow_module_level=True)
+
+from meridian_table.games import colovini
+
+CLI = [sys.executable, "-c", "from meridian_table.cli.main import main; main()"]
+
+
+class Headless:
+    """`play colovini --headless` in a subprocess: commands in, JSON lines out."""
+
+    def __init__(self, db: Path, *extra: str) -> None:
+        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        self.proc = subprocess.Popen(
+            [*CLI, "play", "colovini", "--board", "sim", "--headless", "--db", str(db),
+             "--settle-ms", "30", *extra],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            text=True, env=env,
+        )
+        self.lines: queue.Queue[dict[str, Any] | None] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            try:
+                self.lines.put(json.loads(line))
+            except json.JSONDecodeError:
+                continue
+        self.lines.put(None)
+
+    def next(self, timeout: float = 20.0) -> dict[str, Any]:
+        record = self.lines.get(timeout=timeout)
+        if record is None:
+            err = self.proc.stderr.read() if self.proc.stderr else ""
+            raise AssertionError(f"the CLI ended: {err[-2000:]}")
+        return record
+
+    def ask(self, line: str) -> list[dict[str, Any]]:
+        """Send a command; the records up to its ack (an ``error`` record fails)."""
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+        out = []
+        while True:
+            record = self.next()
+            out.append(record)
+            assert record["event"] != "error", record
+            if record["event"] == "ack" and record["cmd"] == line:
+                return out
+
+    def state(self) -> dict[str, Any]:
+        for record in self.ask("wait"):
+            if record["event"] == "full-state":
+                return dict(record["state"])
+        raise AssertionError("no state")
+
+    def quit(self) -> None:
+        try:
+            assert self.proc.stdin is not None
+            self.proc.stdin.write("quit\n")
+            self.proc.stdin.flush()
+            self.proc.wait(15)
+        finally:
+            if self.proc.poll() is None:
+                self.proc.kill()
+                self.proc.wait(10)
+
+
+def _turn(h: Headless, state: dict[str, Any], n: int) -> None:
+    """One turn from the state alone: build a tower on an empty city, or pass."""
+    moves = len(state["moves"])
+    question = state["question"]
+    if n % 5 != 4 and state["phase"] == "play" and question and question["field"] == "meridian":
+        for choice in question["choices"][n % len(question["choices"]):] + question["choices"]:
+            h.ask(f"button meridian{choice}")
+            state = h.state()
+            if state["question"] and state["question"]["field"] == "card":
+                h.ask("button confirm")
+                state = h.state()
+            empty = {s["id"] for s in state["board"]["sites"] if s["piece"] is None}
+            free = [site for site in state["legal"] if site in empty]
+            if state["phase"] == "play" and free:
+                site = free[n % len(free)]
+                h.ask(f"place {site}")
+                state = h.state()
+                for _ in range(3):
+                    if len(state["moves"]) > moves:
+                        return
+                    asked = state["question"]
+                    assert asked is not None, state["message"]
+                    value = site if asked["field"] == "where" else asked["choices"][0]
+                    h.ask(f"choose {asked['field']} {value}")
+                    state = h.state()
+                raise AssertionError(f"the tower on {site} was never taken: {state['message']}")
+            break  # nothing free on that meridian: pass with the chosen card
+    h.ask("button pass")
+    state = h.state()
+    if len(state["moves"]) == moves:
+        assert state["question"]["field"] == "card", state["message"]
+        h.ask("button confirm")
+        state = h.state()
+    assert len(state["moves"]) == moves + 1 and state["moves"][-1]["notation"].endswith(":pass")
+
+
+def test_a_whole_game_headless_scores_like_the_engine(tmp_path: Path) -> None:
+    h = Headless(tmp_path / "games.sqlite3", "--profile", "colovini-40",
+                 "--players", "Ann,Bob,Cid")
+    try:
+        ready = h.next(30)
+        assert ready["event"] == "ready" and ready["ready"] and ready["virtual"]
+        state = h.state()
+        seed = state["board"].get("seed")
+        assert state["board"]["map"] == "sample-40" and state["board"]["players"] == 3
+        turns = 0
+        while state["phase"] != "ended":
+            assert turns < 3 * 13, f"seed {seed}: the game did not end after 39 turns"
+            _turn(h, state, turns)
+            turns += 1
+            state = h.state()
+        assert turns == 3 * 13 and len(state["moves"]) == 39, f"seed {seed}"
+        built = [m for m in state["moves"] if not m["notation"].endswith(":pass")]
+        assert len(built) >= 10, f"seed {seed}: only {len(built)} towers were built"
+        # The final position as the page sees it: every tower with its seat.
+        names = list(state["board"]["names"])  # seat order (the JSON lines sort the keys)
+        seats = [name.lower() for name in names]
+        assert sorted(seats) == sorted(state["scores"])
+        garrisons = {s["id"]: s["seat"].capitalize() for s in state["board"]["sites"]
+                     if s["piece"] is not None}
+        assert len(garrisons) == len(built)
+        hands = {name: next(b["value"] for b in state["scores"][seat]["breakdown"]
+                            if b["label"] == "pieces in hand")
+                 for seat, name in zip(seats, names, strict=True)}
+        expected = colovini.score(colovini.load_map("sample-40"), garrisons, players=names,
+                                  pieces_left=hands)
+        result = state["result"]
+        assert result["islands"] == [i.as_dict() for i in expected.islands], f"seed {seed}"
+        assert {seat: result["scores"][seat]["total"] for seat in seats} == {
+            seat: expected.totals[name] for seat, name in zip(seats, names, strict=True)}
+        winners = [names[seats.index(w)] for w in result["winners"]]
+        assert winners == list(expected.winners) and result["reason"] == expected.tie_break
+        for seat, name in zip(seats, names, strict=True):
+            owned = sum(i.points for i in expected.islands if i.owner == name)
+            lines = state["scores"][seat]["breakdown"]
+            assert sum(b["value"] for b in lines if b["label"].startswith("island")) == owned
+    finally:
+        h.quit()
