@@ -448,6 +448,19 @@ def test_a_pass_and_a_removal(four: Driver) -> None:
     # Orange lifts its own 4 from 3.1 (card 3 is used, so 1-2-3 is implied) ...
     d.press("meridian3")
     assert d.adapter.card == "1-2-3"
+    # Lifted and stood again: the same tower, or one rebuilt at another height? The
+    # switch cannot tell, so the table asks; Confirm on "keep" says nothing changed.
+    d.set("3.1", False)
+    assert d.question()["field"] == "remove"
+    d.set("3.1", True)
+    question = d.question()
+    assert question["field"] == "rebuild"
+    # In place at another height, or a 2 on 3.2 pushing Black's 3 into 3.1.
+    assert question["choices"][0] == "keep"
+    assert set(question["choices"][1:]) == {"3.2=2", *(f"3.1={h}" for h in range(5, 21))}
+    d.shows("3.1", "amber")
+    d.press("confirm")
+    assert d.state()["question"] is None and len(d.moves()) == 4
     d.set("3.1", False)
     question = d.question()
     assert question["field"] == "remove" and question["buttons"] == {"confirm": "yes"}
