@@ -16,7 +16,8 @@ knows colour from whose turn it is and asks for what it cannot sense (issue 6,
    No outcome: the nearest one is guided (a pushed tower left in the wrong place).
 4. **Own tower and pass:** lifting your own tower on the chosen meridian asks for
    ``confirm`` (remove it, keep the pieces) so that a rebuild can be built in steps;
-   ``pass`` passes (asking which card to discard when that is open).
+   when the towers then stand as before, the table asks ``rebuild`` (``keep``, or a
+   rebuild the switches cannot see); ``pass`` passes (asking which card when open).
 5. **End:** each island lights in its owner's colour, tied islands blink amber;
    ``confirm`` then toggles the tidy-up guide (towers to take off blink red).
 """
