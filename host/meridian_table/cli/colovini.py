@@ -35,7 +35,14 @@ def register(group: click.Group) -> None:
     @map_group.command("check")
     @click.argument("file")
     def check(file: str) -> None:
-        """Validate map FILE; print what is wrong with file, line and fix."""
+        """Validate map FILE; print what is wrong with file, line and fix.
+
+        FILE is a .toml map or a shipped map name (sample-50, sample-40).
+
+        \b
+        Example:
+          meridian-table map check hardware/maps/sample-50.toml
+        """
         from rich.console import Console
         from rich.table import Table
 
@@ -55,7 +62,12 @@ def register(group: click.Group) -> None:
     @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
                   help="Write the SVG here instead of standard output.")
     def show(file: str, output: Path | None) -> None:
-        """Render map FILE as SVG (islands coloured, capitals starred, north at the top)."""
+        """Render map FILE as SVG (islands coloured, capitals starred, north at the top).
+
+        \b
+        Example:
+          meridian-table map show my-board.toml -o my-board.svg
+        """
         from meridian_table.games.colovini.render import map_svg
 
         svg = map_svg(_load(file))
@@ -77,11 +89,17 @@ def register(group: click.Group) -> None:
                   help="Map file (or shipped map name) of the board on the table.")
     @click.option("--players", default="Orange,Black,Brown,Grey", show_default=True,
                   help="Comma-separated player names, in the order a click cycles them.")
-    @click.option("--host", default="127.0.0.1", show_default=True)
-    @click.option("--port", default=8766, show_default=True, type=int,
+    @click.option("--host", default="127.0.0.1", show_default=True,
+                  help="Address to serve on (0.0.0.0: other devices on the network too).")
+    @click.option("--port", default=8766, show_default=True, type=click.IntRange(0, 65535),
                   help="Port to serve on; a free one is taken if it is busy.")
     def score_colovini(map_file: str, players: str, host: str, port: int) -> None:
-        """Serve the island-scoring page: click cities, read the breakdown and totals."""
+        """Serve the island-scoring page: click cities, read the breakdown and totals.
+
+        \b
+        Example:
+          meridian-table score colovini --map my-board.toml --players Ann,Bob,Cid
+        """
         from meridian_table.web.colovini_score import ScorePageError, check_players, serve_forever
 
         board = _load(map_file)

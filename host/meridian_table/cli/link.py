@@ -36,6 +36,8 @@ from meridian_table.link import (
     LinkState,
     SenseEvent,
     Snapshot,
+    UnknownPortError,
+    check_port,
 )
 
 LOGGER = logging.getLogger(__name__)
@@ -199,9 +201,9 @@ def _monitor_command(group: click.Group) -> None:
     @click.option("--profile", "profile_name", default=None,
                   help="Board profile, to name sites instead of matrix positions.")
     @click.option("--raw", is_flag=True, help="Also print every frame on the wire.")
-    @click.option("--stats-every", default=10.0, show_default=True,
+    @click.option("--stats-every", default=10.0, show_default=True, type=click.FloatRange(min=0),
                   help="Seconds between statistics tables (0: only at the end).")
-    @click.option("--duration", type=float, default=None,
+    @click.option("--duration", type=click.FloatRange(min=0), default=None,
                   help="Stop after this many seconds (default: until Ctrl-C).")
     def monitor(port: str, serial_number: str | None, profile_name: str | None, raw: bool,
                 stats_every: float, duration: float | None) -> None:
@@ -209,7 +211,19 @@ def _monitor_command(group: click.Group) -> None:
 
         PORT is a device (/dev/ttyACM0, COM5), any pyserial URL, `auto` (a Pico by
         USB VID:PID, else a running `meridian-table sim`), `pico` or `sim`.
+        Corrupt lines are shown as BAD with the reason; the board's own error
+        counters (bad_crc, garbage, too_long, ...) are in the statistics table.
+
+        \b
+        Examples:
+          meridian-table monitor                      # the Pico, else a running sim
+          meridian-table monitor /dev/ttyACM0 --profile kato-114 --raw
+          meridian-table monitor sim --duration 10 --stats-every 0
         """
+        try:
+            check_port(port)
+        except UnknownPortError as exc:
+            raise click.BadParameter(str(exc), param_hint="PORT") from None
         console = Console(highlight=False)
         mon = Monitor(console, raw=raw, names=_site_names(profile_name))
         stop = threading.Event()
@@ -233,6 +247,12 @@ def _sim_command(group: click.Group) -> None:
 
         The first line of stdout is the path. Then type commands: `t POS|SITE` toggles
         a switch, `u` unplugs, `p` plugs back in, `r` resets, `l` lists lit LEDs, `q` quits.
+
+        \b
+        Examples:
+          meridian-table sim --profile kato-114            # then, in another terminal:
+          meridian-table monitor sim --profile kato-114
+          meridian-table sim --profile colovini-50 --closed 1.1,confirm --mode micropython
         """
         from meridian_table.profiles import ProfileError, load_profile
         from meridian_table.sim import VirtualBoard, VirtualBoardError

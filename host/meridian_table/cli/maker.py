@@ -20,7 +20,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from meridian_table.link import BoardFault, Link, LinkError, LinkState
+from meridian_table.link import BoardFault, Link, LinkError, LinkState, UnknownPortError, check_port
 from meridian_table.profiles import (
     Profile,
     ProfileError,
@@ -94,7 +94,12 @@ def _profile_group(group: click.Group) -> None:
     @profile.command("check")
     @click.argument("names", nargs=-1)
     def check_command(names: tuple[str, ...]) -> None:
-        """Validate profiles (names or paths; all when none given). Exit 1 on any error."""
+        """Validate profiles (names or paths; all when none given). Exit 1 on any error.
+
+        \b
+        Example:
+          meridian-table profile check ./my-board.json
+        """
         console = _console()
         failed = 0
         for name in names or tuple(list_profiles()):
@@ -230,6 +235,7 @@ def _calibrate_command(group: click.Group) -> None:
     @click.option("--in-place", is_flag=True,
                   help="Overwrite the profile itself (the old file is kept as .bak).")
     @click.option("--timeout", "timeout_s", default=DEFAULT_TIMEOUT_MS / 1000, show_default=True,
+                  type=click.FloatRange(min=1),
                   help="Seconds without a switch closing before it is called dead.")
     @click.option("--skip-dead", is_flag=True, help="Skip dead switches without asking.")
     @click.option("--no-buttons", is_flag=True, help="Calibrate the sites only.")
@@ -245,8 +251,16 @@ def _calibrate_command(group: click.Group) -> None:
         (closed before the magnet) and cross-wired ones (a position another site
         closed, or the one the profile expected for another site). Progress is saved
         after every step; run the same command again to resume.
+
+        \b
+        Examples:
+          meridian-table calibrate --profile kato-114
+          meridian-table calibrate --profile ./my.json --in-place --only G6 --only A1
+          meridian-table calibrate --profile kato-80 --sim          # a demo
         """
         profile = _load(profile_name)
+        if not sim:
+            _check_port(port)
         console = _console()
         if in_place:
             if output is not None:
@@ -365,14 +379,25 @@ def _flash_command(group: click.Group) -> None:
     @click.option("--port", default="auto", show_default=True,
                   help="The Pico's serial port (auto: the first Pico by USB VID:PID).")
     @click.option("--build-dir", type=click.Path(file_okay=False, path_type=Path),
-                  default=Path("build/pico"), show_default=True)
+                  default=Path("build/pico"), show_default=True,
+                  help="Where the compiled files and config.json are written (cleared first).")
     @click.option("--build-only", is_flag=True, help="Compile and write config.json; copy nothing.")
     @click.option("--no-verify", is_flag=True, help="Do not wait for the board's HELLO.")
     def flash(profile_name: str, port: str, build_dir: Path, build_only: bool,
               no_verify: bool) -> None:
         """Compile the firmware (mpy-cross), copy it and the board's config.json to the
-        Pico (mpremote), reset it and check the firmware version in its HELLO."""
+        Pico (mpremote), reset it and check the firmware version in its HELLO.
+
+        Install MicroPython on the Pico first (hold BOOTSEL, plug in, copy the UF2).
+
+        \b
+        Examples:
+          meridian-table flash --profile kato-114
+          meridian-table flash --profile ./my.json --port /dev/ttyACM1
+        """
         profile = _load(profile_name)
+        if not build_only:
+            _check_port(port, allow_sim=False)
         console = _console()
         for warning in profile.warnings:
             console.print(f"[yellow]warning[/yellow] {warning}")
@@ -412,6 +437,13 @@ def _flash_command(group: click.Group) -> None:
             f"[green]ok[/green] {verified.board} runs firmware {verified.fw} "
             f"({verified.rows} x {verified.cols}, {verified.leds} LEDs)"
         )
+
+
+def _check_port(port: str, *, allow_sim: bool = True) -> None:
+    try:
+        check_port(port, allow_sim=allow_sim)
+    except UnknownPortError as exc:
+        raise click.BadParameter(str(exc), param_hint="--port") from None
 
 
 def _pico_port(port: str) -> str:

@@ -26,10 +26,13 @@ import logging
 import sys
 import threading
 import time
+from pathlib import Path
 from typing import IO, Any
 
 import click
 
+from meridian_table.link import UnknownPortError, check_port
+from meridian_table.store import StoreError
 from meridian_table.table.runner import RunningTable, SetupError, TableSetup, open_table
 
 LOGGER = logging.getLogger(__name__)
@@ -176,6 +179,20 @@ def _headless_command(table: RunningTable, verb: str, args: list[str]) -> dict[s
     )
 
 
+def _check_db(db: str) -> None:
+    """Refuse a --db whose folder does not exist: a typo there would silently start an
+    empty log somewhere new, and the players would think their games were lost."""
+    if db == ":memory:":
+        return
+    folder = Path(db).expanduser().absolute().parent
+    if not folder.is_dir():
+        raise click.BadParameter(
+            f"{db!r}: its folder {folder} does not exist; check the path for a typo, create "
+            f"the folder (mkdir -p {folder}), or leave out --db to use the default log",
+            param_hint="--db",
+        )
+
+
 def _parse_players(value: str | None) -> tuple[str, ...]:
     if not value:
         return ()
@@ -186,16 +203,20 @@ def register(group: click.Group) -> None:
     @group.command()
     @click.argument("game", type=click.Choice(GAMES))
     @click.option("--board", default="auto", show_default=True,
-                  help="auto (a Pico, else the virtual board), sim, or a serial port.")
+                  help="auto (a Pico, else the virtual board), sim, or a serial port "
+                  "(/dev/ttyACM0, COM5) or pyserial URL.")
     @click.option("--profile", default=None, help="Board profile name or file (default per game).")
-    @click.option("--players", default=None, help="Player names in seat order: Ann,Bob.")
+    @click.option("--players", default=None,
+                  help="Player names in seat order: Ann,Bob (Kato: 2; Colovini: 2 to 4).")
     @click.option("--assist", type=click.Choice(ASSISTS), default="full", show_default=True,
                   help="Kato: legal points and dead groups lit / captures only / none.")
     @click.option("--pie", is_flag=True, help="Kato: play with the pie rule.")
     @click.option("--resume", is_flag=True, help="Continue the last unfinished game.")
-    @click.option("--db", default=None, help="Game log file (default: the user data dir).")
+    @click.option("--db", default=None,
+                  help="Game log file (default: $MERIDIAN_TABLE_DB, else the user data dir).")
     @click.option("--host", default="127.0.0.1", show_default=True, help="Page address.")
-    @click.option("--port", default=8765, show_default=True, type=int, help="Page port (0: any).")
+    @click.option("--port", default=8765, show_default=True, type=click.IntRange(0, 65535),
+                  help="Page port (0: any free one).")
     @click.option("--settle-ms", default=300, show_default=True, type=click.IntRange(0, 5000),
                   help="How long the board must be still before a change counts.")
     @click.option("--headless", is_flag=True, help="No page: scripted commands on stdin.")
@@ -216,7 +237,30 @@ def register(group: click.Group) -> None:
         headless: bool,
         sim_mode: str,
     ) -> None:
-        """Play GAME at the table and serve its page."""
+        """Play GAME at the table and serve its page.
+
+        GAME is kato (Kato's Meridians) or colovini (Colovini's Meridian). With no Pico
+        plugged in, play runs on the virtual board. Every move is logged as it is made;
+        after a crash or Ctrl-C, --resume continues the last unfinished game.
+
+        \b
+        Examples:
+          meridian-table play kato --players Ann,Bob
+          meridian-table play kato --board /dev/ttyACM0 --assist tournament --pie
+          meridian-table play colovini --profile colovini-40 --players Ann,Bob,Cid
+          meridian-table play kato --resume
+          echo "place G6" | meridian-table play kato --headless --board sim
+
+        --headless reads one command a line (place|lift|toggle SITE, button NAME,
+        choose FIELD VALUE, agree SEAT, wait, state, quit) and prints JSON lines.
+        """
+        if board != "sim":
+            try:
+                check_port(board)
+            except UnknownPortError as exc:
+                raise click.BadParameter(str(exc), param_hint="--board") from None
+        if db is not None:
+            _check_db(db)
         options: dict[str, Any] = {}
         settings: dict[str, Any] = {}
         if game == "kato":
@@ -236,7 +280,7 @@ def register(group: click.Group) -> None:
         )
         try:
             table = open_table(setup)
-        except (SetupError, ValueError, OSError) as exc:
+        except (SetupError, StoreError, ValueError, OSError) as exc:
             raise click.ClickException(str(exc)) from exc
         with table:
             if table.notice:

@@ -4,7 +4,13 @@ See docs/LINK.md. ``Link`` is the connection, ``FakeBoard`` its scripted test do
 """
 
 from meridian_table.link import discovery
-from meridian_table.link.discovery import Candidate, find_picos, find_sims
+from meridian_table.link.discovery import (
+    Candidate,
+    UnknownPortError,
+    check_port,
+    find_picos,
+    find_sims,
+)
 from meridian_table.link.events import (
     BoardFault,
     Hello,
@@ -45,6 +51,8 @@ __all__ = [
     "SerialLike",
     "Snapshot",
     "State",
+    "UnknownPortError",
+    "check_port",
     "find_picos",
     "find_sims",
     "mismatch_message",

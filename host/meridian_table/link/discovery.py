@@ -15,11 +15,14 @@ from __future__ import annotations
 import json
 import logging
 import os
+import stat
+import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 import platformdirs
+import serial
 from serial.tools import list_ports
 
 LOGGER = logging.getLogger(__name__)
@@ -120,3 +123,82 @@ def resolve(port: str, serial_number: str | None = None) -> str | None:
         sims = find_sims()
         return sims[0].port if sims else None
     return port
+
+
+#: Port names the link resolves itself (see ``resolve``).
+KEYWORDS = ("auto", "pico", "sim")
+
+
+class UnknownPortError(ValueError):
+    """A port named by the user cannot be a board: a device that does not exist, a file
+    that is not a serial device, or a pyserial URL that is malformed. The message names
+    the port, says what is wrong and what to do next."""
+
+    def __init__(self, port: str, problem: str, advice: str) -> None:
+        self.port = port
+        self.problem = problem
+        super().__init__(f"{port!r}: {problem}; {advice}")
+
+
+def _what_to_do(allow_sim: bool) -> str:
+    ports = sorted(info.device for info in list_ports.comports())
+    found = f"serial ports here: {', '.join(ports)}" if ports else "no serial ports found here"
+    sim = " or `sim` (the virtual board)" if allow_sim else ""
+    return f"{found}. Plug the board in, or use `auto` (a Pico by USB id){sim}"
+
+
+def check_port(port: str, *, allow_sim: bool = True) -> None:
+    """Refuse, at once, a port that cannot work before any search starts.
+
+    ``auto``, ``pico`` and ``sim`` are always accepted (they are looked up while the link
+    runs). A pyserial URL must name a protocol pyserial knows and be well formed. A device
+    name must exist now and be a character device (on Windows: be a listed COM port).
+    A board unplugged *after* the link connected is another matter: the link keeps
+    looking for it. Raises UnknownPortError.
+    """
+    if port in KEYWORDS:
+        if port == "sim" and not allow_sim:
+            raise UnknownPortError(port, "the virtual board cannot do this",
+                                   "use a real Pico: `auto` or its serial port")
+        return
+    advice = _what_to_do(allow_sim)
+    if not port.strip():
+        raise UnknownPortError(port, "the port name is empty", advice)
+    if "://" in port:
+        _check_url(port)
+        return
+    if sys.platform == "win32":
+        known = {info.device.upper() for info in list_ports.comports()}
+        if port.upper().removeprefix("\\\\.\\") not in known:
+            raise UnknownPortError(port, "no such COM port is present", advice)
+        return
+    try:
+        mode = os.stat(port).st_mode
+    except FileNotFoundError:
+        hint = " (COM ports are Windows names)" if port.upper().startswith("COM") else ""
+        raise UnknownPortError(port, f"no such device{hint}", advice) from None
+    except OSError as exc:
+        raise UnknownPortError(port, f"cannot look at it ({exc.strerror})", advice) from None
+    if not stat.S_ISCHR(mode):
+        kind = "a directory" if stat.S_ISDIR(mode) else "a file"
+        raise UnknownPortError(port, f"this is {kind}, not a serial device", advice)
+
+
+def _check_url(url: str) -> None:
+    try:
+        handler = serial.serial_for_url(url, do_not_open=True)
+        from_url = getattr(handler, "from_url", None)
+        if from_url is not None:
+            from_url(url)  # parses only: opens nothing
+    except (ValueError, TypeError, KeyError, serial.SerialException) as exc:
+        # pyserial's own parse errors are uneven: a missing port is a TypeError, and a
+        # bad one can be a KeyError from its message formatting.
+        detail = str(exc) or type(exc).__name__
+        if isinstance(exc, (TypeError, KeyError)):
+            detail = "the host or port number is missing or wrong"
+        raise UnknownPortError(
+            url,
+            f"not a usable pyserial URL ({detail})",
+            "write it like socket://HOST:PORT, rfc2217://HOST:PORT or loop://, "
+            "or give a device, `auto` or `sim`",
+        ) from None

@@ -1,0 +1,85 @@
+"""Unknown ports are refused at once, naming the port and what to try instead.
+
+Before this check, `play --board /dev/ttyACM9` and `monitor COM5` searched forever
+for a device that does not exist, and `flash --port X` blamed "another program".
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from tests.cli.helpers import refuse
+
+from meridian_table.link import UnknownPortError, check_port
+
+posix_only = pytest.mark.skipif(sys.platform == "win32", reason="device paths are POSIX")
+
+
+@posix_only
+@pytest.mark.parametrize("args, flag", [
+    (["play", "kato", "--board", "/dev/ttyACM9", "--headless"], "--board"),
+    (["monitor", "/dev/ttyACM9", "--duration", "0"], "PORT"),
+    (["calibrate", "--profile", "kato-80", "--port", "/dev/ttyACM9"], "--port"),
+    (["flash", "--profile", "kato-80", "--port", "/dev/ttyACM9", "--no-verify"], "--port"),
+])
+def test_a_missing_device_is_refused_by_every_command(args: list[str], flag: str,
+                                                       tmp_path: Path) -> None:
+    if args[0] == "play":
+        args = [*args, "--db", str(tmp_path / "g.db")]
+    if args[0] == "flash":
+        args = [*args, "--build-dir", str(tmp_path / "build")]
+    error = refuse(args, flag, "'/dev/ttyACM9'", "no such device", "auto", code=2)
+    if args[0] == "flash":
+        assert "sim" not in error  # a virtual board cannot be flashed: not offered
+    else:
+        assert "`sim`" in error
+    if args[0] == "play":
+        assert not (tmp_path / "g.db").exists(), "a game was logged for a board that is not there"
+
+
+@posix_only
+def test_a_windows_port_name_on_posix_says_so() -> None:
+    refuse(["monitor", "COM5", "--duration", "0"], "'COM5'", "COM ports are Windows names",
+           code=2)
+
+
+@pytest.mark.parametrize("url, why", [
+    ("bogus://foo", "protocol 'bogus' not known"),
+    ("socket://", "port number is missing"),
+    ("socket://host:notaport", "socket://HOST:PORT"),
+])
+def test_a_bad_pyserial_url_is_refused(url: str, why: str) -> None:
+    refuse(["monitor", url, "--duration", "0"], repr(url), why, code=2)
+    refuse(["play", "kato", "--board", url, "--headless", "--db", ":memory:"], "--board",
+           repr(url), code=2)
+
+
+@posix_only
+def test_a_file_or_folder_is_not_a_serial_device(tmp_path: Path) -> None:
+    plain = tmp_path / "notes.txt"
+    plain.write_text("x")
+    with pytest.raises(UnknownPortError, match="is a file, not a serial device"):
+        check_port(str(plain))
+    with pytest.raises(UnknownPortError, match="is a directory, not a serial device"):
+        check_port(str(tmp_path))
+
+
+def test_keywords_urls_and_real_devices_are_accepted() -> None:
+    for port in ("auto", "pico", "sim", "loop://", "socket://localhost:7000"):
+        check_port(port)
+    if sys.platform != "win32":
+        check_port("/dev/null")  # a character device: the link itself tries it
+    with pytest.raises(UnknownPortError, match="virtual board cannot"):
+        check_port("sim", allow_sim=False)
+    with pytest.raises(UnknownPortError, match="empty"):
+        check_port("  ")
+
+
+def test_out_of_range_numbers_are_usage_errors() -> None:
+    refuse(["play", "kato", "--port", "99999"], "--port", "99999", code=2)
+    refuse(["score", "colovini", "--port", "70000"], "--port", code=2)
+    refuse(["monitor", "--duration", "-5"], "--duration", code=2)
+    refuse(["monitor", "--stats-every", "-1"], "--stats-every", code=2)
+    refuse(["calibrate", "--profile", "kato-80", "--timeout", "0"], "--timeout", code=2)
