@@ -203,7 +203,7 @@ def test_flash_command_end_to_end_without_a_pico(
     monkeypatch.setattr(flashing, "_run", runner)
     monkeypatch.setattr(flashing, "release", lambda port: False)
     # /dev/ttyACM3 does not exist here: the up-front port check would refuse it.
-    monkeypatch.setattr("meridian_table.cli.maker.check_port", lambda port: None)
+    monkeypatch.setattr("meridian_table.cli.maker.check_port", lambda port, **_: None)
     monkeypatch.setattr(
         flashing, "verify",
         lambda port, profile: real_verify(port, profile, timeout=5,
