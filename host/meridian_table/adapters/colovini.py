@@ -83,9 +83,19 @@ class BoardMismatchError(ValueError):
     """The game's map does not fit the board profile (40 cities versus 50)."""
 
 
+class PlayerCountError(ValueError):
+    """A player count Colovini's Meridian is not played with."""
+
+
 def _player_count(players: int | None, side: int | None) -> int:
     """The player count, defaulting by the board's side: 3 on 40 cities, else 4."""
     if players is not None:
+        if players not in (2, 3, 4):
+            raise PlayerCountError(
+                f"players: {players} named, but Colovini's Meridian is for 2, 3 or 4; "
+                "name 2 to 4 different players, e.g. --players Ann,Bob,Cid,Dee "
+                "(3 players use the 40-city board: --profile colovini-40)"
+            )
         return int(players)
     return 3 if side == 40 else 4
 

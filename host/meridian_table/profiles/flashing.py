@@ -128,6 +128,19 @@ def build(
     runner: Runner = _run,
 ) -> list[FirmwareFile]:
     """Compile the firmware and write config.json into ``build_dir``; the files to copy."""
+    try:
+        return _build(profile, build_dir, firmware_dir, runner)
+    except OSError as exc:
+        where = exc.filename or build_dir
+        raise FlashError(
+            f"cannot write the build in {build_dir} ({where}: {exc.strerror}); choose a "
+            "writable folder with --build-dir"
+        ) from exc
+
+
+def _build(
+    profile: Profile, build_dir: Path, firmware_dir: Path, runner: Runner
+) -> list[FirmwareFile]:
     if build_dir.exists() and any(build_dir.iterdir()):
         if not (build_dir / BUILD_MARKER).is_file():
             raise FlashError(

@@ -81,6 +81,11 @@ def resolve(name_or_path: str | Path) -> Path:
     if looks_like_path:
         if candidate.is_file():
             return candidate
+        if candidate.is_dir():
+            raise ProfileError(
+                text, "(file)", "is a folder, not a profile file",
+                "give the path of a .json or .toml profile inside it",
+            )
         raise ProfileError(
             text, "(file)", "no such profile file",
             "check the path, or give a profile name such as kato-114 "
@@ -110,7 +115,12 @@ def load_profile(name_or_path: str | Path) -> Profile:
             data: Any = tomllib.loads(raw.decode("utf-8"))
         else:
             data = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError, tomllib.TOMLDecodeError) as exc:
+    except UnicodeDecodeError as exc:
+        raise ProfileError(
+            source, "(file)", f"is not UTF-8 text (byte {exc.start} cannot be read)",
+            "save it as UTF-8 text (a profile is a JSON or TOML text file)",
+        ) from exc
+    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as exc:
         raise ProfileError(
             source, "(file)", f"is not valid {path.suffix[1:].upper()} ({exc})",
             "fix the syntax at the place named",

@@ -291,11 +291,23 @@ class Store:
                 raise _read_only(target, f"its folder cannot be created ({exc})") from exc
             if not os.access(target.parent, os.W_OK):
                 raise _read_only(target, f"its folder {target.parent} is read-only")
-        conn = sqlite3.connect(
-            str(target), isolation_level=None, check_same_thread=False, timeout=_BUSY_TIMEOUT_S
-        )
+        conn: sqlite3.Connection | None = None
         try:
+            conn = sqlite3.connect(
+                str(target), isolation_level=None, check_same_thread=False,
+                timeout=_BUSY_TIMEOUT_S,
+            )
             version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+        except sqlite3.OperationalError as exc:
+            if conn is not None:
+                conn.close()
+            # e.g. a folder that accepts no new files (/proc, a full or odd mount)
+            raise errors.DatabaseFileError(
+                target,
+                f"{target} cannot be opened for writing: SQLite reports {str(exc)!r}. Choose a "
+                "file in an ordinary writable folder with --db or MERIDIAN_TABLE_DB.",
+            ) from exc
+        try:
             if version > SCHEMA_VERSION:
                 # A newer header only in the WAL: the pre-check could not see it.
                 raise _newer(target, version)

@@ -300,6 +300,12 @@ def load_map(name_or_path: str | Path) -> BoardMap:
     path = resolve_map(name_or_path)
     try:
         text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise MapError(str(path), None, f"is not UTF-8 text (byte {exc.start} cannot be read)",
+                       "save it as UTF-8 text; a map is a TOML text file") from exc
+    except IsADirectoryError as exc:
+        raise MapError(str(path), None, "is a folder, not a map file",
+                       "give the path of a .toml map inside it") from exc
     except OSError as exc:
         raise MapError(str(path), None, f"cannot read it ({exc.strerror})",
                        "check the path and permissions") from exc
