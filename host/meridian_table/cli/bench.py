@@ -45,8 +45,19 @@ def _print(name: str, figures: dict[str, Any], as_json: bool) -> None:
     Console().print(table)
 
 
+def _help() -> str:
+    # Module names, not imports: importing every bench would slow every CLI start.
+    names = sorted(m.name for m in pkgutil.iter_modules(_bench_pkg.__path__)
+                   if not m.name.startswith("_"))
+    return (
+        "Run benchmark NAME (or `all`) and print its figures.\n\n"
+        f"NAME is one of: all, {', '.join(names)}.\n\n"
+        "\b\nExample:\n  meridian-table bench link --quick --json"
+    )
+
+
 def register(group: click.Group) -> None:
-    @group.command()
+    @group.command(help=_help())
     @click.argument("name")
     @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
     @click.option("--quick", is_flag=True, help="Fewer iterations (for smoke tests).")

@@ -134,7 +134,12 @@ def register(group: click.Group) -> None:
         "--upgrade", is_flag=True, help="Migrate an older log to this version first (backup made)."
     )
     def games_command(db: Path | None, game: str | None, upgrade: bool) -> None:
-        """List the logged games: id, game, players, start, moves and result."""
+        """List the logged games: id, game, players, start, moves and result.
+
+        \b
+        Example:
+          meridian-table games --game kato
+        """
         _games(db, game, upgrade)
 
     @group.command("replay")
@@ -143,7 +148,14 @@ def register(group: click.Group) -> None:
     @click.option("--ply", type=click.IntRange(min=0), default=None,
                   help="Stop after this many moves (default: all).")
     def replay_command(game_id: int, db: Path | None, ply: int | None) -> None:
-        """Replay logged game ID: its moves and the position reached."""
+        """Replay logged game ID: its moves and the position reached.
+
+        ID is a number from `meridian-table games`.
+
+        \b
+        Example:
+          meridian-table replay 3 --ply 10      # the position after move 10
+        """
         _replay(game_id, db, ply)
 
     @group.command("export")
@@ -155,5 +167,11 @@ def register(group: click.Group) -> None:
                   default=None, help="Write to this file instead of standard output.")
     @db_option
     def export_command(game_id: int, fmt: str, output: Path | None, db: Path | None) -> None:
-        """Export logged game ID."""
+        """Export logged game ID (a number from `meridian-table games`).
+
+        \b
+        Examples:
+          meridian-table export 3 --format record -o game3.txt
+          meridian-table export 3 --format csv > scores.csv
+        """
         _export(game_id, fmt, output, db)
