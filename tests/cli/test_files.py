@@ -237,3 +237,10 @@ def test_flash_names_a_build_folder_it_cannot_write(tmp_path: Path) -> None:
     blocker.write_text("x")
     refuse(["flash", "--profile", "kato-80", "--build-only", "--build-dir",
             str(blocker / "build")], str(blocker / "build"), "--build-dir", code=1)
+
+
+def test_an_output_file_that_cannot_be_written(tmp_path: Path, logged_db: Path) -> None:
+    target = tmp_path / "no-such-folder" / "out.txt"
+    refuse(["export", "1", "--format", "jsonl", "--db", str(logged_db), "-o", str(target)],
+           str(target), "No such file or directory", "leave -o out", code=1)
+    refuse(["map", "show", "sample-40", "-o", str(target)], str(target), "leave -o out", code=1)

@@ -77,7 +77,10 @@ def register(group: click.Group) -> None:
         try:
             output.write_text(svg, encoding="utf-8")
         except OSError as exc:
-            raise click.ClickException(f"cannot write {output}: {exc.strerror}") from exc
+            raise click.ClickException(
+                f"cannot write {output}: {exc.strerror}; give -o a file in a folder that "
+                "exists and that you can write, or leave -o out to print to standard output"
+            ) from exc
         click.echo(f"wrote {output}")
 
     @group.group("score")

@@ -116,7 +116,10 @@ def _export(game_id: int, fmt: str, output: Path | None, db: Path | None) -> Non
     try:
         output.write_text(text, encoding="utf-8")
     except OSError as exc:
-        raise click.ClickException(f"cannot write {output}: {exc.strerror}") from exc
+        raise click.ClickException(
+            f"cannot write {output}: {exc.strerror}; give -o a file in a folder that exists "
+            "and that you can write, or leave -o out to print to standard output"
+        ) from exc
     click.echo(f"wrote game {game_id} as {fmt} to {output}", err=True)
 
 

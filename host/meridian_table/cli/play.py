@@ -146,13 +146,18 @@ def _headless_command(table: RunningTable, verb: str, args: list[str]) -> dict[s
     session = table.session
     if verb in ("place", "lift", "toggle"):
         if len(args) != 1:
-            raise click.UsageError(f"{verb} takes one site, e.g. '{verb} G6'")
+            # A ValueError, not a UsageError: one mistyped line must not end the session.
+            raise ValueError(f"{verb} takes one site, e.g. '{verb} G6'; got {' '.join(args)!r}")
         site = args[0]
         vb = table.virtual
         if vb is None:
             raise ValueError(f"{verb!r} needs the virtual board; on a real board move the stone")
         if site not in table.profile.sites:
-            raise ValueError(f"site {site!r} is not on board {table.profile.name!r}")
+            names = list(table.profile.sites)
+            raise ValueError(
+                f"site {site!r} is not on board {table.profile.name!r}; its sites run "
+                f"{names[0]} .. {names[-1]} (`state` lists the legal ones)"
+            )
         if verb == "toggle":
             vb.toggle(table.profile.sites[site].pos)
         else:
