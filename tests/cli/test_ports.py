@@ -83,3 +83,19 @@ def test_out_of_range_numbers_are_usage_errors() -> None:
     refuse(["monitor", "--duration", "-5"], "--duration", code=2)
     refuse(["monitor", "--stats-every", "-1"], "--stats-every", code=2)
     refuse(["calibrate", "--profile", "kato-80", "--timeout", "0"], "--timeout", code=2)
+
+
+def test_auto_with_nothing_plugged_in_says_what_to_do(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    from click.testing import CliRunner
+
+    from meridian_table.cli.main import main
+    from meridian_table.link import discovery
+
+    monkeypatch.setenv("MERIDIAN_SIM_REGISTRY", str(tmp_path))
+    monkeypatch.setattr(discovery, "find_picos", lambda serial_number=None: [])
+    result = CliRunner().invoke(main, ["monitor", "auto", "--duration", "0.5",
+                                       "--stats-every", "0"], terminal_width=300)
+    flat = " ".join(result.output.split())
+    assert ("LINK searching no board found (auto: no Pico on USB and no `meridian-table sim` "
+            "running; plug the board in)") in flat

@@ -395,6 +395,15 @@ class Link:
         spec = self._port_spec
         return spec if isinstance(spec, str) else getattr(spec, "__qualname__", repr(spec))
 
+    def _not_found(self) -> str:
+        """The searching detail: what was looked for, and what would make it appear."""
+        what = {
+            "auto": "no Pico on USB and no `meridian-table sim` running; plug the board in",
+            "pico": "no Pico on USB (VID:PID 2E8A:0005); plug it in",
+            "sim": "no `meridian-table sim` running; start one",
+        }.get(self._port_spec if isinstance(self._port_spec, str) else "", "")
+        return f"no board found ({self._describe_port()}{': ' + what if what else ''})"
+
     def _resolve(self) -> str | None:
         spec = self._port_spec
         if callable(spec):
@@ -410,7 +419,7 @@ class Link:
             except Exception:  # a user's port hook must not kill the link
                 LOGGER.exception("port lookup failed")
             if port is None:
-                self._set_state("searching", f"no board found ({self._describe_port()})")
+                self._set_state("searching", self._not_found())
                 self._stop.wait(backoff)
                 backoff = min(backoff * 2, SEARCH_BACKOFF[1])
                 continue
