@@ -99,3 +99,14 @@ def test_auto_with_nothing_plugged_in_says_what_to_do(tmp_path: Path,
     flat = " ".join(result.output.split())
     assert ("LINK searching no board found (auto: no Pico on USB and no `meridian-table sim` "
             "running; plug the board in)") in flat
+
+
+def test_an_occupied_page_port_is_named() -> None:
+    import socket
+
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        port = holder.getsockname()[1]
+        refuse(["play", "kato", "--board", "sim", "--db", ":memory:", "--port", str(port)],
+               f"127.0.0.1:{port}", "--port", code=1)
