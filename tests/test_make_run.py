@@ -21,9 +21,6 @@ from pathlib import Path
 
 import pytest
 
-if not hasattr(pytest.importorskip("meridian_table.sim"), "VirtualBoard"):
-    pytest.skip("the virtual board (meridian_table.sim) is not there yet", allow_module_level=True)
-
 ROOT = Path(__file__).resolve().parents[1]
 URL = re.compile(r"Table page: (http://\S+)")
 

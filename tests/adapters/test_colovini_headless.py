@@ -22,11 +22,6 @@ import threading
 from pathlib import Path
 from typing import Any
 
-import pytest
-
-if not hasattr(pytest.importorskip("meridian_table.sim"), "VirtualBoard"):
-    pytest.skip("the virtual board (meridian_table.sim) is not there yet", allow_module_level=True)
-
 from meridian_table.games import colovini
 
 CLI = [sys.executable, "-c", "from meridian_table.cli.main import main; main()"]

@@ -20,9 +20,6 @@ from typing import Any
 
 import pytest
 
-if not hasattr(pytest.importorskip("meridian_table.sim"), "VirtualBoard"):
-    pytest.skip("the virtual board (meridian_table.sim) is not there yet", allow_module_level=True)
-
 from meridian_table.games import colovini
 from meridian_table.table.runner import RunningTable, TableSetup, open_table
 

@@ -14,9 +14,6 @@ from pathlib import Path
 
 import pytest
 
-if not hasattr(pytest.importorskip("meridian_table.sim"), "VirtualBoard"):
-    pytest.skip("the virtual board (meridian_table.sim) is not there yet", allow_module_level=True)
-
 from meridian_table.table.runner import RunningTable, TableSetup, open_table
 
 RGB = tuple[int, int, int]

@@ -7,9 +7,6 @@ import time
 from pathlib import Path
 
 import pytest
-
-if not hasattr(pytest.importorskip("meridian_table.sim"), "VirtualBoard"):
-    pytest.skip("the virtual board (meridian_table.sim) is not there yet", allow_module_level=True)
 from tests.table.headless import Headless
 
 ROUNDS = 20

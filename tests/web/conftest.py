@@ -30,6 +30,8 @@ def browser() -> Iterator[Any]:
     thread, and other test modules start their own.
     """
     if not os.path.exists(CHROMIUM):
+        if os.environ.get("CI"):
+            pytest.fail(f"{CHROMIUM} is missing in CI: .ci/run must apt-get install chromium")
         pytest.skip(f"{CHROMIUM} is missing: apt-get install chromium")
     from playwright.sync_api import sync_playwright
 
