@@ -269,3 +269,35 @@ def test_a_failing_log_takes_the_move_back() -> None:
     state = t.session.state()
     assert state["phase"] == "resync" and "disk full" in state["error"]
     assert state["diff"]["remove"] == ["G6"]
+
+
+def test_an_accepted_press_or_choice_clears_the_last_refusal() -> None:
+    t = make(pie=True)
+    t.board.press("undo")  # nothing to undo: refused, shown
+    assert "nothing to undo" in t.session.state()["error"]
+    t.place("A1")  # the board settles: cleared as before
+    assert t.session.state()["error"] == ""
+    t.place("M1")
+    t.board.press("pass")  # refused: the pie choice is open, no pass
+    assert t.session.state()["error"]
+    # a physical button that is accepted clears it (the board has not settled since)
+    t.board.press("swap")
+    assert t.session.state()["error"] == ""
+    t.session.press("undo")
+    reply = t.session.command({"cmd": "button", "name": "pass"})
+    assert reply["ok"] is False and t.session.state()["error"] == reply["error"]
+    assert t.session.command({"cmd": "choose", "field": "pie", "value": "keep"}) == {"ok": True}
+    assert t.session.state()["error"] == ""
+    reply = t.session.command({"cmd": "choose", "field": "pie", "value": "keep"})
+    assert reply["ok"] is False and t.session.state()["error"]
+    assert t.session.command({"cmd": "button", "name": "undo"}) == {"ok": True}
+    assert t.session.state()["error"] == ""
+
+
+def test_a_refused_press_after_an_accepted_one_is_still_shown() -> None:
+    t = make()
+    t.session.command({"cmd": "button", "name": "undo"})
+    first = t.session.state()["error"]
+    assert "nothing to undo" in first
+    reply = t.session.command({"cmd": "button", "name": "swap"})
+    assert reply["ok"] is False and t.session.state()["error"] == reply["error"] != first

@@ -232,9 +232,8 @@ class TableSession:
         if button is not None:
             if closed:
                 try:
-                    self._press(button, source="button")
+                    self._accepted(lambda: self._press(button, source="button"))
                 except ValueError as exc:  # a refused press is shown, never raised at the link
-                    self._error = str(exc)
                     LOGGER.info("button %s refused: %s", button, exc)
                 return True
             return False
@@ -299,8 +298,22 @@ class TableSession:
     def press(self, name: str, source: str = "web") -> None:
         """Press a button by name (the physical button of that name does the same)."""
         with self._lock:
-            self._press(name, source)
+            self._accepted(lambda: self._press(name, source))
         self._notify()
+
+    def _accepted(self, run: Callable[[], None]) -> None:
+        """Run one input; an accepted input clears the last refusal, a refused one
+        (``ValueError``) becomes ``state()["error"]`` and is raised again.
+
+        The error is cleared before the input runs, so an error the input itself sets
+        (a sensed move the log could not store) survives it. Called with the lock held.
+        """
+        self._error = ""
+        try:
+            run()
+        except ValueError as exc:
+            self._error = str(exc)
+            raise
 
     def command(self, cmd: Mapping[str, Any]) -> dict[str, Any]:
         """A command from the page (docs/TABLE.md). Never raises for bad input."""
@@ -340,6 +353,11 @@ class TableSession:
 
     def toggle(self, site: str) -> None:
         """Toggle a site's simulated switch (virtual board only)."""
+        self._toggle_site(site)  # not under the lock: the switch event comes back on the link
+        with self._lock:
+            self._error = ""
+
+    def _toggle_site(self, site: str) -> None:
         if self._toggle is None:
             raise SessionError(
                 f"cannot toggle {site!r}: the board is physical; move the piece by hand"
@@ -351,24 +369,28 @@ class TableSession:
     def choose(self, field_name: str, value: str) -> None:
         """Answer the adapter's current question (e.g. ``pie`` = ``swap``/``keep``)."""
         with self._lock:
-            self._require_connected("answer")
-            if self._phase == RESYNC:
-                raise SessionError(f"the answer waits: first make the board match ({self._message})")
-            self._handle(self.adapter.answer(field_name, value), source="web")
+            self._accepted(lambda: self._choose(field_name, value))
         self._notify()
+
+    def _choose(self, field_name: str, value: str) -> None:
+        self._require_connected("answer")
+        if self._phase == RESYNC:
+            raise SessionError(f"the answer waits: first make the board match ({self._message})")
+        self._handle(self.adapter.answer(field_name, value), source="web")
 
     def agree(self, player: str) -> None:
         """One player agrees to end the game by the adjudication count."""
         with self._lock:
-            if not self._adjudicating:
-                raise SessionError("no count is offered; press Menu to offer the safe-points count")
-            if player not in self.adapter.colours:
-                raise SessionError(
-                    f"player {player!r} is not one of {', '.join(self.adapter.colours)}"
-                )
-            self._agreed.add(player)
-            self._check_agreement()
+            self._accepted(lambda: self._agree(player))
         self._notify()
+
+    def _agree(self, player: str) -> None:
+        if not self._adjudicating:
+            raise SessionError("no count is offered; press Menu to offer the safe-points count")
+        if player not in self.adapter.colours:
+            raise SessionError(f"player {player!r} is not one of {', '.join(self.adapter.colours)}")
+        self._agreed.add(player)
+        self._check_agreement()
 
     def _press(self, name: str, source: str) -> None:
         if name == "undo":
