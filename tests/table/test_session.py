@@ -6,7 +6,7 @@ import random
 from dataclasses import dataclass
 
 import pytest
-from tests.table.fakes import FakeBoard, FakeClock
+from tests.table.fakes import FakeBoard, FakeClock, State
 
 from meridian_table.adapters.base import PUT_BACK_COLOUR, REMOVE_COLOUR, dim
 from meridian_table.adapters.kato import DARK_COLOUR, LIGHT_COLOUR, KatoAdapter
@@ -301,3 +301,26 @@ def test_a_refused_press_after_an_accepted_one_is_still_shown() -> None:
     assert "nothing to undo" in first
     reply = t.session.command({"cmd": "button", "name": "swap"})
     assert reply["ok"] is False and t.session.state()["error"] == reply["error"] != first
+
+
+def test_the_host_closing_the_link_is_not_announced_as_a_disconnection(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    t = make()
+    t.place("G6")
+    caplog.set_level("INFO", logger="meridian_table.table.session")
+    t.board.state = "closed"
+    t.session.on_link_event(State("closed", "closed by the host"))
+    assert not [r for r in caplog.records if r.levelname == "WARNING"]
+    assert "disconnected" not in caplog.text
+    assert "table closed" in caplog.text
+    state = t.session.state()
+    assert state["phase"] == "paused" and state["message"].startswith("Table closed")
+    assert "disconnected" not in state["message"].lower()
+
+
+def test_an_unplug_is_still_announced(caplog: pytest.LogCaptureFixture) -> None:
+    t = make()
+    t.board.unplug()
+    assert "board disconnected (unplugged): game paused" in caplog.text
+    assert t.session.state()["message"].startswith("Board disconnected")

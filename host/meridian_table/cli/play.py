@@ -111,7 +111,7 @@ def run_headless(table: RunningTable, lines: IO[str], out: IO[str]) -> None:
     ready = table.wait_ready()
     state = session.state()
     printer.prime(state)
-    session.subscribe(printer)
+    unsubscribe = session.subscribe(printer)
     printer.emit(
         {
             "event": "ready",
@@ -123,6 +123,14 @@ def run_headless(table: RunningTable, lines: IO[str], out: IO[str]) -> None:
             "virtual": table.virtual is not None,
         }
     )
+    try:
+        _headless_loop(table, lines, printer)
+    finally:
+        # Quitting closes the link next: the table closing is no state change to print.
+        unsubscribe()
+
+
+def _headless_loop(table: RunningTable, lines: IO[str], printer: HeadlessPrinter) -> None:
     for raw in lines:
         line = raw.strip()
         if not line or line.startswith("#"):

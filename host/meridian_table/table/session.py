@@ -44,6 +44,8 @@ DEFAULT_SETTLE_S = 0.300
 TABLE_BUTTONS = ("undo", "menu")
 #: The link states in which the board is reachable.
 CONNECTED = "connected"
+#: The link state after the host itself closed the link (``Link.close``).
+CLOSED = "closed"
 
 
 class SessionError(ValueError):
@@ -258,7 +260,11 @@ class TableSession:
             return True
         self._connected = connected
         self._ever_connected |= connected
-        if connected:
+        if state == CLOSED:
+            # The host closed the link (a quit, or a setup error after the board was
+            # opened): nothing was disconnected, so nothing is announced as such.
+            LOGGER.info("table closed (%s)", detail or state)
+        elif connected:
             LOGGER.info("board reconnected: reconciling with its snapshot")
             if self.board is not None:
                 self._positions = {p for p in self.board.occupancy if p in self._site_of}
@@ -515,11 +521,12 @@ class TableSession:
             self._all_at_once = False
             if not self._connected:
                 self._phase = PAUSED
-                self._message = (
-                    "Board disconnected: plug it back in to continue"
-                    if self._ever_connected
-                    else f"Waiting for the board to connect ({self._link_state})"
-                )
+                if self._link_state == CLOSED:
+                    self._message = "Table closed: the game is saved; --resume continues it"
+                elif self._ever_connected:
+                    self._message = "Board disconnected: plug it back in to continue"
+                else:
+                    self._message = f"Waiting for the board to connect ({self._link_state})"
                 self._view = None
                 self._lights = {}
                 return
