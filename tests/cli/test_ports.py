@@ -110,3 +110,18 @@ def test_an_occupied_page_port_is_named() -> None:
         port = holder.getsockname()[1]
         refuse(["play", "kato", "--board", "sim", "--db", ":memory:", "--port", str(port)],
                f"127.0.0.1:{port}", "--port", code=1)
+
+
+def test_a_page_address_that_is_not_an_address_names_the_host_not_the_port() -> None:
+    error = refuse(["play", "kato", "--board", "sim", "--db", ":memory:",
+                    "--host", "999.1.1.1"], "--host '999.1.1.1'", "127.0.0.1", "0.0.0.0",
+                   code=1)
+    assert "--port" not in error and "not an IP address" in error
+
+
+def test_a_page_address_this_computer_lacks_names_the_host_not_the_port() -> None:
+    # 192.0.2.1 is TEST-NET-1 (RFC 5737): valid, but never an address of this machine.
+    error = refuse(["play", "kato", "--board", "sim", "--db", ":memory:",
+                    "--host", "192.0.2.1"], "--host 192.0.2.1", "not an address of this computer",
+                   code=1)
+    assert "--port" not in error

@@ -9,6 +9,7 @@ calls ``server.close()`` on the way out.
 
 from __future__ import annotations
 
+import errno
 import logging
 import socket
 import threading
@@ -39,10 +40,7 @@ def _bind(host: str, port: int) -> socket.socket:
         sock.bind((host.strip("[]"), port))
     except OSError as exc:
         sock.close()
-        raise WebServerError(
-            f"cannot serve the table page on {host}:{port} ({exc.strerror or exc}); "
-            "choose another --port, or stop the program that holds it"
-        ) from exc
+        raise WebServerError(_bind_problem(host, port, exc)) from exc
     if family in (socket.AF_INET, socket.AF_INET6):
         # Accepted connections inherit this on Linux: without it, a small message (a
         # command's result) that follows a large one (a state) waits for the delayed
@@ -51,6 +49,39 @@ def _bind(host: str, port: int) -> socket.socket:
     sock.listen(128)
     sock.setblocking(False)
     return sock
+
+
+#: What to give --host instead of an address this machine does not have.
+HOST_FIX = (
+    "use --host 127.0.0.1 (this computer only), --host 0.0.0.0 (every network of this "
+    "computer), or one of this computer's own addresses (`ip addr` lists them)"
+)
+
+
+def _bind_problem(host: str, port: int, exc: OSError) -> str:
+    """Why the page cannot be served on ``host:port``, naming the part that is wrong.
+
+    The address and the port fail differently: an address that is not an IP address or
+    a name that resolves (``socket.gaierror``), or one this machine does not have
+    (EADDRNOTAVAIL), is the ``--host``'s fault; a port in use (EADDRINUSE) or one that
+    needs privileges (EACCES) is the ``--port``'s.
+    """
+    reason = exc.strerror or str(exc)
+    if isinstance(exc, socket.gaierror):
+        return (f"cannot serve the table page: --host {host!r} is not an IP address or a "
+                f"name this computer can resolve ({reason}); {HOST_FIX}")
+    if exc.errno == errno.EADDRNOTAVAIL:
+        return (f"cannot serve the table page: --host {host} is not an address of this "
+                f"computer ({reason}); {HOST_FIX}")
+    if exc.errno == errno.EADDRINUSE:
+        return (f"cannot serve the table page on {host}:{port}: the port is in use ({reason}); "
+                "choose another --port (--port 0 picks a free one), or stop the program "
+                "that holds it")
+    if exc.errno == errno.EACCES:
+        return (f"cannot serve the table page on {host}:{port}: this user may not open "
+                f"port {port} ({reason}); choose a --port of 1024 or above, or --port 0")
+    return (f"cannot serve the table page on {host}:{port} ({reason}); check --host "
+            "and --port")
 
 
 def _public_address(host: str) -> str:
