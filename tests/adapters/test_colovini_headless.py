@@ -6,86 +6,19 @@ game is driven only through headless commands (meridian buttons, towers on switc
 answers), and the final breakdown must equal ``colovini.score()`` on the final
 garrisons read back from the page's state.
 
-The CLI has no deck or seed option yet, so the deck is a digital one with a seed drawn
-at random (and logged); the driver reads the state every turn and fits any deal. The
-seed is in the failure message.
+The deck is a digital one with a seed drawn at random (and logged); the driver reads
+the state every turn and fits any deal. The seed is in the failure message. The
+subprocess driver is the table's (tests/table/headless.py), told the game.
 """
 
 from __future__ import annotations
 
-import json
-import os
-import queue
-import subprocess
-import sys
-import threading
 from pathlib import Path
 from typing import Any
 
+from tests.table.headless import Headless
+
 from meridian_table.games import colovini
-
-CLI = [sys.executable, "-c", "from meridian_table.cli.main import main; main()"]
-
-
-class Headless:
-    """`play colovini --headless` in a subprocess: commands in, JSON lines out."""
-
-    def __init__(self, db: Path, *extra: str) -> None:
-        env = dict(os.environ, PYTHONUNBUFFERED="1")
-        self.proc = subprocess.Popen(
-            [*CLI, "play", "colovini", "--board", "sim", "--headless", "--db", str(db),
-             "--settle-ms", "30", *extra],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            text=True, env=env,
-        )
-        self.lines: queue.Queue[dict[str, Any] | None] = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self) -> None:
-        assert self.proc.stdout is not None
-        for line in self.proc.stdout:
-            try:
-                self.lines.put(json.loads(line))
-            except json.JSONDecodeError:
-                continue
-        self.lines.put(None)
-
-    def next(self, timeout: float = 20.0) -> dict[str, Any]:
-        record = self.lines.get(timeout=timeout)
-        if record is None:
-            err = self.proc.stderr.read() if self.proc.stderr else ""
-            raise AssertionError(f"the CLI ended: {err[-2000:]}")
-        return record
-
-    def ask(self, line: str) -> list[dict[str, Any]]:
-        """Send a command; the records up to its ack (an ``error`` record fails)."""
-        assert self.proc.stdin is not None
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
-        out = []
-        while True:
-            record = self.next()
-            out.append(record)
-            assert record["event"] != "error", record
-            if record["event"] == "ack" and record["cmd"] == line:
-                return out
-
-    def state(self) -> dict[str, Any]:
-        for record in self.ask("wait"):
-            if record["event"] == "full-state":
-                return dict(record["state"])
-        raise AssertionError("no state")
-
-    def quit(self) -> None:
-        try:
-            assert self.proc.stdin is not None
-            self.proc.stdin.write("quit\n")
-            self.proc.stdin.flush()
-            self.proc.wait(15)
-        finally:
-            if self.proc.poll() is None:
-                self.proc.kill()
-                self.proc.wait(10)
 
 
 def _turn(h: Headless, state: dict[str, Any], n: int) -> None:
@@ -126,7 +59,7 @@ def _turn(h: Headless, state: dict[str, Any], n: int) -> None:
 
 def test_a_whole_game_headless_scores_like_the_engine(tmp_path: Path) -> None:
     h = Headless(tmp_path / "games.sqlite3", "--profile", "colovini-40",
-                 "--players", "Ann,Bob,Cid")
+                 "--players", "Ann,Bob,Cid", game="colovini", strict=True)
     try:
         ready = h.next(30)
         assert ready["event"] == "ready" and ready["ready"] and ready["virtual"]

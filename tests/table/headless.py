@@ -15,10 +15,18 @@ CLI = [sys.executable, "-c", "from meridian_table.cli.main import main; main()"]
 
 
 class Headless:
-    def __init__(self, db: Path, *extra: str) -> None:
+    """`play GAME --headless` on the virtual board in a subprocess: commands in, JSON out.
+
+    ``extra`` are more `play` options (``"--resume"``, ``"--players", "Ann,Bob,Cid"``).
+    With ``strict``, :meth:`ask` fails on an ``error`` record instead of returning it.
+    """
+
+    def __init__(self, db: Path, *extra: str, game: str = "kato", strict: bool = False) -> None:
         env = dict(os.environ, PYTHONUNBUFFERED="1")
+        self.game = game
+        self.strict = strict
         self.proc = subprocess.Popen(
-            [*CLI, "play", "kato", "--board", "sim", "--headless", "--db", str(db),
+            [*CLI, "play", game, "--board", "sim", "--headless", "--db", str(db),
              "--settle-ms", "30", *extra],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             text=True, env=env,
@@ -60,12 +68,13 @@ class Headless:
         self.proc.stdin.flush()
 
     def ask(self, line: str) -> list[dict[str, Any]]:
-        """Send a command and return the records up to its ack."""
+        """Send a command and return the records up to its ack (strict: no ``error``)."""
         self.send(line)
         out = []
         while True:
             record = self.next()
             out.append(record)
+            assert not (self.strict and record["event"] == "error"), record
             if record["event"] == "ack" and record["cmd"] == line:
                 return out
 
