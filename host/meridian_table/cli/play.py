@@ -39,6 +39,7 @@ LOGGER = logging.getLogger(__name__)
 
 GAMES = ("kato", "colovini")
 ASSISTS = ("full", "captures", "tournament")
+DECKS = ("digital", "physical")
 
 
 class HeadlessPrinter:
@@ -206,6 +207,59 @@ def _check_db(db: str) -> None:
         )
 
 
+def _colovini_options(
+    game: str, deck: str | None, seed: int | None, map_file: str | None, resume: bool
+) -> dict[str, Any]:
+    """--deck, --seed and --map as Colovini's game options, checked: refused for another
+    game, with --resume (the logged game keeps its own), and a seed without a shuffle."""
+    given = {"--deck": deck, "--seed": seed, "--map": map_file}
+    named = [flag for flag, value in given.items() if value is not None]
+    if not named:
+        return {}
+    if game != "colovini":
+        raise click.BadParameter(
+            f"{', '.join(named)} {'is' if len(named) == 1 else 'are'} for Colovini's Meridian "
+            f"(cards and an island map); {game} has none: leave {' and '.join(named)} out",
+            param_hint=named[0],
+        )
+    if resume:
+        raise click.BadParameter(
+            f"--resume continues the logged game with its own deck, seed and map; leave "
+            f"{' and '.join(named)} out, or start a new game without --resume",
+            param_hint=named[0],
+        )
+    if seed is not None and deck == "physical":
+        raise click.BadParameter(
+            f"--seed {seed} shuffles the digital deck, but --deck physical uses your own "
+            "cards: leave --seed out, or use --deck digital",
+            param_hint="--seed",
+        )
+    options: dict[str, Any] = {}
+    if deck is not None:
+        options["deck"] = deck
+    if seed is not None:
+        options["seed"] = seed
+    if map_file is not None:
+        options["map"] = _check_map(map_file)
+    return options
+
+
+def _check_map(map_file: str) -> str:
+    """The --map as the game logs it (a file as an absolute path, so that --resume
+    finds it from any folder), after reading it: a bad map is refused before the board
+    is opened, with the file, the line and the fix."""
+    from meridian_table.games.colovini import MapError, load_map
+    from meridian_table.games.colovini.maps import resolve_map
+
+    try:
+        path = resolve_map(map_file)
+        load_map(path)
+    except MapError as exc:
+        raise click.BadParameter(str(exc), param_hint="--map") from None
+    shipped = path.stem == map_file and not Path(map_file).exists()
+    return map_file if shipped else str(path.expanduser().absolute())
+
+
 def _parse_players(value: str | None) -> tuple[str, ...]:
     if not value:
         return ()
@@ -224,6 +278,15 @@ def register(group: click.Group) -> None:
     @click.option("--assist", type=click.Choice(ASSISTS), default="full", show_default=True,
                   help="Kato: legal points and dead groups lit / captures only / none.")
     @click.option("--pie", is_flag=True, help="Kato: play with the pie rule.")
+    @click.option("--deck", type=click.Choice(DECKS), default=None,
+                  help="Colovini: digital (the table shuffles and deals; default) or physical "
+                  "(your own cards: say which card each turn).")
+    @click.option("--seed", type=click.IntRange(min=0), default=None,
+                  help="Colovini: shuffle the digital deck with this seed, to deal the same "
+                  "game again (default: a random seed; either way it is logged).")
+    @click.option("--map", "map_file", default=None, metavar="FILE",
+                  help="Colovini: the island map, a .toml file or a shipped map "
+                  "(sample-50, sample-40; default: the sample map of the board's side).")
     @click.option("--resume", is_flag=True, help="Continue the last unfinished game.")
     @click.option("--db", default=None,
                   help="Game log file (default: $MERIDIAN_TABLE_DB, else the user data dir).")
@@ -242,6 +305,9 @@ def register(group: click.Group) -> None:
         players: str | None,
         assist: str,
         pie: bool,
+        deck: str | None,
+        seed: int | None,
+        map_file: str | None,
         resume: bool,
         db: str | None,
         host: str,
@@ -261,6 +327,8 @@ def register(group: click.Group) -> None:
           meridian-table play kato --players Ann,Bob
           meridian-table play kato --board /dev/ttyACM0 --assist tournament --pie
           meridian-table play colovini --profile colovini-40 --players Ann,Bob,Cid
+          meridian-table play colovini --players Ann,Bob --deck digital --seed 42
+          meridian-table play colovini --deck physical --map my-board.toml
           meridian-table play kato --resume
           echo "place G6" | meridian-table play kato --headless --board sim
 
@@ -276,9 +344,12 @@ def register(group: click.Group) -> None:
             _check_db(db)
         options: dict[str, Any] = {}
         settings: dict[str, Any] = {}
+        colovini_options = _colovini_options(game, deck, seed, map_file, resume)
         if game == "kato":
             options["pie"] = pie
             settings["assist"] = assist
+        else:
+            options.update(colovini_options)
         setup = TableSetup(
             game=game,
             board=board,
@@ -318,6 +389,10 @@ def _serve(table: RunningTable, host: str, port: int) -> None:
             f"{what} {state['game']} game {state['game_id'] or ''} on "
             f"{'the virtual board' if table.virtual is not None else table.link.port}"
         )
+        options = state.get("options") or {}
+        if options.get("deck") == "digital" and options.get("seed") is not None:
+            click.echo(f"digital deck shuffled with seed {options['seed']} "
+                       f"(--seed {options['seed']} deals this game again)")
         click.echo(f"Table page: {server.url}")
         if server.token:
             click.echo(f"Access token (for other devices): {server.token}")
