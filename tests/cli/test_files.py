@@ -212,7 +212,7 @@ def test_a_read_only_log_is_refused_for_play_but_readable(logged_db: Path) -> No
 @pytest.mark.parametrize("game, players, words", [
     ("kato", "Ann", "kato needs 2 different names"),
     ("kato", "Ann,Bob,Cid", "kato needs 2 different names"),
-    ("kato", "Ann,Ann", "kato needs 2 different names"),
+    ("kato", "Ann,Ann", "'Ann' is named twice"),
     ("colovini", "Ann", "2, 3 or 4"),
     ("colovini", "A,B,C,D,E", "2, 3 or 4"),
 ])

@@ -71,3 +71,33 @@ def test_help_shows_the_colovini_options_with_an_example() -> None:
     for option in ("--deck [digital|physical]", "--seed", "--map FILE"):
         assert option in result.output
     assert "play colovini --players Ann,Bob --deck digital --seed 42" in result.output
+
+
+def test_player_names_are_checked_before_the_board_and_the_map() -> None:
+    # Three names on the default board used to report the 50-city board first.
+    error = refuse(["play", "colovini", "--players", "A,A,B", "--board", "sim", "--db",
+                    ":memory:", "--headless"], "'A' is named twice", "--players", code=1)
+    assert "cities" not in error and "map" not in error
+    refuse(["play", "colovini", "--players", "Ann,,Bob", "--db", ":memory:"],
+           "name 2 is empty", code=1)
+    refuse(["play", "kato", "--players", "Ann,Bob,", "--db", ":memory:"], "name 3 is empty",
+           code=1)
+    refuse(["play", "kato", "--players", "Ann, ann", "--db", ":memory:"], "named twice", code=1)
+
+
+def test_the_board_side_follows_the_player_count_without_a_profile() -> None:
+    three = headless_state("--players", "Ann,Bob,Cid", "--db", ":memory:")
+    assert len(three["board"]["sites"]) == 40 and three["options"]["map"] == "sample-40"
+    assert three["players"] == ["Ann", "Bob", "Cid"]
+    for names in ("Ann,Bob", "Ann,Bob,Cid,Dee"):
+        state = headless_state("--players", names, "--db", ":memory:")
+        assert len(state["board"]["sites"]) == 50 and state["options"]["map"] == "sample-50"
+    by_map = headless_state("--map", "sample-40", "--db", ":memory:")
+    assert len(by_map["board"]["sites"]) == 40 and by_map["options"]["players"] == 3
+
+
+def test_a_resumed_game_keeps_its_own_board(tmp_path: Path) -> None:
+    db = str(tmp_path / "g.sqlite3")
+    headless_state("--players", "Ann,Bob,Cid", "--db", db)
+    resumed = headless_state("--resume", "--db", db)
+    assert len(resumed["board"]["sites"]) == 40 and resumed["players"] == ["Ann", "Bob", "Cid"]

@@ -307,6 +307,12 @@ class Adapter(ABC):
     def scores(self) -> dict[str, Any]:
         """Per colour: ``{"total": n, "breakdown": [{"label": ..., "value": ...}]}``."""
 
+    @classmethod
+    def default_profile(cls, players: int | None, options: dict[str, Any]) -> str:
+        """The board profile to use when none is named, for ``players`` names (None: not
+        given) and the game ``options`` asked for. The game's name by default."""
+        return cls.game
+
     def adjudicate(self) -> dict[str, Any] | None:
         """A result the players may agree on instead of playing on (None: not offered)."""
         return None

@@ -261,9 +261,10 @@ def _check_map(map_file: str) -> str:
 
 
 def _parse_players(value: str | None) -> tuple[str, ...]:
+    """``Ann,Bob`` -> ("Ann", "Bob"). Empty names are kept so the table can name them."""
     if not value:
         return ()
-    return tuple(name.strip() for name in value.split(",") if name.strip())
+    return tuple(name.strip() for name in value.split(","))
 
 
 def register(group: click.Group) -> None:

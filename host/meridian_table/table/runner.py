@@ -25,12 +25,10 @@ from meridian_table.profiles import Profile, load_profile
 from meridian_table.store import Store
 from meridian_table.table.journal import Journal, MemoryJournal
 from meridian_table.table.session import DEFAULT_SETTLE_S, TableSession
-from meridian_table.table.storejournal import StoreArchive, resume_game, start_game
+from meridian_table.table.storejournal import Resumed, StoreArchive, resume_game, start_game
 
 LOGGER = logging.getLogger(__name__)
 
-#: The default board profile of each game.
-DEFAULT_PROFILES = {"kato": "kato-114", "colovini": "colovini-50"}
 CONNECT_TIMEOUT_S = 10.0
 
 
@@ -44,7 +42,7 @@ class TableSetup:
 
     game: str = "kato"
     board: str = "auto"               # "auto", "sim" or a port (path or pyserial URL)
-    profile: str | None = None        # default: DEFAULT_PROFILES[game]
+    profile: str | None = None        # default: the adapter's default_profile()
     players: tuple[str, ...] = ()
     options: dict[str, Any] = field(default_factory=dict)   # game options (pie, ...)
     settings: dict[str, Any] = field(default_factory=dict)  # adapter settings (assist)
@@ -130,16 +128,34 @@ def choose_board(spec: str) -> tuple[str | None, str | None]:
 
 
 def open_table(setup: TableSetup) -> RunningTable:
-    """Connect (or start the virtual board), open the log, create or resume the game."""
-    profile = load_profile(setup.profile or DEFAULT_PROFILES.get(setup.game, setup.game))
-    if profile.game != setup.game:
-        raise SetupError(
-            f"board profile {profile.name!r} is for {profile.game!r}, not {setup.game!r}; "
-            f"choose a {setup.game} profile with --profile"
-        )
+    """Connect (or start the virtual board), open the log, create or resume the game.
+
+    The players' names are checked first (the mistake a player made last is named
+    before any consequence of it), then the board profile is chosen: ``--profile``, the
+    resumed game's own, or the adapter's default for the player count and options.
+    """
+    check_names(setup.players)
+    cls = adapters.adapter_class(setup.game)
+    if setup.db == ":memory:" and setup.resume:
+        raise SetupError("--resume needs a database file; drop --db :memory:")
     closers: list[Callable[[], None]] = []
     try:
-        store, journal, adapter, players, resumed = _open_game(setup, profile, closers)
+        store = None if setup.db == ":memory:" else Store.open(Path(setup.db) if setup.db else None)
+        if store is not None:
+            closers.append(store.close)
+        logged = resume_game(store, game=setup.game) if store is not None and setup.resume else None
+        name = setup.profile or (logged.info.profile if logged is not None else None)
+        if name is None:
+            count = len(setup.players) if setup.players else None
+            name = cls.default_profile(count, dict(setup.options))
+        profile = load_profile(name)
+        if profile.game != setup.game:
+            raise SetupError(
+                f"board profile {profile.name!r} is for {profile.game!r}, not {setup.game!r}; "
+                f"choose a {setup.game} profile with --profile"
+            )
+        journal, adapter, players = _open_game(setup, profile, store, logged)
+        resumed = logged is not None
         port, notice = choose_board(setup.board)
         virtual = None
         if port is None:
@@ -192,25 +208,19 @@ def open_table(setup: TableSetup) -> RunningTable:
 
 
 def _open_game(
-    setup: TableSetup, profile: Profile, closers: list[Callable[[], None]]
-) -> tuple[Store | None, Journal, Adapter, tuple[str, ...], bool]:
+    setup: TableSetup, profile: Profile, store: Store | None, logged: Resumed | None
+) -> tuple[Journal, Adapter, tuple[str, ...]]:
+    if logged is not None:
+        return logged.journal, logged.adapter, tuple(logged.info.players)
     options = _game_options(setup, profile)
-    if setup.db == ":memory:":
-        if setup.resume:
-            raise SetupError("--resume needs a database file; drop --db :memory:")
-        adapter = adapters.create(setup.game, **options, **setup.settings)
-        return None, MemoryJournal(), adapter, _players(setup, adapter), False
-    store = Store.open(Path(setup.db) if setup.db else None)
-    closers.append(store.close)
-    if setup.resume:
-        resumed = resume_game(store, game=setup.game)
-        return store, resumed.journal, resumed.adapter, tuple(resumed.info.players), True
     adapter = adapters.create(setup.game, **options, **setup.settings)
     players = _players(setup, adapter)
+    if store is None:
+        return MemoryJournal(), adapter, players
     journal = start_game(
         store, adapter, players, profile=profile.name, settings=adapter.settings()
     )
-    return store, journal, adapter, players, False
+    return journal, adapter, players
 
 
 def _game_options(setup: TableSetup, profile: Profile) -> dict[str, Any]:
@@ -224,12 +234,31 @@ def _game_options(setup: TableSetup, profile: Profile) -> dict[str, Any]:
     return options
 
 
+def check_names(players: tuple[str, ...]) -> None:
+    """Refuse an empty name or a name given twice (case and spaces aside)."""
+    listed = ",".join(players)
+    seen: dict[str, int] = {}
+    for number, name in enumerate(players, start=1):
+        if not name.strip():
+            raise SetupError(
+                f"players {listed!r}: name {number} is empty; give each player a name, "
+                "separated by commas, e.g. --players Ann,Bob"
+            )
+        key = " ".join(name.split()).casefold()
+        if key in seen:
+            raise SetupError(
+                f"players {listed!r}: {name.strip()!r} is named twice (names {seen[key]} and "
+                f"{number}); give each player a different name, e.g. --players Ann,Bob"
+            )
+        seen[key] = number
+
+
 def _players(setup: TableSetup, adapter: Adapter) -> tuple[str, ...]:
     count = len(adapter.colours)
     players = setup.players or tuple(f"Player {i + 1}" for i in range(count))
-    if len(players) != count or len(set(players)) != count:
+    if len(players) != count:
         raise SetupError(
             f"players {','.join(players)!r}: {adapter.game} needs {count} different names, "
             "e.g. --players Ann,Bob"
         )
-    return players
+    return tuple(name.strip() for name in players)
