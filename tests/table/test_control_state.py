@@ -196,3 +196,62 @@ def test_link_names_the_firmware_from_the_hello() -> None:
     assert t.session.state()["link"]["firmware"] == {
         "version": "0.3.0", "board": "pico-abc123", "proto": 1,
     }
+
+
+def test_the_table_knows_no_game() -> None:
+    """No game's name is a string the table's session or control rules compare with."""
+    import ast
+    import inspect
+
+    from meridian_table.table import controls, session
+
+    for module in (controls, session):
+        tree = ast.parse(inspect.getsource(module))
+        names = {node.value for node in ast.walk(tree)
+                 if isinstance(node, ast.Constant) and isinstance(node.value, str)}
+        assert not names & {"kato", "colovini", "empire"}, module.__name__
+
+
+def test_colovini_hints_come_from_its_adapter_whatever_the_game_is_called() -> None:
+    t = make_colovini()
+    t.adapter.game = "meridian-variant"  # type: ignore[misc]
+    cs = states(t.session)
+    assert cs["pass"] == {"enabled": True, "why": "Pass: discard a card instead of building",
+                          "used": True}
+    assert not cs["plus"]["enabled"]  # not during the meridian question
+    agrees_with_adapter(t.session, t.adapter)  # the meridian buttons too: no skip
+    t.press("meridian3")
+    agrees_with_adapter(t.session, t.adapter)
+    assert states(t.session)["meridian3"]["why"] == "Choose meridian 3 instead"
+
+
+def test_colovini_meridian_buttons_follow_the_movers_cards() -> None:
+    t = make_colovini(deck="digital", seed=11)
+    cs = states(t.session)
+    allowed = set(t.session.state()["question"]["choices"])
+    for m in range(1, 11):
+        assert cs[f"meridian{m}"]["enabled"] == (str(m) in allowed), m
+    agrees_with_adapter(t.session, t.adapter)
+
+
+def test_colovini_confirm_after_the_end_toggles_the_tidy_up_guide() -> None:
+    t = make_colovini(players=4)
+    engine = t.adapter.engine
+    while not engine.is_over:
+        t.adapter.play(f"{engine.cards_left(engine.to_move)[0]}:pass")
+    t.place("1.1")  # any settled change makes the table read the ended game
+    t.lift("1.1")
+    cs = states(t.session)
+    assert cs["confirm"]["enabled"] and "tidy-up" in cs["confirm"]["why"]
+    assert not cs["pass"]["enabled"] and not cs["meridian3"]["enabled"]
+    agrees_with_adapter(t.session, t.adapter)
+
+
+def test_kato_hints_come_from_its_adapter() -> None:
+    t = make()
+    hook = t.adapter.control_state(None)
+    assert set(hook) == {"confirm", "pass", "swap"}
+    t.adapter.game = "kato-variant"  # type: ignore[misc]
+    cs = states(t.session)
+    assert cs["swap"]["why"] == "Only for the pie choice, after the opener's two stones"
+    assert cs["pass"]["why"] == "Passing is allowed only when no placement is legal"

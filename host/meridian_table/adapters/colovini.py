@@ -327,6 +327,46 @@ class ColoviniAdapter(Adapter):
             return View(CHOICE, rebuild.prompt, lights, (), rebuild, mover)
         return self._options_view(lights)
 
+    def control_state(self, view: View | None) -> dict[str, tuple[bool, str]]:
+        """Which of Colovini's buttons a press would use now, and why not (docs/TABLE.md).
+
+        Pass is always open (a card is discarded instead of building); plus/minus step
+        through a question with two or more answers, but not the meridian question (the
+        meridian buttons answer it); a meridian button is open when the mover's cards
+        allow that meridian. After the end, Confirm toggles the tidy-up guide.
+        """
+        if self._engine.is_over:
+            out = {name: (False, "The game is over") for name in self.controls}
+            out["confirm"] = (True, "Hide the tidy-up guide" if self._tidy else
+                              "Show the tidy-up guide: the towers to take off blink red")
+            return out
+        question = view.question if view is not None else None
+        answers = dict(question.buttons) if question is not None else {}
+        allowed = set(self._allowed_meridians())
+        out = {}
+        for name in self.controls:
+            if name in answers:
+                out[name] = (True, f"Answer: {answers[name]}")
+            elif name == "pass":
+                must = view is not None and view.phase == PASS
+                out[name] = (True, "Pass: no tower can be built" if must else
+                             "Pass: discard a card instead of building")
+            elif name == "confirm":
+                out[name] = (False, "Nothing to confirm: play on the board")
+            elif name in ("plus", "minus"):
+                steps = (question is not None and question.field != MERIDIAN
+                         and len(question.choices) >= 2)
+                out[name] = ((True, "Step through the answers") if steps else
+                             (False, "Nothing to choose between now"))
+            elif name in MERIDIAN_BUTTONS:
+                m = int(name[len("meridian"):])
+                if m not in allowed:
+                    out[name] = (False, f"Meridian {m} is not open to you now")
+                else:
+                    out[name] = (True, f"Choose meridian {m}" if self._meridian is None
+                                 else f"Choose meridian {m} instead")
+        return out
+
     def _rebuilds_unseen(self) -> dict[str, Action]:
         """The rebuilds the switches cannot see, by their answer (``10.3=2``).
 

@@ -211,6 +211,33 @@ class KatoAdapter(Adapter):
             return f"{name}: place your second stone with an empty point between it and the first"
         return f"{name}: place a stone"
 
+    def control_state(self, view: View | None) -> dict[str, tuple[bool, str]]:
+        """Which of Kato's buttons a press would use now, and why not (docs/TABLE.md).
+
+        Read from ``view`` (the one the table shows): the pie question's buttons, and
+        ``swap``/``pass`` among its legal actions; Confirm passes on a pass-only turn.
+        """
+        if self.result() is not None:
+            return {name: (False, "The game is over") for name in self.controls}
+        question = view.question if view is not None else None
+        answers = dict(question.buttons) if question is not None else {}
+        legal = set(view.legal) if view is not None else set()
+        passing = "pass" in legal
+        out: dict[str, tuple[bool, str]] = {}
+        for name in self.controls:
+            if name in answers:
+                out[name] = (True, f"Answer: {answers[name]}")
+            elif name == "swap":
+                out[name] = ((True, "Swap colours (the pie choice)") if "swap" in legal else
+                             (False, "Only for the pie choice, after the opener's two stones"))
+            elif name == "pass":
+                out[name] = ((True, "Pass: no placement is possible") if passing else
+                             (False, "Passing is allowed only when no placement is legal"))
+            elif name == "confirm":
+                out[name] = ((True, "Pass: no placement is possible") if passing else
+                             (False, "Nothing to confirm: play on the board"))
+        return out
+
     # --- what a settled board means ----------------------------------------------------
 
     def interpret(self, observation: Observation) -> Interpretation:

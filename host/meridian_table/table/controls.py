@@ -6,11 +6,11 @@ physical buttons and the ``button`` command work exactly as before, and a press 
 the hint calls disabled is still refused by the adapter with its own message.
 
 The table's own rules come first (disconnected, out of sync, game over, nothing to
-undo, no count to offer). Then the game's: an adapter may answer for its buttons with
-an optional ``control_state(view)`` method returning ``{name: (enabled, why)}``; without
-one, the rules below read the adapter's :class:`View` (the question's buttons, the
-actions among the legal moves, the PASS phase) plus a few per-game facts for the
-games this package ships.
+undo, no count to offer). Then the game's: an adapter answers for its buttons with an
+optional ``control_state(view)`` method returning ``{name: (enabled, why)}`` (the games
+this package ships all do). For a button it does not answer for, the fallback reads
+only the adapter's :class:`View`: the question's buttons, and the legal actions named
+like the button. The table knows no game: every game-specific rule lives in its adapter.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from meridian_table.adapters.base import ADJUDICATE, ENDED, PASS, RESYNC, Adapter, View
+from meridian_table.adapters.base import ENDED, RESYNC, Adapter, View
 
 LOGGER = logging.getLogger(__name__)
 
@@ -113,42 +113,18 @@ def _menu(adapter: Adapter, facts: TableFacts) -> tuple[bool, str]:
 def _game_button(
     name: str, adapter: Adapter, view: View | None, facts: TableFacts
 ) -> tuple[bool, str]:
+    """The fallback for a game button the adapter does not answer for: what the table
+    can read from any game's :class:`View` without knowing the game."""
+    if facts.game_over or facts.phase == ENDED:
+        return False, "The game is over"
     question = view.question if view is not None else None
     answers = dict(question.buttons) if question is not None else {}
-    game = adapter.game
-    if facts.game_over or facts.phase == ENDED:
-        if game == "colovini" and name == "confirm":
-            return True, "Show or hide the tidy-up guide"
-        return False, "The game is over"
     if name in answers:
         return True, f"Answer: {answers[name]}"
-    legal = set(view.legal) if view is not None else set()
-    if name == "swap":
-        if "swap" in legal:
-            return True, "Swap colours (the pie choice)"
-        return False, "Only for the pie choice, after the opener's two stones"
-    if name == "pass":
-        if "pass" in legal or facts.phase == PASS:
-            return True, "Pass: no placement is possible"
-        if game == "colovini":
-            return True, "Pass: discard a card instead of building"
-        return False, "Passing is allowed only when no placement is legal"
-    if name == "confirm":
-        if facts.phase == PASS and "pass" in legal:
-            return True, "Pass: no placement is possible"
-        if facts.phase == ADJUDICATE:
-            return True, "Agree to end the game by the count"
-        return False, "Nothing to confirm: play on the board"
-    if name in ("plus", "minus"):
-        choices = tuple(question.choices) if question is not None else ()
-        if question is not None and len(choices) >= 2 and question.field != "meridian":
-            return True, "Step through the answers"
-        return False, "Nothing to choose between now"
-    if name.startswith("meridian") and name[len("meridian"):].isdigit():
-        if question is not None and question.field == "meridian":
-            return False, f"Meridian {name[len('meridian'):]} is not open to you now"
-        return True, "Choose this meridian instead"
-    return True, ""
+    if view is not None and name in view.legal:
+        # a legal action named like the button (a pass, a swap)
+        return True, name.capitalize()
+    return False, "Nothing to do with this button now"
 
 
 __all__ = ["TableFacts", "control_state"]
