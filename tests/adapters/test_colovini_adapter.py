@@ -275,3 +275,31 @@ def test_the_journal_replays_into_a_fresh_adapter_with_choices_pending() -> None
     assert isinstance(fresh, ColoviniAdapter)
     assert fresh.engine.state == t.adapter.engine.state
     assert (fresh.meridian, fresh.card) == (t.adapter.meridian, t.adapter.card)
+
+
+def test_the_tidy_up_guide_notices_towers_being_lifted_and_logs_nothing() -> None:
+    t = make(players=4, deck="physical")
+    engine = t.adapter.engine
+    for notation in ["1:1.1=5", "1:1.2=4", "2:2.3=3", "2:2.2=6",
+                     "4:4.3=2", "5:5.3=2", "3:3.1=3", "3:3.2=2"]:
+        t.adapter.play(notation)
+    while not engine.is_over:
+        t.adapter.play(f"{engine.cards_left(engine.to_move)[0]}:pass")
+    t.place(*engine.garrisons())
+    t.press("confirm")
+    tidy = [s for s, led in t.session.state()["leds"].items() if led["colour"] == "#ff0000"]
+    assert "1.1" in tidy and "1.2" in tidy and len(tidy) >= 3
+    logged = len(t.journal.events)
+    assert f"({len(tidy)} left)" in t.session.state()["message"]
+    t.lift("1.1")
+    assert t.light("1.1") == (0, "O")  # lifted: dark
+    assert t.light("1.2") == (REMOVE.colour, REMOVE.effect)  # still to take off
+    assert f"({len(tidy) - 1} left)" in t.session.state()["message"]
+    t.lift(*[s for s in tidy if s != "1.1"])
+    assert t.session.state()["message"].startswith("Tidy-up done")
+    assert all(t.light(s) == (0, "O") for s in tidy)
+    assert t.light("2.2") == (LED_COLOURS["grey"], "S")  # the kept towers keep their colour
+    assert len(t.journal.events) == logged  # the table read the board but logged nothing
+    assert t.session.phase == "ended"
+    t.place("1.1")  # a tower put back after the tidy-up blinks again
+    assert t.light("1.1") == (REMOVE.colour, REMOVE.effect)

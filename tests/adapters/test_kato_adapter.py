@@ -79,6 +79,19 @@ def test_a_random_game_to_the_end_celebrates_the_winner() -> None:
     assert state["phase"] == "ended"
     winner = state["result"]["winner"]
     colour = COLOURS[winner]
+    # The last move's dead stones still stand: they blink "remove" until lifted; the
+    # table reads the board but logs nothing now that the game is over.
+    dead = sorted(bot.adapter.history()[-1].removed)
+    assert dead, "the winning move removes the loser's last stones"
+    assert set(state["leds"]) == set(dead) and "blink red" in state["message"]
+    logged = len(bot.journal.events)
+    for n, site in enumerate(dead, start=1):
+        assert bot.board.light_at(site) == (REMOVE_COLOUR, "F")
+        bot.board.set(site, False)
+        bot.settle()
+        if n < len(dead):
+            assert bot.board.light_at(site) == (0, "O")  # lifted: dark until the last is off
+    assert len(bot.journal.events) == logged and bot.session.phase == "ended"
     assert all(lt.colour == colour and lt.effect == "P" for lt in bot.board.plans[-1].lights)
     (kind, payload), = bot.journal.of_kind("result")
     assert payload["winners"] == [state["seats"][winner]]

@@ -173,6 +173,13 @@ def test_a_whole_game_on_the_virtual_board(table: RunningTable) -> None:
     assert saw_removal
     winner = state["result"]["winner"]
     hue = light if winner == "light" else dark
+    # The winning move's dead stones still stand: they blink red until lifted (the
+    # table reads the board after the end), then the winner animation shows.
+    dead = sorted(state["moves"][-1]["removed"])
+    assert dead and "blink red" in state["message"]
+    for site in dead:
+        d.shows(site, red)
+        d.set(site, False)
     d.vb.wait_for(lambda leds: sum(hue(tuple(c)) for c in leds) >= len(leds) // 2, 5)
     info = table.store.game(state["game_id"]) if table.store else None
     assert info is not None and info.status == "finished"

@@ -307,6 +307,16 @@ class Adapter(ABC):
     def scores(self) -> dict[str, Any]:
         """Per colour: ``{"total": n, "breakdown": [{"label": ..., "value": ...}]}``."""
 
+    def finale(self, observation: Observation) -> View:
+        """What the table shows once the game is over, for the settled board.
+
+        The table keeps reading the board after the end, but nothing on it is an action
+        any more (nothing is interpreted or logged): the adapter only says what the LEDs
+        show, e.g. pieces still to take off blinking "remove" until they are lifted.
+        The default is :meth:`view` (the winner animation), whatever the board holds.
+        """
+        return self.view(None)
+
     @classmethod
     def default_profile(cls, players: int | None, options: dict[str, Any]) -> str:
         """The board profile to use when none is named, for ``players`` names (None: not

@@ -474,7 +474,14 @@ class ColoviniAdapter(Adapter):
                             values, buttons)
         return View(CHOICE, question.prompt, lights, (), question, mover)
 
-    def _end_view(self) -> View:
+    def finale(self, observation: Observation) -> View:
+        """After the end: the islands, and with the tidy-up guide on, the towers to take
+        off blink red until they are lifted (then their cities go dark)."""
+        return self._end_view(observation.sensed)
+
+    def _end_view(self, sensed: frozenset[str] | None = None) -> View:
+        """The islands in their owners' colours; ``sensed``: the settled board, so that a
+        tower the tidy-up guide asked for goes dark once lifted (None: all still stand)."""
         result = self._engine.result()
         lights: dict[str, Light] = {}
         for island in result.islands:
@@ -485,9 +492,18 @@ class ColoviniAdapter(Adapter):
                 elif island.tied:
                     lights[city] = TIED
         if self._tidy:
+            left = []
             for city in self._tidy_sites():
-                lights[city] = REMOVE
-            message = "Tidy-up: take off the towers that blink red, then count. " + result.tie_break
+                if sensed is None or city in sensed:
+                    lights[city] = REMOVE
+                    left.append(city)
+                else:
+                    lights.pop(city, None)  # lifted: that city goes dark
+            if left:
+                message = (f"Tidy-up: take off the towers that blink red ({len(left)} left), "
+                           f"then count. {result.tie_break}")
+            else:
+                message = f"Tidy-up done: count the islands. {result.tie_break}"
         else:
             message = f"{result.tie_break} Press Confirm for the tidy-up guide."
         return View(ENDED, message, lights, (), None, None)

@@ -20,6 +20,7 @@ from meridian_table.adapters.base import (
     ENDED,
     PASS,
     PLAY,
+    REMOVE,
     Adapter,
     AdapterError,
     Applied,
@@ -197,6 +198,18 @@ class KatoAdapter(Adapter):
             for site in placements:
                 lights.setdefault(site, hint(COLOURS[mover]))
         return View(PLAY, self._play_message(mover), lights, placements, None, mover)
+
+    def finale(self, observation: Observation) -> View:
+        """After the end: stones the game no longer has (the last move's removed group,
+        usually) blink "remove" until lifted; then the winner animation."""
+        view = self.view(None)
+        extra = sorted(observation.sensed - observation.expected, key=self._points.index)
+        if not extra:
+            return view
+        dead = self._pending_removal()
+        what = "dead stones" if set(extra) <= dead else "stones no longer in the game"
+        message = f"{view.message}. Lift the {what} that blink red: {', '.join(extra)}"
+        return View(ENDED, message, {site: REMOVE for site in extra}, (), None, None)
 
     def _play_message(self, mover: str) -> str:
         plies = len([a for a in self._history if a.placed])

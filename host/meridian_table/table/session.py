@@ -530,8 +530,12 @@ class TableSession:
                 self._view = None
                 self._lights = {}
                 return
-            # After the end the board no longer matters: the winner animation shows.
-            if observation.matches or result is not None:
+            if result is not None:
+                # After the end nothing on the board is a move: the adapter only says
+                # what to show for it (pieces to take off, then the winner animation).
+                self._show_view(finale=observation)
+                return
+            if observation.matches:
                 self._show_view()
                 return
             interp = self.adapter.interpret(observation)
@@ -586,8 +590,8 @@ class TableSession:
             return
         raise RuntimeError("the table kept applying sensed actions; the adapter is inconsistent")
 
-    def _show_view(self) -> None:
-        view = self.adapter.view(self._flash)
+    def _show_view(self, finale: Observation | None = None) -> None:
+        view = self.adapter.view(self._flash) if finale is None else self.adapter.finale(finale)
         self._view = view
         self._phase = ADJUDICATE if self._adjudicating else view.phase
         self._message = view.message
