@@ -99,3 +99,18 @@ def test_resume_with_nothing_unfinished_says_so(tmp_path: Path) -> None:
     with Store.open(tmp_path / "log.sqlite3") as store:
         with pytest.raises(ResumeError, match="no unfinished"):
             resume_game(store, game="kato")
+
+
+def test_a_board_fault_is_a_note_in_the_store_and_resume_ignores_it(tmp_path: Path) -> None:
+    from meridian_table.link import BoardFault
+
+    with Store.open(tmp_path / "g.sqlite3") as store:
+        session, board, clock = _table(store, KatoAdapter(6))
+        _place(board, clock, session, "G6")
+        session.on_link_event(BoardFault("GHOST", (str(board.profile.sites["A1"].pos),)))
+        gid = session.journal.game_id
+        assert gid is not None
+        notes = [e.payload for e in store.events(gid) if e.kind == "note"]
+        assert len(notes) == 1 and notes[0]["fault"] == "GHOST" and "site A1" in notes[0]["text"]
+        resumed = resume_game(store, game="kato")
+        assert [a.notation for a in resumed.adapter.history()] == ["G6"]

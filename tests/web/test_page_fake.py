@@ -348,6 +348,26 @@ def test_link_panel_is_one_line_with_grouped_details_and_highlighted_errors(
     shoot(page, "link-details", full_page=True)
 
 
+def test_board_faults_are_shown_in_the_link_panel_without_opening_it(
+    server: WebServer, fake: FakeSession, open_page: Callable[..., Any], shoot: Any
+) -> None:
+    page = open_page(server.url)
+    assert page.is_hidden("#link-faults")
+    ghost = ("Ghost switch at matrix position 17 (site C3, row 2, column 1): a diode is "
+             "missing or reversed in that rectangle")
+    fake.fault("GHOST", ["17"], ghost)
+    page.wait_for_selector("#link-faults li[data-code='GHOST']")
+    assert not page.is_visible("#link-body")  # the details stay folded; the fault is not
+    assert ghost in page.inner_text("#link-faults")
+    fake.fault("CONFIG", ["rows", "bad_value"], "The board's configuration is wrong")
+    fake.fault("CONFIG", ["rows", "bad_value"], "The board's configuration is wrong")
+    page.wait_for_selector("#link-faults li[data-code='CONFIG'] .link-fault-count")
+    assert "(×2)" in page.inner_text("#link-faults li[data-code='CONFIG']")
+    assert page.locator("#link-faults li").count() == 2
+    assert page.inner_text("#link-summary-errors") == "1 error counter"  # the faults counter
+    shoot(page, "link-faults")
+
+
 def test_controls_not_applicable_now_are_greyed_with_the_reason(
     open_page: Callable[..., Any], shoot: Any
 ) -> None:

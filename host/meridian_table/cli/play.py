@@ -15,7 +15,8 @@ JSON line per acknowledged move and per state change (for automation and tests):
 
 Output lines: {"event": "ready", ...}, {"event": "move", "n": 3, "notation": "G6",
 "player": "light"} (only after the move is in the log), {"event": "undo", ...},
-{"event": "state", "phase": ..., "message": ...}, {"event": "error", "error": ...},
+{"event": "state", "phase": ..., "message": ...}, {"event": "fault", "code": "GHOST",
+"text": ...} (a board fault, once), {"event": "error", "error": ...},
 {"event": "ack", "cmd": ...} after each command.
 """
 
@@ -50,6 +51,7 @@ class HeadlessPrinter:
         self._lock = threading.Lock()
         self._moves: list[dict[str, Any]] | None = None
         self._last: tuple[Any, ...] | None = None
+        self._faults: set[tuple[str, str]] = set()
 
     def emit(self, record: dict[str, Any]) -> None:
         with self._lock:
@@ -59,6 +61,18 @@ class HeadlessPrinter:
     def prime(self, state: dict[str, Any]) -> None:
         self._moves = list(state["moves"])
         self._last = _summary(state)
+        self._new_faults(state)
+
+    def _new_faults(self, state: dict[str, Any]) -> list[dict[str, Any]]:
+        """The board faults not printed yet (a repeat of a printed one is not new)."""
+        out = []
+        for fault in state["link"].get("faults", []):
+            key = (str(fault["code"]), json.dumps(fault["detail"]))
+            if key not in self._faults:
+                self._faults.add(key)
+                out.append({"event": "fault", "code": fault["code"], "detail": fault["detail"],
+                            "text": fault["text"]})
+        return out
 
     def __call__(self, state: dict[str, Any]) -> None:
         moves = list(state["moves"])
@@ -77,6 +91,7 @@ class HeadlessPrinter:
             for new in moves[common:]:
                 records.append({"event": "move", **new})
             self._moves = moves
+            records.extend(self._new_faults(state))
             summary = _summary(state)
             if summary != self._last:
                 self._last = summary

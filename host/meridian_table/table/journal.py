@@ -14,6 +14,8 @@ Event kinds written by the table (payloads are JSON-able dicts):
 - ``sense``   ``{"sensed": [...], "expected": [...], "meaning": "action|mistakes|..."}``
   (every settled board the table interpreted, enough to audit a dispute)
 - ``result``  ``{"winner": "light", "reason": ..., "scores": ...}``
+- ``note``    ``{"text": "Ghost switch at ...", "fault": "GHOST", "detail": ["17"]}`` (a board
+  fault, once per distinct fault; not replayed)
 """
 
 from __future__ import annotations

@@ -41,6 +41,8 @@ from meridian_table.table.journal import Journal, MemoryJournal
 LOGGER = logging.getLogger(__name__)
 
 DEFAULT_SETTLE_S = 0.300
+#: The distinct board faults kept for the page (the oldest is dropped first).
+MAX_FAULTS = 20
 TABLE_BUTTONS = ("undo", "menu")
 #: The link states in which the board is reachable.
 CONNECTED = "connected"
@@ -171,6 +173,7 @@ class TableSession:
         self._lights: dict[str, Light] = {}
         self._plan: LedPlan = LedPlan.blank(profile.leds)
         self._plans_sent = 0
+        self._faults: dict[tuple[str, tuple[str, ...]], dict[str, Any]] = {}
         history = adapter.history()
         self._prior = next(iter(history[-1].placed), None) if history else None
         with self._lock:
@@ -214,13 +217,15 @@ class TableSession:
     # --- inputs from the board -------------------------------------------------------
 
     def on_link_event(self, event: object) -> None:
-        """Callback for the link: SenseEvent, Snapshot or LinkState (duck-typed)."""
+        """Callback for the link: SenseEvent, Snapshot, LinkState or BoardFault (duck-typed)."""
         notify = False
         with self._lock:
             if hasattr(event, "pos") and hasattr(event, "closed"):
                 notify = self._on_sense(int(event.pos), bool(event.closed))
             elif hasattr(event, "closed") and hasattr(event, "last_seq"):
                 self._on_snapshot(frozenset(int(p) for p in event.closed))
+            elif hasattr(event, "code") and hasattr(event, "detail"):
+                notify = self._on_fault(str(event.code), tuple(str(d) for d in event.detail))
             elif hasattr(event, "state"):
                 notify = self._on_link_state(str(event.state), str(getattr(event, "detail", "")))
             else:
@@ -252,6 +257,72 @@ class TableSession:
     def _on_snapshot(self, closed: frozenset[int]) -> None:
         self._positions = {p for p in closed if p in self._site_of}
         self._changed_at = self._clock()
+
+    def _on_fault(self, code: str, detail: tuple[str, ...]) -> bool:
+        """A FAULT from the firmware: shown in ``state()["link"]["faults"]`` with a
+        sentence for a person, and logged once as a ``note`` (the firmware repeats a
+        config fault every second: a repeat only counts)."""
+        key = (code, detail)
+        known = self._faults.get(key)
+        if known is not None:
+            known["count"] += 1
+            return True
+        text = self._fault_text(code, detail)
+        if len(self._faults) >= MAX_FAULTS:
+            self._faults.pop(next(iter(self._faults)))  # the oldest makes room
+        self._faults[key] = {"code": code, "detail": list(detail), "text": text, "count": 1}
+        LOGGER.warning("board fault %s %s: %s", code, " ".join(detail), text)
+        try:
+            self._log("note", {"text": text, "fault": code, "detail": list(detail)})
+        except Exception:  # a note that cannot be stored must not stop the link's thread
+            LOGGER.exception("the board fault could not be logged")
+        return True
+
+    def _fault_text(self, code: str, detail: tuple[str, ...]) -> str:
+        """The fault in words for the maker or the players: what it means, what to do."""
+        args = " ".join(detail)
+        if code == "GHOST":
+            try:
+                pos = int(detail[0])
+            except (IndexError, ValueError):
+                return f"Ghost switch reported ({args or 'no position'}): a diode is missing"
+            where = self._where(pos)
+            return (
+                f"Ghost switch at matrix position {pos} ({where}): it looks closed only "
+                "because three other switches of a rectangle through it are closed. A diode "
+                f"is missing or reversed in that rectangle: check the diodes of {where}'s "
+                "row and column. The board holds the ghost back, so no move is read from it."
+            )
+        if code == "CONFIG":
+            what = f"{detail[0]!r} is {' '.join(detail[1:]) or 'bad'}" if detail else "it is bad"
+            return (
+                f"The board's configuration is wrong: {what}. It keeps scanning but shows "
+                f"the fault pattern; write the profile's config to it again "
+                f"(meridian-table flash --profile {self.profile.name})."
+            )
+        if code == "OVERFLOW":
+            return (
+                f"The board's event buffer overflowed ({args or 'some'} changes not queued); "
+                "it sent its whole occupancy instead, so nothing is lost."
+            )
+        if code == "EXC":
+            return (
+                f"The board's firmware caught an error ({args or 'unknown'}) and carried on. "
+                "If it repeats, run `meridian-table monitor` and report what it shows."
+            )
+        return f"The board reported fault {code} {args}".rstrip() + "."
+
+    def _where(self, pos: int) -> str:
+        """A matrix position in the maker's words: its site or button, row and column."""
+        name = self._site_of.get(pos)
+        what = f"site {name}" if name is not None else None
+        if what is None and pos in self._button_of:
+            what = f"button {self._button_of[pos]}"
+        cols = getattr(self.profile, "cols", None)
+        grid = f"row {pos // cols}, column {pos % cols}" if isinstance(cols, int) and cols else ""
+        if what is None:
+            what = f"no site of profile {self.profile.name}"
+        return f"{what}, {grid}" if grid else what
 
     def _on_link_state(self, state: str, detail: str) -> bool:
         self._link_state = state
@@ -767,6 +838,7 @@ class TableSession:
                     "virtual": self._virtual,
                     "stats": stats,
                     "firmware": self._firmware(),
+                    "faults": [dict(f, detail=list(f["detail"])) for f in self._faults.values()],
                 },
                 "controls": list(controls),
                 "control_state": control_state(adapter, view, facts, controls),

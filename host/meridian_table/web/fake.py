@@ -82,6 +82,7 @@ class FakeSession:
         self._frames_in = 0
         self._frames_out = 0
         self._link_errors: dict[str, int] = {}
+        self._faults: list[dict[str, Any]] = []
         self._board_counters: dict[str, str] = dict.fromkeys(BOARD_COUNTERS, "0")
         self.commands: list[dict[str, Any]] = []
         # A finished game in the "log", so replay of another game can be exercised.
@@ -146,6 +147,19 @@ class FakeSession:
                 self._board_counters[name] = str(int(self._board_counters.get(name, "0")) + by)
             else:
                 self._link_errors[name] = self._link_errors.get(name, 0) + by
+        self._notify()
+
+    def fault(self, code: str, detail: list[str], text: str) -> None:
+        """A board fault as the table shows it (``state.link.faults``); a repeat counts."""
+        with self._lock:
+            for known in self._faults:
+                if known["code"] == code and known["detail"] == detail:
+                    known["count"] += 1
+                    break
+            else:
+                self._faults.append({"code": code, "detail": list(detail), "text": text,
+                                     "count": 1})
+            self._link_errors["faults"] = self._link_errors.get("faults", 0) + 1
         self._notify()
 
     def finish(self, winner: str, reason: str = "no stones left") -> None:
@@ -303,6 +317,7 @@ class FakeSession:
                 "virtual": self.virtual,
                 "stats": self._stats(),
                 "firmware": {"version": "0.3.0", "board": "fake-0001", "proto": 1},
+                "faults": [dict(f) for f in self._faults],
             },
             "controls": controls,
             "control_state": self._control_state(phase),

@@ -599,7 +599,8 @@
     const link = s.link || {};
     const stats = link.stats || {};
     const fw = link.firmware || null;
-    const key = JSON.stringify([link.state, link.port, link.virtual, fw, stats]);
+    const faults = Array.isArray(link.faults) ? link.faults : [];
+    const key = JSON.stringify([link.state, link.port, link.virtual, fw, stats, faults]);
     if (key === linkKey) return;
     linkKey = key;
     const connection = [
@@ -651,6 +652,31 @@
     errs.hidden = errorCount === 0;
     errs.textContent = errorCount === 1 ? "1 error counter" : `${errorCount} error counters`;
     summary.title = link.port ? `port ${link.port}` : "";
+    renderFaults(faults);
+  }
+
+  // The board's faults (state.link.faults): always in view, not folded away, because
+  // each asks someone to do something (check a diode, rewrite the config).
+  function renderFaults(faults) {
+    const list = $("link-faults");
+    list.hidden = faults.length === 0;
+    list.replaceChildren(...faults.map((f) => {
+      const li = document.createElement("li");
+      li.className = "link-fault";
+      li.dataset.code = f.code;
+      const code = document.createElement("strong");
+      code.textContent = f.code;
+      const text = document.createElement("span");
+      text.textContent = ` ${f.text}`;
+      li.append(code, text);
+      if (f.count > 1) {
+        const times = document.createElement("span");
+        times.className = "link-fault-count";
+        times.textContent = ` (×${f.count})`;
+        li.append(times);
+      }
+      return li;
+    }));
   }
 
   let controlsKey = "";
