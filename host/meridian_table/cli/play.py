@@ -288,7 +288,9 @@ def register(group: click.Group) -> None:
     @click.option("--board", default="auto", show_default=True,
                   help="auto (a Pico, else the virtual board), sim, or a serial port "
                   "(/dev/ttyACM0, COM5) or pyserial URL.")
-    @click.option("--profile", default=None, help="Board profile name or file (default per game).")
+    @click.option("--profile", default=None, help="Board profile name or file (default: kato-114; Colovini: the "
+                  "side that fits, colovini-40 for 3 players, colovini-50 for 2 or 4; "
+                  "--resume: the game's own).")
     @click.option("--players", default=None,
                   help="Player names in seat order: Ann,Bob (Kato: 2; Colovini: 2 to 4).")
     @click.option("--assist", type=click.Choice(ASSISTS), default="full", show_default=True,
