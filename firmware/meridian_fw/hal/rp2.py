@@ -1,4 +1,9 @@
-"""The MicroPython rp2 backend: machine.Pin, the neopixel module, USB CDC on stdin/stdout.
+"""The MicroPython rp2 backend: machine.Pin, WS2812 through PIO, USB CDC on stdin/stdout.
+
+LEDs: ``config["led_driver"]`` is ``"pio"`` (default: ``hal/ws2812_pio.py``, a PIO
+state machine, interrupts stay on) or ``"neopixel"`` (the built-in bit-banging
+module, interrupts off for the whole strip). "pio" falls back to neopixel when
+the port has no ``rp2`` module.
 
 Reading never blocks: ``select.poll`` with a zero timeout, then
 ``sys.stdin.buffer.read(1)`` (a bare ``read()`` can block on rp2, micropython
@@ -11,7 +16,6 @@ import sys
 import time
 
 import machine
-import neopixel
 
 from meridian_fw.clock import SystemClock
 from meridian_fw.scan import MatrixScanner, PinColumns, ShiftRegisterScanner
@@ -39,15 +43,35 @@ def _consecutive(pins):
     return True
 
 
+LED_DRIVERS = ("pio", "neopixel")
+
+
+class LedDriverError(ValueError):
+    """``config["led_driver"]`` names no driver this backend has."""
+
+
 class _Strip:
     """A neopixel.NeoPixel whose byte buffer the renderer fills in strip order."""
 
     def __init__(self, pin, n):
+        import neopixel
+
         self._np = neopixel.NeoPixel(machine.Pin(pin), n)
         self.buf = self._np.buf
 
     def show(self):
         self._np.write()
+
+    def deinit(self):
+        pass
+
+
+def _have_rp2():
+    try:
+        import rp2  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
 
 class Rp2Hal:
@@ -65,6 +89,8 @@ class Rp2Hal:
         self._in = getattr(stdin, "buffer", stdin)
         self._out = getattr(stdout, "buffer", stdout)
         self._rx = bytearray(1)
+        self._strip = None
+        self.led_driver = None  # "pio" or "neopixel" once make_strip() ran
         try:
             self._led = machine.Pin("LED", machine.Pin.OUT)
         except (TypeError, ValueError):
@@ -101,7 +127,19 @@ class Rp2Hal:
         return MatrixScanner(rows, len(col_pins), reader.read, config["settle_us"], sleep_us)
 
     def make_strip(self, config):
-        return _Strip(config["led_pin"], config["leds"])
+        """The strip: PIO unless config says "neopixel" or the port has no rp2 module."""
+        driver = config.get("led_driver", "pio")
+        if driver not in LED_DRIVERS:
+            raise LedDriverError("led_driver %r: use \"pio\" or \"neopixel\"" % (driver,))
+        if driver == "pio" and _have_rp2():
+            from meridian_fw.hal.ws2812_pio import PioStrip
+            strip = PioStrip(config["led_pin"], config["leds"], self.clock.sleep_us)
+        else:
+            driver = "neopixel"
+            strip = _Strip(config["led_pin"], config["leds"])
+        self._strip = strip
+        self.led_driver = driver
+        return strip
 
     def status_led(self, on):
         self._led.value(1 if on else 0)
@@ -116,3 +154,6 @@ class Rp2Hal:
 
     def deinit(self):
         self._led.value(0)
+        if self._strip is not None:
+            self._strip.deinit()  # PIO: frees the state machine and its program
+            self._strip = None

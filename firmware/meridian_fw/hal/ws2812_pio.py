@@ -1,0 +1,102 @@
+"""WS2812 output through an RP2040 PIO state machine (interrupts stay on).
+
+``neopixel.write()`` bit-bangs the whole strip with interrupts off (3.4 ms for
+114 LEDs), which stalls USB CDC and the scan timer. Here a PIO state machine
+makes the waveform; the CPU only hands it one 32-bit word per LED.
+
+Timing: the state machine runs at 8 MHz (125 ns a cycle) and spends 10 cycles
+on each bit, so bits go out at 800 kHz (1.25 us). A bit is three phases:
+
+- T1 = 3 cycles (375 ns): the line is high for every bit;
+- T2 = 4 cycles (500 ns): high for a 1, low for a 0;
+- T3 = 3 cycles (375 ns): low for every bit (the next bit's ``out``).
+
+So a 0 is 375 ns high then 875 ns low, and a 1 is 875 ns high then 375 ns low,
+inside the WS2812B figures (T0H 0.25-0.55 us, T1H 0.65-0.95 us, each low time
+0.3-1.0 us). When the FIFO runs dry the ``out`` stalls with the line low; the
+20 ms between frames is far over the 300 us latch.
+
+Autopull takes 24 bits a word, most significant bit first (shift left), so a
+word holds the three strip bytes in its top 24 bits. ``show()`` packs
+``buf`` (3 bytes per LED, already in strip order: the LED layer owns the colour
+order) into a preallocated ``array('I')`` as 24-bit values (small ints on the
+Pico, no allocation) and ``put(words, 8)`` shifts each into the top of the word.
+"""
+
+from array import array
+
+import machine
+import rp2
+
+FREQ = 8_000_000  # 10 cycles a bit (T1 + T2 + T3) at 800 kHz
+
+
+# The body is PIO assembly. asm_pio runs it with only the PIO instruction names as
+# globals, so the phase lengths are locals here.
+@rp2.asm_pio(sideset_init=rp2.PIO.OUT_LOW, out_shiftdir=rp2.PIO.SHIFT_LEFT,
+             autopull=True, pull_thresh=24)
+def ws2812_program():
+    t1 = 3  # cycles high for every bit
+    t2 = 4  # cycles high for a 1, low for a 0
+    t3 = 3  # cycles low for every bit
+    wrap_target()  # noqa: F821
+    label("bit")  # noqa: F821
+    # T3: low; take the next bit into x (stalls here, low, when the FIFO is empty).
+    out(x, 1).side(0)[t3 - 1]  # noqa: F821
+    # T1: high; a 0 jumps to the low half.
+    jmp(not_x, "zero").side(1)[t1 - 1]  # noqa: F821
+    # T2 of a 1: stay high.
+    jmp("bit").side(1)[t2 - 1]  # noqa: F821
+    label("zero")  # noqa: F821
+    # T2 of a 0: low.
+    nop().side(0)[t2 - 1]  # noqa: F821
+    wrap()  # noqa: F821
+
+
+class PioStrip:
+    """``n`` WS2812 LEDs on GPIO ``pin`` driven by PIO state machine ``sm_id`` (0..7).
+
+    ``buf`` is the strip-order byte buffer the renderer fills; ``show()`` sends it.
+    ``sleep_us`` (the HAL clock's) waits out the last frame in ``deinit()``.
+    """
+
+    def __init__(self, pin, n, sleep_us, sm_id=0):
+        self._pin = pin
+        self._n = n
+        self._sm_id = sm_id
+        self._sleep_us = sleep_us
+        self.buf = bytearray(3 * n)
+        self._words = array("I", [0] * n)  # once; show() only overwrites it
+        self._sm = rp2.StateMachine(sm_id, ws2812_program, freq=FREQ,
+                                    sideset_base=machine.Pin(pin))
+        self._sm.active(1)
+
+    def show(self):
+        """Pack 3 bytes per LED into a word and queue the words; allocates nothing."""
+        buf = self.buf
+        words = self._words
+        j = 0
+        for i in range(self._n):
+            words[i] = (buf[j] << 16) | (buf[j + 1] << 8) | buf[j + 2]
+            j += 3
+        # put() returns once the last word is in the 4-deep FIFO, with interrupts on.
+        self._sm.put(words, 8)
+
+    def deinit(self):
+        """Let the last frame finish, stop the state machine and hold the line low."""
+        sm = self._sm
+        if sm is None:
+            return
+        while sm.tx_fifo():
+            pass
+        # The FIFO is empty but up to 4 words are still shifting out (30 us each),
+        # then the latch: wait it out so a final off() really reaches the strip.
+        self._sleep_us(4 * 30 + 300)
+        sm.active(0)
+        self._sm = None
+        try:
+            rp2.PIO(self._sm_id >> 2).remove_program(ws2812_program)
+        except (AttributeError, ValueError):
+            pass  # older ports have no remove_program; the program just stays loaded
+        # Back to a plain GPIO, driven low, so the data line does not float.
+        machine.Pin(self._pin, machine.Pin.OUT, value=0)
