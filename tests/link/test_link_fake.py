@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Iterator
 from types import SimpleNamespace
@@ -322,3 +323,41 @@ def test_brightness_and_identify_are_checked_and_brightness_survives_reconnect(
     collector.wait(state_is_searching)
     board.replug()
     collector.wait(lambda ev: board.brightness == 200)
+
+
+def fault_records(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
+    return [r for r in caplog.records if r.getMessage().startswith("board fault:")]
+
+
+def send_fault(board: FakeBoard, caplog: pytest.LogCaptureFixture, *fields: str) -> logging.LogRecord:
+    """Put a FAULT frame on the line and wait for the link to log it."""
+    before = len(fault_records(caplog))
+    board.inject(wire.encode("FAULT", board._next_tx(), fields))
+    Collector().wait(lambda _ev: len(fault_records(caplog)) > before)
+    return fault_records(caplog)[-1]
+
+
+def test_a_fault_a_subscriber_takes_is_only_a_debug_line(
+    board: FakeBoard, link: Link, collector: Collector, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The table words a fault for people (naming the site); the link does not say it twice."""
+    caplog.set_level(logging.DEBUG, logger="meridian_table.link.link")
+    record = send_fault(board, caplog, "GHOST", "5")
+    assert record.levelno == logging.DEBUG and record.getMessage() == "board fault: GHOST 5"
+    assert BoardFault("GHOST", ("5",)) in collector.events
+
+
+def test_a_fault_nobody_takes_is_a_warning(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG, logger="meridian_table.link.link")
+    board = FakeBoard(rows=2, cols=4, leds=8)
+    with Link(board.find_port, opener=board.open) as link:
+        link.wait_connected(5)
+        record = send_fault(board, caplog, "EXC", "MemoryError")
+        assert record.levelno == logging.WARNING
+        assert record.getMessage() == "board fault: EXC MemoryError"
+
+        def broken(event: object) -> None:
+            raise RuntimeError("consumer bug")
+
+        link.subscribe(broken)  # a subscriber that fails took nothing
+        assert send_fault(board, caplog, "EXC", "OSError").levelno == logging.WARNING

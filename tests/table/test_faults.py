@@ -82,3 +82,32 @@ def test_headless_prints_each_new_fault_once() -> None:
     records = [json.loads(line) for line in out.getvalue().splitlines()]
     printed = [r for r in records if r["event"] == "fault"]
     assert len(printed) == 1 and printed[0]["code"] == "CONFIG" and "'leds'" in printed[0]["text"]
+
+
+def test_the_link_panel_and_banner_get_the_links_detail_and_whether_it_ever_connected() -> None:
+    """state()["link"]["detail"] carries the link's words (a mismatch's advice) and
+    ["ever_connected"] tells searching at start-up from an unplug."""
+    from tests.table.fakes import FakeBoard, FakeClock, State
+
+    from meridian_table.adapters.kato import KatoAdapter
+    from meridian_table.profiles import load_profile
+    from meridian_table.table import MemoryJournal, TableSession
+
+    profile = load_profile("kato-114")
+    board = FakeBoard(profile)
+    board.state = "searching"
+    session = TableSession(
+        KatoAdapter(6, False), profile, board, journal=MemoryJournal(1), clock=FakeClock(),
+        players=("Ann", "Bob"),
+    )
+    link = session.state()["link"]
+    assert link["state"] == "searching" and link["ever_connected"] is False
+    advice = "the board speaks protocol 2, this host 1: update the host"
+    session.on_link_event(State("version-mismatch", advice))
+    link = session.state()["link"]
+    assert link["detail"] == advice and link["ever_connected"] is False
+    session.on_link_event(State("connected", "pico on /dev/ttyACM0"))
+    session.on_link_event(State("searching", "lost /dev/ttyACM0: unplugged"))
+    link = session.state()["link"]
+    assert link["ever_connected"] is True and link["detail"] == "lost /dev/ttyACM0: unplugged"
+    json.dumps(session.state())

@@ -141,7 +141,7 @@ def test_buttons_press_at_once_and_reach_the_session(
     page.click("#buttons .control[data-name='pass']")
     wait_state(page, "s.moves.length === 3")
     # A refused command is shown, and the button is released.
-    fake.set_link_state("closed")
+    fake.set_link_state("searching", "lost /dev/pts/fake: unplugged")
     wait_state(page, "s.phase === 'paused'")
     before = len(fake.commands)
     site(page, "A3").click()
@@ -152,18 +152,47 @@ def test_buttons_press_at_once_and_reach_the_session(
     assert fake.commands[before:] == [{"cmd": "toggle", "site": "A3"}]
 
 
+def banner(page: Any, kind: str) -> str:
+    """Wait for the banner of ``kind`` (its data-kind) and return its text."""
+    page.wait_for_selector(f"#banner:not([hidden])[data-kind='{kind}']")
+    return str(page.inner_text("#banner"))
+
+
 def test_disconnected_board_shows_the_banner(
     server: WebServer, fake: FakeSession, open_page: Callable[..., Any], shoot: Any
 ) -> None:
     page = open_page(server.url)
     assert page.is_hidden("#banner")
-    fake.set_link_state("closed")
-    page.wait_for_selector("#banner:not([hidden])")
-    assert "Board disconnected" in page.inner_text("#banner")
+    fake.set_link_state("searching", "lost /dev/pts/fake: unplugged")
+    text = banner(page, "unplugged")
+    assert text == "Board disconnected — plug it back in; the game is paused"
+    assert page.get_attribute("#banner", "title") == "lost /dev/pts/fake: unplugged"
     assert page.inner_text("#turn-text") == "Paused"
     shoot(page, "paused")
     fake.set_link_state("connected")
     page.wait_for_selector("#banner", state="hidden")
+
+
+def test_the_banner_says_why_the_board_is_not_there(open_page: Callable[..., Any]) -> None:
+    """Searching at start-up, the host closing the table and a protocol mismatch are no
+    unplug: each banner says what is true and what to do."""
+    fake = FakeSession(connected=False)
+    with serve(fake, port=0) as running:
+        page = open_page(running.url)
+        assert banner(page, "searching") == "Looking for the board…"
+        assert "Board disconnected" not in page.inner_text("#banner")
+        advice = "the board speaks protocol 2, this host 1: run `pip install -U meridian-table`"
+        fake.set_link_state("version-mismatch", advice)
+        assert banner(page, "mismatch") == f"Version mismatch — {advice}"
+        fake.set_link_state("connected")
+        page.wait_for_selector("#banner", state="hidden")
+        fake.set_link_state("closed", "closed by the host")
+        text = banner(page, "closed")
+        assert text == (
+            "Table closed — the game is saved; meridian-table play --resume continues it"
+        )
+        assert page.inner_text("#banner code") == "meridian-table play --resume"
+        assert "disconnected" not in text.lower()
 
 
 def test_pie_question_and_count_agreement(open_page: Callable[..., Any]) -> None:

@@ -593,10 +593,14 @@ class Link:
             elif kind == "FAULT":
                 self._bump("faults")
                 code = fields[0] if fields else "?"
-                LOGGER.warning("board fault: %s", " ".join(fields))
                 if code == "OVERFLOW":
                     self._seq.overflow()
-                self._deliver([BoardFault(code, tuple(fields[1:]))])
+                taken = self._deliver([BoardFault(code, tuple(fields[1:]))])
+                # A subscriber that took the fault (the table, the monitor) words it for
+                # people, naming the profile's sites; the raw frame is then only a debug
+                # line. With nobody to take it the link's own warning is all there is.
+                level = logging.DEBUG if taken else logging.WARNING
+                LOGGER.log(level, "board fault: %s", " ".join(fields))
             elif kind == "BYE":
                 raise _Lost(f"the board left its loop ({' '.join(fields) or 'BYE'})")
             else:
@@ -673,14 +677,22 @@ class Link:
 
     # -- helpers --------------------------------------------------------------------
 
-    def _deliver(self, events: Iterable[LinkEvent]) -> None:
+    def _deliver(self, events: Iterable[LinkEvent]) -> bool:
+        """Call every subscriber with each event; True when every event was taken by at
+        least one subscriber without raising."""
+        all_taken = True
         for event in events:
+            taken = False
             for callback in list(self._subscribers):
                 try:
                     callback(event)
                 except Exception:
                     self._bump("callback_errors")
                     LOGGER.exception("link subscriber %r failed on %r", callback, event)
+                else:
+                    taken = True
+            all_taken &= taken
+        return all_taken
 
     def _ack_if_needed(self) -> None:
         if self._ack_dirty and self._seq.delivered > 0:

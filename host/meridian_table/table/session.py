@@ -154,6 +154,9 @@ class TableSession:
         self._connected = board is None or board.state == CONNECTED
         self._ever_connected = self._connected
         self._link_state = board.state if board is not None else "none"
+        # Why the link is in its state (the LinkState's detail, e.g. the version-mismatch
+        # advice): the page shows it, so a mismatch says which side to update.
+        self._link_detail = str(getattr(board, "detail", "")) if board is not None else ""
         self._changed_at: float | None = None
         self._settled: frozenset[str] = self._sites(self._positions)
         self._all_sites = frozenset(profile.sites)
@@ -326,6 +329,7 @@ class TableSession:
 
     def _on_link_state(self, state: str, detail: str) -> bool:
         self._link_state = state
+        self._link_detail = detail
         connected = state == CONNECTED
         if connected == self._connected:
             return True
@@ -834,6 +838,8 @@ class TableSession:
                 "result": result,
                 "link": {
                     "state": self._link_state,
+                    "detail": self._link_detail,
+                    "ever_connected": self._ever_connected,
                     "port": self._port,
                     "virtual": self._virtual,
                     "stats": stats,

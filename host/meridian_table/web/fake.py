@@ -55,6 +55,7 @@ class FakeSession:
         virtual: bool = True,
         game_id: int = 2,
         pie: bool = False,
+        connected: bool = True,
     ) -> None:
         self.size = size
         self.players = players
@@ -70,7 +71,10 @@ class FakeSession:
         self._moves: list[dict[str, Any]] = []
         self._positions: list[dict[str, str]] = [{}]
         self._to_move = "light"
-        self._link_state = "connected"
+        # ``connected=False`` starts as the link does before it first finds a board.
+        self._link_state = "connected" if connected else "searching"
+        self._link_detail = "" if connected else "no board found: plug in the Pico"
+        self._ever_connected = connected
         self._result: dict[str, Any] | None = None
         self.pie = pie
         self._pie_open = False
@@ -130,10 +134,14 @@ class FakeSession:
 
     # -- test helpers ----------------------------------------------------------------
 
-    def set_link_state(self, state: str) -> None:
-        """Pretend the board was unplugged ("closed") or came back ("connected")."""
+    def set_link_state(self, state: str, detail: str = "") -> None:
+        """Pretend the link changed, as ``Link`` reports it: "searching" (unplugged, or not
+        found yet), "connected", "version-mismatch" (``detail`` is the advice) or "closed"
+        (the host closed the table)."""
         with self._lock:
             self._link_state = state
+            self._link_detail = detail
+            self._ever_connected |= state == "connected"
         self._notify()
 
     def place(self, site: str) -> None:
@@ -240,7 +248,12 @@ class FakeSession:
 
     def _message_for(self, phase: str, diff: dict[str, Any]) -> str:
         if phase == "paused":
-            return "Board disconnected: plug it back in to continue"
+            # The real session's words (meridian_table/table/session.py).
+            if self._link_state == "closed":
+                return "Table closed: the game is saved; --resume continues it"
+            if self._ever_connected:
+                return "Board disconnected: plug it back in to continue"
+            return f"Waiting for the board to connect ({self._link_state})"
         if phase == "resync":
             site = diff["next"]
             verb = "Remove the stone from" if site in diff["remove"] else "Put the stone back on"
@@ -313,6 +326,8 @@ class FakeSession:
             "result": None if self._result is None else dict(self._result),
             "link": {
                 "state": self._link_state,
+                "detail": self._link_detail,
+                "ever_connected": self._ever_connected,
                 "port": "/dev/pts/fake",
                 "virtual": self.virtual,
                 "stats": self._stats(),

@@ -444,15 +444,56 @@
     document.title = `${text} · Meridian Table`;
   }
 
+  // What the banner says for the link's state (docs/TABLE.md, state.link): each case
+  // says what is true and what to do. null: no banner.
+  function bannerFor(s) {
+    const link = s.link || {};
+    const state = link.state || "";
+    const detail = link.detail || "";
+    if (state === "closed") {
+      return {
+        kind: "closed",
+        parts: ["Table closed — the game is saved; ", code("meridian-table play --resume"), " continues it"],
+      };
+    }
+    if (state === "version-mismatch") {
+      return {
+        kind: "mismatch",
+        parts: [`Version mismatch — ${detail || "the board and the host speak different protocol versions: update the older one"}`],
+      };
+    }
+    // "none" is a table without a board (nothing to wait for).
+    const down = state !== "" && state !== "connected" && state !== "none";
+    if (!down && s.phase !== "paused") return null;
+    // A session that does not say whether it ever connected is taken as unplugged.
+    if (down && link.ever_connected === false) {
+      return { kind: "searching", parts: ["Looking for the board…"], title: detail };
+    }
+    return {
+      kind: "unplugged",
+      parts: ["Board disconnected — plug it back in; the game is paused"],
+      title: detail,
+    };
+  }
+
+  function code(text) {
+    const el = document.createElement("code");
+    el.textContent = text;
+    return el;
+  }
+
   function renderBanner(s) {
     const banner = $("banner");
-    const link = s.link || {};
-    if (s.phase === "paused" || (link.state && link.state !== "connected")) {
-      banner.textContent = "Board disconnected: plug it back in. The game continues where it stopped.";
-      banner.hidden = false;
-    } else {
+    const shown = bannerFor(s);
+    if (shown === null) {
       banner.hidden = true;
+      delete banner.dataset.kind;
+      return;
     }
+    banner.replaceChildren(...shown.parts);
+    banner.dataset.kind = shown.kind;
+    banner.title = shown.title || "";
+    banner.hidden = false;
   }
 
   function renderScores(s) {
