@@ -31,6 +31,7 @@ DEFAULTS = {
     "sr": None,
     "led_pin": None,
     "led_order": "GRB",
+    "led_driver": "pio",
     "brightness": 64,
     "budget_ma": 400,
     "ma_per_channel": 20,
@@ -139,6 +140,8 @@ def validate(raw):
     order = cfg["led_order"]
     if not isinstance(order, str) or len(order) != 3 or "R" not in order or "G" not in order or "B" not in order:
         return cfg, ("led_order", BAD)
+    if cfg["led_driver"] not in ("pio", "neopixel"):
+        return cfg, ("led_driver", BAD)
     if not _int_in(cfg, "brightness", 0, 255):
         return cfg, ("brightness", BAD)
     if not _int_in(cfg, "budget_ma", 10, 10000):

@@ -147,6 +147,13 @@ def test_bad_key_blinks_the_fault_pattern_on_the_strip():
     assert ["CONFIG", "debounce_scans", "bad_value"] in [f.fields for f in ser.frames("FAULT")]
 
 
+def test_unknown_led_driver_is_reported_by_its_own_key():
+    app, hal, ser, clock = make_app(config(led_driver="ws2811"))
+    run_ms(app, clock, 100)
+    faults = [f.fields for f in ser.frames("FAULT")]
+    assert ["CONFIG", "led_driver", "bad_value"] in faults
+
+
 def test_pieces_standing_at_boot_are_in_the_first_snap():
     cfg = config()
     clock = FakeClock(start=(1 << 30) - 5)
