@@ -303,3 +303,25 @@ def test_the_tidy_up_guide_notices_towers_being_lifted_and_logs_nothing() -> Non
     assert t.session.phase == "ended"
     t.place("1.1")  # a tower put back after the tidy-up blinks again
     assert t.light("1.1") == (REMOVE.colour, REMOVE.effect)
+
+
+def test_board_json_carries_island_and_capital_for_every_city_of_sample_50() -> None:
+    from meridian_table.games.colovini import load_map
+
+    board_map = load_map("hardware/maps/sample-50.toml")
+    adapter = ColoviniAdapter(players=4, map="hardware/maps/sample-50.toml", seed=1)
+    board = adapter.board_json()
+    sites = {s["id"]: s for s in board["sites"]}
+    assert set(sites) == set(board_map.cities)
+    for cid, city in board_map.cities.items():
+        assert sites[cid]["group"] == city.island, cid
+        assert sites[cid]["major"] is city.capital, cid
+    assert sum(s["major"] for s in sites.values()) == sum(c.capital for c in board_map.cities.values()) > 0
+    groups = {g["id"]: g for g in board["groups"]}
+    assert set(groups) == set(board_map.islands)
+    for key, island in board_map.islands.items():
+        assert groups[key]["name"] == island.name and groups[key]["value"] == island.value
+        assert groups[key]["owner"] is None and groups[key]["tied"] is False  # not over yet
+    assert [a["text"] for a in board["axis_labels"]] == [str(m) for m in range(1, 11)]
+    assert all(a["y"] == 5.0 for a in board["axis_labels"])  # under the 5 cities a meridian
+    assert board["north_label"] == "N (taller towers)"

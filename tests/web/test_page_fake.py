@@ -499,3 +499,63 @@ def test_phone_114_board_is_full_width_with_controls_near(
         turn = page.locator("#turn-text").bounding_box()
         assert turn is not None and turn["y"] >= 0
         shoot(page, "phone-114")
+
+
+def test_groups_majors_and_axis_labels_are_drawn_and_light_up_at_the_end(
+    open_page: Callable[..., Any], shoot: Any
+) -> None:
+    fake = FakeSession(islands=True)
+    fake.place("C3")
+    board = fake.state()["board"]
+    groups = board["groups"]
+    majors = [s["id"] for s in board["sites"] if s["major"]]
+    with serve(fake, port=0) as server:
+        page = open_page(server.url)
+        # One band per group, behind the sites (earlier in the SVG), each labelled.
+        assert page.locator("#board g.group").count() == len(groups)
+        ids = page.eval_on_selector_all("#board g.group", "els => els.map(e => e.dataset.group)")
+        assert ids == [g["id"] for g in groups]
+        assert page.text_content("#board g.group[data-group='A'] .group-label") == "A"
+        assert page.evaluate(
+            "document.querySelector('#board g.groups').compareDocumentPosition("
+            "document.querySelector('#board g.site')) & Node.DOCUMENT_POSITION_FOLLOWING"
+        )
+        assert page.locator("#board .grid-line").count() == 0
+        # Every major site carries the star; no other site does.
+        starred = page.eval_on_selector_all(
+            "#board g.site .major-mark", "els => els.map(e => e.parentNode.dataset.site)")
+        assert sorted(starred) == sorted(majors) and majors
+        # Axis numbers under the board, the north label above it.
+        labels = page.eval_on_selector_all("#board .axis-label", "els => els.map(e => e.textContent)")
+        assert labels == [a["text"] for a in board["axis_labels"]]
+        assert page.text_content("#board .north-label") == board["north_label"]
+        # The tower still sits on top of its band: a stone with its piece.
+        assert site(page, "C3").get_attribute("data-piece") == "L"
+        shoot(page, "islands-desktop")
+        fake.finish("light")
+        page.wait_for_selector("#board g.group.owned")
+        owned = page.locator("#board g.group[data-group='A']")
+        assert owned.get_attribute("data-owner") == "light"
+        fill = page.eval_on_selector("#board g.group[data-group='A'] line.band, #board g.group[data-group='A'] circle.band",
+                                     "el => getComputedStyle(el).fill")
+        assert fill == "rgb(255, 176, 0)"
+        # A tie is drawn by shape (hatching and a dashed outline), not by colour alone.
+        tied = "#board g.group[data-group='B']"
+        assert page.get_attribute(tied, "data-tied") == "true"
+        assert page.locator(f"{tied} .band-outline").count() > 0
+        assert "url(" in page.eval_on_selector(f"{tied} .band", "el => getComputedStyle(el).fill")
+        shoot(page, "islands-end-desktop")
+
+    phone = FakeSession(islands=True)
+    with serve(phone, port=0) as server:
+        page = open_page(server.url, width=390, height=844, is_mobile=True, has_touch=True)
+        assert page.locator("#board g.group").count() == len(groups)
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 390, f"the page scrolls sideways on a phone ({width}px wide)"
+        shoot(page, "islands-phone")
+
+
+def test_kato_draws_no_groups_or_axis_labels(open_page: Callable[..., Any], server: WebServer) -> None:
+    page = open_page(server.url)
+    assert page.locator("#board g.group, #board .axis-label, #board .north-label, #board .major-mark").count() == 0
+    assert page.locator("#board .grid-line").count() > 0

@@ -235,9 +235,26 @@ class ColoviniAdapter(Adapter):
 
     def board_json(self) -> dict[str, Any]:
         """The page's board, each tower with its ``seat``, ``height``, ``colour`` and
-        ``label`` (the height) besides the base's ``piece`` (``O3``)."""
+        ``label`` (the height) besides the base's ``piece`` (``O3``).
+
+        The map rides along in the optional board fields of docs/TABLE.md: each city's
+        ``group`` (its island key) and ``major`` (a capital); ``groups`` (the islands,
+        with ``owner``/``colour``/``tied`` once the game is over, as the end LEDs show);
+        ``axis_labels`` (the meridian numbers under the board) and ``north_label``.
+        """
         board = super().board_json()
+        board_map = self._engine.board_map
         garrisons = self._engine.garrisons()
+        for site in board["sites"]:
+            city = board_map.cities.get(site["id"])
+            if city is not None:
+                site.update(group=city.island, major=city.capital)
+        board["groups"] = self._groups_json()
+        south = max((d.y for d in self._drawing), default=0.0) + 1.0
+        board["axis_labels"] = [
+            {"text": str(m), "x": float(m - 1), "y": south} for m in range(1, 11)
+        ]
+        board["north_label"] = "N (taller towers)"
         for site in board["sites"]:
             seat = garrisons.get(site["id"])
             if seat is None:
@@ -247,6 +264,22 @@ class ColoviniAdapter(Adapter):
             name = self.colours[seat]
             site.update(seat=name, height=height, colour=PIECE_COLOURS[name], label=str(height))
         return board
+
+    def _groups_json(self) -> list[dict[str, Any]]:
+        """The islands for the page; the owner (a seat), its colour and ``tied`` only
+        once the game is over, so that the bands light up as the end LEDs do."""
+        over = self._engine.is_over
+        out: list[dict[str, Any]] = []
+        for island in self._engine.result().islands:
+            owner = None
+            if over and island.owner is not None:
+                owner = self.colours[self._engine.names.index(str(island.owner))]
+            out.append({
+                "id": island.key, "name": island.name, "value": island.value,
+                "owner": owner, "colour": PIECE_COLOURS[owner] if owner else None,
+                "tied": over and island.tied,
+            })
+        return out
 
     def _colour(self, seat: int | str) -> int:
         name = self.colours[seat] if isinstance(seat, int) else seat

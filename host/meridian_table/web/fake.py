@@ -56,8 +56,14 @@ class FakeSession:
         game_id: int = 2,
         pie: bool = False,
         connected: bool = True,
+        islands: bool = False,
     ) -> None:
+        """``islands``: add Colovini-like optional board fields (docs/TABLE.md): the
+        points in runs of four along each row as groups (islands) whose first point is a
+        major site (a capital), numbered axis labels under the bottom row and a north
+        label; after :meth:`finish` the first group is the winner's and the second tied."""
         self.size = size
+        self.islands = islands
         self.players = players
         self.virtual = virtual
         self.game_id = game_id
@@ -313,7 +319,7 @@ class FakeSession:
             "to_move": self._to_move,
             "message": self._message_for(phase, diff),
             "error": self._error,
-            "board": {"kind": "kato", "size": self.size, "sites": sites},
+            "board": self._board(sites),
             "legal": legal,
             "last_move": self._last_site(),
             "diff": {**diff, "reasons": {s: "not expected here" for s in diff["remove"]}},
@@ -338,6 +344,37 @@ class FakeSession:
             "control_state": self._control_state(phase),
             "settle_ms": 0,
         }
+
+    def _board(self, sites: list[dict[str, Any]]) -> dict[str, Any]:
+        board: dict[str, Any] = {"kind": "kato", "size": self.size, "sites": sites}
+        if not self.islands:
+            return board
+        rows: dict[float, list[dict[str, Any]]] = {}
+        for site in sites:
+            rows.setdefault(site["y"], []).append(site)
+        groups: list[dict[str, Any]] = []
+        for y in sorted(rows):
+            row = sorted(rows[y], key=lambda s: s["x"])
+            for start in range(0, len(row), 4):
+                run = row[start:start + 4]
+                key = chr(ord("A") + len(groups) % 26) + ("" if len(groups) < 26 else str(len(groups) // 26))
+                for i, site in enumerate(run):
+                    site.update(group=key, major=i == 0 and len(run) == 4)
+                groups.append({"id": key, "name": f"Isle {key}", "value": len(run),
+                               "owner": None, "colour": None, "tied": False})
+        if self._result is not None and len(groups) >= 2:
+            winner = self._result["winner"]
+            groups[0].update(owner=winner, colour=LIGHT_RGB if winner == "light" else DARK_RGB)
+            groups[1]["tied"] = True
+        bottom = max(rows)
+        step = min(abs(a["x"] - b["x"]) for a in sites for b in sites if a is not b and a["y"] == b["y"])
+        board["groups"] = groups
+        board["axis_labels"] = [
+            {"text": str(i + 1), "x": site["x"], "y": round(bottom + step, 4)}
+            for i, site in enumerate(sorted(rows[bottom], key=lambda s: s["x"]))
+        ]
+        board["north_label"] = "N (the top edge)"
+        return board
 
     def _stats(self) -> dict[str, Any]:
         """The counters in the shape of ``Link.stats()`` (state and port repeated in it)."""

@@ -179,19 +179,39 @@
     // Just room for a halo (r 0.47 + stroke) at the edge: on a phone every pixel of
     // width goes to the spacing between points.
     const pad = 0.58;
-    const minX = Math.min(...xs) - pad;
-    const minY = Math.min(...ys) - pad;
-    const w = Math.max(...xs) - Math.min(...xs) + 2 * pad;
-    const h = Math.max(...ys) - Math.min(...ys) + 2 * pad;
-    root.setAttribute("viewBox", `${minX} ${minY} ${w} ${h}`);
+    const axis = (board.axis_labels || []).map((a) => ({ text: String(a.text), x: a.x / d, y: a.y / d }));
+    // Room for the axis labels (below or beside the sites) and the north label above.
+    const top = Math.min(...ys) - pad - (board.north_label ? 0.42 : 0);
+    const minX = Math.min(...xs, ...axis.map((a) => a.x)) - pad;
+    const maxX = Math.max(...xs, ...axis.map((a) => a.x)) + pad;
+    const maxY = Math.max(...ys, ...axis.map((a) => a.y - 0.2)) + pad;
+    const w = maxX - minX;
+    const h = maxY - top;
+    root.setAttribute("viewBox", `${minX} ${top} ${w} ${h}`);
     root.style.aspectRatio = `${w} / ${h}`;
-    const lines = svg("g", { class: "grid" }, root);
-    for (let i = 0; i < pts.length; i++) {
-      for (let j = i + 1; j < pts.length; j++) {
-        const dist = Math.hypot(pts[i].x - pts[j].x, pts[i].y - pts[j].y);
-        if (dist < 1.05) {
-          svg("line", { class: "grid-line", x1: pts[i].x, y1: pts[i].y, x2: pts[j].x, y2: pts[j].y }, lines);
+    const groups = Array.isArray(board.groups) ? board.groups : [];
+    if (groups.length) {
+      drawGroups(root, groups, sites, pts);
+    } else {
+      // No groups (Kato): the grid lines join neighbouring points.
+      const lines = svg("g", { class: "grid" }, root);
+      for (let i = 0; i < pts.length; i++) {
+        for (let j = i + 1; j < pts.length; j++) {
+          const dist = Math.hypot(pts[i].x - pts[j].x, pts[i].y - pts[j].y);
+          if (dist < 1.05) {
+            svg("line", { class: "grid-line", x1: pts[i].x, y1: pts[i].y, x2: pts[j].x, y2: pts[j].y }, lines);
+          }
         }
+      }
+    }
+    if (axis.length || board.north_label) {
+      const labels = svg("g", { class: "axis" }, root);
+      for (const a of axis) {
+        svg("text", { class: "axis-label", x: a.x, y: a.y }, labels).textContent = a.text;
+      }
+      if (board.north_label) {
+        svg("text", { class: "north-label", x: (Math.min(...xs) + Math.max(...xs)) / 2, y: top + 0.26 },
+          labels).textContent = board.north_label;
       }
     }
     siteXY.clear();
@@ -206,6 +226,10 @@
       svg("title", {}, g).textContent = p.id;
       svg("circle", { class: "hit", r: 0.5 }, g);
       svg("circle", { class: "dot", r: 0.08 }, g);
+      if (sites[pts.indexOf(p)].major) {
+        g.classList.add("major");
+        svg("path", { class: "major-mark", d: starPath(0.24) }, g);
+      }
       svg("circle", { class: "halo", r: 0.47 }, g);
       svg("circle", { class: "legal", r: 0.09 }, g);
       svg("circle", { class: "ghost", r: 0.38 }, g);
@@ -222,6 +246,66 @@
       g.addEventListener("focus", () => setFocusSite(p.id, false));
       siteEls.set(p.id, g);
     }
+  }
+
+  // Muted, distinct fills for groups (islands); an owner's colour replaces them at the end.
+  const GROUP_FILLS = ["#7fb0cf", "#d99a6c", "#d8b45a", "#8fb27a", "#b3a3c9", "#df9fb6",
+    "#7ec4b6", "#a9c98a", "#9db7dc", "#cfa07f", "#c98f8f", "#b6b36e", "#8fa6b9"];
+
+  function starPath(r) {
+    const out = [];
+    for (let i = 0; i < 10; i++) {
+      const a = (Math.PI / 5) * i - Math.PI / 2;
+      const k = i % 2 ? r * 0.45 : r;
+      out.push(`${(k * Math.cos(a)).toFixed(3)} ${(k * Math.sin(a)).toFixed(3)}`);
+    }
+    return `M${out.join("L")}Z`;
+  }
+
+  function drawGroups(root, groups, sites, pts) {
+    // Each group is a rounded band: thick round-capped strokes joining its sites that
+    // are neighbours (diagonals too), so it reads as one shape behind the sites.
+    const defs = svg("defs", {}, root);
+    const hatch = svg("pattern", {
+      id: "group-tied", width: 0.22, height: 0.22, patternUnits: "userSpaceOnUse",
+      patternTransform: "rotate(45)",
+    }, defs);
+    svg("rect", { width: 0.22, height: 0.22, fill: "#ffa000" }, hatch);
+    svg("rect", { width: 0.09, height: 0.22, fill: "#5a3a00" }, hatch);
+    const layer = svg("g", { class: "groups" }, root);
+    groups.forEach((group, index) => {
+      const members = pts.filter((p, i) => sites[i].group === group.id);
+      if (!members.length) return;
+      const cls = ["group", group.owner ? "owned" : "", group.tied ? "tied" : ""].filter(Boolean);
+      const g = svg("g", {
+        class: cls.join(" "), "data-group": group.id, "data-owner": group.owner || "",
+        "data-tied": group.tied ? "true" : "false",
+      }, layer);
+      const owner = group.owner ? group.colour || seatColour(group.owner) : "";
+      const fill = group.tied ? "url(#group-tied)" : owner || GROUP_FILLS[index % GROUP_FILLS.length];
+      g.style.setProperty("--group-fill", fill);
+      const tip = [`island ${group.id}${group.name ? ` ${group.name}` : ""}`];
+      if (group.value !== undefined && group.value !== null) tip.push(`${group.value} points`);
+      if (group.owner) tip.push(`taken by ${group.owner}`);
+      if (group.tied) tip.push("tied: nobody takes it");
+      svg("title", {}, g).textContent = tip.join(", ");
+      for (const m of members) svg("circle", { class: "band", cx: m.x, cy: m.y, r: 0.33 }, g);
+      for (let i = 0; i < members.length; i++) {
+        for (let j = i + 1; j < members.length; j++) {
+          const a = members[i];
+          const b = members[j];
+          if (Math.hypot(a.x - b.x, a.y - b.y) < 1.5) {
+            svg("line", { class: "band", x1: a.x, y1: a.y, x2: b.x, y2: b.y }, g);
+          }
+        }
+      }
+      if (group.tied) {
+        for (const m of members) svg("circle", { class: "band-outline", cx: m.x, cy: m.y, r: 0.37 }, g);
+      }
+      // The label at the group's north-west site, as on the printed map.
+      const first = members.reduce((a, b) => (b.y < a.y - 1e-6 || (Math.abs(b.y - a.y) < 1e-6 && b.x < a.x) ? b : a));
+      svg("text", { class: "group-label", x: first.x - 0.42, y: first.y - 0.3 }, g).textContent = group.id;
+    });
   }
 
   // ---- keyboard on the board: one tab stop, arrows move, Enter/Space toggle ----------
@@ -325,7 +409,9 @@
   }
 
   function drawBoard(view) {
-    const key = JSON.stringify((view.board.sites || []).map((s) => [s.id, s.x, s.y]));
+    const board = view.board;
+    const key = JSON.stringify([(board.sites || []).map((s) => [s.id, s.x, s.y, s.group, s.major]),
+      board.groups || null, board.axis_labels || null, board.north_label || null]);
     if (key !== boardKey) { buildBoard(view.board); boardKey = key; }
     const legal = new Set(view.legal || []);
     const diff = view.diff || {};
