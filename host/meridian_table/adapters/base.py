@@ -243,8 +243,9 @@ class Adapter(ABC):
 
     #: The game's package name under ``meridian_table.games`` (``"kato"``).
     game: ClassVar[str]
-    #: The seats/colours in turn order (``("light", "dark")`` for Kato).
-    colours: ClassVar[tuple[str, ...]]
+    #: The seats/colours in turn order (``("light", "dark")`` for Kato). A class
+    #: default, or set per game in ``__init__`` when the player count varies.
+    colours: tuple[str, ...]
     #: The game buttons the adapter understands besides the table's ``undo``/``menu``.
     controls: ClassVar[tuple[str, ...]] = ("confirm",)
 

@@ -104,25 +104,8 @@ class ColoviniAdapter(Adapter):
     """Colovini's Meridian for 2, 3 or 4 players; options as in ``colovini.new_game``."""
 
     game: ClassVar[str] = "colovini"
-    colours: ClassVar[tuple[str, ...]] = SEATS
+    colours: tuple[str, ...] = SEATS  # the seats in play: set per game in __init__
     controls: ClassVar[tuple[str, ...]] = ("confirm", "pass", "plus", "minus", *MERIDIAN_BUTTONS)
-
-    def __new__(
-        cls,
-        players: int | None = None,
-        map: str | None = None,  # noqa: A002 - the logged option's name
-        deck: str = "digital",
-        seed: int | None = None,
-        names: list[str] | None = None,
-        *,
-        side: int | None = None,
-        engine: colovini.Game | None = None,
-    ) -> ColoviniAdapter:
-        # The seats depend on the player count, and `colours` is a class attribute
-        # (docs/TABLE.md): pick the subclass whose seats fit.
-        count = engine.players if engine is not None else _player_count(players, side)
-        target = _BY_COUNT.get(count, cls) if cls is ColoviniAdapter else cls
-        return super().__new__(target)
 
     def __init__(
         self,
@@ -146,8 +129,7 @@ class ColoviniAdapter(Adapter):
                 players=count, map=map, deck=deck, seed=seed,
                 names=names or [s.capitalize() for s in SEATS[:count]],
             )
-        if engine.players != len(self.colours):
-            raise ValueError(f"engine has {engine.players} players, adapter seats {self.colours}")
+        self.colours = SEATS[: engine.players]
         cities = len(engine.board_map.cities)
         if side is not None and cities != side:
             if _player_count(None, side) == engine.players or (side == 50 and engine.players == 2):
@@ -925,14 +907,3 @@ def _summarise(actions: list[Action], column: Column, meridian: int) -> str:
     if rebuilds:
         parts.append(f"or lift your tower and rebuild ({rebuilds} ways)")
     return "; ".join(parts)
-
-
-class _TwoPlayers(ColoviniAdapter):
-    colours: ClassVar[tuple[str, ...]] = SEATS[:2]
-
-
-class _ThreePlayers(ColoviniAdapter):
-    colours: ClassVar[tuple[str, ...]] = SEATS[:3]
-
-
-_BY_COUNT: dict[int, type[ColoviniAdapter]] = {2: _TwoPlayers, 3: _ThreePlayers}

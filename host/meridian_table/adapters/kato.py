@@ -52,7 +52,7 @@ class KatoAdapter(Adapter):
     """Kato's Meridians. ``size`` 5, 6 or 7; ``pie``; ``assist`` one of ASSISTS."""
 
     game: ClassVar[str] = "kato"
-    colours: ClassVar[tuple[str, ...]] = ("light", "dark")
+    colours: tuple[str, ...] = ("light", "dark")
     controls: ClassVar[tuple[str, ...]] = ("confirm", "pass", "swap")
 
     def __init__(
