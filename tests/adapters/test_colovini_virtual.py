@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import random
 import threading
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.adapters.driver import BoardDriver
 
 from meridian_table.games import colovini
 from meridian_table.table.runner import RunningTable, TableSetup, open_table
@@ -57,16 +57,12 @@ def hue(c: RGB | list[int]) -> str:
     return min(PALETTE, key=distance)
 
 
-class Driver:
+class Driver(BoardDriver):
     """Plays at the virtual board like a person: switches and buttons, then waits."""
 
     def __init__(self, table: RunningTable) -> None:
-        self.table = table
-        self.vb = table.virtual
-        self.session = table.session
-        self.profile = table.profile
+        super().__init__(table)
         self.adapter: Any = table.session.adapter
-        self._pause = threading.Event()
         self._seen: list[tuple[int, bool]] = []
         self._cond = threading.Condition()
         # Subscribed after the session: when this sees a button event, the session has
@@ -115,26 +111,6 @@ class Driver:
         """Whether ``site`` was lit in ``colour`` in any recorded frame."""
         return any(self.rendered(site, frame) == colour for frame in frames)
 
-    def idle(self, timeout: float = 5.0) -> None:
-        """Wait until nothing is settling and the board confirmed the current plan."""
-        deadline = time.monotonic() + timeout
-        self._pause.wait(0.02)
-        link = self.table.link
-        while time.monotonic() < deadline:
-            if not self.session.settling and link.shown_gen >= link.plan_gen:
-                return
-            self._pause.wait(0.005)
-        raise AssertionError("the table did not settle")
-
-    def set(self, site: str, closed: bool) -> None:
-        """Stand a tower on ``site`` (or lift it) and wait until the table has read it."""
-        self.vb.set_site(site, closed)
-        deadline = time.monotonic() + 5
-        while (site in self.session.sensed) != closed:
-            assert time.monotonic() < deadline, f"switch {site} never reached the table"
-            self._pause.wait(0.003)
-        self.idle()
-
     def press(self, name: str) -> None:
         """Press and release a button switch of the board."""
         pos = self.profile.buttons[name]
@@ -151,9 +127,6 @@ class Driver:
         self.idle()
 
     # --- the table ------------------------------------------------------------------
-
-    def state(self) -> dict[str, Any]:
-        return self.session.state()
 
     def moves(self) -> list[str]:
         return [m["notation"] for m in self.state()["moves"]]

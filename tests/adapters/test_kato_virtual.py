@@ -7,12 +7,12 @@ to sites through the profile), not only the plan the host meant to send.
 from __future__ import annotations
 
 import random
-import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from tests.adapters.driver import BoardDriver
 
 from meridian_table.table.runner import RunningTable, TableSetup, open_table
 
@@ -39,14 +39,7 @@ def off(c: RGB) -> bool:
     return c == (0, 0, 0)
 
 
-class Driver:
-    def __init__(self, table: RunningTable) -> None:
-        self.table = table
-        self.vb = table.virtual
-        self.session = table.session
-        self.profile = table.profile
-        self._pause = threading.Event()
-
+class Driver(BoardDriver):
     def led(self, site: str) -> Callable[[list[RGB]], RGB]:
         index = self.profile.sites[site].led
         assert index is not None
@@ -56,26 +49,6 @@ class Driver:
         """Wait until ``site``'s rendered LED passes ``test`` (blinks pass when lit)."""
         get = self.led(site)
         self.vb.wait_for(lambda leds: test(get(leds)), timeout)
-
-    def idle(self, timeout: float = 5.0) -> None:
-        deadline = time.monotonic() + timeout
-        self._pause.wait(0.03)
-        while time.monotonic() < deadline:
-            if not self.session.settling and self.table.link.shown_gen >= self.table.link.plan_gen:
-                return
-            self._pause.wait(0.005)
-        raise AssertionError("the table did not settle")
-
-    def set(self, site: str, closed: bool) -> None:
-        self.vb.set_site(site, closed)
-        deadline = time.monotonic() + 5
-        while (site in self.session.sensed) != closed:
-            assert time.monotonic() < deadline, f"switch {site} never reached the table"
-            self._pause.wait(0.003)
-        self.idle()
-
-    def state(self) -> dict:  # type: ignore[type-arg]
-        return self.session.state()
 
     def moves(self) -> list[str]:
         return [m["notation"] for m in self.state()["moves"]]
