@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import queue
-import tempfile
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -33,6 +31,7 @@ from meridian_table.profiles.calibration import (
     Recorded,
     Step,
 )
+from meridian_table.profiles.writer import write_atomically
 
 LOGGER = logging.getLogger(__name__)
 
@@ -82,17 +81,7 @@ class SimMaker:
 
 def save_progress(path: Path, machine: Calibration) -> None:
     """Write the progress file atomically (a crash never leaves half a file)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=path.name, suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump(machine.to_progress(), handle, indent=1)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_atomically(path, json.dumps(machine.to_progress(), indent=1))
 
 
 def load_progress(path: Path) -> dict[str, Any]:

@@ -64,6 +64,22 @@ def _compact_lists(text: str) -> str:
     return "\n".join(out)
 
 
+def write_atomically(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a synced temporary file, so a crash or a full
+    disk never leaves half a file behind."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=path.name, suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
 def save_profile(profile: Profile, path: Path, backup: bool = True) -> Path | None:
     """Write ``profile`` to ``path`` atomically; keep ``<path>.bak`` when it existed.
 
@@ -76,14 +92,5 @@ def save_profile(profile: Profile, path: Path, backup: bool = True) -> Path | No
         backup_path = path.with_name(path.name + ".bak")
         shutil.copy2(path, backup_path)
         LOGGER.info("backed up %s to %s", path, backup_path)
-    fd, tmp = tempfile.mkstemp(prefix=path.name, suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_atomically(path, text)
     return backup_path
