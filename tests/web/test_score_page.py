@@ -10,7 +10,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from meridian_table.games import colovini
-from meridian_table.web.colovini_score import ScorePageError, ScoreServer, create_app
+from meridian_table.games.colovini.score_page import ScorePageError, ScoreServer, create_app
 
 BOARD = colovini.load_map("sample-50")
 PLAYERS = ["Orange", "Black", "Brown", "Grey"]

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from meridian_table.bench import kato as bench
+from meridian_table.games.kato import bench
 from meridian_table.games import kato
 from meridian_table.games.kato import geometry
 from meridian_table.games.kato.game import PASS, SWAP, pick_move

@@ -21,6 +21,7 @@ from meridian_table.games.colovini.cards import (
     card_meridians,
     full_deck,
 )
+from meridian_table.games.contract import Engine, Outcome, Turn
 from meridian_table.games.colovini.maps import MERIDIANS, BoardMap, city_id, load_map, split_city
 from meridian_table.games.colovini.meridian import (
     Column,
@@ -144,7 +145,7 @@ class Step:
     pushed: tuple[tuple[str, str], ...]  # (from city, to city)
 
 
-class Game:
+class Game(Engine):
     """A game of Colovini's Meridian for 2, 3 or 4 players on a given map."""
 
     def __init__(
@@ -309,6 +310,26 @@ class Game:
                 actions.extend([make(Action, head + o) for o in options])
             actions.append(Action(card))
         return actions
+
+    # -- the game contract (meridian_table.games.contract.Engine) --------------------
+    def turn(self) -> Turn:
+        """The seat to act; ``pass`` when it can only pass (play a card to no meridian)."""
+        if self.is_over:
+            return Turn(None, "ended")
+        return Turn(self.to_move, "pass" if self.must_pass() else "play")
+
+    def legal(self) -> tuple[str, ...]:
+        """Every legal action in notation, in the engine's order."""
+        return tuple(a.notation() for a in self.legal_actions())
+
+    def outcome(self) -> Outcome | None:
+        """The final score once every card is played."""
+        if not self.is_over:
+            return None
+        final = self.result()
+        winners = tuple(self.names.index(str(w)) for w in final.winners)
+        totals = tuple(final.totals.get(name, 0) for name in self.names)
+        return Outcome(winners, totals, final.tie_break)
 
     def must_pass(self) -> bool:
         """True when the player to move can only pass (no build and no own tower to lift)."""

@@ -28,6 +28,7 @@ import random
 from collections.abc import Iterable, Mapping
 from typing import Final, NamedTuple
 
+from meridian_table.games.contract import Engine, Outcome, Turn
 from meridian_table.games.kato.tables import Tables, bits, tables
 
 LOGGER = logging.getLogger(__name__)
@@ -120,7 +121,7 @@ _OVERLOOKED: Final = 3
 _BEFORE: Final = 4
 
 
-class Game:
+class Game(Engine):
     """A game of Kato's Meridians.
 
     ``size`` is 5, 6 (the standard 114-point board) or 7. ``pie`` enables the pie rule.
@@ -1399,6 +1400,30 @@ class Game:
                     links[ga][gi] = links[ga].get(gi, 0) + 1
         for c in (LIGHT, DARK):
             self._dead[c] = {g for g in self._group_ids(c) if not links[g]}
+
+    # --- the game contract (meridian_table.games.contract.Engine) ---------------------------
+
+    def turn(self) -> Turn:
+        """The seat (0: the first player, the opener under pie) that acts, and how."""
+        if self._winner >= 0:
+            return Turn(None, "ended")
+        phase = "choice" if self._choice_open else "play"
+        if phase == "play" and not self.legal_mask():
+            phase = "pass"
+        return Turn(self.seat_to_move - 1, phase)
+
+    def legal(self) -> tuple[str, ...]:
+        """The legal moves in board order, then ``pass`` and ``swap`` when legal."""
+        moves = self.legal_moves()
+        order = {name: i for i, name in enumerate(self._t.names)}
+        return tuple(sorted(moves, key=lambda m: order.get(m, len(order) + (m == SWAP_MOVE))))
+
+    def outcome(self) -> Outcome | None:
+        """The winner's seat once the game is won."""
+        if self._winner < 0:
+            return None
+        colour = COLOURS[self._winner]
+        return Outcome((self.seat(colour) - 1,), (), f"{colour} wins")
 
     def check_consistency(self) -> None:
         """Compare the incremental state with one rebuilt from the bitboards.

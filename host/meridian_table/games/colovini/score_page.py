@@ -29,7 +29,7 @@ from meridian_table.games.colovini.render import island_colours, map_svg
 
 LOGGER = logging.getLogger(__name__)
 
-STATIC = Path(__file__).resolve().parent / "static" / "score"
+STATIC = Path(__file__).resolve().parent / "static" / "score"  # a folder of this package
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8766
 PLAYER_COLOURS = ("#f77f00", "#111111", "#8d5524", "#9e9e9e", "#2a9d8f", "#6a4c93")

@@ -27,6 +27,19 @@ def _load(file: str) -> BoardMap:
         raise click.ClickException(str(exc)) from exc
 
 
+def _score_group(group: click.Group) -> click.Group:
+    """The shared ``score`` group (scoring assistants for plain printed boards)."""
+    existing = group.commands.get("score")
+    if isinstance(existing, click.Group):
+        return existing
+
+    @group.group("score")
+    def score_group() -> None:
+        """Scoring assistants for plain printed boards (no sensors)."""
+
+    return score_group
+
+
 def register(group: click.Group) -> None:
     @group.group("map")
     def map_group() -> None:
@@ -83,9 +96,7 @@ def register(group: click.Group) -> None:
             ) from exc
         click.echo(f"wrote {output}")
 
-    @group.group("score")
-    def score_group() -> None:
-        """Scoring assistants for plain printed boards (no sensors)."""
+    score_group = _score_group(group)
 
     @score_group.command("colovini")
     @click.option("--map", "map_file", default="sample-50", show_default=True,
@@ -103,7 +114,7 @@ def register(group: click.Group) -> None:
         Example:
           meridian-table score colovini --map my-board.toml --players Ann,Bob,Cid
         """
-        from meridian_table.web.colovini_score import ScorePageError, check_players, serve_forever
+        from meridian_table.games.colovini.score_page import ScorePageError, check_players, serve_forever
 
         board = _load(map_file)
         try:

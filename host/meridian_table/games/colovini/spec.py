@@ -1,0 +1,188 @@
+"""Colovini's Meridian as the platform sees it: options, board, page, records, automata.
+
+Registered under the ``meridian_table.games`` entry-point group as ``colovini``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
+
+from meridian_table.games.colovini import record
+from meridian_table.games.colovini.engine import Game, new_game
+from meridian_table.games.colovini.maps import MERIDIANS, MapError, load_map
+from meridian_table.games.contract import (
+    BenchSpec,
+    BoardSpec,
+    Engine,
+    GameSpec,
+    OptionError,
+    Options,
+    OptionSpec,
+    OptionValue,
+    PageSpec,
+    RandomPolicy,
+    RecordFormat,
+    SeatLook,
+    VariantError,
+)
+
+if TYPE_CHECKING:
+    import click
+
+    from meridian_table.adapters.base import Adapter
+
+#: Side -> cities per meridian: the 50-city side (2 or 4 players), the 40-city side (3).
+SIDES: dict[int, int] = {50: 5, 40: 4}
+MERIDIAN_BUTTONS = tuple(f"meridian{m}" for m in range(1, MERIDIANS + 1))
+CONTROL_BUTTONS = ("confirm", "undo", "pass", "swap", "menu", "plus", "minus")
+
+OPTIONS = (
+    OptionSpec("players", int, None, "How many play: 2, 3 or 4 (the number of --players "
+               "names by default; 3 on the 40-city side, else 4).", choices=("2", "3", "4")),
+    OptionSpec("deck", str, "digital", "digital (the table shuffles and deals) or physical "
+               "(your own cards: say which card each turn).", choices=("digital", "physical")),
+    OptionSpec("seed", int, None, "Shuffle the digital deck with this seed, to deal the same "
+               "game again (default: a random seed; either way it is logged).", minimum=0,
+               maximum=2**31 - 1),
+    OptionSpec("map", str, None, "The island map: a .toml file or a shipped map (sample-50, "
+               "sample-40; default: the sample map of the board's side)."),
+)
+
+
+def _new_game(options: Options, seed: int | None) -> Engine:
+    given: dict[str, Any] = dict(options)
+    if seed is not None and given.get("seed") is None and given.get("deck") != "physical":
+        given["seed"] = seed
+    return new_game(**given)
+
+
+def _adapter(options: Options, settings: Options, variant: Mapping[str, object]) -> Adapter:
+    from meridian_table.adapters.colovini import ColoviniAdapter
+
+    del settings
+    side = variant.get("side")
+    players = options.get("players")
+    seed = options.get("seed")
+    names = options.get("names")
+    return ColoviniAdapter(
+        players=int(players) if isinstance(players, int) else None,
+        map=None if options.get("map") is None else str(options["map"]),
+        deck=str(options.get("deck") or "digital"),
+        seed=int(seed) if isinstance(seed, int) else None,
+        names=cast(list[str], names) if isinstance(names, list) else None,
+        side=int(side) if isinstance(side, int) else None,
+    )
+
+
+def _default_profile(players: int | None, options: Options) -> str:
+    """The board side that fits: the map's city count when a map is asked for, else the
+    player count's side (3 players: ``colovini-40``; 2 or 4: ``colovini-50``)."""
+    if options.get("map"):
+        cities = len(load_map(str(options["map"])).cities)
+        return f"colovini-{cities}"
+    count = options.get("players", players)
+    return "colovini-40" if count == 3 else "colovini-50"
+
+
+def _prepare(options: dict[str, OptionValue]) -> dict[str, OptionValue]:
+    """A seed only shuffles a digital deck; a map is read now (file, line and fix)."""
+    if options.get("seed") is not None and options.get("deck") == "physical":
+        raise OptionError(
+            f"--seed {options['seed']} shuffles the digital deck, but --deck physical uses "
+            "your own cards: leave --seed out, or use --deck digital"
+        )
+    map_ref = options.get("map")
+    if map_ref is not None:
+        from meridian_table.games.colovini.maps import resolve_map
+
+        try:
+            path = resolve_map(str(map_ref))
+            load_map(path)
+        except MapError as exc:
+            raise OptionError(f"--map: {exc}") from None
+        # A shipped map is logged by name; a file by its absolute path, so that
+        # --resume finds it from any folder.
+        shipped = path.stem == map_ref and not Path(str(map_ref)).exists()
+        options = {**options, "map": str(map_ref) if shipped else str(path.absolute())}
+    return options
+
+
+def cities(side: int) -> tuple[str, ...]:
+    """City ids ``"<meridian>.<index>"`` for a board side (50 or 40), index 1 at the north."""
+    per = SIDES[side]
+    return tuple(f"{m}.{i}" for m in range(1, MERIDIANS + 1) for i in range(1, per + 1))
+
+
+def _expected_sites(variant: Mapping[str, object]) -> tuple[str, ...]:
+    side = variant.get("side")
+    if isinstance(side, bool) or not isinstance(side, int):
+        raise VariantError("variant.side", f"must be a whole number, found {side!r}",
+                           "see hardware/README.md, 'Profiles'")
+    if side not in SIDES:
+        raise VariantError(
+            "variant.side", f"{side} is not a Colovini board side",
+            "use 50 (5 cities per meridian, 2 or 4 players) or 40 (4 per meridian, 3 players)",
+        )
+    return cities(side)
+
+
+def _describe(variant: Mapping[str, object]) -> str:
+    return f"the {variant.get('side')}-city Colovini side"
+
+
+def _export(engine: Engine, headers: Mapping[str, str]) -> str:
+    return record.export(cast(Game, engine), headers)
+
+
+def _parse(text: str) -> tuple[dict[str, str], Engine]:
+    return record.parse(text)
+
+
+def _bench(options: dict[str, Any]) -> dict[str, Any]:
+    from meridian_table.games.colovini import bench
+
+    return bench.run(options)
+
+
+def _register(group: click.Group) -> None:
+    from meridian_table.games.colovini import commands
+
+    commands.register(group)
+
+
+SPEC = GameSpec(
+    id="colovini",
+    title="Colovini's Meridian",
+    published="Meridian",
+    summary="Colovini's game of towers and islands, played with cards (2 to 4 players)",
+    player_counts=(2, 3, 4),
+    options=OPTIONS,
+    new_game=_new_game,
+    adapter=_adapter,
+    default_profile=_default_profile,
+    board=BoardSpec(_expected_sites, _describe, CONTROL_BUTTONS + MERIDIAN_BUTTONS),
+    page=PageSpec(
+        seats=(
+            SeatLook("orange", "Orange", "#f07800", "O", "#000000"),
+            SeatLook("black", "Black", "#202020", "B", "#ffffff"),
+            SeatLook("brown", "Brown", "#7a4a1e", "R", "#ffffff"),
+            SeatLook("grey", "Grey", "#8c8c8c", "G", "#000000"),
+        ),
+        drawing="grid",
+        piece_word="tower",
+    ),
+    records=RecordFormat(_export, _parse, ".colovini"),
+    policies={"random": RandomPolicy},
+    help_examples=(
+        "play colovini --profile colovini-40 --players Ann,Bob,Cid",
+        "play colovini --players Ann,Bob --deck digital --seed 42",
+        "play colovini --deck physical --map my-board.toml",
+        "play colovini --players Ann,Bob,Cid --seat 2=random --seat 3=random",
+    ),
+    benches=(BenchSpec("colovini", "Colovini's Meridian: legal_actions() latency over "
+                       "positions from random games.", _bench),),
+    register_commands=_register,
+    prepare=_prepare,
+)

@@ -1,0 +1,140 @@
+"""Kato's Meridians as the platform sees it: options, board, page, records, automata.
+
+Registered under the ``meridian_table.games`` entry-point group as ``kato``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, cast
+
+from meridian_table.games.contract import (
+    BenchSpec,
+    BoardSpec,
+    Engine,
+    GameSpec,
+    Options,
+    OptionSpec,
+    PageSpec,
+    RandomPolicy,
+    RecordFormat,
+    SeatLook,
+    VariantError,
+)
+from meridian_table.games.kato import geometry, record
+from meridian_table.games.kato.game import Game, new_game
+
+if TYPE_CHECKING:
+    from meridian_table.adapters.base import Adapter
+
+ASSISTS = ("full", "captures", "tournament")
+
+OPTIONS = (
+    OptionSpec("size", int, 6, "Board size: 5 (80 points), 6 (114) or 7 (154); the board "
+               "profile's size by default.", choices=("5", "6", "7")),
+    OptionSpec("pie", bool, False, "Play with the pie rule: the second player may swap "
+               "colours after the opener's two stones."),
+    OptionSpec("assist", str, "full", "How much the LEDs help: full (legal points and dead "
+               "groups), captures (dead groups only) or tournament (none; overlooked dead "
+               "groups live on).", choices=ASSISTS, kind="setting"),
+)
+
+
+def _new_game(options: Options, seed: int | None) -> Engine:
+    del seed  # Kato has no chance
+    size = options.get("size", 6)
+    return new_game(
+        int(size) if isinstance(size, int) else 6,
+        bool(options.get("pie", False)),
+        bool(options.get("tournament", False)),
+    )
+
+
+def _adapter(options: Options, settings: Options, variant: Mapping[str, object]) -> Adapter:
+    from meridian_table.adapters.kato import KatoAdapter
+
+    size = options.get("size", variant.get("size", 6))
+    tournament = options.get("tournament")
+    assist = settings.get("assist")
+    return KatoAdapter(
+        size=int(size) if isinstance(size, int) else 6,
+        pie=bool(options.get("pie", False)),
+        tournament=None if tournament is None else bool(tournament),
+        assist=None if assist is None else str(assist),
+    )
+
+
+def _default_profile(players: int | None, options: Options) -> str:
+    del players
+    size = options.get("size", 6)
+    return f"kato-{len(geometry.points(int(size) if isinstance(size, int) else 6))}"
+
+
+def _expected_sites(variant: Mapping[str, object]) -> tuple[str, ...]:
+    size = variant.get("size")
+    if isinstance(size, bool) or not isinstance(size, int):
+        raise VariantError("variant.size", f"must be a whole number, found {size!r}",
+                           "see hardware/README.md, 'Profiles'")
+    if size not in geometry.SIZES:
+        raise VariantError("variant.size", f"{size} is not a Kato board size",
+                           "use 5 (80 points), 6 (114) or 7 (154)")
+    return geometry.points(size)
+
+
+def _describe(variant: Mapping[str, object]) -> str:
+    return f"the Kato board of size {variant.get('size')}"
+
+
+def _export(engine: Engine, headers: Mapping[str, str]) -> str:
+    return record.export(cast(Game, engine), headers)
+
+
+def _parse(text: str) -> tuple[dict[str, str], Engine]:
+    return record.parse(text)
+
+
+def _diagram(engine: Engine) -> str:
+    from meridian_table.store.diagram import hex_diagram
+
+    game = cast(Game, engine)
+    return hex_diagram(game.points, game.position(), geometry.coordinates(game.size))
+
+
+def _bench(options: dict[str, Any]) -> dict[str, Any]:
+    from meridian_table.games.kato import bench  # imported when run: it is large
+
+    return bench.run(options)
+
+
+SPEC = GameSpec(
+    id="kato",
+    title="Kato's Meridians",
+    published="Meridians",
+    summary="Kato's abstract game of lines of sight on a hexagonal board (2 players)",
+    player_counts=(2,),
+    options=OPTIONS,
+    new_game=_new_game,
+    adapter=_adapter,
+    default_profile=_default_profile,
+    board=BoardSpec(_expected_sites, _describe),
+    page=PageSpec(
+        seats=(
+            SeatLook("light", "Light", "#ffb000", "L", "#000000"),
+            SeatLook("dark", "Dark", "#0050ff", "D", "#ffffff"),
+        ),
+        drawing="hex",
+        piece_word="stone",
+    ),
+    records=RecordFormat(_export, _parse, ".kato"),
+    policies={"random": RandomPolicy},
+    text_diagram=_diagram,
+    help_examples=(
+        "play kato --players Ann,Bob",
+        "play kato --board /dev/ttyACM0 --assist tournament --pie",
+        "play kato --seat 2=random",
+        "play kato --resume",
+        "echo 'place G6' | meridian-table play kato --headless --board sim",
+    ),
+    benches=(BenchSpec("kato", "Kato's Meridians: random playouts (plies/s) and analysis "
+                                "latency (us).", _bench),),
+)
