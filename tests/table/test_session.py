@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import pytest
 from tests.table.fakes import FakeBoard, FakeClock, State
 
-from meridian_table.adapters.base import PUT_BACK_COLOUR, REMOVE_COLOUR, dim
+from meridian_table.adapters.base import PUT_BACK_COLOUR, REMOVE_COLOUR, SEEN_COLOUR, dim
 from meridian_table.adapters.kato import DARK_COLOUR, LIGHT_COLOUR, KatoAdapter
 from meridian_table.games import kato
 from meridian_table.profiles import load_profile
@@ -75,12 +75,20 @@ def test_placement_settles_then_is_logged_flashed_and_hints_the_next_mover() -> 
     assert t.session.phase == "play"
     assert t.board.light_at("G6") == (dim(LIGHT_COLOUR), "S")
     t.board.set("G6", True)
-    t.clock.advance(0.1)
-    assert t.session.tick() is not None  # still settling
+    # The instant acknowledgement: the tentative cue before anything is read.
+    assert t.board.light_at("G6") == (SEEN_COLOUR, "S")
+    assert t.session.state()["tentative"] == {"arriving": ["G6"], "leaving": []}
+    t.clock.advance(0.01)
+    assert t.session.tick() is not None  # still settling (the quick window is 30 ms)
     assert t.moves() == []
+    t.clock.advance(0.09)
+    assert t.session.tick() is not None  # read early: shown, not logged until 300 ms
+    assert t.moves() == ["G6"] and t.session.state()["moves"][0].get("provisional")
+    assert t.journal.of_kind("action") == []
+    assert t.board.light_at("G6") == (LIGHT_COLOUR, "X")
     t.clock.advance(0.25)
     t.session.tick()
-    assert t.moves() == ["G6"]
+    assert t.moves() == ["G6"] and not t.session.state()["moves"][0].get("provisional")
     assert t.journal.of_kind("action")[0][1]["notation"] == "G6"
     assert t.board.light_at("G6") == (LIGHT_COLOUR, "X")
     assert t.board.light_at("A1") == (dim(DARK_COLOUR), "S")
@@ -91,9 +99,41 @@ def test_a_change_that_reverts_within_the_window_is_nothing() -> None:
     t = make()
     t.board.set("G6", True)
     t.clock.advance(0.2)
-    t.board.set("G6", False)
+    t.session.tick()  # read early...
+    assert t.moves() == ["G6"]
+    t.board.set("G6", False)  # ...and lifted within the full window: taken back
+    assert t.moves() == []
     t.settle()
     assert t.moves() == [] and t.session.phase == "play"
+    assert t.journal.of_kind("action", "sense", "undo") == []  # the log holds nothing wrong
+
+
+def test_a_slide_across_neighbours_reads_only_where_the_stone_stops() -> None:
+    t = make()
+    for site, closed, dt in (("G6", True, 0.05), ("G6", False, 0.02), ("G7", True, 0.06),
+                             ("G7", False, 0.01), ("H7", True, 0.0)):
+        t.board.set(site, closed)
+        t.clock.advance(dt)
+        t.session.tick()
+    assert t.moves() == []  # a slide waits the full window
+    t.settle()
+    assert t.moves() == ["H7"]
+    assert [p["notation"] for _, p in t.journal.of_kind("action")] == ["H7"]
+    assert t.journal.of_kind("undo") == []
+
+
+def test_two_stones_at_once_retract_an_early_read_and_are_two_mistakes() -> None:
+    t = make()
+    t.board.set("G6", True)
+    t.clock.advance(0.05)
+    t.session.tick()
+    assert t.moves() == ["G6"]  # read early
+    t.board.set("B3", True)  # the second stone of the same hand, 50 ms later
+    assert t.moves() == []
+    t.settle()
+    state = t.session.state()
+    assert state["phase"] == "resync" and sorted(state["diff"]["remove"]) == ["B3", "G6"]
+    assert t.journal.of_kind("action") == []
 
 
 def test_illegal_stone_blinks_remove_until_lifted() -> None:

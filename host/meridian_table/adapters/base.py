@@ -44,6 +44,14 @@ PUT_BACK = Light(PUT_BACK_COLOUR, PULSE)
 ILLEGAL = REMOVE
 #: Waiting for an input that the board cannot sense (a height, a pie choice): amber blink.
 ASK = Light(0xFFA000, BLINK)
+#: The instant acknowledgement (docs/TABLE.md): a switch just changed and the table has
+#: not read the board yet. Steady white: every instruction in white pulses (put back)
+#: and every seat colour is a hue, so "seen" is never "legal", "accepted" or "do this".
+SEEN_COLOUR = 0xFFFFFF
+#: A piece seen arriving: white, steady.
+SEEN_ARRIVING = Light(SEEN_COLOUR, SOLID)
+#: A piece seen leaving: dim white, steady.
+SEEN_LEAVING = Light(0x202020, SOLID)
 
 
 def dim(colour: int, factor: int = 8) -> int:
@@ -126,6 +134,45 @@ class Observation:
     @property
     def matches(self) -> bool:
         return self.sensed == self.expected
+
+
+@dataclass(frozen=True)
+class Change:
+    """One switch change of a site: ``age_s`` seconds ago."""
+
+    site: str
+    closed: bool
+    age_s: float
+
+
+@dataclass(frozen=True)
+class Motion:
+    """What the hands did lately, for an adapter to decide how long to wait.
+
+    ``recent`` holds every site change of the last ``window_s`` seconds (the table's
+    full settle window), newest last, whether or not a board was settled in between.
+    """
+
+    expected: frozenset[str]
+    sensed: frozenset[str]
+    recent: tuple[Change, ...]
+    window_s: float
+
+    @property
+    def extra(self) -> frozenset[str]:
+        return self.sensed - self.expected
+
+    @property
+    def missing(self) -> frozenset[str]:
+        return self.expected - self.sensed
+
+    def single_arrival(self) -> str | None:
+        """The site of one new piece on an empty site with nothing else moving in the
+        window (no slide, no lift and re-place, no second piece), else None."""
+        if len(self.recent) != 1 or self.missing or len(self.extra) != 1:
+            return None
+        change = self.recent[0]
+        return change.site if change.closed and change.site in self.extra else None
 
 
 @dataclass(frozen=True)
@@ -326,6 +373,14 @@ class Adapter(ABC):
     def describe(self, action: str) -> str:
         """``action`` in words for the page ("a 4-high tower on meridian 3, city 2")."""
         return action
+
+    def settle_time(self, motion: Motion) -> float | None:
+        """How long the table waits before reading the board after ``motion``, when
+        this game can tell sooner than the table's window (docs/TABLE.md, adaptive
+        settling); None keeps the table's window. Whatever it answers, a change that
+        contradicts a move read early takes the move back before it is logged."""
+        del motion
+        return None
 
     @property
     def to_move(self) -> str | None:

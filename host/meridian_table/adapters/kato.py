@@ -26,6 +26,7 @@ from meridian_table.adapters.base import (
     Applied,
     Interpretation,
     Mistake,
+    Motion,
     Observation,
     Question,
     SiteDrawing,
@@ -45,6 +46,10 @@ DARK_COLOUR = 0x0050FF
 COLOURS = {"light": LIGHT_COLOUR, "dark": DARK_COLOUR}
 LABELS = {"light": "L", "dark": "D"}
 ASSISTS = ("full", "captures", "tournament")
+#: How soon an unambiguous placement is read (docs/TABLE.md, "Adaptive settling"): the
+#: firmware's debounce already vouches for the switch; a change within the table's full
+#: window after it still takes the move back before it is logged.
+QUICK_SETTLE_S = 0.030
 PIE = "pie"
 
 
@@ -344,6 +349,15 @@ class KatoAdapter(Adapter):
         raise AdapterError(
             f"button {name!r} means nothing in Kato's Meridians; use confirm, pass, swap, undo or menu"
         )
+
+    def settle_time(self, motion: Motion) -> float | None:
+        """One new stone on a legal point, nothing else moving in the window: read it
+        after QUICK_SETTLE_S. Anything else (a slide, a lift and re-place, two stones,
+        dead stones still standing, the pie choice) waits the table's full window."""
+        site = motion.single_arrival()
+        if site is None or self._choice_open() or self.result() is not None:
+            return None
+        return QUICK_SETTLE_S if site in self._legal() else None
 
     def automaton_inputs(self, action: str) -> tuple[tuple[str, str], ...]:
         """Playing on instead of swapping answers the pie choice with "keep"."""

@@ -60,7 +60,7 @@ class HeadlessPrinter:
             self._out.flush()
 
     def prime(self, state: PageState) -> None:
-        self._moves = list(state["moves"])
+        self._moves = [m for m in state["moves"] if not m.get("provisional")]
         self._last = _summary(state)
         self._new_faults(state)
 
@@ -76,7 +76,8 @@ class HeadlessPrinter:
         return out
 
     def __call__(self, state: PageState) -> None:
-        moves = list(state["moves"])
+        # A move read early is printed once it is in the log (it may still be taken back).
+        moves = [m for m in state["moves"] if not m.get("provisional")]
         records: list[dict[str, Any]] = []
         with self._lock:
             before = self._moves if self._moves is not None else []

@@ -39,6 +39,13 @@ class LinkPanel(TypedDict):
     faults: list[dict[str, Any]]
 
 
+class Tentative(TypedDict):
+    """Switches changed since the board was last read (the instant acknowledgement)."""
+
+    arriving: list[str]
+    leaving: list[str]
+
+
 class PageState(TypedDict):
     """``TableSession.state()``: everything the page draws (docs/TABLE.md)."""
 
@@ -69,6 +76,7 @@ class PageState(TypedDict):
     controls: list[str]
     control_state: dict[str, dict[str, Any]]
     settle_ms: int
+    tentative: Tentative
 
 
-__all__ = ["Automaton", "Diff", "LinkPanel", "PageState"]
+__all__ = ["Automaton", "Diff", "LinkPanel", "PageState", "Tentative"]

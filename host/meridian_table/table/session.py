@@ -29,6 +29,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from meridian_table.adapters.base import (
@@ -39,6 +40,8 @@ from meridian_table.adapters.base import (
     PAUSED,
     PLAY,
     RESYNC,
+    SEEN_ARRIVING,
+    SEEN_LEAVING,
     THINKING,
     Adapter,
     Applied,
@@ -126,6 +129,18 @@ DEFAULT_THINK_S = 1.0
 ACTING = (PLAY, PASS, CHOICE)
 
 
+@dataclass
+class Provisional:
+    """A move read early (adaptive settling): applied and shown, logged only once the
+    table's full window has passed with no change that contradicts it."""
+
+    applied: Applied
+    sense: dict[str, Any]
+    deadline: float
+    prior: str | None
+    seen_empty: set[str]
+
+
 class TableSession:
     """One game at the table. See the module docstring and docs/TABLE.md."""
 
@@ -190,6 +205,9 @@ class TableSession:
         self._link_detail = str(getattr(board, "detail", "")) if board is not None else ""
         self._settled: frozenset[str] = self._settler.settled
         self._stale: frozenset[str] = frozenset()
+        self._provisional: Provisional | None = None
+        self._quick = False  # the board being read was settled early (adaptive window)
+        self._full_window_end = 0.0  # when that board's full window ends
         self._all_sites = frozenset(profile.sites)
         self._seen_empty: set[str] = set(self._all_sites - self._settled)
         self._prior: str | None = None
@@ -294,7 +312,60 @@ class TableSession:
             LOGGER.debug("switch %d is neither a site nor a button of %s", pos, self.profile.name)
             return False
         self._settler.change(pos, closed)
-        return False
+        if self._provisional is not None:
+            self._retract()
+        if self._may_read_early():
+            wait = self.adapter.settle_time(self._settler.motion(self.adapter.expected()))
+            if wait is not None:
+                self._settler.shorten(wait)
+        self._send_plan()  # the instant acknowledgement: the tentative cue under the piece
+        return True
+
+    def _may_read_early(self) -> bool:
+        """Whether the game may shorten the window: a person's turn on a quiet table."""
+        return (
+            self._connected and self._phase == PLAY and self._execution is None
+            and not self._stale and not self._adjudicating
+            and self.seats.policy(self._player_to_act()) is None
+        )
+
+    def _retract(self) -> None:
+        """A change came within the full window of a move read early: take the move
+        back (it was never logged) and read the board again once it is still."""
+        provisional = self._provisional
+        if provisional is None:
+            return
+        self._provisional = None
+        self.adapter.undo()
+        self._prior = provisional.prior
+        self._seen_empty = provisional.seen_empty
+        self._flash = None
+        LOGGER.info("move %s read early is taken back: the board changed again",
+                    provisional.applied.notation)
+        self._show_view()
+
+    def _flush(self, evaluate: bool = False) -> None:
+        """Log the move read early (its window passed, or another input came)."""
+        provisional = self._provisional
+        if provisional is None:
+            return
+        self._provisional = None
+        applied = provisional.applied
+        try:
+            self.journal.append("sense", provisional.sense)
+            self.journal.append("action", {"notation": applied.notation,
+                                           "player": applied.player, "source": "board",
+                                           "by": "person"})
+        except Exception as exc:
+            # Not durable means not done: take it back so the log and the game agree.
+            self.adapter.undo()
+            self._prior = provisional.prior
+            self._error = (f"the move {applied.notation} could not be saved ({exc}); it was "
+                           "not taken: lift the piece and try again")
+            LOGGER.error("%s", self._error)
+            evaluate = True
+        if evaluate:
+            self._evaluate()
 
     def _on_fault(self, code: str, detail: tuple[str, ...]) -> bool:
         """A FAULT from the firmware: shown in ``state()["link"]["faults"]`` with a
@@ -359,16 +430,36 @@ class TableSession:
         pending. Called by the ticker thread, or by tests with a fake clock.
         """
         with self._lock:
+            now = self._clock() if now is None else now
+            flush_left = None
+            if self._provisional is not None:
+                flush_left = self._provisional.deadline - now
+                if flush_left <= 0 and not self._settler.pending:
+                    self._flush(evaluate=True)
+                    flush_left = None
+                    changed = True
+                else:
+                    changed = False
+            else:
+                changed = False
             left = self._settler.due(now)
-            if left is None:
-                return None
-            if left > 0:
-                return left
-            self._settle()
-        self._notify()
-        return None
+            if left is not None and left <= 0:
+                self._settle()
+                changed = True
+                left = None
+                if self._provisional is not None:
+                    flush_left = self._provisional.deadline - now
+                    if flush_left <= 0:
+                        self._flush(evaluate=True)
+                        flush_left = None
+        if changed:
+            self._notify()
+        waits = [w for w in (left, flush_left) if w is not None]
+        return max(0.0, min(waits)) if waits else None
 
     def _settle(self) -> None:
+        self._quick = self._settler.window < self._settler.settle_s
+        self._full_window_end = self._settler.full_window_end() or self._clock()
         self._settled = self._settler.settle()
         self._stale &= self._settled
         self._seen_empty |= self._all_sites - self._settled
@@ -392,6 +483,7 @@ class TableSession:
         (a sensed move the log could not store) survives it. Called with the lock held.
         """
         self._error = ""
+        self._flush()  # an input accepts the move read early: it is logged first
         try:
             run()
         except ValueError as exc:
@@ -670,7 +762,8 @@ class TableSession:
         """Start the automaton whose turn it is (called with the board matching)."""
         view = self._view
         if (self._execution is not None or self._adjudicating or view is None
-                or view.phase not in ACTING or self._closing.is_set()):
+                or view.phase not in ACTING or self._closing.is_set()
+                or self._provisional is not None):
             return
         player = self._player_to_act()
         policy = self.seats.policy(player)
@@ -779,6 +872,8 @@ class TableSession:
         self._send_plan()
 
     def _log(self, kind: str, payload: Mapping[str, Any]) -> None:
+        if self._provisional is not None:
+            self._flush()  # the log keeps the order of the game
         self.journal.append(kind, payload)
 
     def _evaluate(self, from_board: bool = False) -> None:
@@ -852,18 +947,24 @@ class TableSession:
             interp = self.adapter.interpret(observation)
             if interp.action is not None and not allow_actions:
                 interp = _generic_guidance(observation, "")
+            sense: dict[str, Any] | None = None
             if from_board:
-                self._log(
-                    "sense",
-                    {
-                        "sensed": sorted(observation.sensed),
-                        "expected": sorted(observation.expected),
-                        "meaning": interp.kind,
-                        "action": interp.action,
-                        "mistakes": [[m.site, m.kind] for m in interp.mistakes],
-                    },
-                )
+                sense = {
+                    "sensed": sorted(observation.sensed),
+                    "expected": sorted(observation.expected),
+                    "meaning": interp.kind,
+                    "action": interp.action,
+                    "mistakes": [[m.site, m.kind] for m in interp.mistakes],
+                }
                 from_board = False
+                if not (self._quick and interp.action is not None):
+                    self._log("sense", sense)
+                    sense = None
+            if interp.action is not None and sense is not None:
+                # Read early (adaptive settling): applied and shown now, logged once the
+                # full window passes with no contradicting change (else taken back).
+                self._read_early(interp.action, sense)
+                continue
             if interp.action is not None:
                 try:
                     self._apply(interp.action, "board")
@@ -901,6 +1002,18 @@ class TableSession:
             self._show_resync(interp)
             return
         raise RuntimeError("the table kept applying sensed actions; the adapter is inconsistent")
+
+    def _read_early(self, action: str, sense: dict[str, Any]) -> None:
+        prior, seen_empty = self._prior, set(self._seen_empty)
+        applied = self.adapter.play(action)
+        deadline = self._full_window_end
+        self._provisional = Provisional(applied, sense, deadline, prior, seen_empty)
+        self._seen_empty = set(self._all_sites - self._settled)
+        if applied.placed:
+            self._prior = sorted(applied.placed)[0]
+            self._flash = self._prior
+        self._quick = False
+        LOGGER.info("%s played %s (read early)", applied.player, applied.notation)
 
     def _show_view(self, finale: Observation | None = None) -> None:
         view = self.adapter.view(self._flash) if finale is None else self.adapter.finale(finale)
@@ -949,8 +1062,19 @@ class TableSession:
         self._lights = {m.site: m.light for m in shown}
         self._send_plan()
 
+    def _tentative(self) -> tuple[frozenset[str], frozenset[str]]:
+        """Sites whose switch changed since the board was last read: (arriving, leaving)."""
+        sensed = self._settler.sites()
+        return sensed - self._settled, self._settled - sensed
+
     def _send_plan(self) -> None:
-        lights = {self._led_of[s]: light for s, light in self._lights.items() if s in self._led_of}
+        shown = dict(self._lights)
+        arriving, leaving = self._tentative()
+        for site in arriving:
+            shown[site] = SEEN_ARRIVING
+        for site in leaving:
+            shown[site] = SEEN_LEAVING
+        lights = {self._led_of[s]: light for s, light in shown.items() if s in self._led_of}
         plan = LedPlan.from_mapping(self.profile.leds, lights)
         self._plan = plan
         if self.board is not None and self._connected:
@@ -990,8 +1114,9 @@ class TableSession:
 
     @property
     def settling(self) -> bool:
+        """True while a change waits to be read, or a move read early waits to be logged."""
         with self._lock:
-            return self._settler.pending
+            return self._settler.pending or self._provisional is not None
 
     def _firmware(self) -> dict[str, Any] | None:
         """Who the board said it is (its HELLO), or None before the first HELLO."""
@@ -1025,6 +1150,13 @@ class TableSession:
             except Exception:  # a broken page must never stop the table
                 LOGGER.exception("state subscriber %r failed", callback)
 
+    def _moves_json(self, history: tuple[Applied, ...]) -> list[dict[str, Any]]:
+        """The moves; one read early and not logged yet is marked ``provisional``."""
+        moves = [a.to_json(i + 1) for i, a in enumerate(history)]
+        if self._provisional is not None and moves:
+            moves[-1]["provisional"] = True
+        return moves
+
     def _automaton_json(self) -> Automaton | None:
         """The automaton at work, for the page: thinking, or waiting for its move."""
         execution = self._execution
@@ -1055,6 +1187,7 @@ class TableSession:
             result = adapter.result()
             history = adapter.history()
             seats = self._names()
+            arriving, leaving = self._tentative()
             stats: dict[str, Any] = {}
             if self.board is not None:
                 try:
@@ -1103,7 +1236,7 @@ class TableSession:
                 "scores": adapter.scores(),
                 "count": count,
                 "agreed": sorted(self._agreed),
-                "moves": [a.to_json(i + 1) for i, a in enumerate(history)],
+                "moves": self._moves_json(history),
                 "result": result,
                 "link": {
                     "state": self._link_state,
@@ -1118,6 +1251,7 @@ class TableSession:
                 "controls": list(controls),
                 "control_state": control_state(adapter, view, facts, controls),
                 "settle_ms": round(self.settle_s * 1000),
+                "tentative": {"arriving": sorted(arriving), "leaving": sorted(leaving)},
             }
 
 

@@ -3,12 +3,19 @@
 A pure core in the style of ``link/sequencer.py``: the caller passes ``now`` (or the
 injected clock gives it), and every case is testable without a thread. The switch
 events move the sensed positions; :meth:`Settler.due` says when the board has been
-still for the settle window, and :meth:`Settler.settle` takes the settled sites.
+still for the current window, and :meth:`Settler.settle` takes the settled sites.
+
+The window is the table's ``settle_s`` unless the game shortens it for a change whose
+meaning is already clear (adaptive settling, docs/TABLE.md): :meth:`Settler.motion`
+describes the recent changes for the game's adapter to judge.
 """
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable, Iterable, Mapping
+
+from meridian_table.adapters.base import Change, Motion
 
 
 class Settler:
@@ -28,6 +35,8 @@ class Settler:
         self._clock = clock
         self._positions: set[int] = {p for p in positions if p in self._site_of}
         self._changed_at: float | None = None
+        self._window = settle_s
+        self._recent: deque[tuple[str, bool, float]] = deque(maxlen=64)
         self.settled: frozenset[str] = self.sites()
 
     def sites(self) -> frozenset[str]:
@@ -38,17 +47,39 @@ class Settler:
         return pos in self._site_of
 
     def change(self, pos: int, closed: bool) -> None:
-        """One switch changed: the settle window starts again."""
+        """One switch changed: the full settle window starts again."""
         if closed:
             self._positions.add(pos)
         else:
             self._positions.discard(pos)
-        self._changed_at = self._clock()
+        now = self._clock()
+        self._changed_at = now
+        self._window = self.settle_s
+        self._recent.append((self._site_of[pos], closed, now))
 
     def replace(self, positions: Iterable[int]) -> None:
         """The board's whole occupancy (a snapshot, a reconnect): settle it afresh."""
         self._positions = {p for p in positions if p in self._site_of}
         self._changed_at = self._clock()
+        self._window = self.settle_s
+        self._recent.clear()
+
+    def motion(self, expected: frozenset[str], now: float | None = None) -> Motion:
+        """The recent changes (within the full window) against ``expected``."""
+        now = self._clock() if now is None else now
+        recent = tuple(Change(site, closed, now - t) for site, closed, t in self._recent
+                       if now - t <= self.settle_s)
+        return Motion(expected, self.sites(), recent, self.settle_s)
+
+    def shorten(self, seconds: float) -> None:
+        """Settle the pending change after ``seconds`` (the game judged it clear)."""
+        if 0 <= seconds < self._window:
+            self._window = seconds
+
+    @property
+    def window(self) -> float:
+        """The wait that applies to the pending change."""
+        return self._window
 
     @property
     def pending(self) -> bool:
@@ -60,7 +91,11 @@ class Settler:
         if self._changed_at is None:
             return None
         now = self._clock() if now is None else now
-        return self._changed_at + self.settle_s - now
+        return self._changed_at + self._window - now
+
+    def full_window_end(self) -> float | None:
+        """When the pending change would settle with the table's full window."""
+        return None if self._changed_at is None else self._changed_at + self.settle_s
 
     def settle(self) -> frozenset[str]:
         """Take the sensed board as settled; returns the settled sites."""
@@ -69,4 +104,4 @@ class Settler:
         return self.settled
 
 
-__all__ = ["Settler"]
+__all__ = ["Change", "Motion", "Settler"]

@@ -17,6 +17,7 @@ from meridian_table.adapters.base import (
     Applied,
     Interpretation,
     Mistake,
+    Motion,
     Observation,
     SiteDrawing,
     View,
@@ -87,6 +88,11 @@ class ToyAdapter(Adapter):
             + tuple(Mistake(c, "put_back", "a piece belongs here") for c in missing),
             message="Put one piece on one free cell",
         )
+
+    def settle_time(self, motion: Motion) -> float | None:
+        """One new piece on a free cell with nothing else moving: read it at once."""
+        site = motion.single_arrival()
+        return 0.03 if site is not None and site in self._engine.legal() else None
 
     def button(self, name: str) -> Interpretation:
         if name == "confirm" and self.result() is None:
