@@ -11,8 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from meridian_table.profiles import Profile, load_profile
-from meridian_table.profiles.calibration import (
+from meridian_table.maker.calibration import (
     AwaitRelease,
     Calibration,
     CalibrationError,
@@ -22,7 +21,8 @@ from meridian_table.profiles.calibration import (
     Prompt,
     Recorded,
 )
-from meridian_table.profiles.calibration_run import CalibrationRun, SimMaker
+from meridian_table.maker.calibration_run import CalibrationRun, SimMaker
+from meridian_table.profiles import Profile, load_profile
 
 
 class ScriptedMaker:
@@ -361,7 +361,7 @@ def test_calibrate_command_resumes_from_saved_progress(
     from click.testing import CliRunner
 
     from meridian_table.cli.main import main
-    from meridian_table.profiles.calibration_run import save_progress
+    from meridian_table.maker.calibration_run import save_progress
 
     out = tmp_path / "forty.json"
     half = Calibration(forty, include_buttons=False)

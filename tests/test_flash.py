@@ -18,8 +18,9 @@ from click.testing import CliRunner
 from meridian_fw import FW_VERSION, wire
 from meridian_table.cli.main import main
 from meridian_table.link import FakeBoard, Link
-from meridian_table.profiles import Profile, flashing, load_profile
-from meridian_table.profiles.flashing import FirmwareFile, FlashError
+from meridian_table.maker import flashing
+from meridian_table.maker.flashing import FirmwareFile, FlashError
+from meridian_table.profiles import Profile, load_profile
 
 MICROPYTHON = Path(sys.executable).with_name("micropython")
 

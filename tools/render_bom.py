@@ -10,8 +10,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from meridian_table.maker.bom import bom_markdown
 from meridian_table.profiles import BOARDS_DIR, load_profile
-from meridian_table.profiles.bom import bom_markdown
 
 OUT = Path(__file__).resolve().parents[1] / "hardware" / "BOM.md"
 

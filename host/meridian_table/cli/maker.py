@@ -1,8 +1,8 @@
 """Tools for makers: `profile list|check|show`, `calibrate` and `flash`.
 
 Thin shells: the work is done by ``meridian_table.profiles`` (loading and checking),
-``profiles.calibration`` / ``profiles.calibration_run`` (the calibration state
-machine and its driver) and ``profiles.flashing`` (build, copy, verify).
+``maker.calibration`` / ``maker.calibration_run`` (the calibration state
+machine and its driver) and ``maker.flashing`` (build, copy, verify).
 """
 
 from __future__ import annotations
@@ -21,16 +21,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from meridian_table.link import BoardFault, Link, LinkError, LinkState, UnknownPortError, check_port
-from meridian_table.profiles import (
-    Profile,
-    ProfileError,
-    flashing,
-    list_profiles,
-    load_profile,
-    resolve,
-    save_profile,
-)
-from meridian_table.profiles.calibration import (
+from meridian_table.maker import flashing
+from meridian_table.maker.calibration import (
     DEFAULT_TIMEOUT_MS,
     AwaitRelease,
     Calibration,
@@ -41,11 +33,19 @@ from meridian_table.profiles.calibration import (
     Prompt,
     Recorded,
 )
-from meridian_table.profiles.calibration_run import (
+from meridian_table.maker.calibration_run import (
     CalibrationRun,
     Maker,
     SimMaker,
     load_progress,
+)
+from meridian_table.profiles import (
+    Profile,
+    ProfileError,
+    list_profiles,
+    load_profile,
+    resolve,
+    save_profile,
 )
 
 LOGGER = logging.getLogger(__name__)
@@ -122,7 +122,7 @@ def _profile_group(group: click.Group) -> None:
     @click.argument("name")
     def bom_command(name: str) -> None:
         """The bill of materials of one board, computed from its profile."""
-        from meridian_table.profiles.bom import bill_of_materials
+        from meridian_table.maker.bom import bill_of_materials
 
         p = _load(name)
         table = Table(title=f"bill of materials: {p.name}")
