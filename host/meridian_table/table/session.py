@@ -34,6 +34,7 @@ from meridian_table.adapters.base import (
     Observation,
     View,
 )
+from meridian_table.games import registry
 from meridian_table.ledplan import LedPlan, Light
 from meridian_table.table.controls import TableFacts, control_state
 from meridian_table.table.journal import Journal, MemoryJournal
@@ -808,6 +809,7 @@ class TableSession:
             )
             return {
                 "game": adapter.game,
+                "spec": registry.spec(adapter.game).to_json(),
                 "game_id": self.journal.game_id,
                 "options": dict(adapter.options),
                 "players": list(self.players),
