@@ -84,7 +84,7 @@ def _summary_table(profiles: Sequence[Profile]) -> Table:
 def _profile_group(group: click.Group) -> None:
     @group.group()
     def profile() -> None:
-        """List, check and show board profiles (hardware/boards/)."""
+        """List, check and show board profiles (the shipped ones, and $MERIDIAN_TABLE_BOARDS)."""
 
     @profile.command("list")
     def list_command() -> None:

@@ -8,8 +8,9 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from meridian_table.cli.main import main
+from meridian_table.games.colovini.maps import maps_dir
 
-SAMPLE = Path(__file__).resolve().parents[3] / "hardware" / "maps" / "sample-50.toml"
+SAMPLE = maps_dir() / "sample-50.toml"
 
 
 def test_map_check_accepts_the_samples() -> None:

@@ -1,7 +1,7 @@
 """Colovini commands: ``map check FILE``, ``map show FILE`` and ``score colovini``.
 
-Maps live in ``hardware/maps/`` (see docs/games/colovini.md); FILE may also name a
-shipped map (``sample-50``, ``sample-40``).
+FILE is a map file of your own (see docs/games/colovini.md) or the name of a map shipped
+in this package (``sample-50``, ``sample-40``).
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ def register(group: click.Group) -> None:
 
         \b
         Example:
-          meridian-table map check hardware/maps/sample-50.toml
+          meridian-table map check my-board.toml
         """
         from rich.console import Console
         from rich.table import Table
