@@ -92,9 +92,11 @@ def _default_profile(players: int | None, options: Options) -> str:
 
 
 def _prepare(options: dict[str, OptionValue]) -> dict[str, OptionValue]:
-    """A seed only shuffles a digital deck; a map is read now (file, line and fix) and its
-    text rides along as the logged option ``map_text``, so the game replays, resumes and
-    exports without the file (``map`` stays, to name it)."""
+    """A seed only shuffles a digital deck; a map is read now (file, line and fix).
+
+    The map's text is logged by the game itself (``Game.options["map_text"]``), whichever
+    way the map was named, so the game replays, resumes and exports without the file;
+    ``map`` stays, to name it for people."""
     if options.get("seed") is not None and options.get("deck") == "physical":
         raise OptionError(
             f"--seed {options['seed']} shuffles the digital deck, but --deck physical uses "
@@ -104,17 +106,13 @@ def _prepare(options: dict[str, OptionValue]) -> dict[str, OptionValue]:
     if map_ref is not None:
         try:
             path = resolve_map(str(map_ref))
-            board_map = load_map(path)
+            load_map(path)
         except MapError as exc:
             raise OptionError(str(exc), "map") from None
         # A shipped map is named by its name; a file by its absolute path, for people
-        # reading the log (the game itself replays from map_text).
+        # reading the log (the game itself replays from the logged map_text).
         shipped = path.stem == map_ref and not Path(str(map_ref)).exists()
-        options = {
-            **options,
-            "map": str(map_ref) if shipped else str(path.absolute()),
-            "map_text": board_map.text,
-        }
+        options = {**options, "map": str(map_ref) if shipped else str(path.absolute())}
     return options
 
 
