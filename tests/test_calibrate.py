@@ -390,6 +390,21 @@ def test_calibrate_command_refuses_a_board_flashed_for_another_profile(
     assert "4 x 6 matrix" in result.output and "meridian-table flash --profile colovini-40" in result.output
 
 
+def test_calibrate_in_place_never_overwrites_a_shipped_profile() -> None:
+    from click.testing import CliRunner
+
+    from meridian_table.cli.main import main
+    from meridian_table.profiles import BOARDS_DIR
+
+    before = (BOARDS_DIR / "colovini-40.json").read_bytes()
+    result = CliRunner().invoke(main, ["calibrate", "--profile", "colovini-40", "--sim",
+                                       "--in-place"])
+    assert result.exit_code == 2, result.output
+    assert "shipped inside meridian-table" in result.output
+    assert "colovini-40.calibrated.json" in result.output
+    assert (BOARDS_DIR / "colovini-40.json").read_bytes() == before
+
+
 # -- properties ------------------------------------------------------------------------------
 
 @settings(max_examples=40, deadline=None)

@@ -42,6 +42,7 @@ from meridian_table.maker.calibration_run import (
 from meridian_table.profiles import (
     Profile,
     ProfileError,
+    is_shipped,
     list_profiles,
     load_profile,
     resolve,
@@ -267,6 +268,12 @@ def _calibrate_command(group: click.Group) -> None:
                 raise click.UsageError("give --output or --in-place, not both")
             if profile.path is None:
                 raise click.UsageError("--in-place needs a profile loaded from a file")
+            if is_shipped(profile.path):
+                raise click.UsageError(
+                    f"--in-place would overwrite {profile.name}, a profile shipped inside "
+                    "meridian-table (an upgrade replaces it); leave --in-place out to write "
+                    f"./{profile.name}.calibrated.json, then play with --profile FILE"
+                )
             target = profile.path
         else:
             target = output or Path.cwd() / f"{profile.name}.calibrated.json"

@@ -64,6 +64,12 @@ def search_path() -> list[Path]:
     return [*extra, BOARDS_DIR]
 
 
+def is_shipped(path: Path) -> bool:
+    """Whether ``path`` is one of the profiles shipped inside the package (not the user's
+    to edit: an upgrade replaces it)."""
+    return path.resolve().parent == BOARDS_DIR.resolve()
+
+
 def list_profiles() -> list[str]:
     """Names of every profile on the search path."""
     names: set[str] = set()
