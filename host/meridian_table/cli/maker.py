@@ -42,6 +42,7 @@ from meridian_table.maker.calibration_run import (
 from meridian_table.profiles import (
     Profile,
     ProfileError,
+    dumps_profile,
     is_shipped,
     list_profiles,
     load_profile,
@@ -138,11 +139,24 @@ def _profile_group(group: click.Group) -> None:
     @click.argument("name")
     @click.option("--config", "as_config", is_flag=True,
                   help="Print the firmware's config.json instead.")
-    def show_command(name: str, as_config: bool) -> None:
-        """Show one profile: wiring, pins, power and every site."""
+    @click.option("--json", "as_json", is_flag=True,
+                  help="Print the profile file itself, to save and edit as your own board.")
+    def show_command(name: str, as_config: bool, as_json: bool) -> None:
+        """Show one profile: wiring, pins, power and every site.
+
+        \b
+        Examples:
+          meridian-table profile show kato-114
+          meridian-table profile show kato-114 --json > my-board.json
+        """
         p = _load(name)
+        if as_config and as_json:
+            raise click.UsageError("give --config or --json, not both")
         if as_config:
             click.echo(json.dumps(p.firmware_config(), indent=2))
+            return
+        if as_json:
+            click.echo(dumps_profile(p.to_dict()), nl=False)
             return
         console = _console()
         console.print(_summary_table([p]))

@@ -74,21 +74,25 @@ def register(group: click.Group) -> None:
     @click.argument("file")
     @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
                   help="Write the SVG here instead of standard output.")
-    def show(file: str, output: Path | None) -> None:
+    @click.option("--toml", "as_toml", is_flag=True,
+                  help="Write the map's own TOML text instead: a shipped map to edit as yours.")
+    def show(file: str, output: Path | None, as_toml: bool) -> None:
         """Render map FILE as SVG (islands coloured, capitals starred, north at the top).
 
         \b
-        Example:
+        Examples:
           meridian-table map show my-board.toml -o my-board.svg
+          meridian-table map show sample-50 --toml -o my-board.toml
         """
         from meridian_table.games.colovini.render import map_svg
 
-        svg = map_svg(_load(file))
+        board = _load(file)
+        text = board.text if as_toml else map_svg(board)
         if output is None:
-            click.echo(svg, nl=False)
+            click.echo(text, nl=False)
             return
         try:
-            output.write_text(svg, encoding="utf-8")
+            output.write_text(text, encoding="utf-8")
         except OSError as exc:
             raise click.ClickException(
                 f"cannot write {output}: {exc.strerror}; give -o a file in a folder that "
