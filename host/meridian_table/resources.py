@@ -1,8 +1,8 @@
 """Data shipped inside the installed package, found with :mod:`importlib.resources`.
 
-Board profiles (``meridian_table/data/boards``), a game's own data (Colovini's maps in
-``meridian_table/games/colovini/data/maps``) and the firmware (the ``meridian_fw``
-package, its ``main.py`` included) travel in the wheel, so ``pip install
+Board profiles (``meridian_table/data/boards``), each game package's own data (its
+``data/`` folder: a map, a card set) and the firmware (the ``meridian_fw`` package, its
+``main.py`` included) travel in the wheel, so ``pip install
 meridian-table`` plays without a clone. Nothing here climbs out of the package into a
 checkout: an editable install and a wheel answer the same way.
 

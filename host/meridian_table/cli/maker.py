@@ -146,8 +146,8 @@ def _profile_group(group: click.Group) -> None:
 
         \b
         Examples:
-          meridian-table profile show kato-114
-          meridian-table profile show kato-114 --json > my-board.json
+          meridian-table profile show PROFILE
+          meridian-table profile show PROFILE --json > my-board.json
         """
         p = _load(name)
         if as_config and as_json:
