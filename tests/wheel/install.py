@@ -45,12 +45,15 @@ class Installed:
 
     def run(self, step: str, args: Sequence[str], *, input: str | None = None,
             timeout: float = 120) -> subprocess.CompletedProcess[str]:
-        """Run ``meridian-table ARGS`` (or a command starting with a path) and time it."""
+        """Run ``meridian-table ARGS`` (or a command starting with a path) and time it.
+        Nothing it prints may name the checkout: it must not have been reached."""
         command = list(args) if args and args[0].startswith("/") else [*self.cli, *args]
         started = time.perf_counter()
         result = subprocess.run(command, input=input, capture_output=True, text=True,
                                 cwd=self.cwd, env=self.env, timeout=timeout, check=False)
         timed(step, time.perf_counter() - started)
+        assert str(self.checkout) not in result.stdout + result.stderr, (
+            f"{step} named the checkout:\n{result.stdout}\n{result.stderr}")
         return result
 
 
