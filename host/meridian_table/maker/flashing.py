@@ -2,10 +2,10 @@
 
 Four steps, each testable without a Pico:
 
-1. ``build(profile, build_dir)``: precompile ``firmware/meridian_fw/**.py`` with
+1. ``build(profile, build_dir)``: precompile the installed ``meridian_fw/**.py`` with
    ``mpy-cross -march=armv6m`` (a ``.mpy`` imports without the compiler's RAM peak),
-   copy the two-line ``meridian_fw/main.py`` to the Pico's ``main.py`` and write ``config.json`` from
-   ``profile.firmware_config()``.
+   copy its two-line ``meridian_fw/main.py`` to the Pico's ``main.py`` and write
+   ``config.json`` from ``profile.firmware_config()``.
 2. ``release(port)``: if Meridian firmware is running, ask it politely to give the
    REPL back (a ``REPL`` frame, answered by ``BYE``) so ``mpremote`` finds a prompt.
 3. ``mpremote_commands(port, files)``: the exact ``mpremote`` invocations (prepare

@@ -2,9 +2,9 @@
 
 The printed board's island map is not public, so the companion reads it from a file
 (the shipped samples in this package's ``data/maps/*.toml``, or the user's own; see
-docs/games/colovini.md for the format). A map lists
-the side (5 or 4 cities per meridian), each meridian's cities from north (top) to
-south, each city's island and capital flag, and optional island names and values.
+docs/games/colovini.md for the format). A map lists the side (5 or 4 cities per
+meridian), each meridian's cities from north (top) to south, each city's island and
+capital flag, and optional island names and values.
 
 City ids are ``"<meridian>.<index>"`` with the index counted from the north edge
 (docs/ARCHITECTURE.md): ``"3.1"`` is the northernmost city of meridian 3.
@@ -27,6 +27,7 @@ LOGGER = logging.getLogger(__name__)
 MERIDIANS = 10
 SIDES = (5, 4)
 MIN_CAPITAL_ISLAND = 4
+
 
 def maps_dir() -> Path:
     """The folder of the shipped sample maps (this package's ``data/maps``)."""
