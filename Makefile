@@ -7,7 +7,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test venv lint typecheck pytest mptest mpycheck bench clean
+.PHONY: run test venv lint typecheck pytest wheeltest mptest mpycheck bench clean
 
 run: $(STAMP)
 	$(BIN)/meridian-table play kato $(ARGS)
@@ -17,8 +17,9 @@ test: $(STAMP)
 	$(BIN)/mypy
 	$(BIN)/python tools/mpycheck.py
 	$(BIN)/python tools/mptest.py
-	$(BIN)/python -m pytest -m "not browser"
+	$(BIN)/python -m pytest -m "not browser and not wheel"
 	$(BIN)/python -m pytest -m browser
+	$(BIN)/python -m pytest -m wheel tests/wheel
 
 venv: $(STAMP)
 
@@ -38,8 +39,13 @@ typecheck: $(STAMP)
 # Browser tests run in their own pytest process: Playwright's sync API refuses to start
 # in a process where another test left an asyncio loop behind.
 pytest: $(STAMP)
-	$(BIN)/python -m pytest -m "not browser"
+	$(BIN)/python -m pytest -m "not browser and not wheel"
 	$(BIN)/python -m pytest -m browser
+
+# The wheel plays: built, installed into a fresh venv outside the checkout, and run
+# from there (tests/wheel; docs/PACKAGING.md). Prints the time of each step.
+wheeltest: $(STAMP)
+	$(BIN)/python -m pytest -m wheel tests/wheel
 
 mptest: $(STAMP)
 	$(BIN)/python tools/mptest.py

@@ -11,8 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from meridian_table.profiles import Profile, load_profile
-from meridian_table.profiles.calibration import (
+from meridian_table.maker.calibration import (
     AwaitRelease,
     Calibration,
     CalibrationError,
@@ -22,7 +21,8 @@ from meridian_table.profiles.calibration import (
     Prompt,
     Recorded,
 )
-from meridian_table.profiles.calibration_run import CalibrationRun, SimMaker
+from meridian_table.maker.calibration_run import CalibrationRun, SimMaker
+from meridian_table.profiles import Profile, load_profile
 
 
 class ScriptedMaker:
@@ -361,7 +361,7 @@ def test_calibrate_command_resumes_from_saved_progress(
     from click.testing import CliRunner
 
     from meridian_table.cli.main import main
-    from meridian_table.profiles.calibration_run import save_progress
+    from meridian_table.maker.calibration_run import save_progress
 
     out = tmp_path / "forty.json"
     half = Calibration(forty, include_buttons=False)
@@ -388,6 +388,21 @@ def test_calibrate_command_refuses_a_board_flashed_for_another_profile(
                                        "--output", str(tmp_path / "x.json")])
     assert result.exit_code == 1
     assert "4 x 6 matrix" in result.output and "meridian-table flash --profile colovini-40" in result.output
+
+
+def test_calibrate_in_place_never_overwrites_a_shipped_profile() -> None:
+    from click.testing import CliRunner
+
+    from meridian_table.cli.main import main
+    from meridian_table.profiles import BOARDS_DIR
+
+    before = (BOARDS_DIR / "colovini-40.json").read_bytes()
+    result = CliRunner().invoke(main, ["calibrate", "--profile", "colovini-40", "--sim",
+                                       "--in-place"])
+    assert result.exit_code == 2, result.output
+    assert "shipped inside meridian-table" in result.output
+    assert "colovini-40.calibrated.json" in result.output
+    assert (BOARDS_DIR / "colovini-40.json").read_bytes() == before
 
 
 # -- properties ------------------------------------------------------------------------------

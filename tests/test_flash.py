@@ -18,8 +18,9 @@ from click.testing import CliRunner
 from meridian_fw import FW_VERSION, wire
 from meridian_table.cli.main import main
 from meridian_table.link import FakeBoard, Link
-from meridian_table.profiles import Profile, flashing, load_profile
-from meridian_table.profiles.flashing import FirmwareFile, FlashError
+from meridian_table.maker import flashing
+from meridian_table.maker.flashing import FirmwareFile, FlashError
+from meridian_table.profiles import Profile, load_profile
 
 MICROPYTHON = Path(sys.executable).with_name("micropython")
 
@@ -38,6 +39,7 @@ def test_sources_are_the_pico_modules_only() -> None:
     names = [p.as_posix() for p in flashing.firmware_sources()]
     assert "meridian_fw/wire.py" in names and "meridian_fw/hal/rp2.py" in names
     assert "meridian_fw/hal/sim.py" not in names and "meridian_fw/hal/circuitpy.py" not in names
+    assert "meridian_fw/main.py" not in names  # the boot file goes to the root, as source
 
 
 def test_build_compiles_every_module_and_writes_the_config(
@@ -52,7 +54,7 @@ def test_build_compiles_every_module_and_writes_the_config(
         flashing.check_mpy(f.local)  # version 6, bytecode or armv6m
     config = json.loads(built[-1].local.read_text())
     assert config == kato.firmware_config()
-    assert built[-2].local.read_text() == (flashing.FIRMWARE_DIR / "main.py").read_text()
+    assert built[-2].local.read_text() == (flashing.FIRMWARE_DIR / "meridian_fw" / "main.py").read_text()
 
 
 def test_rebuild_clears_stale_files_but_never_a_foreign_folder(kato: Profile, tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""Generate the shipped board profiles in hardware/boards/ from the game geometry.
+"""Generate the shipped board profiles (host/meridian_table/data/boards/) from the game geometry.
 
 The committed JSON files are the data (calibration rewrites them); this tool only
 made their first version, so the wiring rules below are written down once:

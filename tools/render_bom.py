@@ -10,14 +10,14 @@ import argparse
 import sys
 from pathlib import Path
 
+from meridian_table.maker.bom import bom_markdown
 from meridian_table.profiles import BOARDS_DIR, load_profile
-from meridian_table.profiles.bom import bom_markdown
 
 OUT = Path(__file__).resolve().parents[1] / "hardware" / "BOM.md"
 
 
 def render() -> str:
-    """The BOM of every profile committed in hardware/boards/."""
+    """The BOM of every profile shipped in host/meridian_table/data/boards/."""
     names = sorted(p.stem for p in BOARDS_DIR.glob("*.json"))
     return bom_markdown([load_profile(name) for name in names])
 

@@ -266,7 +266,7 @@ def boot(config_path="config.json", hal_factory=None):
 
 
 def main(config_path="config.json"):
-    """The Pico's entry point (firmware/main.py): boot, then loop until REPL."""
+    """The Pico's entry point (meridian_fw/main.py, the Pico's main.py): boot, then loop until REPL."""
     app = boot(config_path)
     app.run()
     return app

@@ -16,6 +16,7 @@ from meridian_table.adapters import create
 from meridian_table.adapters.base import ASK, REMOVE, AdapterError
 from meridian_table.adapters.colovini import LED_COLOURS, PUSHED, TIED, ColoviniAdapter
 from meridian_table.games.colovini import card_meridians
+from meridian_table.games.colovini.maps import maps_dir
 from meridian_table.profiles import load_profile
 from meridian_table.table import TableSession
 from meridian_table.table.journal import MemoryJournal
@@ -308,8 +309,9 @@ def test_the_tidy_up_guide_notices_towers_being_lifted_and_logs_nothing() -> Non
 def test_board_json_carries_island_and_capital_for_every_city_of_sample_50() -> None:
     from meridian_table.games.colovini import load_map
 
-    board_map = load_map("hardware/maps/sample-50.toml")
-    adapter = ColoviniAdapter(players=4, map="hardware/maps/sample-50.toml", seed=1)
+    sample = str(maps_dir() / "sample-50.toml")
+    board_map = load_map(sample)
+    adapter = ColoviniAdapter(players=4, map=sample, seed=1)
     board = adapter.board_json()
     sites = {s["id"]: s for s in board["sites"]}
     assert set(sites) == set(board_map.cities)

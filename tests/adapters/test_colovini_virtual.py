@@ -21,10 +21,11 @@ import pytest
 from tests.adapters.driver import BoardDriver
 
 from meridian_table.games import colovini
+from meridian_table.games.colovini.maps import maps_dir
 from meridian_table.table.runner import RunningTable, TableSetup, open_table
 
 RGB = tuple[int, int, int]
-MAPS = Path(__file__).resolve().parents[2] / "hardware" / "maps"
+MAPS = maps_dir()
 
 #: The directions (normalised to the brightest channel) of the colours the adapter uses.
 #: The firmware scales every frame (brightness, current budget, pulse), so a rendered

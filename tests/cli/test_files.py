@@ -15,6 +15,7 @@ from click.testing import CliRunner
 from tests.cli.helpers import refuse
 
 from meridian_table.cli.main import main
+from meridian_table.games.colovini.maps import maps_dir
 from meridian_table.profiles.loader import BOARDS_DIR
 
 KATO_80 = json.loads((BOARDS_DIR / "kato-80.json").read_text())
@@ -89,7 +90,7 @@ def test_profile_check_reports_every_bad_file_and_fails(tmp_path: Path) -> None:
 
 # -- Colovini maps -------------------------------------------------------------------
 
-SAMPLE_40 = (BOARDS_DIR.parent / "maps" / "sample-40.toml").read_text()
+SAMPLE_40 = (maps_dir() / "sample-40.toml").read_text()
 
 
 def _map(tmp_path: Path, name: str, old: str, new: str) -> Path:

@@ -12,7 +12,7 @@ from tests.cli.helpers import refuse
 
 from meridian_table.cli.main import main
 from meridian_table.games import colovini
-from meridian_table.games.colovini.maps import MAPS_DIR
+from meridian_table.games.colovini.maps import maps_dir
 from meridian_table.store import Store
 
 
@@ -42,7 +42,7 @@ def test_seed_deals_the_same_digital_deck_and_is_logged(tmp_path: Path) -> None:
 
 def test_physical_deck_and_a_map_file_reach_the_game(tmp_path: Path) -> None:
     own = tmp_path / "my-board.toml"
-    shutil.copy(MAPS_DIR / "sample-50.toml", own)
+    shutil.copy(maps_dir() / "sample-50.toml", own)
     state = headless_state("--players", "Ann,Bob", "--deck", "physical", "--map", str(own),
                            "--db", ":memory:")
     assert state["options"]["deck"] == "physical" and state["options"].get("seed") is None

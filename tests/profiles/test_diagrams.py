@@ -73,7 +73,7 @@ def test_committed_bom_matches_the_profiles() -> None:
 
 
 def test_bom_quantities_follow_the_wiring() -> None:
-    from meridian_table.profiles.bom import bill_of_materials
+    from meridian_table.maker.bom import bill_of_materials
 
     def qty(name: str, part: str) -> int:
         return sum(line.qty for line in bill_of_materials(load_profile(name)) if part in line.part)

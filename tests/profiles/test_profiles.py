@@ -194,3 +194,18 @@ def test_the_generator_writes_valid_profiles_and_keeps_existing_ones(tmp_path: P
 
 def test_sites_are_named_tuples() -> None:
     assert Site(3, None).led is None and Site(3, 4) == (3, 4)
+
+
+def test_profile_show_json_gives_a_shipped_profile_to_edit(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from meridian_table.cli.main import main
+
+    result = CliRunner().invoke(main, ["profile", "show", "kato-80", "--json"])
+    assert result.exit_code == 0, result.output
+    assert result.output == (BOARDS_DIR / "kato-80.json").read_text()
+    mine = tmp_path / "mine.json"
+    mine.write_text(result.output)
+    assert load_profile(mine).sites == load_profile("kato-80").sites
+    both = CliRunner().invoke(main, ["profile", "show", "kato-80", "--json", "--config"])
+    assert both.exit_code == 2 and "not both" in both.output

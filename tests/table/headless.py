@@ -8,6 +8,7 @@ import queue
 import subprocess
 import sys
 import threading
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -19,17 +20,20 @@ class Headless:
 
     ``extra`` are more `play` options (``"--resume"``, ``"--players", "Ann,Bob,Cid"``).
     With ``strict``, :meth:`ask` fails on an ``error`` record instead of returning it.
+    ``cli``, ``env`` and ``cwd`` run another installation (the wheel test's venv).
     """
 
-    def __init__(self, db: Path, *extra: str, game: str = "kato", strict: bool = False) -> None:
-        env = dict(os.environ, PYTHONUNBUFFERED="1")
+    def __init__(self, db: Path, *extra: str, game: str = "kato", strict: bool = False,
+                 cli: Sequence[str] = CLI, env: Mapping[str, str] | None = None,
+                 cwd: Path | None = None) -> None:
+        env = dict(os.environ if env is None else env, PYTHONUNBUFFERED="1")
         self.game = game
         self.strict = strict
         self.proc = subprocess.Popen(
-            [*CLI, "play", game, "--board", "sim", "--headless", "--db", str(db),
+            [*cli, "play", game, "--board", "sim", "--headless", "--db", str(db),
              "--settle-ms", "30", *extra],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            text=True, env=env,
+            text=True, env=env, cwd=cwd,
         )
         self.lines: queue.Queue[dict[str, Any] | None] = queue.Queue()
         self.moves: list[str] = []

@@ -15,7 +15,7 @@ from meridian_table.games.colovini.score_page import ScorePageError, ScoreServer
 BOARD = colovini.load_map("sample-50")
 PLAYERS = ["Orange", "Black", "Brown", "Grey"]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-# The rule book's Fig. D on the sample map's islands A-D (see hardware/maps/sample-50.toml)
+# The rule book's Fig. D on the sample map's islands A-D (see the shipped sample-50 map)
 FIG_D = {
     "1.1": "Black", "3.1": "Grey",
     "2.3": "Brown",

@@ -114,6 +114,7 @@ class ColoviniAdapter(TurnDialogue, Adapter):
         deck: str = "digital",
         seed: int | None = None,
         names: list[str] | None = None,
+        map_text: str | None = None,
         *,
         side: int | None = None,
         engine: colovini.Game | None = None,
@@ -128,6 +129,7 @@ class ColoviniAdapter(TurnDialogue, Adapter):
             engine = colovini.new_game(
                 players=count, map=map, deck=deck, seed=seed,
                 names=names or [s.capitalize() for s in SEATS[:count]],
+                **({} if map_text is None else {"map_text": map_text}),
             )
         self.colours = SEATS[: engine.players]
         cities = len(engine.board_map.cities)
@@ -154,6 +156,8 @@ class ColoviniAdapter(TurnDialogue, Adapter):
     def default_profile(cls, players: int | None, options: dict[str, Any]) -> str:
         """The board side that fits: the map's city count when a map is asked for, else
         the player count's side (3 players: ``colovini-40``; 2 or 4: ``colovini-50``)."""
+        if options.get("map_text"):
+            return f"colovini-{len(colovini.parse_map(str(options['map_text'])).cities)}"
         if options.get("map"):
             cities = len(colovini.load_map(str(options["map"])).cities)
             return f"colovini-{cities}"
@@ -225,6 +229,7 @@ class ColoviniAdapter(TurnDialogue, Adapter):
         ``axis_labels`` (the meridian numbers under the board) and ``north_label``.
         """
         board = super().board_json()
+        board.pop("map_text", None)  # the log's copy of the map; the page draws the cities
         board_map = self._engine.board_map
         garrisons = self._engine.garrisons()
         for site in board["sites"]:

@@ -38,7 +38,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-import meridian_fw
+from meridian_table.resources import firmware_package
 
 LOGGER = logging.getLogger(__name__)
 
@@ -180,7 +180,7 @@ print("RESULT " + json.dumps({
 """
 
 
-# The Pico's boot, as firmware/main.py does it, with the HAL the bench chooses.
+# The Pico's boot, as meridian_fw/main.py does it, with the HAL the bench chooses.
 HEAP_SCRIPT = r"""
 import gc
 import sys
@@ -281,7 +281,7 @@ def _mpy(mpy_cross: str, src: Path, rel: Path, out: Path) -> None:
 def _compile(dest: Path) -> None:
     """Compile meridian_fw to .mpy files under dest, as they are copied to the Pico."""
     mpy_cross = _tool("mpy-cross")
-    src_root = Path(meridian_fw.__file__).resolve().parent
+    src_root = firmware_package()
     for src in sorted(src_root.rglob("*.py")):
         rel = Path("meridian_fw") / src.relative_to(src_root)
         _mpy(mpy_cross, src, rel, dest / rel.with_suffix(".mpy"))

@@ -69,6 +69,14 @@ def _games(db: Path | None, game: str | None, upgrade: bool) -> None:
         console.print(table)
 
 
+def _option_text(name: str, value: object) -> str:
+    """One logged option for people: a data file the game logged (a map's text) is
+    summarised, not printed."""
+    if isinstance(value, str) and "\n" in value:
+        return f"{name}=<{len(value.splitlines())} lines>"
+    return f"{name}={value}"
+
+
 def _replay(game_id: int, db: Path | None, ply: int | None) -> None:
     console = Console()
     with _open(db) as store:
@@ -77,7 +85,7 @@ def _replay(game_id: int, db: Path | None, ply: int | None) -> None:
         except StoreError as exc:
             raise click.ClickException(str(exc)) from exc
         info = rebuilt.info
-        options = ", ".join(f"{k}={v}" for k, v in info.options.items()) or "defaults"
+        options = ", ".join(_option_text(k, v) for k, v in info.options.items()) or "defaults"
         console.print(
             f"[bold]Game {info.id}[/bold]: {info.game} ({options}), "
             f"{', '.join(info.players)}; started {_when(info.started)}; {result_text(info)}"

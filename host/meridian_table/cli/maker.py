@@ -1,8 +1,8 @@
 """Tools for makers: `profile list|check|show`, `calibrate` and `flash`.
 
 Thin shells: the work is done by ``meridian_table.profiles`` (loading and checking),
-``profiles.calibration`` / ``profiles.calibration_run`` (the calibration state
-machine and its driver) and ``profiles.flashing`` (build, copy, verify).
+``maker.calibration`` / ``maker.calibration_run`` (the calibration state
+machine and its driver) and ``maker.flashing`` (build, copy, verify).
 """
 
 from __future__ import annotations
@@ -21,16 +21,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from meridian_table.link import BoardFault, Link, LinkError, LinkState, UnknownPortError, check_port
-from meridian_table.profiles import (
-    Profile,
-    ProfileError,
-    flashing,
-    list_profiles,
-    load_profile,
-    resolve,
-    save_profile,
-)
-from meridian_table.profiles.calibration import (
+from meridian_table.maker import flashing
+from meridian_table.maker.calibration import (
     DEFAULT_TIMEOUT_MS,
     AwaitRelease,
     Calibration,
@@ -41,11 +33,21 @@ from meridian_table.profiles.calibration import (
     Prompt,
     Recorded,
 )
-from meridian_table.profiles.calibration_run import (
+from meridian_table.maker.calibration_run import (
     CalibrationRun,
     Maker,
     SimMaker,
     load_progress,
+)
+from meridian_table.profiles import (
+    Profile,
+    ProfileError,
+    dumps_profile,
+    is_shipped,
+    list_profiles,
+    load_profile,
+    resolve,
+    save_profile,
 )
 
 LOGGER = logging.getLogger(__name__)
@@ -84,7 +86,7 @@ def _summary_table(profiles: Sequence[Profile]) -> Table:
 def _profile_group(group: click.Group) -> None:
     @group.group()
     def profile() -> None:
-        """List, check and show board profiles (hardware/boards/)."""
+        """List, check and show board profiles (the shipped ones, and $MERIDIAN_TABLE_BOARDS)."""
 
     @profile.command("list")
     def list_command() -> None:
@@ -122,7 +124,7 @@ def _profile_group(group: click.Group) -> None:
     @click.argument("name")
     def bom_command(name: str) -> None:
         """The bill of materials of one board, computed from its profile."""
-        from meridian_table.profiles.bom import bill_of_materials
+        from meridian_table.maker.bom import bill_of_materials
 
         p = _load(name)
         table = Table(title=f"bill of materials: {p.name}")
@@ -137,11 +139,24 @@ def _profile_group(group: click.Group) -> None:
     @click.argument("name")
     @click.option("--config", "as_config", is_flag=True,
                   help="Print the firmware's config.json instead.")
-    def show_command(name: str, as_config: bool) -> None:
-        """Show one profile: wiring, pins, power and every site."""
+    @click.option("--json", "as_json", is_flag=True,
+                  help="Print the profile file itself, to save and edit as your own board.")
+    def show_command(name: str, as_config: bool, as_json: bool) -> None:
+        """Show one profile: wiring, pins, power and every site.
+
+        \b
+        Examples:
+          meridian-table profile show PROFILE
+          meridian-table profile show PROFILE --json > my-board.json
+        """
         p = _load(name)
+        if as_config and as_json:
+            raise click.UsageError("give --config or --json, not both")
         if as_config:
             click.echo(json.dumps(p.firmware_config(), indent=2))
+            return
+        if as_json:
+            click.echo(dumps_profile(p.to_dict()), nl=False)
             return
         console = _console()
         console.print(_summary_table([p]))
@@ -267,6 +282,12 @@ def _calibrate_command(group: click.Group) -> None:
                 raise click.UsageError("give --output or --in-place, not both")
             if profile.path is None:
                 raise click.UsageError("--in-place needs a profile loaded from a file")
+            if is_shipped(profile.path):
+                raise click.UsageError(
+                    f"--in-place would overwrite {profile.name}, a profile shipped inside "
+                    "meridian-table (an upgrade replaces it); leave --in-place out to write "
+                    f"./{profile.name}.calibrated.json, then play with --profile FILE"
+                )
             target = profile.path
         else:
             target = output or Path.cwd() / f"{profile.name}.calibrated.json"

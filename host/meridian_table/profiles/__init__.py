@@ -10,6 +10,7 @@ profile.firmware_config()                   # the Pico's config.json
 
 from meridian_table.profiles.loader import (
     BOARDS_DIR,
+    is_shipped,
     list_profiles,
     load_profile,
     profile_from_dict,
@@ -26,6 +27,7 @@ __all__ = [
     "ShiftChain",
     "Site",
     "dumps_profile",
+    "is_shipped",
     "list_profiles",
     "load_profile",
     "profile_from_dict",

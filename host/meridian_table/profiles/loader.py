@@ -1,4 +1,5 @@
-"""Reading and validating board profiles (hardware/boards/*.json or *.toml).
+"""Reading and validating board profiles (the shipped ``meridian_table/data/boards/*.json``,
+or any ``.json``/``.toml`` file).
 
 Validation is complete: a profile that loads can be flashed and played. Every
 ``ProfileError`` names the file, the dotted key and the fix.
@@ -25,6 +26,7 @@ from meridian_table.profiles.model import (
     ShiftChain,
     Site,
 )
+from meridian_table.resources import package_path
 
 LOGGER = logging.getLogger(__name__)
 
@@ -32,8 +34,8 @@ LOGGER = logging.getLogger(__name__)
 # it is imported dynamically and mypy does not hold it to the host's strictness).
 fw_config: Any = importlib.import_module("meridian_fw.config")
 
-# hardware/boards/ of this repository (the package is installed in editable mode).
-BOARDS_DIR = Path(__file__).resolve().parents[3] / "hardware" / "boards"
+# The board profiles shipped inside the package (meridian_table/data/boards).
+BOARDS_DIR = package_path("meridian_table", "data", "boards")
 # Extra directories to search, separated like PATH; searched before BOARDS_DIR.
 BOARDS_ENV = "MERIDIAN_TABLE_BOARDS"
 
@@ -60,6 +62,12 @@ def search_path() -> list[Path]:
     """Directories searched for a profile given by name, first match wins."""
     extra = [Path(p) for p in os.environ.get(BOARDS_ENV, "").split(os.pathsep) if p]
     return [*extra, BOARDS_DIR]
+
+
+def is_shipped(path: Path) -> bool:
+    """Whether ``path`` is one of the profiles shipped inside the package (not the user's
+    to edit: an upgrade replaces it)."""
+    return path.resolve().parent == BOARDS_DIR.resolve()
 
 
 def list_profiles() -> list[str]:
@@ -103,7 +111,7 @@ def resolve(name_or_path: str | Path) -> Path:
 
 
 def load_profile(name_or_path: str | Path) -> Profile:
-    """Load and validate a board profile by name (searched in hardware/boards/) or path."""
+    """Load and validate a board profile by name (searched in :func:`search_path`) or path."""
     path = resolve(name_or_path)
     source = str(path)
     try:

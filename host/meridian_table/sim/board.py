@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any, Literal, Protocol
 
 from meridian_table.link import discovery
+from meridian_table.resources import firmware_root, package_path
 from meridian_table.sim.pty import Pty
 
 LOGGER = logging.getLogger(__name__)
@@ -40,8 +41,8 @@ RGB = tuple[int, int, int]
 Mode = Literal["cpython", "micropython"]
 MODES: tuple[Mode, ...] = ("cpython", "micropython")
 MP_HEAPSIZE = "192k"  # the Pico's free heap, so the unix port fails where the Pico would
-FIRMWARE_DIR = Path(__file__).resolve().parents[3] / "firmware"
-ENTRY = Path(__file__).with_name("mp_entry.py")
+# The MicroPython process's script: a module of this package, run as a file.
+ENTRY_MODULE = "mp_entry.py"
 
 
 class VirtualBoardError(RuntimeError):
@@ -55,13 +56,9 @@ class _ProfileLike(Protocol):
     def firmware_config(self) -> dict[str, Any]: ...
 
 
-def _firmware_dir() -> Path:
-    """Where ``meridian_fw`` lives (the repository's firmware/ or the installed package)."""
-    if (FIRMWARE_DIR / "meridian_fw").is_dir():
-        return FIRMWARE_DIR
-    import meridian_fw
-
-    return Path(meridian_fw.__file__).resolve().parents[1]
+def _entry() -> Path:
+    """``mp_entry.py``, shipped in this package."""
+    return package_path(__package__ or "meridian_table.sim", ENTRY_MODULE)
 
 
 def micropython_binary() -> str:
@@ -535,13 +532,15 @@ class _MicroPythonBackend:
     def start(self) -> None:
         control_r, control_w = os.pipe()
         env = dict(os.environ)
-        env["MICROPYPATH"] = f"{_firmware_dir()}:.frozen"
+        # The folder holding the installed meridian_fw (the checkout's firmware/ in an
+        # editable install): MicroPython imports exactly the firmware the host ships.
+        env["MICROPYPATH"] = f"{firmware_root()}:.frozen"
         self._proc = subprocess.Popen(
             [
                 micropython_binary(),
                 "-X",
                 f"heapsize={MP_HEAPSIZE}",
-                str(ENTRY),
+                str(_entry()),
                 str(control_r),
             ],
             stdin=subprocess.PIPE,

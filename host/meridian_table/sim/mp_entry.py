@@ -6,7 +6,7 @@ Run by ``VirtualBoard(mode="micropython")`` as::
 
     micropython -X heapsize=192k mp_entry.py CONTROL_FD
 
-with ``firmware/`` on MICROPYPATH. stdin/stdout are the serial line (the host
+with the folder holding the installed ``meridian_fw`` on MICROPYPATH. stdin/stdout are the serial line (the host
 bridges them to a pty). CONTROL_FD is a pipe carrying control lines from the host.
 The first is JSON ``{"config": {...}, "closed": [pos, ...]}`` (the firmware config
 and the switches closed at boot; not argv, which this unix port cannot take long).

@@ -15,7 +15,6 @@ import json
 import logging
 import secrets
 from collections.abc import Callable, Iterable, Mapping
-from pathlib import Path
 from typing import Any, Protocol
 from urllib.parse import urlsplit
 
@@ -35,9 +34,11 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from meridian_table.resources import package_path
+
 LOGGER = logging.getLogger(__name__)
 
-STATIC_DIR = Path(__file__).with_name("static")
+STATIC_DIR = package_path(__package__ or "meridian_table.web", "static")
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 # Close codes in the private range (4000-4999) so the page can tell them from network loss.
 CLOSE_BAD_TOKEN = 4401

@@ -8,8 +8,9 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from meridian_table.cli.main import main
+from meridian_table.games.colovini.maps import maps_dir
 
-SAMPLE = Path(__file__).resolve().parents[3] / "hardware" / "maps" / "sample-50.toml"
+SAMPLE = maps_dir() / "sample-50.toml"
 
 
 def test_map_check_accepts_the_samples() -> None:
@@ -49,3 +50,12 @@ def test_bench_colovini_prints_the_figures() -> None:
     for key in ("legal_actions_us_p99", "legal_actions_us_p50", "reference_copy_columns_us_p50"):
         assert figures[key] > 0
     assert figures["positions"] > 100
+
+
+def test_map_show_toml_gives_a_shipped_map_to_edit(tmp_path: Path) -> None:
+    out = tmp_path / "mine.toml"
+    result = CliRunner().invoke(main, ["map", "show", "sample-40", "--toml", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert out.read_text(encoding="utf-8") == (maps_dir() / "sample-40.toml").read_text(
+        encoding="utf-8")
+    assert CliRunner().invoke(main, ["map", "check", str(out)]).exit_code == 0

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from meridian_table.games import colovini
 from meridian_table.games.colovini import MapError
+from meridian_table.games.colovini.maps import maps_dir
 
-MAPS = Path(__file__).resolve().parents[3] / "hardware" / "maps"
+MAPS = maps_dir()
 SAMPLE = (MAPS / "sample-50.toml").read_text(encoding="utf-8")
 
 

@@ -25,7 +25,7 @@ def test_a_tie_in_totals_goes_to_more_pieces_left_in_hand() -> None:
 
 def test_island_value_from_the_map_overrides_the_city_count() -> None:
     text = colovini.load_map("sample-50")
-    source = open("hardware/maps/sample-50.toml", encoding="utf-8").read()
+    source = text.text  # the map's own TOML, as a game logs it
     source = source.replace('name = "Albarra"', 'name = "Albarra"\nvalue = 7')
     board = colovini.parse_map(source, "valued.toml")
     assert board.islands["A"].value == 7 and text.islands["A"].value == 3

@@ -1,7 +1,7 @@
 """Colovini commands: ``map check FILE``, ``map show FILE`` and ``score colovini``.
 
-Maps live in ``hardware/maps/`` (see docs/games/colovini.md); FILE may also name a
-shipped map (``sample-50``, ``sample-40``).
+FILE is a map file of your own (see docs/games/colovini.md) or the name of a map shipped
+in this package (``sample-50``, ``sample-40``).
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ def register(group: click.Group) -> None:
 
         \b
         Example:
-          meridian-table map check hardware/maps/sample-50.toml
+          meridian-table map check my-board.toml
         """
         from rich.console import Console
         from rich.table import Table
@@ -74,21 +74,25 @@ def register(group: click.Group) -> None:
     @click.argument("file")
     @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
                   help="Write the SVG here instead of standard output.")
-    def show(file: str, output: Path | None) -> None:
+    @click.option("--toml", "as_toml", is_flag=True,
+                  help="Write the map's own TOML text instead: a shipped map to edit as yours.")
+    def show(file: str, output: Path | None, as_toml: bool) -> None:
         """Render map FILE as SVG (islands coloured, capitals starred, north at the top).
 
         \b
-        Example:
+        Examples:
           meridian-table map show my-board.toml -o my-board.svg
+          meridian-table map show sample-50 --toml -o my-board.toml
         """
         from meridian_table.games.colovini.render import map_svg
 
-        svg = map_svg(_load(file))
+        board = _load(file)
+        text = board.text if as_toml else map_svg(board)
         if output is None:
-            click.echo(svg, nl=False)
+            click.echo(text, nl=False)
             return
         try:
-            output.write_text(svg, encoding="utf-8")
+            output.write_text(text, encoding="utf-8")
         except OSError as exc:
             raise click.ClickException(
                 f"cannot write {output}: {exc.strerror}; give -o a file in a folder that "

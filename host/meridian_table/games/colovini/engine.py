@@ -21,7 +21,14 @@ from meridian_table.games.colovini.cards import (
     card_meridians,
     full_deck,
 )
-from meridian_table.games.colovini.maps import MERIDIANS, BoardMap, city_id, load_map, split_city
+from meridian_table.games.colovini.maps import (
+    MERIDIANS,
+    BoardMap,
+    city_id,
+    load_map,
+    parse_map,
+    split_city,
+)
 from meridian_table.games.colovini.meridian import (
     Column,
     apply_placement,
@@ -200,14 +207,18 @@ class Game(Engine):
     # -- what a store needs to recreate the game -------------------------------------
     @property
     def options(self) -> dict[str, Any]:
-        """The options of :func:`new_game` that recreate this game exactly (seed logged)."""
-        return {
+        """The options of :func:`new_game` that recreate this game exactly: the seed, and
+        the map's own text beside its name, so a replay never needs the map file."""
+        options: dict[str, Any] = {
             "players": self.players,
             "map": self.map_ref,
             "deck": self.deck,
             "seed": self.seed,
             "names": list(self.names),
         }
+        if self.board_map.text:
+            options["map_text"] = self.board_map.text
+        return options
 
     # -- position --------------------------------------------------------------------
     @property
@@ -490,19 +501,39 @@ def _placements_by_height(
 
 
 def new_game(**options: Any) -> Game:
-    """A new game from logged options: players, map (name or path), deck, seed, names."""
-    known = {"players", "map", "deck", "seed", "names"}
+    """A new game from logged options: players, map (name or path), map_text, deck, seed,
+    names.
+
+    ``map_text`` is the map's TOML text, as a game logs it: when given, the map is read
+    from it and ``map`` only names it, so a logged game replays after its map file has
+    changed or gone. Games logged before the text was (no ``map_text``) read ``map``.
+    """
+    known = {"players", "map", "map_text", "deck", "seed", "names"}
     unknown = set(options) - known
     if unknown:
         raise ValueError(f"unknown option(s) {sorted(unknown)}; the options are {sorted(known)}")
     players = int(options.get("players", 4))
     map_ref = str(options.get("map") or DEFAULT_MAPS.get(players, "sample-50"))
+    map_text = options.get("map_text")
+    if map_text is not None and not isinstance(map_text, str):
+        raise ValueError(f"map_text={map_text!r} is not the text of a map")
+    board_map = (
+        load_map(map_ref) if map_text is None
+        else parse_map(map_text, source=f"the map {map_ref!r} logged with the game",
+                       name=_map_name(map_ref))
+    )
     seed = options.get("seed")
     return Game(
-        load_map(map_ref),
+        board_map,
         players=players,
         deck=str(options.get("deck", "digital")),
         seed=None if seed is None else int(seed),
         names=options.get("names"),
         map_ref=map_ref,
     )
+
+
+def _map_name(map_ref: str) -> str:
+    """A map's name from how it was given: ``sample-50`` or ``/home/ann/my-board.toml``."""
+    name = map_ref.replace("\\", "/").rsplit("/", 1)[-1]
+    return name[: -len(".toml")] if name.endswith(".toml") else name

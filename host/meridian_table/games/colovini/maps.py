@@ -1,9 +1,10 @@
 """Island maps of Colovini's Meridian, read from TOML files the user can edit.
 
 The printed board's island map is not public, so the companion reads it from a file
-(``hardware/maps/*.toml``; see docs/games/colovini.md for the format). A map lists
-the side (5 or 4 cities per meridian), each meridian's cities from north (top) to
-south, each city's island and capital flag, and optional island names and values.
+(the shipped samples in this package's ``data/maps/*.toml``, or the user's own; see
+docs/games/colovini.md for the format). A map lists the side (5 or 4 cities per
+meridian), each meridian's cities from north (top) to south, each city's island and
+capital flag, and optional island names and values.
 
 City ids are ``"<meridian>.<index>"`` with the index counted from the north edge
 (docs/ARCHITECTURE.md): ``"3.1"`` is the northernmost city of meridian 3.
@@ -15,16 +16,27 @@ import logging
 import re
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from meridian_table.resources import package_path
 
 LOGGER = logging.getLogger(__name__)
 
 MERIDIANS = 10
 SIDES = (5, 4)
 MIN_CAPITAL_ISLAND = 4
-MAPS_DIR = Path(__file__).resolve().parents[4] / "hardware" / "maps"
+
+
+def maps_dir() -> Path:
+    """The folder of the shipped sample maps (this package's ``data/maps``)."""
+    return package_path(__package__ or "meridian_table.games.colovini", "data", "maps")
+
+
+def shipped_maps() -> tuple[str, ...]:
+    """The names of the shipped maps (``sample-40``, ``sample-50``)."""
+    return tuple(sorted(p.stem for p in maps_dir().glob("*.toml")))
 
 
 class MapError(ValueError):
@@ -73,6 +85,8 @@ class BoardMap:
     side: int
     cities: Mapping[str, City]
     islands: Mapping[str, Island]
+    #: The TOML text the map was read from: a game logs it, so it replays without the file.
+    text: str = field(default="", repr=False, compare=False)
 
     def city(self, meridian: int, index: int) -> City:
         return self.cities[city_id(meridian, index)]
@@ -252,7 +266,7 @@ def _build(
             )
         islands[key] = Island(key, str(info.get("name", key)), tuple(c.id for c in group), value)
     board = BoardMap(name, side, dict(sorted(cities.items(), key=lambda kv: split_city(kv[0]))),
-                     islands)
+                     islands, text)
     LOGGER.debug("loaded map %s: %d cities, %d islands", name, len(cities), len(islands))
     return board
 
@@ -285,10 +299,10 @@ def resolve_map(name_or_path: str | Path) -> Path:
     path = Path(name_or_path)
     if path.suffix == ".toml" or path.exists():
         return path
-    shipped = MAPS_DIR / f"{name_or_path}.toml"
+    shipped = maps_dir() / f"{name_or_path}.toml"
     if shipped.exists():
         return shipped
-    known = sorted(p.stem for p in MAPS_DIR.glob("*.toml")) if MAPS_DIR.is_dir() else []
+    known = shipped_maps()
     raise MapError(
         str(name_or_path), None, "no such map file or shipped map",
         f"give a path to a .toml map or one of: {', '.join(known) or '(none found)'}",

@@ -13,7 +13,6 @@ from __future__ import annotations
 import logging
 import socket
 import threading
-from pathlib import Path
 from types import TracebackType
 from typing import Any
 
@@ -26,10 +25,11 @@ from starlette.staticfiles import StaticFiles
 
 from meridian_table.games.colovini import BoardMap, ScoreError, score
 from meridian_table.games.colovini.render import island_colours, map_svg
+from meridian_table.resources import package_path
 
 LOGGER = logging.getLogger(__name__)
 
-STATIC = Path(__file__).resolve().parent / "static" / "score"  # a folder of this package
+STATIC = package_path(__package__ or "meridian_table.games.colovini", "static", "score")
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8766
 PLAYER_COLOURS = ("#f77f00", "#111111", "#8d5524", "#9e9e9e", "#2a9d8f", "#6a4c93")

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from meridian_table.games.colovini import record
 from meridian_table.games.colovini.engine import Game, new_game
-from meridian_table.games.colovini.maps import MERIDIANS, MapError, load_map
+from meridian_table.games.colovini.maps import MERIDIANS, MapError, load_map, parse_map, resolve_map
 from meridian_table.games.contract import (
     BenchSpec,
     BoardSpec,
@@ -67,9 +67,11 @@ def _adapter(options: Options, settings: Options, variant: Mapping[str, object])
     players = options.get("players")
     seed = options.get("seed")
     names = options.get("names")
+    map_text = options.get("map_text")
     return ColoviniAdapter(
         players=int(players) if isinstance(players, int) else None,
         map=None if options.get("map") is None else str(options["map"]),
+        map_text=map_text if isinstance(map_text, str) else None,
         deck=str(options.get("deck") or "digital"),
         seed=int(seed) if isinstance(seed, int) else None,
         names=cast(list[str], names) if isinstance(names, list) else None,
@@ -80,6 +82,8 @@ def _adapter(options: Options, settings: Options, variant: Mapping[str, object])
 def _default_profile(players: int | None, options: Options) -> str:
     """The board side that fits: the map's city count when a map is asked for, else the
     player count's side (3 players: ``colovini-40``; 2 or 4: ``colovini-50``)."""
+    if options.get("map_text"):
+        return f"colovini-{len(parse_map(str(options['map_text'])).cities)}"
     if options.get("map"):
         cities = len(load_map(str(options["map"])).cities)
         return f"colovini-{cities}"
@@ -88,7 +92,11 @@ def _default_profile(players: int | None, options: Options) -> str:
 
 
 def _prepare(options: dict[str, OptionValue]) -> dict[str, OptionValue]:
-    """A seed only shuffles a digital deck; a map is read now (file, line and fix)."""
+    """A seed only shuffles a digital deck; a map is read now (file, line and fix).
+
+    The map's text is logged by the game itself (``Game.options["map_text"]``), whichever
+    way the map was named, so the game replays, resumes and exports without the file;
+    ``map`` stays, to name it for people."""
     if options.get("seed") is not None and options.get("deck") == "physical":
         raise OptionError(
             f"--seed {options['seed']} shuffles the digital deck, but --deck physical uses "
@@ -96,15 +104,13 @@ def _prepare(options: dict[str, OptionValue]) -> dict[str, OptionValue]:
         )
     map_ref = options.get("map")
     if map_ref is not None:
-        from meridian_table.games.colovini.maps import resolve_map
-
         try:
             path = resolve_map(str(map_ref))
             load_map(path)
         except MapError as exc:
             raise OptionError(str(exc), "map") from None
-        # A shipped map is logged by name; a file by its absolute path, so that
-        # --resume finds it from any folder.
+        # A shipped map is named by its name; a file by its absolute path, for people
+        # reading the log (the game itself replays from the logged map_text).
         shipped = path.stem == map_ref and not Path(str(map_ref)).exists()
         options = {**options, "map": str(map_ref) if shipped else str(path.absolute())}
     return options

@@ -2,10 +2,10 @@
 
 Four steps, each testable without a Pico:
 
-1. ``build(profile, build_dir)``: precompile ``firmware/meridian_fw/**.py`` with
+1. ``build(profile, build_dir)``: precompile the installed ``meridian_fw/**.py`` with
    ``mpy-cross -march=armv6m`` (a ``.mpy`` imports without the compiler's RAM peak),
-   copy the two-line ``main.py`` and write ``config.json`` from
-   ``profile.firmware_config()``.
+   copy its two-line ``meridian_fw/main.py`` to the Pico's ``main.py`` and write
+   ``config.json`` from ``profile.firmware_config()``.
 2. ``release(port)``: if Meridian firmware is running, ask it politely to give the
    REPL back (a ``REPL`` frame, answered by ``BYE``) so ``mpremote`` finds a prompt.
 3. ``mpremote_commands(port, files)``: the exact ``mpremote`` invocations (prepare
@@ -35,14 +35,20 @@ import serial
 from meridian_fw import FW_VERSION, wire
 from meridian_table.link import Link, LinkError
 from meridian_table.profiles.model import Profile
+from meridian_table.resources import FIRMWARE_PACKAGE, firmware_root
 
 LOGGER = logging.getLogger(__name__)
 
-FIRMWARE_DIR = Path(__file__).resolve().parents[3] / "firmware"
-PACKAGE = "meridian_fw"
+# The folder holding the installed firmware package (meridian_fw), from the package's
+# own resources: the checkout's firmware/ in an editable install, site-packages from a wheel.
+FIRMWARE_DIR = firmware_root()
+PACKAGE = FIRMWARE_PACKAGE
+# The Pico's boot file, inside the package; copied as source to the Pico's root.
+BOOT_FILE = "main.py"
 # Backends a Pico running MicroPython never imports: CircuitPython cannot load a
 # MicroPython .mpy at all, and the simulated HAL is for tests and the virtual board.
-NOT_ON_THE_PICO = ("hal/circuitpy.py", "hal/sim.py")
+# The boot file goes to the root as source, not into the package as .mpy.
+NOT_ON_THE_PICO = ("hal/circuitpy.py", "hal/sim.py", BOOT_FILE)
 MPY_ARCH = "armv6m"            # the RP2040's Cortex-M0+
 MPY_ARCH_CODE = 4              # MP_NATIVE_ARCH_ARMV6M in a .mpy header
 MPY_VERSION = 6
@@ -111,7 +117,7 @@ def firmware_sources(firmware_dir: Path = FIRMWARE_DIR) -> list[Path]:
     package = firmware_dir / PACKAGE
     if not (package / "__init__.py").is_file():
         raise FlashError(f"{package} is not the firmware package (no __init__.py); "
-                         "run meridian-table from the repository checkout")
+                         "reinstall meridian-table (pip install --force-reinstall meridian-table)")
     out = []
     for path in sorted(package.rglob("*.py")):
         rel = path.relative_to(package).as_posix()
@@ -164,9 +170,9 @@ def _build(
                 "fix the firmware source (the MicroPython dialect is in ../shared/FACTS.md)"
             )
         files.append(FirmwareFile(out, out.relative_to(build_dir).as_posix()))
-    main = firmware_dir / "main.py"
+    main = firmware_dir / PACKAGE / BOOT_FILE
     if not main.is_file():
-        raise FlashError(f"{main} is missing; it is the Pico's boot file")
+        raise FlashError(f"{main} is missing; it is the Pico's boot file: reinstall meridian-table")
     shutil.copyfile(main, build_dir / "main.py")
     config = build_dir / "config.json"
     config.write_text(json.dumps(profile.firmware_config(), indent=1) + "\n", encoding="ascii")

@@ -20,7 +20,7 @@ from typing import Any, Protocol
 
 from meridian_table.ledplan import PULSE, SOLID, LedPlan, Light
 from meridian_table.link import BoardFault, Link, LinkState, SenseEvent, Snapshot
-from meridian_table.profiles.calibration import (
+from meridian_table.maker.calibration import (
     AwaitRelease,
     Calibration,
     CalibrationError,
