@@ -25,11 +25,16 @@ def kato_sites(size: int) -> list[tuple[str, float, float]]:
     return [(c.name, *layout_xy(c.q, c.r)) for c in cells(size)]
 
 
+def kato_options(size: int = 5) -> dict[str, Any]:
+    """FakeSession's arguments for Kato: its spec, board of ``size`` and LED colours."""
+    leds = {seat: hex_colour(value) for seat, value in KATO_LEDS.items()}
+    return {"spec": registry.spec("kato").to_json(), "sites": kato_sites(size), "size": size,
+            "led_colours": leds}
+
+
 def kato_fake(size: int = 5, **options: Any) -> FakeSession:
     """The fake table with Kato's spec, board of ``size`` and LED colours."""
-    leds = {seat: hex_colour(value) for seat, value in KATO_LEDS.items()}
-    return FakeSession(registry.spec("kato").to_json(), sites=kato_sites(size), size=size,
-                       led_colours=leds, **options)
+    return FakeSession(**kato_options(size), **options)
 
 
 def colovini_fake(**options: Any) -> FakeSession:

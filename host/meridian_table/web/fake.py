@@ -210,7 +210,7 @@ class FakeSession:
         with self._lock:
             return self._state()
 
-    def command(self, cmd: dict[str, Any]) -> dict[str, Any]:
+    def command(self, cmd: dict[str, Any], *, notify: bool = True) -> dict[str, Any]:
         """Apply one page command; ``{"ok": False, "error": ...}`` when it is refused."""
         with self._lock:
             self.commands.append(dict(cmd))
@@ -221,7 +221,8 @@ class FakeSession:
                 result = {"ok": False, "error": str(exc)}
             else:
                 self._error = ""
-        self._notify()
+        if notify:
+            self._notify()
         return result
 
     # -- test helpers ----------------------------------------------------------------
@@ -236,9 +237,14 @@ class FakeSession:
             self._ever_connected |= state == "connected"
         self._notify()
 
-    def place(self, site: str) -> None:
-        """Put a stone on ``site`` as if a player did it (sensed, then interpreted)."""
-        self.command({"cmd": "toggle", "site": site, "force": True})
+    def place(self, site: str, *, captures: Sequence[str] = ()) -> None:
+        """Put a piece on ``site`` as if a player did it (sensed, then interpreted); the
+        rules take ``captures`` off with that move (see :meth:`capture`), in one state."""
+        with self._lock:
+            self.command({"cmd": "toggle", "site": site, "force": True}, notify=False)
+            if captures:
+                self._capture(captures)
+        self._notify()
 
     def count_error(self, name: str, by: int = 1, *, board: bool = False) -> None:
         """Raise a link error counter (``crc_errors``...) or, with ``board``, a firmware one."""
@@ -268,6 +274,23 @@ class FakeSession:
             self._result = {"winner": winner, "reason": reason}
             self._automaton = None
         self._notify()
+
+    def capture(self, *sites: str) -> None:
+        """The rules take ``sites`` off the board with the last move (as Kato's dead
+        stones): they stay sensed until a player lifts them, so the page guides them off."""
+        with self._lock:
+            self._capture(sites)
+        self._notify()
+
+    def _capture(self, sites: Sequence[str]) -> None:
+        if not self._moves:
+            raise FakeCommandError("capture needs a move to go with")
+        for site in sites:
+            if site not in self._pieces:
+                raise FakeCommandError(f"capture {site!r}: no piece stands there")
+            del self._pieces[site]
+        self._moves[-1]["removed"] = [*self._moves[-1]["removed"], *sites]
+        self._positions[-1] = dict(self._pieces)
 
     def set_automaton(
         self,

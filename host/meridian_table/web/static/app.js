@@ -1008,7 +1008,58 @@
     }
   }
 
+  // ---- sounds and voice: what happened between two states (sound.js makes them) ----
+
+  function listWords(sites) {
+    const list = sites.map(String);
+    return list.length <= 1 ? list.join("") : `${list.slice(0, -1).join(", ")} and ${list[list.length - 1]}`;
+  }
+
+  function lowClock(s) {
+    // Clocks are optional (state.clocks: seat -> {remaining_s}, low_s): the mover's
+    // clock under its low mark, else null.
+    const clocks = s.clocks && typeof s.clocks === "object" ? s.clocks : null;
+    const c = clocks && s.to_move ? clocks[s.to_move] : null;
+    const low = Number((clocks && clocks.low_s) ?? 10);
+    return c && typeof c.remaining_s === "number" && c.remaining_s <= low ? c.remaining_s : null;
+  }
+
+  function soundEvents(prev, s) {
+    const sound = window.MeridianSound;
+    if (!sound || !prev || prev.game_id !== s.game_id) return;  // a page just opened is quiet
+    const was = prev.moves || [];
+    const now = s.moves || [];
+    if (!prev.result && s.result) {
+      const w = s.result.winner;
+      sound.cue("end", w ? `${seatLabel(w)} wins${s.result.reason ? `: ${s.result.reason}` : ""}` : "Game over");
+      return;
+    }
+    if (now.length > was.length) {
+      const last = now[now.length - 1];
+      sound.cue("move", `${seatLabel(last.player)}: ${moveLabel(last)}`);
+      const removed = (s.diff && s.diff.remove) || [];
+      if (removed.length) sound.cue("remove", `${seatLabel(s.to_move)}: remove ${listWords(removed)}`);
+    } else if (s.error && s.error !== prev.error) {
+      sound.cue("mistake", s.error);
+    } else if (s.phase === "resync" && prev.phase !== "resync" && now.length === was.length) {
+      // A piece put where the game does not want it, or lifted from where it does.
+      sound.cue("mistake", s.message || "Fix the board");
+    }
+    const auto = automatonOf(s);
+    const before = automatonOf(prev);
+    if (auto && auto.status === "executing" && !(before && before.status === "executing")) {
+      sound.cue("turn", `${seatLabel(auto.seat)}: ${auto.words || auto.action || ""}`);
+    } else if (!auto && before && s.to_move && seatKind(s, s.to_move) === "person" && !s.result) {
+      sound.cue("turn", `${seatLabel(s.to_move)} to move`);
+    }
+    const low = lowClock(s);
+    if (low !== null && (lowClock(prev) === null || prev.to_move !== s.to_move)) {
+      sound.cue("low-time", `${seatLabel(s.to_move)}: ${Math.ceil(low)} seconds`);
+    }
+  }
+
   function render(s) {
+    if (!replay) soundEvents(state, s);
     state = s;
     renders += 1;
     pendingSites.clear();  // a new state is the table's answer to every toggle so far
@@ -1161,5 +1212,38 @@
     request,
   };
 
+  // ---- sound, voice and theme switches --------------------------------------------
+
+  function setupPrefs() {
+    const sound = window.MeridianSound;
+    const soundBtn = $("sound-toggle");
+    const voiceBtn = $("voice-toggle");
+    const themeBtn = $("theme-toggle");
+    if (sound) {
+      const show = () => {
+        soundBtn.setAttribute("aria-pressed", String(!sound.muted));
+        voiceBtn.setAttribute("aria-pressed", String(sound.voice));
+        voiceBtn.hidden = !sound.voiceAvailable;
+      };
+      sound.onChange(show);
+      show();
+      soundBtn.addEventListener("click", () => sound.setMuted(!sound.muted));
+      voiceBtn.addEventListener("click", () => sound.setVoice(!sound.voice));
+    } else {
+      soundBtn.hidden = true;
+      voiceBtn.hidden = true;
+    }
+    const theme = window.MeridianTheme;
+    if (theme) {
+      theme.onChange((now) => {
+        themeBtn.setAttribute("aria-pressed", String(now === "dark"));
+      });
+      themeBtn.addEventListener("click", () => theme.toggle());
+    } else {
+      themeBtn.hidden = true;
+    }
+  }
+
+  setupPrefs();
   connect();
 })();
