@@ -28,10 +28,11 @@ $(AXE): package.json package-lock.json
 	npm ci --no-audit --no-fund
 	touch $(AXE)
 
-$(STAMP): pyproject.toml
+# tests/toygame is a game in its own package (docs/ADDING_A_GAME.md), installed for the tests.
+$(STAMP): pyproject.toml tests/toygame/pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[dev]' -e tests/toygame
 	touch $(STAMP)
 
 lint: $(STAMP)

@@ -1,0 +1,1 @@
+"""Rowitt's *Meridian: Empire in Space*: the board's geometry (the rules engine is coming)."""
