@@ -276,7 +276,7 @@ class FakeSession:
         self._notify()
 
     def capture(self, *sites: str) -> None:
-        """The rules take ``sites`` off the board with the last move (as Kato's dead
+        """The rules take ``sites`` off the board with the last move (as a game's dead
         stones): they stay sensed until a player lifts them, so the page guides them off."""
         with self._lock:
             self._capture(sites)
