@@ -677,3 +677,31 @@ def test_an_automaton_seat_thinks_then_says_what_to_carry_out(
         fake.clear_automaton()
         page.wait_for_selector("#automaton", state="hidden")
         assert page.inner_text("#turn-text") == "Dark to move"
+
+
+def test_the_end_screen_shows_the_final_position_plainly_and_a_summary(
+    server: WebServer, fake: FakeSession, open_page: Callable[..., Any], shoot: Any
+) -> None:
+    for name in ("A1", "C3", "E5", "G7", "B4"):
+        fake.place(name)
+    page = open_page(server.url)
+    assert page.is_hidden("#summary")
+    fake.finish("light", "no dark stones left")
+    page.wait_for_selector("#summary:not([hidden])")
+    # Every LED pulses the winner's colour on the board; the page shows no ring over
+    # every point, only the stones and the last move.
+    assert all(led["effect"] == "P" for led in fake.state()["leds"].values())
+    assert page.locator("g.site .halo.lit").count() == 0
+    assert "is-last" in (site(page, "B4").get_attribute("class") or "")
+    assert page.inner_text("#summary-result") == "Light (Ann) wins: no dark stones left"
+    facts = dict(page.eval_on_selector_all(
+        "#summary-facts dd", "els => els.map(e => [e.dataset.fact, e.textContent])"))
+    assert facts["moves"] == "5"
+    assert facts["time"] == "under a minute" and facts["started"]
+    # The score over the game: one line per seat, from the replay's scores per move.
+    page.wait_for_selector("#summary-chart:not([hidden]) polyline.chart-line")
+    seats = page.eval_on_selector_all("#summary-chart .chart-line", "els => els.map(e => e.dataset.seat)")
+    assert seats == ["light", "dark"]
+    label = page.get_attribute("#summary-chart svg", "aria-label") or ""
+    assert label.endswith("at move 5: Light 3, Dark 2")
+    shoot(page, "end")

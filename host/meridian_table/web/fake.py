@@ -18,6 +18,7 @@ import logging
 import math
 import threading
 from collections.abc import Callable, Mapping, Sequence
+from datetime import UTC, datetime
 from typing import Any
 
 from meridian_table.games.contract import PageSpec, SeatLook
@@ -160,6 +161,7 @@ class FakeSession:
                             for seat in self.seat_ids}
         self._automaton: dict[str, Any] | None = None
         self.commands: list[dict[str, Any]] = []
+        self.started = datetime.now(UTC).isoformat(timespec="seconds")
         # A finished game in the "log", so replay of another game can be exercised.
         self._archive: dict[int, dict[str, Any]] = {}
         if game_id > 1:
@@ -677,8 +679,13 @@ class FakeSession:
             moves, positions, gid = entry["moves"], entry["positions"], game_id
         else:
             raise FakeCommandError(f"game {game_id!r} is not in the log")
+        scores = [
+            {seat: {"total": sum(1 for p in position.values() if p == mark)}
+             for seat, mark in self.piece_of.items()}
+            for position in positions
+        ]
         return {"game_id": gid, "game": self.spec.get("id", "demo"), "moves": moves,
-                "positions": positions}
+                "positions": positions, "scores": scores}
 
     def _games(self) -> list[dict[str, Any]]:
         games = [
@@ -687,6 +694,7 @@ class FakeSession:
                 "game": self.spec.get("id", "demo"),
                 "players": list(self.players),
                 "moves": len(entry["moves"]),
+                "started": self.started,
                 "result": entry["result"],
             }
             for gid, entry in sorted(self._archive.items())
@@ -697,6 +705,7 @@ class FakeSession:
                 "game": self.spec.get("id", "demo"),
                 "players": list(self.players),
                 "moves": len(self._moves),
+                "started": self.started,
                 "result": self._result,
             }
         )

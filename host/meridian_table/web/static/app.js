@@ -463,7 +463,10 @@
       cls.toggle("diff-next", diff.next === site.id);
       g.dataset.diff = remove.has(site.id) ? "remove" : putBack.has(site.id) ? "put_back" : "";
       const halo = g.querySelector(".halo");
-      const led = leds[site.id];
+      // Once the game is over the final position is shown plainly: the board's
+      // celebration (every LED pulsing, islands lit) is not drawn as a ring over every
+      // point; what still asks for a hand (fast blink: lift this) is.
+      const led = view.ended && !(leds[site.id] && leds[site.id].effect === "F") ? null : leds[site.id];
       const effect = led && led.effect && led.effect !== "O" ? led.effect : "";
       const hint = isHint(led);
       // A hint on a legal point is the legal dot; elsewhere a thin ring. Only real
@@ -1069,6 +1072,8 @@
     renderBanner(s);
     $("message").textContent = s.message || "";
     renderScores(s);
+    recordScores(s);
+    renderSummary(s);
     renderLink(s);
     renderControls(s);
     renderInputs(s);
@@ -1085,6 +1090,7 @@
         board: s.board || { sites: [] },
         legal: s.legal, diff: s.diff, leds: s.leds, last: s.last_move, seats: s.seats, mover: s.to_move,
         clickable: Boolean(s.link && s.link.virtual),
+        ended: s.phase === "ended",
       });
       renderMoves(s.moves || [], null);
     }
@@ -1179,8 +1185,168 @@
     else if (e.key === "Escape") stopReplay();
   });
 
+  // ---- the end screen: result, moves, time and the score over the game -------------
+
+  // Totals per ply seen by this page (kept for the tab's life), for the chart when the
+  // replay answer carries no scores of its own.
+  function scoreKey(s) { return `meridian.scores.${s.game_id}`; }
+
+  function loadScoreLog(s) {
+    try { return JSON.parse(sessionStorage.getItem(scoreKey(s)) || "{}") || {}; } catch (err) { return {}; }
+  }
+
+  function recordScores(s) {
+    if (s.phase === "resync" || s.phase === "paused" || !s.scores) return;
+    const log = loadScoreLog(s);
+    const ply = (s.moves || []).length;
+    const totals = {};
+    for (const [seat, sc] of Object.entries(s.scores)) {
+      if (sc && typeof sc.total === "number") totals[seat] = sc.total;
+    }
+    log[ply] = totals;
+    for (const k of Object.keys(log)) if (Number(k) > ply) delete log[k];  // undone moves
+    try { sessionStorage.setItem(scoreKey(s), JSON.stringify(log)); } catch (err) { /* full */ }
+  }
+
+  let gamesList = [];
+  let endSeenAt = null;           // when this page first saw the game end
+  let summaryKey = "";
+  let replayScores = null;        // [{seat: total}] per ply from the replay, when it has them
+  let replayScoresFor = null;
+
+  function duration(ms) {
+    const min = Math.round(ms / 60000);
+    if (min < 1) return "under a minute";
+    if (min < 60) return `${min} min`;
+    return `${Math.floor(min / 60)} h ${String(min % 60).padStart(2, "0")} min`;
+  }
+
+  function seriesFor(s) {
+    // [{ply, totals}] in ply order: the replay's own scores, else what this page saw.
+    const rows = [];
+    if (replayScores && replayScoresFor === s.game_id) {
+      replayScores.forEach((entry, ply) => {
+        const totals = {};
+        for (const [seat, sc] of Object.entries(entry || {})) {
+          const v = sc && typeof sc === "object" ? sc.total : sc;
+          if (typeof v === "number") totals[seat] = v;
+        }
+        rows.push({ ply, totals });
+      });
+      return rows;
+    }
+    const log = loadScoreLog(s);
+    for (const k of Object.keys(log).map(Number).sort((a, b) => a - b)) rows.push({ ply: k, totals: log[k] });
+    return rows;
+  }
+
+  function drawChart(s, rows) {
+    const box = $("summary-chart");
+    box.replaceChildren();
+    const seats = Object.keys(s.scores || s.seats || {});
+    const points = rows.filter((r) => seats.some((seat) => typeof r.totals[seat] === "number"));
+    if (points.length < 2) { box.hidden = true; return; }
+    box.hidden = false;
+    const W = 300;
+    const H = 120;
+    const maxPly = Math.max(...points.map((r) => r.ply), 1);
+    const values = points.flatMap((r) => seats.map((seat) => r.totals[seat]).filter((v) => typeof v === "number"));
+    const top = Math.max(...values, 1);
+    const x = (ply) => 28 + ((W - 36) * ply) / maxPly;
+    const y = (v) => H - 18 - ((H - 28) * v) / top;
+    const last = points[points.length - 1];
+    const words = seats.map((seat) => `${seatLabel(seat)} ${last.totals[seat] ?? "–"}`).join(", ");
+    const chart = svg("svg", {
+      viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img",
+      "aria-label": `Score over the game, move by move; at move ${last.ply}: ${words}`,
+    }, box);
+    svg("line", { class: "chart-axis", x1: 28, y1: H - 18, x2: W - 8, y2: H - 18 }, chart);
+    svg("line", { class: "chart-axis", x1: 28, y1: 8, x2: 28, y2: H - 18 }, chart);
+    svg("text", { class: "chart-text", x: 24, y: 12, "text-anchor": "end" }, chart).textContent = String(top);
+    svg("text", { class: "chart-text", x: 24, y: H - 18, "text-anchor": "end" }, chart).textContent = "0";
+    svg("text", { class: "chart-text", x: W - 8, y: H - 4, "text-anchor": "end" }, chart).textContent = `move ${maxPly}`;
+    for (const seat of seats) {
+      const pts = points.filter((r) => typeof r.totals[seat] === "number").map((r) => `${x(r.ply).toFixed(1)},${y(r.totals[seat]).toFixed(1)}`);
+      if (!pts.length) continue;
+      svg("polyline", { class: "chart-halo", points: pts.join(" ") }, chart);
+      const line = svg("polyline", { class: "chart-line", points: pts.join(" "), "data-seat": seat }, chart);
+      line.style.stroke = seatColour(seat) || "var(--accent)";
+    }
+    const legend = document.createElement("ul");
+    legend.className = "chart-legend";
+    for (const seat of seats) {
+      const li = document.createElement("li");
+      const dot = document.createElement("span");
+      dot.className = "chart-key";
+      dot.style.background = seatColour(seat) || "var(--accent)";
+      li.append(dot, `${seatLabel(seat)}: ${last.totals[seat] ?? "–"}`);
+      legend.append(li);
+    }
+    box.append(legend);
+  }
+
+  async function fetchReplayScores(s) {
+    const answer = await request({ cmd: "replay", game_id: s.game_id });
+    const result = answer && answer.ok ? answer.replay || answer : null;
+    if (result && Array.isArray(result.scores)) {
+      replayScores = result.scores;
+      replayScoresFor = s.game_id;
+      summaryKey = "";
+      if (state) renderSummary(state);
+    }
+  }
+
+  function renderSummary(s) {
+    const box = $("summary");
+    const over = Boolean(s.result) || s.phase === "ended";
+    document.body.classList.toggle("game-over", over);
+    if (!over) {
+      box.hidden = true;
+      endSeenAt = null;
+      summaryKey = "";
+      return;
+    }
+    if (endSeenAt === null) {
+      endSeenAt = Date.now();
+      fetchReplayScores(s);
+    }
+    const game = gamesList.find((g) => g.game_id === s.game_id) || {};
+    const key = JSON.stringify([s.game_id, s.result, (s.moves || []).length, game.started || null,
+      replayScoresFor, s.scores]);
+    if (key === summaryKey) return;
+    summaryKey = key;
+    box.hidden = false;
+    const w = s.result && s.result.winner;
+    const name = w && s.seats ? s.seats[w] : "";
+    $("summary-result").textContent = w
+      ? `${seatLabel(w)}${name ? ` (${name})` : ""} wins${s.result.reason ? `: ${s.result.reason}` : ""}`
+      : `Game over${s.result && s.result.reason ? `: ${s.result.reason}` : ""}`;
+    const facts = [["Moves", String((s.moves || []).length)]];
+    const started = game.started ? new Date(game.started) : null;
+    if (started && !Number.isNaN(started.getTime())) {
+      facts.push(["Started", started.toLocaleString([], { dateStyle: "medium", timeStyle: "short" })]);
+      facts.push(["Time", duration(Math.max(0, endSeenAt - started.getTime()))]);
+    }
+    const list = $("summary-facts");
+    list.replaceChildren();
+    for (const [label, value] of facts) {
+      const dt = document.createElement("dt");
+      dt.textContent = label;
+      const dd = document.createElement("dd");
+      dd.textContent = value;
+      dd.dataset.fact = label.toLowerCase();
+      list.append(dt, dd);
+    }
+    drawChart(s, seriesFor(s));
+  }
+
   async function loadGames() {
     const result = await request({ cmd: "games" });
+    if (result.ok && Array.isArray(result.games)) {
+      gamesList = result.games;
+      summaryKey = "";
+      if (state) renderSummary(state);
+    }
     const label = $("games-label");
     if (!result.ok || !Array.isArray(result.games)) { label.hidden = true; return; }
     const select = $("games");
