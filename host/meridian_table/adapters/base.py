@@ -9,7 +9,7 @@ For a board that matches, :meth:`Adapter.view` says the phase, the message, the 
 sites and the LEDs (as ``site -> Light``; the table maps sites to LED indices through
 the board profile).
 
-Sites are the profile's site names (``"G6"`` for Kato, ``"3.1"`` for Colovini).
+Sites are the profile's site names (``"G6"``, ``"3.1"``: each game names its own).
 Actions are strings in the game's own notation, so the store logs and replays them
 through ``engine.play(notation)`` (docs/ARCHITECTURE.md, "Every game package").
 
@@ -170,8 +170,8 @@ class Interpretation:
     - ``choice`` is set: the adapter recorded an answer that is not an engine action
       (e.g. "keep" in the pie rule); the table logs it so a resumed game replays it;
     - none of them: nothing to guide. From :meth:`Adapter.interpret` this means the
-      differing board is acceptable as it stands (Kato's tournament level: dead stones
-      the mover may still lift or overlook); from a button, nothing happened.
+      differing board is acceptable as it stands (e.g. a tournament level that lets
+      the mover lift or overlook pieces the rules remove); from a button, nothing happened.
 
     ``message`` is the sentence the page shows (and the CLI prints).
     """
@@ -241,9 +241,9 @@ class Adapter(ABC):
     (also when replaying the log); ``result()`` once ``view().phase`` is ENDED.
     """
 
-    #: The game's package name under ``meridian_table.games`` (``"kato"``).
+    #: The game's id, as its spec registers it.
     game: ClassVar[str]
-    #: The seats/colours in turn order (``("light", "dark")`` for Kato). A class
+    #: The seats/colours in turn order (``("light", "dark")``). A class
     #: default, or set per game in ``__init__`` when the player count varies.
     colours: tuple[str, ...]
     #: The game buttons the adapter understands besides the table's ``undo``/``menu``.
@@ -264,7 +264,7 @@ class Adapter(ABC):
 
     @abstractmethod
     def pieces(self) -> dict[str, str]:
-        """Site -> piece label for the page (``"L"``/``"D"`` for Kato)."""
+        """Site -> piece label for the page (``"L"``/``"D"``)."""
 
     @abstractmethod
     def view(self, prior: str | None) -> View:
@@ -346,13 +346,13 @@ class Adapter(ABC):
 
     def settings(self) -> dict[str, Any]:
         """Table-level options that are not engine options (logged apart, passed back to
-        the constructor on resume), e.g. Kato's assist level."""
+        the constructor on resume), e.g. an assist level."""
         return {}
 
     def seats(self) -> dict[str, int]:
         """Colour -> index of the player (in the logged players list) who holds it now.
 
-        The identity unless the game lets players exchange seats (Kato's pie swap)."""
+        The identity unless the game lets players exchange seats (a pie swap)."""
         return {colour: index for index, colour in enumerate(self.colours)}
 
     def board_json(self) -> dict[str, Any]:

@@ -59,7 +59,7 @@ def control_state(
     out: dict[str, dict[str, Any]] = {}
     for name in controls:
         if name not in used:
-            # A button the board has but this game does not read (plus/minus on Kato):
+            # A button the board has but this game does not read (plus/minus, say):
             # the page hides it; a press is refused by the adapter as before.
             why = f"{adapter.game.capitalize()} does not use this button"
             out[name] = {"enabled": False, "why": why, "used": False}

@@ -41,7 +41,7 @@ class SetupError(ValueError):
 class TableSetup:
     """Everything ``meridian-table play`` can be told."""
 
-    game: str = "kato"
+    game: str
     board: str = "auto"               # "auto", "sim" or a port (path or pyserial URL)
     profile: str | None = None        # default: the adapter's default_profile()
     players: tuple[str, ...] = ()
@@ -226,7 +226,7 @@ def _open_game(
 
 def _game_options(setup: TableSetup, profile: Profile) -> dict[str, OptionValue]:
     """The game's engine options: the profile's variant where the schema names it (e.g.
-    Kato's size), the number of players when the game has a choice, then the options
+    a board size), the number of players when the game has a choice, then the options
     asked for, each checked by the game's options schema (OptionError names a bad one)."""
     spec = registry.spec(setup.game)
     counts = spec.player_counts

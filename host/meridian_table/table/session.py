@@ -660,7 +660,7 @@ class TableSession:
                     return
                 continue
             if not interp.mistakes:
-                # The adapter accepts the board as it stands (e.g. Kato's tournament
+                # The adapter accepts the board as it stands (e.g. a tournament
                 # level: dead stones the mover may still lift or overlook).
                 self._show_view()
                 return

@@ -2,7 +2,7 @@
 
 ``start_game`` creates a logged game and returns its journal; ``resume_game`` rebuilds the
 adapter of a logged game by replaying its actions, undos and choices (the store's own
-replay knows only engine actions; the table also logs choices, e.g. Kato's pie "keep");
+replay knows only engine actions; the table also logs choices, e.g. a pie "keep");
 ``StoreArchive`` answers the page's ``games`` and ``replay`` commands.
 """
 
@@ -58,7 +58,7 @@ def start_game(
 ) -> StoreJournal:
     """Log a new game for ``adapter`` and return its journal.
 
-    ``settings`` are table-level options that are not engine options (Kato's assist
+    ``settings`` are table-level options that are not engine options (an assist
     level); they are logged as a ``settings`` event and passed back on resume.
     """
     versions: dict[str, Any] = {"host": __version__}
