@@ -388,6 +388,13 @@ def test_a_games_page_script_is_served_from_its_package(client: TestClient) -> N
     assert client.get("/games/colovini/static/page.css").status_code == 200
 
 
+def test_a_game_in_its_own_package_serves_its_page_script(client: TestClient) -> None:
+    """The toy game (tests/toygame, its own installed package) is found like any other."""
+    response = client.get("/games/toy/static/page.js")
+    assert response.status_code == 200
+    assert 'register("toy"' in response.text
+
+
 @pytest.mark.parametrize(
     ("url", "needle"),
     [

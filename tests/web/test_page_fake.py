@@ -626,6 +626,23 @@ def test_a_games_own_page_code_is_loaded_through_its_spec(open_page: Callable[..
         assert page.inner_text("#turn-text") == "Orange to move"
 
 
+def test_a_game_in_its_own_package_is_drawn_from_its_spec(open_page: Callable[..., Any]) -> None:
+    """The toy game (tests/toygame) is installed as its own package: the page draws its
+    seats and loads its script through its spec, with nothing shared edited."""
+    fake = FakeSession(registry.spec("toy").to_json(), sites=[
+        (f"{chr(ord('a') + c)}{r + 1}", float(c), float(r)) for r in range(3) for c in range(3)
+    ])
+    with serve(fake, port=0) as server:
+        page = open_page(server.url)
+        page.wait_for_function("window.MeridianGames.registered.includes('toy')")
+        assert page.inner_text("#turn-text") == "Cross to move"
+        site(page, "b2").click()
+        wait_state(page, "s.moves.length === 1")
+        stone = "el => getComputedStyle(el.querySelector('.stone')).fill"
+        assert page.eval_on_selector("g.site[data-site='b2']", stone) == "rgb(192, 32, 32)"
+        assert page.inner_text("#turn-text") == "Nought to move"
+
+
 class SpeclessSession(FakeSession):
     """A session from before the game contract: no spec, no seat kinds, no automaton."""
 
