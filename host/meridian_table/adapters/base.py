@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from dataclasses import field as dc_field
 from typing import Any, ClassVar, Literal
 
+from meridian_table.games.contract import Engine
 from meridian_table.ledplan import BLINK, FAST_BLINK, FLASH, PULSE, SOLID, Light
 
 LOGGER = logging.getLogger(__name__)
@@ -83,7 +84,9 @@ PASS = "pass"              # the only legal action is to pass: Confirm passes
 ENDED = "ended"            # the game is over
 PAUSED = "paused"          # the board is disconnected
 ADJUDICATE = "adjudicate"  # the players are agreeing on a result by count
-PHASES = (PLAY, RESYNC, CHOICE, PASS, ENDED, PAUSED, ADJUDICATE)
+EXECUTE = "execute"        # the people carry out an automaton's move on the board
+THINKING = "thinking"      # an automaton is choosing its move
+PHASES = (PLAY, RESYNC, CHOICE, PASS, ENDED, PAUSED, ADJUDICATE, EXECUTE, THINKING)
 
 MistakeKind = Literal["remove", "put_back"]
 
@@ -307,6 +310,22 @@ class Adapter(ABC):
     @abstractmethod
     def scores(self) -> dict[str, Any]:
         """Per colour: ``{"total": n, "breakdown": [{"label": ..., "value": ...}]}``."""
+
+    @property
+    @abstractmethod
+    def engine(self) -> Engine:
+        """The rules engine this adapter wraps (an automaton searches on a copy of it)."""
+
+    def automaton_inputs(self, action: str) -> tuple[tuple[str, str], ...]:
+        """The answers (``(field, value)``) the table gives for an automaton before it
+        carries out ``action``: e.g. a pie "keep" when it plays on instead of swapping.
+        Each is given through :meth:`answer` and logged as a choice."""
+        del action
+        return ()
+
+    def describe(self, action: str) -> str:
+        """``action`` in words for the page ("a 4-high tower on meridian 3, city 2")."""
+        return action
 
     @property
     def to_move(self) -> str | None:

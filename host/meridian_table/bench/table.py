@@ -118,7 +118,7 @@ def _play(table: RunningTable, rng: random.Random, budget: int, samples: list[fl
     while done < budget:
         _wait_idle(table)
         state = session.state()
-        if state["phase"] == "resync":
+        if state["phase"] == "resync" and state["diff"]["next"] is not None:
             site = state["diff"]["next"]
             change = (site, site in state["diff"]["put_back"])
         elif state["phase"] == "play" and state["legal"]:
