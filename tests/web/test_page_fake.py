@@ -722,3 +722,21 @@ def test_the_end_screen_shows_the_final_position_plainly_and_a_summary(
     label = page.get_attribute("#summary-chart svg", "aria-label") or ""
     assert label.endswith("at move 5: Light 3, Dark 2")
     shoot(page, "end")
+
+
+def test_any_seat_can_be_given_to_an_automaton_from_the_page(
+    server: WebServer, fake: FakeSession, open_page: Callable[..., Any]
+) -> None:
+    page = open_page(server.url)
+    menu = page.locator(".score[data-colour='dark'] .seat-kind select")
+    assert menu.input_value() == "person"
+    options = page.eval_on_selector_all(
+        ".score[data-colour='dark'] .seat-kind option", "els => els.map(e => e.value)")
+    assert options == ["person", "random"]
+    menu.select_option("random")
+    wait_state(page, "s.seats_kind.dark === 'random'")
+    assert {"cmd": "seat", "seat": "dark", "automaton": "random"} in fake.commands
+    assert page.inner_text(".score[data-colour='dark'] .score-seat") == "Dark · random"
+    page.locator(".score[data-colour='dark'] .seat-kind select").select_option("person")
+    wait_state(page, "s.seats_kind.dark === 'person'")
+    assert {"cmd": "seat", "seat": "dark", "automaton": None} in fake.commands

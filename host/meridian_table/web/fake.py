@@ -22,6 +22,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from meridian_table.games.contract import PageSpec, SeatLook
+from meridian_table.table.presenter import Automaton, Diff, PageState
 
 LOGGER = logging.getLogger(__name__)
 
@@ -134,7 +135,7 @@ class FakeSession:
         self._xy = {name: (x, y) for name, x, y in self._sites}
         self._near = self._neighbour_table()
         self._lock = threading.RLock()
-        self._subscribers: list[Callable[[dict[str, Any]], None]] = []
+        self._subscribers: list[Callable[[PageState], None]] = []
         self._pieces: dict[str, str] = {}
         self._sensed: set[str] = set()
         self._moves: list[dict[str, Any]] = []
@@ -159,7 +160,7 @@ class FakeSession:
         self._board_counters: dict[str, str] = dict.fromkeys(BOARD_COUNTERS, "0")
         self._seats_kind = {seat: str((seats_kind or {}).get(seat, "person"))
                             for seat in self.seat_ids}
-        self._automaton: dict[str, Any] | None = None
+        self._automaton: Automaton | None = None
         self.commands: list[dict[str, Any]] = []
         self.started = datetime.now(UTC).isoformat(timespec="seconds")
         # A finished game in the "log", so replay of another game can be exercised.
@@ -190,7 +191,7 @@ class FakeSession:
 
     # -- the docs/TABLE.md surface -------------------------------------------------
 
-    def subscribe(self, callback: Callable[[dict[str, Any]], None]) -> Callable[[], None]:
+    def subscribe(self, callback: Callable[[PageState], None]) -> Callable[[], None]:
         """Call ``callback(state)`` after every change; returns the unsubscribe function."""
         with self._lock:
             self._subscribers.append(callback)
@@ -207,7 +208,7 @@ class FakeSession:
         with self._lock:
             return len(self._subscribers)
 
-    def state(self) -> dict[str, Any]:
+    def state(self) -> PageState:
         """The whole table state in the docs/TABLE.md schema."""
         with self._lock:
             return self._state()
@@ -300,8 +301,8 @@ class FakeSession:
         status: str = "thinking",
         *,
         action: str | None = None,
-        words: str = "",
-        elapsed_s: float = 0.0,
+        words: str | None = None,
+        elapsed_s: float | None = 0.0,
     ) -> None:
         """Show an automaton seat at work (``state.automaton``): ``"thinking"``, or
         ``"executing"`` its ``action`` (``words`` say it for people)."""
@@ -311,8 +312,11 @@ class FakeSession:
             self._seats_kind[seat] = (
                 self._seats_kind[seat] if self._seats_kind[seat] != "person" else "random"
             )
-            self._automaton = {"seat": seat, "status": status, "action": action,
-                               "words": words, "elapsed_s": elapsed_s}
+            player = self.players[self.seat_ids.index(seat)]
+            self._automaton = {"seat": seat, "player": player,
+                               "automaton": self._seats_kind[seat], "status": status,
+                               "elapsed_s": elapsed_s if status == "thinking" else None,
+                               "action": action, "words": words}
         self._notify()
 
     def clear_automaton(self) -> None:
@@ -359,14 +363,15 @@ class FakeSession:
             return "adjudicate"
         return "play"
 
-    def _diff(self) -> dict[str, Any]:
+    def _diff(self) -> Diff:
         remove = sorted(self._sensed - set(self._pieces), key=self._names.index)
         put_back = sorted(set(self._pieces) - self._sensed, key=self._names.index)
         both = remove + put_back
-        return {"remove": remove, "put_back": put_back, "next": both[0] if both else None}
+        return {"remove": remove, "put_back": put_back, "next": both[0] if both else None,
+                "reasons": {site: "not expected here" for site in remove}}
 
-    def _leds(self, phase: str, legal: list[str], diff: dict[str, Any]) -> dict[str, Any]:
-        leds: dict[str, Any] = {}
+    def _leds(self, phase: str, legal: list[str], diff: Diff) -> dict[str, dict[str, str]]:
+        leds: dict[str, dict[str, str]] = {}
         if phase == "play":
             for site in legal:
                 leds[site] = {"colour": dim(self.led_of[self._to_move]), "effect": "S"}
@@ -386,7 +391,7 @@ class FakeSession:
                 leds[site] = {"colour": PUT_BACK_RGB, "effect": "P"}
         return leds
 
-    def _message_for(self, phase: str, diff: dict[str, Any]) -> str:
+    def _message_for(self, phase: str, diff: Diff) -> str:
         if phase == "paused":
             # The real session's words (meridian_table/table/session.py).
             if self._link_state == "closed":
@@ -429,7 +434,7 @@ class FakeSession:
             }
         return out
 
-    def _state(self) -> dict[str, Any]:
+    def _state(self) -> PageState:
         phase = self._phase()
         legal = self._legal() if phase == "play" else []
         diff = self._diff()
@@ -459,7 +464,7 @@ class FakeSession:
             "players": list(self.players),
             "seats": dict(zip(self.seat_ids, seats, strict=True)),
             "seats_kind": dict(self._seats_kind),
-            "automaton": dict(self._automaton) if self._automaton else None,
+            "automaton": Automaton(**self._automaton) if self._automaton else None,
             "phase": phase,
             "to_move": self._to_move,
             "message": self._message_for(phase, diff),
@@ -467,7 +472,7 @@ class FakeSession:
             "board": self._board(sites),
             "legal": legal,
             "last_move": self._last_site(),
-            "diff": {**diff, "reasons": {s: "not expected here" for s in diff["remove"]}},
+            "diff": diff,
             "question": self._pie_question() if phase == "pie-choice" else None,
             "leds": self._leds(phase, legal, diff),
             "scores": scores,
@@ -582,12 +587,25 @@ class FakeSession:
                 raise FakeCommandError(f"agree {player!r}: no count is offered, or no such seat")
             self._agreed.add(str(player))
             if self._agreed == set(self.seat_ids):
-                winner = self._state()["count"]["winner"]
+                count = self._state()["count"] or {}
+                winner = count.get("winner")
                 self._result = {"winner": winner, "reason": "agreed count"}
                 self._adjudicating = False
             return {"ok": True}
         if name == "replay":
             return {"ok": True, "replay": self._replay(cmd.get("game_id"))}
+        if name == "seat":
+            seat, kind = cmd.get("seat"), cmd.get("automaton")
+            automata = [str(a) for a in self.spec.get("automata", [])]
+            if seat not in self.seat_ids:
+                raise FakeCommandError(f"seat {seat!r} is not one of {', '.join(self.seat_ids)}")
+            if kind is not None and str(kind).partition(":")[0] not in automata:
+                raise FakeCommandError(
+                    f"{self.spec.get('title', 'this game')} has no automaton {kind!r}; choose "
+                    f"one of: {', '.join(automata) or 'none'} (or leave the seat to a person)"
+                )
+            self._seats_kind[str(seat)] = "person" if kind is None else str(kind)
+            return {"ok": True}
         if name == "state":
             return {"ok": True, "state": self._state()}
         if name == "games":

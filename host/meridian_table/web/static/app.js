@@ -556,7 +556,7 @@
     } else if (auto) {
       text = `${seatLabel(auto.seat)} is thinking…`;
       colour = auto.seat;
-      who = `${(s.seats || {})[auto.seat] || ""} (${seatKind(s, auto.seat)})`.trim();
+      who = `${auto.player || (s.seats || {})[auto.seat] || ""} (${auto.automaton || seatKind(s, auto.seat)})`.trim();
     } else {
       text = s.to_move ? `${seatLabel(s.to_move)} to move` : cap(s.phase || "");
       who = s.seats && s.to_move ? s.seats[s.to_move] || "" : "";
@@ -595,8 +595,8 @@
     box.dataset.status = auto.status || "";
     box.dataset.seat = auto.seat;
     box.style.setProperty("--seat", seatColour(auto.seat) || "var(--accent)");
-    const name = (s.seats || {})[auto.seat];
-    const who = `${seatLabel(auto.seat)}${name ? ` (${name})` : ""}, ${seatKind(s, auto.seat)}`;
+    const name = auto.player || (s.seats || {})[auto.seat];
+    const who = `${seatLabel(auto.seat)}${name ? ` (${name})` : ""}, ${auto.automaton || seatKind(s, auto.seat)}`;
     const tick = () => {
       const secs = Math.max(0, (performance.now() - autoSince) / 1000);
       $("automaton-time").textContent = `${secs.toFixed(secs < 10 ? 1 : 0)} s`;
@@ -669,8 +669,16 @@
     banner.hidden = false;
   }
 
+  let scoresKey = "";
   function renderScores(s) {
     const box = $("scores");
+    const automata = (spec() && Array.isArray(spec().automata)) ? spec().automata : [];
+    const key = JSON.stringify([s.scores, s.seats, s.seats_kind, s.to_move, s.phase, s.result,
+      automata, pageSpec().seats, hooksVersion]);
+    if (key === scoresKey) return;  // keep an open seat menu open across link updates
+    scoresKey = key;
+    const focused = document.activeElement && box.contains(document.activeElement)
+      ? document.activeElement.dataset.seat : null;
     box.replaceChildren();
     const scores = s.scores || {};
     const seats = s.seats || {};
@@ -695,6 +703,36 @@
       total.textContent = score.total ?? "–";
       head.append(name, total);
       div.append(head);
+      // Who plays the seat: a person or one of the game's automata (the seat command).
+      if (automata.length && s.seats_kind && !s.result) {
+        const label = document.createElement("label");
+        label.className = "seat-kind";
+        label.append(`${seatLabel(colour)} is played by `);
+        const select = document.createElement("select");
+        select.dataset.seat = colour;
+        for (const kind of ["person", ...automata]) {
+          const opt = document.createElement("option");
+          opt.value = kind;
+          opt.textContent = kind === "person" ? "a person" : `the ${kind} automaton`;
+          select.append(opt);
+        }
+        const current = seatKind(s, colour);
+        if (![...select.options].some((o) => o.value === current)) {
+          const opt = document.createElement("option");
+          opt.value = current;
+          opt.textContent = current;
+          select.append(opt);
+        }
+        select.value = current;
+        select.addEventListener("change", () => {
+          const value = select.value;
+          request({ cmd: "seat", seat: colour, automaton: value === "person" ? null : value }, select)
+            .then((answer) => { if (!answer.ok) { scoresKey = ""; if (state) renderScores(state); } });
+        });
+        label.append(select);
+        div.append(label);
+        if (focused === colour) setTimeout(() => select.focus(), 0);
+      }
       const list = document.createElement("ul");
       list.className = "breakdown";
       for (const item of score.breakdown || []) {
