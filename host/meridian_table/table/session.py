@@ -189,6 +189,7 @@ class TableSession:
         # advice): the page shows it, so a mismatch says which side to update.
         self._link_detail = str(getattr(board, "detail", "")) if board is not None else ""
         self._settled: frozenset[str] = self._settler.settled
+        self._stale: frozenset[str] = frozenset()
         self._all_sites = frozenset(profile.sites)
         self._seen_empty: set[str] = set(self._all_sites - self._settled)
         self._prior: str | None = None
@@ -369,6 +370,7 @@ class TableSession:
 
     def _settle(self) -> None:
         self._settled = self._settler.settle()
+        self._stale &= self._settled
         self._seen_empty |= self._all_sites - self._settled
         self._flash = None
         self._error = ""
@@ -614,6 +616,7 @@ class TableSession:
         if self._result_logged:
             raise SessionError("the game is over; start a new game instead of undoing")
         cancelled = self._cancel_automaton(source)
+        before = self.adapter.expected()
         if not self.adapter.history():
             if cancelled:
                 self._evaluate()
@@ -625,6 +628,9 @@ class TableSession:
         history = self.adapter.history()
         self._prior = next(iter(sorted(history[-1].placed)), None) if history else None
         self._seen_empty = set(self._all_sites - self._settled)
+        # A piece still standing where the undone moves put it is no new move: it must
+        # be lifted (seen empty) before anything on the board is read as one.
+        self._stale = (before - self.adapter.expected()) & self._settled
         self._flash = None
         self._adjudicating = False
         self._agreed.clear()
@@ -839,10 +845,13 @@ class TableSession:
                 self._show_view()
                 self._maybe_think()
                 return
-            if self.seats.policy(self._player_to_act()) is not None:
-                # An automaton has the turn: nothing a person does on the board is its move.
+            if self.seats.policy(self._player_to_act()) is not None or self._stale:
+                # An automaton has the turn (nothing a person does on the board is its
+                # move), or an undone piece still stands: nothing is read as a move.
                 allow_actions = False
             interp = self.adapter.interpret(observation)
+            if interp.action is not None and not allow_actions:
+                interp = _generic_guidance(observation, "")
             if from_board:
                 self._log(
                     "sense",
@@ -855,8 +864,6 @@ class TableSession:
                     },
                 )
                 from_board = False
-            if interp.action is not None and not allow_actions:
-                interp = _generic_guidance(observation, "")
             if interp.action is not None:
                 try:
                     self._apply(interp.action, "board")
