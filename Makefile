@@ -6,13 +6,15 @@ ARGS   ?=
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+# axe-core from the npm registry, for the page's accessibility tests (tests/web).
+AXE    := node_modules/axe-core/axe.min.js
 
 .PHONY: run test venv lint typecheck pytest wheeltest mptest mpycheck bench clean
 
 run: $(STAMP)
 	$(BIN)/meridian-table play kato $(ARGS)
 
-test: $(STAMP)
+test: $(STAMP) $(AXE)
 	$(BIN)/ruff check host firmware tests tools
 	$(BIN)/mypy
 	$(BIN)/python tools/mpycheck.py
@@ -22,6 +24,10 @@ test: $(STAMP)
 	$(BIN)/python -m pytest -m wheel tests/wheel
 
 venv: $(STAMP)
+
+$(AXE): package.json package-lock.json
+	npm ci --no-audit --no-fund
+	touch $(AXE)
 
 # tests/toygame is a game in its own package (docs/ADDING_A_GAME.md), installed for the tests.
 $(STAMP): pyproject.toml tests/toygame/pyproject.toml
@@ -38,7 +44,7 @@ typecheck: $(STAMP)
 
 # Browser tests run in their own pytest process: Playwright's sync API refuses to start
 # in a process where another test left an asyncio loop behind.
-pytest: $(STAMP)
+pytest: $(STAMP) $(AXE)
 	$(BIN)/python -m pytest -m "not browser and not wheel"
 	$(BIN)/python -m pytest -m browser
 
@@ -57,4 +63,4 @@ bench: $(STAMP)
 	$(BIN)/meridian-table bench all --json
 
 clean:
-	rm -rf $(VENV) build .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) node_modules build .pytest_cache .mypy_cache .ruff_cache

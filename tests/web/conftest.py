@@ -79,3 +79,23 @@ def open_page(browser: Any, page_errors: list[str]) -> Iterator[Callable[..., An
     for context in contexts:
         context.close()
     assert page_errors == [], f"JavaScript errors on the page: {page_errors}"
+
+
+@pytest.fixture
+def open_page_plain(browser: Any, page_errors: list[str]) -> Iterator[Callable[..., Any]]:
+    """``open_page_plain(url, width=1280, height=900)``: a fresh page on any of the project's
+    pages (the scoring assistant too), loaded; JavaScript errors are checked at the end."""
+    contexts: list[Any] = []
+
+    def open_(url: str, width: int = 1280, height: int = 900, **options: Any) -> Any:
+        context = browser.new_context(viewport={"width": width, "height": height}, **options)
+        contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda exc: page_errors.append(str(exc)))
+        page.goto(url)
+        return page
+
+    yield open_
+    for context in contexts:
+        context.close()
+    assert page_errors == [], f"JavaScript errors on the page: {page_errors}"

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
+from tests.web.fakes import kato_fake
 
 from meridian_table.web import (
     TokenRequiredError,
@@ -34,7 +35,7 @@ ORIGIN = {"origin": BASE}
 
 @pytest.fixture
 def fake() -> FakeSession:
-    return FakeSession()
+    return kato_fake()
 
 
 @pytest.fixture
@@ -377,3 +378,51 @@ def test_bench_web_reports_its_figures() -> None:
     assert figures["state_bytes"] > 10_000  # the whole 114-point state each time
     for name in ("push", "command", "ping"):
         assert 0 < figures[f"{name}_ms_p50"] <= figures[f"{name}_ms_p99"]
+
+
+def test_a_games_page_script_is_served_from_its_package(client: TestClient) -> None:
+    response = client.get("/games/colovini/static/page.js")
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("text/javascript")
+    assert "MeridianGames.register" in response.text
+    assert client.get("/games/colovini/static/page.css").status_code == 200
+
+
+def test_a_game_in_its_own_package_serves_its_page_script(client: TestClient) -> None:
+    """The toy game (tests/toygame, its own installed package) is found like any other."""
+    response = client.get("/games/toy/static/page.js")
+    assert response.status_code == 200
+    assert 'register("toy"' in response.text
+
+
+@pytest.mark.parametrize(
+    ("url", "needle"),
+    [
+        ("/games/nosuch/static/page.js", "no game 'nosuch'"),
+        ("/games/colovini/static/nosuch.js", "has no page file"),
+        ("/games/colovini/static/%2e%2e/spec.py", "not a plain relative path"),
+        ("/games/colovini/static/..%2fspec.py", "not a plain relative path"),
+        ("/games/colovini/static/.hidden.js", "not a plain relative path"),
+        ("/games/colovini/static/page.py", "only"),
+    ],
+)
+def test_game_files_refuse_unknown_games_and_paths_out(
+    client: TestClient, url: str, needle: str
+) -> None:
+    response = client.get(url)
+    assert response.status_code == 404
+    assert needle in response.text
+
+
+def test_the_web_package_names_no_game() -> None:
+    """The page, its app and its fake learn every game from its spec (issue #9)."""
+    import re
+    from importlib.resources import files
+
+    web = files("meridian_table.web")
+    named = []
+    for entry in [*web.iterdir(), *web.joinpath("static").iterdir()]:
+        if entry.name.endswith((".py", ".js", ".html", ".css")) and entry.is_file():
+            if re.search(r"kato|colovini", entry.read_text(encoding="utf-8"), re.I):
+                named.append(entry.name)
+    assert named == []

@@ -11,7 +11,9 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from tests.web.fakes import TEST_SPEC, colovini_fake, kato_fake, kato_sites
 
+from meridian_table.games import registry
 from meridian_table.web import WebServer, serve
 from meridian_table.web.fake import FakeSession
 
@@ -20,7 +22,7 @@ pytestmark = pytest.mark.browser
 
 @pytest.fixture
 def fake() -> FakeSession:
-    return FakeSession()
+    return kato_fake()
 
 
 @pytest.fixture
@@ -176,7 +178,7 @@ def test_disconnected_board_shows_the_banner(
 def test_the_banner_says_why_the_board_is_not_there(open_page: Callable[..., Any]) -> None:
     """Searching at start-up, the host closing the table and a protocol mismatch are no
     unplug: each banner says what is true and what to do."""
-    fake = FakeSession(connected=False)
+    fake = kato_fake(connected=False)
     with serve(fake, port=0) as running:
         page = open_page(running.url)
         assert banner(page, "searching") == "Looking for the board…"
@@ -196,7 +198,7 @@ def test_the_banner_says_why_the_board_is_not_there(open_page: Callable[..., Any
 
 
 def test_pie_question_and_count_agreement(open_page: Callable[..., Any]) -> None:
-    fake = FakeSession(pie=True)
+    fake = kato_fake(pie=True)
     with serve(fake, port=0) as server:
         page = open_page(server.url)
         site(page, "B2").click()
@@ -262,7 +264,7 @@ def test_replay_steps_through_this_game_and_a_logged_one(
 
 def test_phone_viewport(open_page: Callable[..., Any], shoot: Any) -> None:
     # Long names must wrap, not push the page sideways.
-    fake = FakeSession(players=("Annabel Longname-Fitzgerald", "Bartholomew Verylongname"))
+    fake = kato_fake(players=("Annabel Longname-Fitzgerald", "Bartholomew Verylongname"))
     fake.place("C3")
     with serve(fake, port=0) as server:
         page = open_page(server.url, width=390, height=844, is_mobile=True, has_touch=True)
@@ -303,7 +305,10 @@ def test_reconnects_with_backoff_after_the_server_goes(fake: FakeSession, open_p
 
 
 class TowerSession(FakeSession):
-    """The fake table with Colovini-like seats and tower labels instead of stones."""
+    """The fake table with Colovini's seats and tower labels instead of stones."""
+
+    def __init__(self) -> None:
+        super().__init__(registry.spec("colovini").to_json(), sites=kato_sites(5))
 
     def _state(self) -> dict[str, Any]:
         state = super()._state()
@@ -326,17 +331,17 @@ def test_other_games_pieces_are_labelled_discs_in_their_seat_colour(
         assert page.text_content("g.site[data-site='A1'] .label") == "O3"
         fill = "el => getComputedStyle(el.querySelector('.stone')).fill"
         orange = page.eval_on_selector("g.site[data-site='A1']", fill)
-        assert orange == "rgb(255, 165, 0)"  # CSS "orange": the seat's colour
+        assert orange == "rgb(240, 120, 0)"  # the spec's colour for Orange (#f07800)
         assert page.eval_on_selector("g.site[data-site='A2']", fill) == orange
-        assert page.eval_on_selector("g.site[data-site='C3']", fill) == "rgb(0, 0, 0)"
+        assert page.eval_on_selector("g.site[data-site='C3']", fill) == "rgb(32, 32, 32)"
         assert page.inner_text("#turn-text") == "Orange to move"
         turn = page.eval_on_selector("#turn circle", "el => getComputedStyle(el).fill")
-        assert turn == "rgb(255, 165, 0)"
+        assert turn == "rgb(240, 120, 0)"
         shoot(page, "towers")
 
 
 def test_a_physical_board_is_not_toggled_from_the_page(open_page: Callable[..., Any]) -> None:
-    fake = FakeSession(virtual=False)
+    fake = kato_fake(virtual=False)
     with serve(fake, port=0) as server:
         page = open_page(server.url)
         assert page.get_attribute("#board", "class") == "board"
@@ -400,7 +405,7 @@ def test_board_faults_are_shown_in_the_link_panel_without_opening_it(
 def test_controls_not_applicable_now_are_greyed_with_the_reason(
     open_page: Callable[..., Any], shoot: Any
 ) -> None:
-    fake = FakeSession(pie=True)
+    fake = kato_fake(pie=True)
     with serve(fake, port=0) as server:
         page = open_page(server.url)
         swap = page.locator("#buttons .control[data-name='swap']")
@@ -474,7 +479,7 @@ def test_board_points_work_from_the_keyboard(
 def test_phone_114_board_is_full_width_with_controls_near(
     open_page: Callable[..., Any], shoot: Any
 ) -> None:
-    fake = FakeSession(size=6)
+    fake = kato_fake(size=6)
     with serve(fake, port=0) as server:
         page = open_page(server.url, width=390, height=844, is_mobile=True, has_touch=True)
         assert page.locator("g.site").count() == 114
@@ -504,7 +509,7 @@ def test_phone_114_board_is_full_width_with_controls_near(
 def test_groups_majors_and_axis_labels_are_drawn_and_light_up_at_the_end(
     open_page: Callable[..., Any], shoot: Any
 ) -> None:
-    fake = FakeSession(islands=True)
+    fake = colovini_fake(islands=True)
     fake.place("C3")
     board = fake.state()["board"]
     groups = board["groups"]
@@ -529,16 +534,17 @@ def test_groups_majors_and_axis_labels_are_drawn_and_light_up_at_the_end(
         labels = page.eval_on_selector_all("#board .axis-label", "els => els.map(e => e.textContent)")
         assert labels == [a["text"] for a in board["axis_labels"]]
         assert page.text_content("#board .north-label") == board["north_label"]
-        # The tower still sits on top of its band: a stone with its piece.
-        assert site(page, "C3").get_attribute("data-piece") == "L"
+        # The tower still sits on top of its band: Orange's piece.
+        assert site(page, "C3").get_attribute("data-piece") == "O"
+        assert site(page, "C3").get_attribute("data-seat") == "orange"
         shoot(page, "islands-desktop")
-        fake.finish("light")
+        fake.finish("orange")
         page.wait_for_selector("#board g.group.owned")
         owned = page.locator("#board g.group[data-group='A']")
-        assert owned.get_attribute("data-owner") == "light"
+        assert owned.get_attribute("data-owner") == "orange"
         fill = page.eval_on_selector("#board g.group[data-group='A'] line.band, #board g.group[data-group='A'] circle.band",
                                      "el => getComputedStyle(el).fill")
-        assert fill == "rgb(255, 176, 0)"
+        assert fill == "rgb(240, 120, 0)"  # Orange's colour from the spec
         # A tie is drawn by shape (hatching and a dashed outline), not by colour alone.
         tied = "#board g.group[data-group='B']"
         assert page.get_attribute(tied, "data-tied") == "true"
@@ -546,7 +552,7 @@ def test_groups_majors_and_axis_labels_are_drawn_and_light_up_at_the_end(
         assert "url(" in page.eval_on_selector(f"{tied} .band", "el => getComputedStyle(el).fill")
         shoot(page, "islands-end-desktop")
 
-    phone = FakeSession(islands=True)
+    phone = colovini_fake(islands=True)
     with serve(phone, port=0) as server:
         page = open_page(server.url, width=390, height=844, is_mobile=True, has_touch=True)
         assert page.locator("#board g.group").count() == len(groups)
@@ -559,3 +565,178 @@ def test_kato_draws_no_groups_or_axis_labels(open_page: Callable[..., Any], serv
     page = open_page(server.url)
     assert page.locator("#board g.group, #board .axis-label, #board .north-label, #board .major-mark").count() == 0
     assert page.locator("#board .grid-line").count() > 0
+
+
+def test_the_page_draws_any_game_from_its_spec(open_page: Callable[..., Any], shoot: Any) -> None:
+    """A game the page has never heard of: its seats' names, colours and pieces and its
+    drawing come from ``state.spec`` alone."""
+    fake = FakeSession(TEST_SPEC, players=("Ann", "Bob", "Cid"))
+    with serve(fake, port=0) as server:
+        page = open_page(server.url)
+        assert page.inner_text("#turn-text") == "Crimson to move"
+        fill = "el => getComputedStyle(el).fill"
+        assert page.eval_on_selector("#turn circle", fill) == "rgb(192, 16, 48)"
+        # Square cities, no lines: the spec's "grid" drawing.
+        assert page.get_attribute("#board", "data-drawing") == "grid"
+        assert page.locator("#board .grid-line").count() == 0
+        assert page.locator("g.site rect.dot").count() == len(fake.state()["board"]["sites"])
+        # The legal dot and the legend's take the mover's colour (its dim hint LED's hue).
+        legend = page.eval_on_selector(".legend .lg-legal", fill)
+        assert legend == page.eval_on_selector("g.site[data-site='A1'] .legal", fill)
+        assert legend == "rgb(255, 21, 64)"  # the hue of Crimson (#c01030) at full strength
+        site(page, "C3").click()
+        wait_state(page, "s.moves.length === 1")
+        site(page, "F6").click()
+        wait_state(page, "s.moves.length === 2")
+        assert page.inner_text("#turn-text") == "Violet to move"
+        stone = "el => getComputedStyle(el.querySelector('.stone')).fill"
+        assert page.eval_on_selector("g.site[data-site='C3']", stone) == "rgb(192, 16, 48)"
+        assert page.eval_on_selector("g.site[data-site='F6']", stone) == "rgb(16, 160, 96)"
+        assert site(page, "F6").get_attribute("data-seat") == "green"
+        # A piece that is just its seat's letter is a plain disc, named in words.
+        assert not visible(page, "g.site[data-site='F6'] .label")
+        assert (site(page, "F6").get_attribute("aria-label") or "").startswith(
+            "F6, jade marker, last move")
+        seats = page.eval_on_selector_all(".score .score-seat", "els => els.map(e => e.textContent)")
+        assert seats == ["Crimson", "Jade", "Violet"]
+        borders = page.eval_on_selector_all(
+            ".score", "els => els.map(e => getComputedStyle(e).borderLeftColor)")
+        assert borders == ["rgb(192, 16, 48)", "rgb(16, 160, 96)", "rgb(112, 64, 192)"]
+        assert "Remove the marker" not in page.inner_text("#message")
+        fake.finish("green", "the test says so")
+        page.wait_for_selector("#result:not([hidden])")
+        assert page.inner_text("#turn-text") == "Jade wins"
+        assert page.inner_text("#result") == "Jade (Bob) wins: the test says so"
+        # No game script was asked for: the spec names none.
+        assert page.evaluate("document.querySelectorAll('script[data-game]').length") == 0
+        shoot(page, "test-game")
+
+
+def test_a_games_own_page_code_is_loaded_through_its_spec(open_page: Callable[..., Any]) -> None:
+    fake = colovini_fake()
+    with serve(fake, port=0) as server:
+        page = open_page(server.url)
+        page.wait_for_function("window.MeridianGames.registered.includes('colovini')")
+        src = page.get_attribute("script[data-game='colovini']", "src")
+        assert src == "games/colovini/static/page.js"
+        page.wait_for_selector("link[data-game='colovini']", state="attached")
+        labels = page.eval_on_selector_all(
+            "#buttons .control .control-label", "els => els.map(e => e.textContent)")
+        assert "Confirm" in labels
+        assert page.inner_text("#turn-text") == "Orange to move"
+
+
+def test_a_game_in_its_own_package_is_drawn_from_its_spec(open_page: Callable[..., Any]) -> None:
+    """The toy game (tests/toygame) is installed as its own package: the page draws its
+    seats and loads its script through its spec, with nothing shared edited."""
+    fake = FakeSession(registry.spec("toy").to_json(), sites=[
+        (f"{chr(ord('a') + c)}{r + 1}", float(c), float(r)) for r in range(3) for c in range(3)
+    ])
+    with serve(fake, port=0) as server:
+        page = open_page(server.url)
+        page.wait_for_function("window.MeridianGames.registered.includes('toy')")
+        assert page.inner_text("#turn-text") == "Cross to move"
+        site(page, "b2").click()
+        wait_state(page, "s.moves.length === 1")
+        stone = "el => getComputedStyle(el.querySelector('.stone')).fill"
+        assert page.eval_on_selector("g.site[data-site='b2']", stone) == "rgb(192, 32, 32)"
+        assert page.inner_text("#turn-text") == "Nought to move"
+
+
+class SpeclessSession(FakeSession):
+    """A session from before the game contract: no spec, no seat kinds, no automaton."""
+
+    def _state(self) -> dict[str, Any]:
+        state = super()._state()
+        for key in ("spec", "seats_kind", "automaton"):
+            del state[key]
+        return state
+
+
+def test_a_state_without_spec_or_automata_still_draws(open_page: Callable[..., Any]) -> None:
+    with serve(SpeclessSession(), port=0) as server:
+        page = open_page(server.url)
+        assert page.inner_text("#turn-text") == "Light to move"
+        assert page.locator("#board .grid-line").count() > 0
+        assert page.is_hidden("#automaton")
+        site(page, "C3").click()
+        wait_state(page, "s.moves.length === 1")
+        assert site(page, "C3").get_attribute("data-piece") == "L"
+
+
+def test_an_automaton_seat_thinks_then_says_what_to_carry_out(
+    open_page: Callable[..., Any], shoot: Any
+) -> None:
+    fake = kato_fake(seats_kind={"dark": "random"})
+    fake.place("C3")
+    with serve(fake, port=0) as server:
+        page = open_page(server.url)
+        assert page.is_hidden("#automaton")
+        assert page.inner_text(".score[data-colour='dark'] .score-seat") == "Dark · random"
+        assert page.inner_text("#turn-player") == "Bob (random)"
+        fake.set_automaton("dark", "thinking", elapsed_s=2.5)
+        page.wait_for_selector("#automaton[data-status='thinking']")
+        assert page.inner_text("#automaton-title") == "Dark (Bob), random is thinking…"
+        assert page.inner_text("#turn-text") == "Dark is thinking…"
+        first = float(page.inner_text("#automaton-time").split()[0])
+        assert first >= 2.5
+        # The time counts on between states.
+        page.wait_for_function(
+            f"parseFloat(document.getElementById('automaton-time').textContent) >= {first + 0.4}")
+        shoot(page, "thinking")
+        fake.set_automaton("dark", "executing", action="F6", words="Put a dark stone on F6")
+        page.wait_for_selector("#automaton[data-status='executing']")
+        assert page.inner_text("#automaton-words") == "Put a dark stone on F6"
+        assert page.is_hidden("#automaton-time")
+        assert page.inner_text("#turn-text") == "Play Dark's move"
+        assert page.inner_text("#turn-player") == "Put a dark stone on F6"
+        shoot(page, "executing")
+        fake.clear_automaton()
+        page.wait_for_selector("#automaton", state="hidden")
+        assert page.inner_text("#turn-text") == "Dark to move"
+
+
+def test_the_end_screen_shows_the_final_position_plainly_and_a_summary(
+    server: WebServer, fake: FakeSession, open_page: Callable[..., Any], shoot: Any
+) -> None:
+    for name in ("A1", "C3", "E5", "G7", "B4"):
+        fake.place(name)
+    page = open_page(server.url)
+    assert page.is_hidden("#summary")
+    fake.finish("light", "no dark stones left")
+    page.wait_for_selector("#summary:not([hidden])")
+    # Every LED pulses the winner's colour on the board; the page shows no ring over
+    # every point, only the stones and the last move.
+    assert all(led["effect"] == "P" for led in fake.state()["leds"].values())
+    assert page.locator("g.site .halo.lit").count() == 0
+    assert "is-last" in (site(page, "B4").get_attribute("class") or "")
+    assert page.inner_text("#summary-result") == "Light (Ann) wins: no dark stones left"
+    facts = dict(page.eval_on_selector_all(
+        "#summary-facts dd", "els => els.map(e => [e.dataset.fact, e.textContent])"))
+    assert facts["moves"] == "5"
+    assert facts["time"] == "under a minute" and facts["started"]
+    # The score over the game: one line per seat, from the replay's scores per move.
+    page.wait_for_selector("#summary-chart:not([hidden]) polyline.chart-line")
+    seats = page.eval_on_selector_all("#summary-chart .chart-line", "els => els.map(e => e.dataset.seat)")
+    assert seats == ["light", "dark"]
+    label = page.get_attribute("#summary-chart svg", "aria-label") or ""
+    assert label.endswith("at move 5: Light 3, Dark 2")
+    shoot(page, "end")
+
+
+def test_any_seat_can_be_given_to_an_automaton_from_the_page(
+    server: WebServer, fake: FakeSession, open_page: Callable[..., Any]
+) -> None:
+    page = open_page(server.url)
+    menu = page.locator(".score[data-colour='dark'] .seat-kind select")
+    assert menu.input_value() == "person"
+    options = page.eval_on_selector_all(
+        ".score[data-colour='dark'] .seat-kind option", "els => els.map(e => e.value)")
+    assert options == ["person", "random"]
+    menu.select_option("random")
+    wait_state(page, "s.seats_kind.dark === 'random'")
+    assert {"cmd": "seat", "seat": "dark", "automaton": "random"} in fake.commands
+    assert page.inner_text(".score[data-colour='dark'] .score-seat") == "Dark · random"
+    page.locator(".score[data-colour='dark'] .seat-kind select").select_option("person")
+    wait_state(page, "s.seats_kind.dark === 'person'")
+    assert {"cmd": "seat", "seat": "dark", "automaton": None} in fake.commands

@@ -271,3 +271,31 @@ def test_pie_choice_and_unplugging_on_the_real_table(
         player.place("E7", 4)
         shown = page.eval_on_selector_all("#moves .mv-text", "els => els.map(e => e.textContent)")
         assert shown == ["E3", "G3", "swap", "E7"]
+
+
+def test_a_seat_given_to_the_random_automaton_on_the_page_plays_through_the_board(
+    tmp_path: Path, open_page: Callable[..., Any], shoot: Any
+) -> None:
+    """The page gives Dark to the random automaton; after Light's stone the page says
+    what the automaton chose, in words, and the people carry it out on the board."""
+    with _open(tmp_path) as table, serve(table.session, port=0) as server:
+        page = open_page(server.url)
+        player = Player(page)
+        page.locator(".score[data-colour='dark'] .seat-kind select").select_option("random")
+        player.wait("s.seats_kind.dark === 'random'")
+        assert page.inner_text(".score[data-colour='dark'] .score-seat") == "Dark · random"
+        player.place("E3", 1)
+        player.wait("s.automaton !== null && s.automaton.status === 'executing'")
+        page.wait_for_selector("#automaton[data-status='executing']")
+        chosen = page.evaluate("window.meridian.state.automaton.action")
+        words = page.evaluate("window.meridian.state.automaton.words")
+        assert page.inner_text("#automaton-words") == words
+        assert page.inner_text("#turn-text") == "Play Dark's move"
+        assert "Bob" in page.inner_text("#automaton-title")
+        shoot(page, "automaton-executing")
+        # Carried out on the (virtual) board by clicking the point it chose.
+        player.click(chosen)
+        player.wait(f"s.moves.length === 2 && s.moves[1].notation === '{chosen}' && s.automaton === null")
+        page.wait_for_selector("#automaton", state="hidden")
+        assert page.inner_text("#turn-text") == "Light to move"
+        assert player.pieces()[chosen] == "D"

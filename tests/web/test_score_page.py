@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
@@ -118,3 +119,46 @@ def test_fig_d_entered_by_clicking_gives_the_right_totals() -> None:
             assert page.inner_text('#islands tr[data-island="D"] td.owner') == "tied"
         finally:
             browser.close()
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_the_scoring_assistant_on_a_phone(
+    open_page_plain: Any, theme: str, shoot: Any
+) -> None:
+    """At 390 px wide every city is a tap target of at least 44 px, empty cities are
+    quiet dots (not red), and axe finds nothing serious, in both themes."""
+    from tests.web.axe import blocking, require_axe
+
+    require_axe()
+    with ScoreServer(BOARD, PLAYERS) as server:
+        page = open_page_plain(server.url, width=390, height=844, is_mobile=True,
+                               has_touch=True, color_scheme=theme)
+        page.wait_for_selector("#totals tbody tr")
+        assert page.get_attribute("html", "data-theme") == theme
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        assert page.get_attribute("#board", "data-orientation") == "turned"
+        sizes = page.eval_on_selector_all(
+            "#board circle.city",
+            "els => els.map(e => { const r = e.getBoundingClientRect(); return Math.min(r.width, r.height); })",
+        )
+        assert len(sizes) == len(BOARD.cities) and min(sizes) >= 44, min(sizes)
+        # Empty cities: a small dot in the board's line colour, nothing red.
+        fills = set(page.eval_on_selector_all(
+            "#board .empty-dot", "els => els.map(e => getComputedStyle(e).fill)"))
+        assert fills and not any(f.startswith("rgb(2") and f.endswith(", 0)") for f in fills), fills
+        assert "rgb(230, 57, 70)" not in fills  # the old alarming #e63946
+        page.locator('#board circle[data-city="1.1"]').tap()
+        page.locator('#board circle[data-city="1.2"]').tap()
+        page.locator('#board circle[data-city="1.2"]').tap()
+        page.wait_for_function(SETTLED)
+        assert page.get_attribute('#board circle[data-city="1.2"]', "data-owner") == "Black"
+        assert page.get_attribute('#board g[data-site="1.2"]', "aria-label").endswith("held by Black")
+        failures = [f"{v['impact']} {v['id']} at {v['targets']}" for v in blocking(page)]
+        assert failures == []
+        shoot(page, f"phone-{theme}", full_page=True)
+        desktop = open_page_plain(server.url, width=1400, height=900, color_scheme=theme)
+        desktop.wait_for_selector("#totals tbody tr")
+        assert desktop.get_attribute("#board", "data-orientation") == "upright"
+        assert [f"{v['impact']} {v['id']}" for v in blocking(desktop)] == []
+        shoot(desktop, f"desktop-{theme}")

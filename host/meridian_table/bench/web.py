@@ -1,7 +1,7 @@
 """`meridian-table bench web`: a table change to the state arriving at the page's WebSocket.
 
-A FakeSession with the standard 114-point board is served by the real uvicorn server;
-a WebSocket client stands in for the page. Each iteration times
+A FakeSession with its own 127-point hexagon (size 6, a large game board) is served by the
+real uvicorn server; a WebSocket client stands in for the page. Each iteration times
 
 - ``push``: the table changes (a switch toggled on the calling thread, as the link's
   thread does) until the new state has arrived and been parsed by the client: the hop

@@ -313,8 +313,9 @@ class PageSpec:
     seats: tuple[SeatLook, ...]
     #: ``"hex"`` (round points on a hexagonal grid) or ``"grid"`` (square cities).
     drawing: str = "hex"
-    #: A script in the game package (``static/page.js``) that the page loads; it may
-    #: register panels with ``window.MeridianGames.register(id, {...})``.
+    #: A script in the game package's ``static/`` folder (``"static/page.js"``) that the
+    #: page loads from ``games/<id>/static/...``; it registers the game's drawing and
+    #: panels with ``window.MeridianGames.register(id, {...})`` (docs/WEB.md).
     script: str | None = None
     #: Words for the page: what the pieces are called ("stone", "tower").
     piece_word: str = "piece"
@@ -327,6 +328,7 @@ class PageSpec:
             },
             "drawing": self.drawing,
             "piece_word": self.piece_word,
+            "script": self.script,
         }
 
 

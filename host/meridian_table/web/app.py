@@ -35,6 +35,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from meridian_table.resources import package_path
+from meridian_table.web.gamefiles import GameFileError, game_file
 
 LOGGER = logging.getLogger(__name__)
 
@@ -292,6 +293,19 @@ def create_app(
             headers={"cache-control": "no-store", "x-content-type-options": "nosniff"},
         )
 
+    async def game_static(request: Request) -> Response:
+        # A game's own page files (its page.js), found through its spec's package.
+        game = str(request.path_params["game"])
+        path = str(request.path_params["path"])
+        try:
+            body, media_type = await anyio.to_thread.run_sync(game_file, game, path)
+        except GameFileError as exc:
+            return PlainTextResponse(str(exc), status_code=404)
+        return Response(
+            body, media_type=media_type,
+            headers={"cache-control": "no-cache", "x-content-type-options": "nosniff"},
+        )
+
     async def api_state(request: Request) -> Response:
         if not access.token_ok(request):
             return JSONResponse({"ok": False, "error": "missing or wrong token"}, 401)
@@ -337,6 +351,7 @@ def create_app(
         Route("/api/command", api_command, methods=["POST"]),
         WebSocketRoute("/ws", ws_endpoint),
         Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
+        Route("/games/{game}/static/{path:path}", game_static),
     ]
     middleware = [Middleware(HostGuard, allowed_hosts=hosts)]
     return Starlette(routes=routes, middleware=middleware)

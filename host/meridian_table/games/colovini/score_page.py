@@ -13,13 +13,14 @@ from __future__ import annotations
 import logging
 import socket
 import threading
+from importlib.resources import files
 from types import TracebackType
 from typing import Any
 
 import uvicorn
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -29,7 +30,10 @@ from meridian_table.resources import package_path
 
 LOGGER = logging.getLogger(__name__)
 
-STATIC = package_path(__package__ or "meridian_table.games.colovini", "static", "score")
+#: The page's own files, in this package; it wears the table page's design (its app.css
+#: and theme.js, served from the web package under static/table/).
+STATIC = ("meridian_table.games.colovini", "static/score")
+TABLE_STATIC = ("meridian_table.web", "static")
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8766
 PLAYER_COLOURS = ("#f77f00", "#111111", "#8d5524", "#9e9e9e", "#2a9d8f", "#6a4c93")
@@ -56,6 +60,7 @@ def _setup(board_map: BoardMap, players: list[str]) -> dict[str, Any]:
         "map": {
             "name": board_map.name,
             "side": board_map.side,
+            "capitals": sorted(c.id for c in board_map.cities.values() if c.capital),
             "islands": [
                 {"key": i.key, "name": i.name, "cities": list(i.cities), "value": i.value,
                  "colour": colours[i.key]}
@@ -97,8 +102,10 @@ def create_app(board_map: BoardMap, players: list[str]) -> Starlette:
     start = check_players(players)
     svg = map_svg(board_map)
 
+    page = files(STATIC[0]).joinpath(STATIC[1], "index.html").read_text(encoding="utf-8")
+
     async def index(request: Request) -> Response:
-        return FileResponse(STATIC / "index.html")
+        return HTMLResponse(page, headers={"cache-control": "no-store"})
 
     async def setup(request: Request) -> Response:
         return JSONResponse(_setup(board_map, start))
@@ -122,7 +129,8 @@ def create_app(board_map: BoardMap, players: list[str]) -> Starlette:
             Route("/api/setup", setup),
             Route("/api/map.svg", svg_map),
             Route("/api/score", do_score, methods=["POST"]),
-            Mount("/static", StaticFiles(directory=STATIC), name="static"),
+            Mount("/static/table", StaticFiles(packages=[TABLE_STATIC]), name="table"),
+            Mount("/static", StaticFiles(packages=[STATIC]), name="static"),
         ]
     )
 

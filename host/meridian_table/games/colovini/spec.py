@@ -179,6 +179,7 @@ SPEC = GameSpec(
         ),
         drawing="grid",
         piece_word="tower",
+        script="static/page.js",
     ),
     records=RecordFormat(_export, _parse, ".colovini"),
     policies={"random": RandomPolicy},

@@ -119,8 +119,9 @@ SPEC = GameSpec(
     board=BoardSpec(_expected_sites, _describe),
     page=PageSpec(
         seats=(
-            SeatLook("light", "Light", "#ffb000", "L", "#000000"),
-            SeatLook("dark", "Dark", "#0050ff", "D", "#ffffff"),
+            # The stones' colours on the page (their LEDs are amber and blue).
+            SeatLook("light", "Light", "#f6efdf", "L", "#000000"),
+            SeatLook("dark", "Dark", "#23252b", "D", "#ffffff"),
         ),
         drawing="hex",
         piece_word="stone",

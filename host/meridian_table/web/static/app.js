@@ -11,8 +11,63 @@
     confirm: "Confirm", undo: "Undo", pass: "Pass", swap: "Swap", menu: "Menu",
     plus: "+", minus: "−", keep: "Keep",
   };
-  const EFFECTS = ["S", "B", "F", "P", "X"];
   const $ = (id) => document.getElementById(id);
+
+  // ---- games: the page knows none; each game's spec (state.spec) says how it looks --
+  // A game that needs code of its own on the page ships it in its package's static/
+  // folder (PageSpec.script); the page loads it from games/<id>/static/... and the script
+  // registers its hooks here (docs/WEB.md, "A game's own page code").
+  const gameHooks = new Map();     // game id -> hooks
+  const scriptsAsked = new Set();  // game ids whose script was requested
+  let hooksVersion = 0;            // bumped when a game registers: redraw with its hooks
+  window.MeridianGames = {
+    register(id, hooks) {
+      gameHooks.set(String(id), hooks || {});
+      hooksVersion += 1;
+      boardKey = "";
+      controlsKey = "";
+      if (state) render(state);
+    },
+    get registered() { return Array.from(gameHooks.keys()); },
+  };
+
+  function spec() { return (state && state.spec) || null; }
+  function pageSpec() { const sp = spec(); return (sp && sp.page) || {}; }
+  function hooks() { const sp = spec(); return (sp && gameHooks.get(sp.id)) || {}; }
+
+  function hook(name, ...args) {
+    // A game's hook, guarded: a broken game script must not break the table page.
+    const fn = hooks()[name];
+    if (typeof fn !== "function") return undefined;
+    try {
+      return fn(...args);
+    } catch (err) {
+      console.error(`game hook ${name} failed`, err);
+      return undefined;
+    }
+  }
+
+  function loadGameScript(s) {
+    const sp = s.spec;
+    if (!sp || !sp.id || !sp.page || !sp.page.script || scriptsAsked.has(sp.id)) return;
+    scriptsAsked.add(sp.id);
+    const el = document.createElement("script");
+    el.src = `games/${encodeURIComponent(sp.id)}/${String(sp.page.script).split("/").map(encodeURIComponent).join("/")}`;
+    el.async = true;
+    el.dataset.game = sp.id;
+    el.onerror = () => toast(`The page code of ${sp.title || sp.id} did not load: the board is drawn plainly`);
+    document.head.append(el);
+  }
+
+  function seatLook(seat) {
+    const seats = pageSpec().seats || {};
+    return seat && Object.prototype.hasOwnProperty.call(seats, seat) ? seats[seat] : null;
+  }
+
+  function seatLabel(seat) {
+    const look = seatLook(seat);
+    return (look && look.label) || cap(seat || "");
+  }
 
   let state = null;
   let ws = null;
@@ -174,26 +229,29 @@
     const d = spacing(sites);
     // Work in units of the point spacing so sizes below are fractions of it.
     const pts = sites.map((s) => ({ id: s.id, x: s.x / d, y: s.y / d }));
-    const xs = pts.map((p) => p.x);
-    const ys = pts.map((p) => p.y);
+    const drawing = pageSpec().drawing || "hex";
+    const ctx = { board, sites, pts, unit: d, drawing, svg, seatColour, seatLabel, cap };
+    // A game's own drawing may need room beyond the sites (labels along the edges).
+    const extra = hook("extent", ctx) || {};
+    const more = Array.isArray(extra.points) ? extra.points : [];
+    const xs = pts.map((p) => p.x).concat(more.map((p) => p[0]));
+    const ys = pts.map((p) => p.y).concat(more.map((p) => p[1]));
     // Just room for a halo (r 0.47 + stroke) at the edge: on a phone every pixel of
     // width goes to the spacing between points.
     const pad = 0.58;
-    const axis = (board.axis_labels || []).map((a) => ({ text: String(a.text), x: a.x / d, y: a.y / d }));
-    // Room for the axis labels (below or beside the sites) and the north label above.
-    const top = Math.min(...ys) - pad - (board.north_label ? 0.42 : 0);
-    const minX = Math.min(...xs, ...axis.map((a) => a.x)) - pad;
-    const maxX = Math.max(...xs, ...axis.map((a) => a.x)) + pad;
-    const maxY = Math.max(...ys, ...axis.map((a) => a.y - 0.2)) + pad;
+    const top = Math.min(...ys) - pad - (Number(extra.top) || 0);
+    const minX = Math.min(...xs) - pad;
+    const maxX = Math.max(...xs) + pad;
+    const maxY = Math.max(...ys) + pad;
     const w = maxX - minX;
     const h = maxY - top;
     root.setAttribute("viewBox", `${minX} ${top} ${w} ${h}`);
     root.style.aspectRatio = `${w} / ${h}`;
-    const groups = Array.isArray(board.groups) ? board.groups : [];
-    if (groups.length) {
-      drawGroups(root, groups, sites, pts);
-    } else {
-      // No groups (Kato): the grid lines join neighbouring points.
+    root.dataset.drawing = drawing;
+    Object.assign(ctx, { minX, maxX, top, maxY, siteMinX: Math.min(...pts.map((p) => p.x)),
+      siteMaxX: Math.max(...pts.map((p) => p.x)) });
+    if (drawing === "hex") {
+      // Points on a triangular grid: lines join the points one unit apart.
       const lines = svg("g", { class: "grid" }, root);
       for (let i = 0; i < pts.length; i++) {
         for (let j = i + 1; j < pts.length; j++) {
@@ -204,20 +262,13 @@
         }
       }
     }
-    if (axis.length || board.north_label) {
-      const labels = svg("g", { class: "axis" }, root);
-      for (const a of axis) {
-        svg("text", { class: "axis-label", x: a.x, y: a.y }, labels).textContent = a.text;
-      }
-      if (board.north_label) {
-        svg("text", { class: "north-label", x: (Math.min(...xs) + Math.max(...xs)) / 2, y: top + 0.26 },
-          labels).textContent = board.north_label;
-      }
-    }
+    // The game's own layer behind the sites (its regions, its labels), if it has one.
+    const under = svg("g", { class: "game-under" }, root);
+    hook("drawUnder", under, ctx);
     siteXY.clear();
     siteOrder = pts.map((p) => p.id);
     if (!siteOrder.includes(focusSite)) focusSite = siteOrder[0] || null;
-    for (const p of pts) {
+    pts.forEach((p, index) => {
       siteXY.set(p.id, [p.x, p.y]);
       const g = svg("g", {
         class: "site", "data-site": p.id, transform: `translate(${p.x} ${p.y})`,
@@ -225,11 +276,9 @@
       }, root);
       svg("title", {}, g).textContent = p.id;
       svg("circle", { class: "hit", r: 0.5 }, g);
-      svg("circle", { class: "dot", r: 0.08 }, g);
-      if (sites[pts.indexOf(p)].major) {
-        g.classList.add("major");
-        svg("path", { class: "major-mark", d: starPath(0.24) }, g);
-      }
+      if (drawing === "grid") svg("rect", { class: "dot", x: -0.09, y: -0.09, width: 0.18, height: 0.18, rx: 0.03 }, g);
+      else svg("circle", { class: "dot", r: 0.08 }, g);
+      hook("decorateSite", g, sites[index], ctx);
       svg("circle", { class: "halo", r: 0.47 }, g);
       svg("circle", { class: "legal", r: 0.09 }, g);
       svg("circle", { class: "ghost", r: 0.38 }, g);
@@ -245,66 +294,6 @@
       g.addEventListener("keydown", (e) => onSiteKey(e, p.id, g));
       g.addEventListener("focus", () => setFocusSite(p.id, false));
       siteEls.set(p.id, g);
-    }
-  }
-
-  // Muted, distinct fills for groups (islands); an owner's colour replaces them at the end.
-  const GROUP_FILLS = ["#7fb0cf", "#d99a6c", "#d8b45a", "#8fb27a", "#b3a3c9", "#df9fb6",
-    "#7ec4b6", "#a9c98a", "#9db7dc", "#cfa07f", "#c98f8f", "#b6b36e", "#8fa6b9"];
-
-  function starPath(r) {
-    const out = [];
-    for (let i = 0; i < 10; i++) {
-      const a = (Math.PI / 5) * i - Math.PI / 2;
-      const k = i % 2 ? r * 0.45 : r;
-      out.push(`${(k * Math.cos(a)).toFixed(3)} ${(k * Math.sin(a)).toFixed(3)}`);
-    }
-    return `M${out.join("L")}Z`;
-  }
-
-  function drawGroups(root, groups, sites, pts) {
-    // Each group is a rounded band: thick round-capped strokes joining its sites that
-    // are neighbours (diagonals too), so it reads as one shape behind the sites.
-    const defs = svg("defs", {}, root);
-    const hatch = svg("pattern", {
-      id: "group-tied", width: 0.22, height: 0.22, patternUnits: "userSpaceOnUse",
-      patternTransform: "rotate(45)",
-    }, defs);
-    svg("rect", { width: 0.22, height: 0.22, fill: "#ffa000" }, hatch);
-    svg("rect", { width: 0.09, height: 0.22, fill: "#5a3a00" }, hatch);
-    const layer = svg("g", { class: "groups" }, root);
-    groups.forEach((group, index) => {
-      const members = pts.filter((p, i) => sites[i].group === group.id);
-      if (!members.length) return;
-      const cls = ["group", group.owner ? "owned" : "", group.tied ? "tied" : ""].filter(Boolean);
-      const g = svg("g", {
-        class: cls.join(" "), "data-group": group.id, "data-owner": group.owner || "",
-        "data-tied": group.tied ? "true" : "false",
-      }, layer);
-      const owner = group.owner ? group.colour || seatColour(group.owner) : "";
-      const fill = group.tied ? "url(#group-tied)" : owner || GROUP_FILLS[index % GROUP_FILLS.length];
-      g.style.setProperty("--group-fill", fill);
-      const tip = [`island ${group.id}${group.name ? ` ${group.name}` : ""}`];
-      if (group.value !== undefined && group.value !== null) tip.push(`${group.value} points`);
-      if (group.owner) tip.push(`taken by ${group.owner}`);
-      if (group.tied) tip.push("tied: nobody takes it");
-      svg("title", {}, g).textContent = tip.join(", ");
-      for (const m of members) svg("circle", { class: "band", cx: m.x, cy: m.y, r: 0.33 }, g);
-      for (let i = 0; i < members.length; i++) {
-        for (let j = i + 1; j < members.length; j++) {
-          const a = members[i];
-          const b = members[j];
-          if (Math.hypot(a.x - b.x, a.y - b.y) < 1.5) {
-            svg("line", { class: "band", x1: a.x, y1: a.y, x2: b.x, y2: b.y }, g);
-          }
-        }
-      }
-      if (group.tied) {
-        for (const m of members) svg("circle", { class: "band-outline", cx: m.x, cy: m.y, r: 0.37 }, g);
-      }
-      // The label at the group's north-west site, as on the printed map.
-      const first = members.reduce((a, b) => (b.y < a.y - 1e-6 || (Math.abs(b.y - a.y) < 1e-6 && b.x < a.x) ? b : a));
-      svg("text", { class: "group-label", x: first.x - 0.42, y: first.y - 0.3 }, g).textContent = group.id;
     });
   }
 
@@ -322,7 +311,7 @@
   }
 
   function neighbourToward(id, [dx, dy]) {
-    // The nearest point within 60 degrees of the arrow's direction (on Kato's
+    // The nearest point within 60 degrees of the arrow's direction (on a hex drawing's
     // triangular grid Up/Down go to the nearer of the two diagonal neighbours).
     const [x0, y0] = siteXY.get(id) || [0, 0];
     let best = null;
@@ -383,8 +372,6 @@
     return Boolean(led) && led.effect === "S" && ledPeak(led.colour) <= 0x40;
   }
 
-  const SEAT_LED = { light: "#ffb000", dark: "#0050ff" };  // Kato's LED colours (TABLE.md)
-
   function ledLook(colour) {
     // An LED dimmed to 1/8 is a dark colour on screen: draw its hue at full strength and
     // show the dimming as transparency, so a dim hint still reads as the mover's colour.
@@ -397,20 +384,40 @@
     return [`rgb(${full.join(" ")})`, Math.min(1, 0.35 + (0.65 * peak) / 255)];
   }
 
-  function pieceColour(piece, site, seats) {
-    // A piece label starts with its seat's initial ("O3": an Orange tower of height 3):
-    // all of a seat's pieces share its colour. site.colour, when given, wins.
-    if (site.colour) return site.colour;
-    const initial = String(piece)[0].toLowerCase();
-    for (const seat of Object.keys(seats || {})) {
-      if (seat[0] === initial && seatColour(seat)) return seatColour(seat);
+  function pieceSeat(piece, site) {
+    // Whose piece it is: the site's own ``seat`` when the state gives it, else the seat
+    // whose piece letter it is ("L"), else the seat whose letter starts it ("O3": an
+    // Orange tower of height 3), longest letter first.
+    const seats = pageSpec().seats || {};
+    if (site && site.seat && seats[site.seat]) return site.seat;
+    const text = String(piece);
+    let best = null;
+    for (const [seat, look] of Object.entries(seats)) {
+      const letter = look && look.piece ? String(look.piece) : "";
+      if (!letter) continue;
+      if (text === letter) return seat;
+      if (text.startsWith(letter) && (!best || letter.length > String(seats[best].piece).length)) best = seat;
     }
-    return hashColour(String(piece).replace(/[0-9]+/g, ""));
+    return best;
+  }
+
+  function pieceLook(piece, site) {
+    // [seat, fill, text colour, label]: the label only when the piece says more than its
+    // seat's letter (a tower's height), or the state gives one.
+    const seat = pieceSeat(piece, site);
+    const look = seatLook(seat);
+    const fill = site.colour || (look && look.colour) || hashColour(String(piece).replace(/[0-9]+/g, ""));
+    const ink = (look && look.text) || "#ffffff";
+    const plain = look && String(piece) === String(look.piece);
+    const label = site.label !== undefined && site.label !== null ? String(site.label) : plain ? "" : String(piece);
+    return [seat, fill, ink, label];
   }
 
   function drawBoard(view) {
     const board = view.board;
-    const key = JSON.stringify([(board.sites || []).map((s) => [s.id, s.x, s.y, s.group, s.major]),
+    const sp = spec();
+    const key = JSON.stringify([sp && sp.id, pageSpec().drawing, hooksVersion,
+      (board.sites || []).map((s) => [s.id, s.x, s.y, s.group, s.major]),
       board.groups || null, board.axis_labels || null, board.north_label || null]);
     if (key !== boardKey) { buildBoard(view.board); boardKey = key; }
     const legal = new Set(view.legal || []);
@@ -422,10 +429,11 @@
     root.classList.toggle("clickable", Boolean(view.clickable));
     // Legal points are a small dot in the mover's colour (the hint LED's hue when the
     // state has one), so the strong halos stay for what needs doing.
-    let mover = view.mover ? SEAT_LED[view.mover] || seatColour(view.mover) || "" : "";
+    let mover = view.mover ? seatColour(view.mover) : "";
     const hintSite = (view.legal || []).find((id) => isHint(leds[id]));
     if (hintSite) mover = ledLook(leds[hintSite].colour)[0];
-    root.style.setProperty("--mover", mover || "var(--accent)");
+    // The legend's legal dot takes the mover's colour too.
+    root.parentElement.style.setProperty("--mover", mover || "var(--accent)");
     root.setAttribute("aria-label", view.clickable
       ? "Board: arrow keys move between points, Enter or Space toggles the point's switch"
       : "Board: arrow keys move between points");
@@ -434,16 +442,16 @@
       if (!g) continue;
       const piece = view.pieces ? (view.pieces[site.id] ?? null) : site.piece;
       const cls = g.classList;
-      const kind = piece === "L" || piece === "D" ? `piece-${piece}` : piece ? "piece-other" : "";
       cls.toggle("has-piece", Boolean(piece));
-      cls.toggle("piece-L", kind === "piece-L");
-      cls.toggle("piece-D", kind === "piece-D");
-      cls.toggle("piece-other", kind === "piece-other");
       g.dataset.piece = piece || "";
-      if (kind === "piece-other") {
-        g.querySelector(".stone").style.fill = pieceColour(piece, site, view.seats);
-        g.querySelector(".label").textContent = site.label || piece;
-      }
+      const [owner, fill, ink, label] = piece ? pieceLook(piece, site) : [null, "", "", ""];
+      g.dataset.seat = owner || "";
+      cls.toggle("has-label", Boolean(label));
+      const stone = g.querySelector(".stone");
+      if (stone.style.fill !== fill) stone.style.fill = fill;
+      const text = g.querySelector(".label");
+      if (text.textContent !== label) text.textContent = label;
+      text.style.fill = ink;
       const sensed = view.pieces ? null : site.sensed;
       cls.toggle("sensed-only", sensed === true && !piece);
       cls.toggle("unsensed", sensed === false && Boolean(piece));
@@ -455,7 +463,10 @@
       cls.toggle("diff-next", diff.next === site.id);
       g.dataset.diff = remove.has(site.id) ? "remove" : putBack.has(site.id) ? "put_back" : "";
       const halo = g.querySelector(".halo");
-      const led = leds[site.id];
+      // Once the game is over the final position is shown plainly: the board's
+      // celebration (every LED pulsing, islands lit) is not drawn as a ring over every
+      // point; what still asks for a hand (fast blink: lift this) is.
+      const led = view.ended && !(leds[site.id] && leds[site.id].effect === "F") ? null : leds[site.id];
       const effect = led && led.effect && led.effect !== "O" ? led.effect : "";
       const hint = isHint(led);
       // A hint on a legal point is the legal dot; elsewhere a thin ring. Only real
@@ -471,7 +482,7 @@
       }
       g.dataset.led = effect;
       cls.toggle("pending", pendingSites.has(site.id));
-      g.setAttribute("aria-label", siteLabel(site.id, piece, site, {
+      g.setAttribute("aria-label", siteLabel(site.id, piece, site, owner, label, {
         legal: legal.has(site.id), last: view.last === site.id, remove: remove.has(site.id),
         putBack: putBack.has(site.id), next: diff.next === site.id, sensed,
       }));
@@ -480,10 +491,15 @@
     }
   }
 
-  const PIECE_WORDS = { L: "light stone", D: "dark stone" };
+  function pieceWords(piece, owner, label) {
+    // "light stone", "orange tower 3": the seat's name and the game's word for a piece.
+    const word = pageSpec().piece_word || "piece";
+    if (!owner) return `${word} ${label || piece}`;
+    return `${seatLabel(owner).toLowerCase()} ${word}${label ? ` ${label}` : ""}`;
+  }
 
-  function siteLabel(id, piece, site, f) {
-    const words = [id, piece ? PIECE_WORDS[piece] || `piece ${site.label || piece}` : "empty"];
+  function siteLabel(id, piece, site, owner, label, f) {
+    const words = [id, piece ? pieceWords(piece, owner, label) : "empty"];
     if (f.legal) words.push("legal");
     if (f.last) words.push("last move");
     if (f.remove) words.push(f.next ? "remove this piece now" : "remove this piece");
@@ -497,9 +513,24 @@
 
   function cap(text) { return text ? text[0].toUpperCase() + text.slice(1) : ""; }
 
-  function seatColour(colour) {
-    if (!colour || colour === "light" || colour === "dark") return "";
-    return CSS.supports("color", colour) ? colour : "";
+  function seatColour(seat) {
+    // The seat's colour from the game's spec; a session without a spec may name its
+    // seats by CSS colours ("orange").
+    const look = seatLook(seat);
+    if (look && look.colour) return look.colour;
+    return seat && CSS.supports("color", seat) ? seat : "";
+  }
+
+  function seatKind(s, seat) {
+    // "person", or an automaton's description ("random", "bot:3"); sessions that do not
+    // say are all people.
+    const kinds = s && s.seats_kind && typeof s.seats_kind === "object" ? s.seats_kind : {};
+    return typeof kinds[seat] === "string" && kinds[seat] ? kinds[seat] : "person";
+  }
+
+  function automatonOf(s) {
+    const a = s && s.automaton;
+    return a && typeof a === "object" && a.seat ? a : null;
   }
 
   function renderTurn(s) {
@@ -507,27 +538,83 @@
     let text;
     let who = "";
     let colour = s.to_move || "";
+    const auto = automatonOf(s);
     if (s.phase === "ended" || s.result) {
       const winner = s.result && s.result.winner;
-      text = winner ? `${cap(winner)} wins` : "Game over";
+      text = winner ? `${seatLabel(winner)} wins` : "Game over";
       colour = winner || "";
       who = winner && s.seats ? s.seats[winner] || "" : (s.result && s.result.reason) || "";
     } else if (s.phase === "paused") {
       text = "Paused";
     } else if (s.phase === "resync") {
       text = "Fix the board";
-      who = s.to_move ? `then ${cap(s.to_move)} to move` : "";
+      who = s.to_move ? `then ${seatLabel(s.to_move)} to move` : "";
+    } else if (auto && auto.status === "executing") {
+      text = `Play ${seatLabel(auto.seat)}'s move`;
+      colour = auto.seat;
+      who = auto.words || auto.action || "";
+    } else if (auto) {
+      text = `${seatLabel(auto.seat)} is thinking…`;
+      colour = auto.seat;
+      who = `${auto.player || (s.seats || {})[auto.seat] || ""} (${auto.automaton || seatKind(s, auto.seat)})`.trim();
     } else {
-      text = s.to_move ? `${cap(s.to_move)} to move` : cap(s.phase || "");
+      text = s.to_move ? `${seatLabel(s.to_move)} to move` : cap(s.phase || "");
       who = s.seats && s.to_move ? s.seats[s.to_move] || "" : "";
+      if (s.to_move && seatKind(s, s.to_move) !== "person") who = `${who} (${seatKind(s, s.to_move)})`.trim();
     }
     $("turn-text").textContent = text;
     $("turn-player").textContent = who;
     turn.dataset.colour = colour || "";
-    // Light and Dark have their own look; other seats (Orange, Black, ...) are CSS colours.
+    turn.dataset.seatColour = seatColour(colour) ? "yes" : "";
     turn.querySelector("circle").style.fill = seatColour(colour);
     turn.dataset.phase = s.phase || "";
     document.title = `${text} · Meridian Table`;
+  }
+
+  // An automaton seat at work (state.automaton): "thinking…" with the time it has taken,
+  // then, while the people carry its move out, the move in words. The elapsed time
+  // counts on between states from when the state arrived.
+  let autoTimer = null;
+  let autoSince = 0;
+  let autoKey = "";
+  function renderAutomaton(s) {
+    const box = $("automaton");
+    const auto = automatonOf(s);
+    if (!auto || s.phase === "ended" || s.result) {
+      box.hidden = true;
+      box.dataset.status = "";
+      clearInterval(autoTimer);
+      autoTimer = null;
+      autoKey = "";
+      return;
+    }
+    const key = JSON.stringify([auto.seat, auto.status, auto.action]);
+    if (key !== autoKey) { autoKey = key; autoSince = performance.now() - 1000 * (Number(auto.elapsed_s) || 0); }
+    else autoSince = Math.min(autoSince, performance.now() - 1000 * (Number(auto.elapsed_s) || 0));
+    box.hidden = false;
+    box.dataset.status = auto.status || "";
+    box.dataset.seat = auto.seat;
+    box.style.setProperty("--seat", seatColour(auto.seat) || "var(--accent)");
+    const name = auto.player || (s.seats || {})[auto.seat];
+    const who = `${seatLabel(auto.seat)}${name ? ` (${name})` : ""}, ${auto.automaton || seatKind(s, auto.seat)}`;
+    const tick = () => {
+      const secs = Math.max(0, (performance.now() - autoSince) / 1000);
+      $("automaton-time").textContent = `${secs.toFixed(secs < 10 ? 1 : 0)} s`;
+    };
+    if (auto.status === "executing") {
+      $("automaton-title").textContent = `${who} has chosen. Carry it out on the board:`;
+      $("automaton-words").textContent = auto.words || auto.action || "";
+      $("automaton-words").hidden = false;
+      $("automaton-time").hidden = true;
+      clearInterval(autoTimer);
+      autoTimer = null;
+    } else {
+      $("automaton-title").textContent = `${who} is thinking…`;
+      $("automaton-words").hidden = true;
+      $("automaton-time").hidden = false;
+      tick();
+      if (!autoTimer) autoTimer = setInterval(tick, 250);
+    }
   }
 
   // What the banner says for the link's state (docs/TABLE.md, state.link): each case
@@ -582,8 +669,16 @@
     banner.hidden = false;
   }
 
+  let scoresKey = "";
   function renderScores(s) {
     const box = $("scores");
+    const automata = (spec() && Array.isArray(spec().automata)) ? spec().automata : [];
+    const key = JSON.stringify([s.scores, s.seats, s.seats_kind, s.to_move, s.phase, s.result,
+      automata, pageSpec().seats, hooksVersion]);
+    if (key === scoresKey) return;  // keep an open seat menu open across link updates
+    scoresKey = key;
+    const focused = document.activeElement && box.contains(document.activeElement)
+      ? document.activeElement.dataset.seat : null;
     box.replaceChildren();
     const scores = s.scores || {};
     const seats = s.seats || {};
@@ -599,13 +694,45 @@
       head.className = "score-head";
       const name = document.createElement("div");
       name.innerHTML = "<div class='score-name'></div><div class='score-seat'></div>";
-      name.firstChild.textContent = seats[colour] || cap(colour);
-      name.lastChild.textContent = cap(colour);
+      name.firstChild.textContent = seats[colour] || seatLabel(colour);
+      const kind = seatKind(s, colour);
+      name.lastChild.textContent = kind === "person" ? seatLabel(colour) : `${seatLabel(colour)} · ${kind}`;
+      div.dataset.kind = kind;
       const total = document.createElement("div");
       total.className = "score-total";
       total.textContent = score.total ?? "–";
       head.append(name, total);
       div.append(head);
+      // Who plays the seat: a person or one of the game's automata (the seat command).
+      if (automata.length && s.seats_kind && !s.result) {
+        const label = document.createElement("label");
+        label.className = "seat-kind";
+        label.append(`${seatLabel(colour)} is played by `);
+        const select = document.createElement("select");
+        select.dataset.seat = colour;
+        for (const kind of ["person", ...automata]) {
+          const opt = document.createElement("option");
+          opt.value = kind;
+          opt.textContent = kind === "person" ? "a person" : `the ${kind} automaton`;
+          select.append(opt);
+        }
+        const current = seatKind(s, colour);
+        if (![...select.options].some((o) => o.value === current)) {
+          const opt = document.createElement("option");
+          opt.value = current;
+          opt.textContent = current;
+          select.append(opt);
+        }
+        select.value = current;
+        select.addEventListener("change", () => {
+          const value = select.value;
+          request({ cmd: "seat", seat: colour, automaton: value === "person" ? null : value }, select)
+            .then((answer) => { if (!answer.ok) { scoresKey = ""; if (state) renderScores(state); } });
+        });
+        label.append(select);
+        div.append(label);
+        if (focused === colour) setTimeout(() => select.focus(), 0);
+      }
       const list = document.createElement("ul");
       list.className = "breakdown";
       for (const item of score.breakdown || []) {
@@ -623,7 +750,7 @@
     const result = $("result");
     if (s.result) {
       const winner = s.result.winner;
-      result.textContent = (winner ? `${cap(winner)} (${(s.seats || {})[winner] || ""}) wins` : "Game over")
+      result.textContent = (winner ? `${seatLabel(winner)} (${(s.seats || {})[winner] || ""}) wins` : "Game over")
         + (s.result.reason ? `: ${s.result.reason}` : "");
       result.hidden = false;
     } else {
@@ -652,7 +779,7 @@
         r.textContent = `×${m.removed.join(" ")}`;
         b.append(r);
       }
-      b.title = `${cap(m.player || "")} ${moveLabel(m)}: show the board after this move`;
+      b.title = `${seatLabel(m.player || "")} ${moveLabel(m)}: show the board after this move`;
       if (current === i + 1) b.setAttribute("aria-current", "true");
       b.addEventListener("click", () => startReplay(replay ? replay.gameId : state.game_id, i + 1));
       li.append(b);
@@ -808,8 +935,9 @@
 
   let controlsKey = "";
   function controlLabel(name) {
-    const m = /^meridian(\d+)$/.exec(name);
-    return BUTTON_LABELS[name] || (m ? `Meridian ${m[1]}` : cap(name));
+    // The game names its own buttons (hook controlLabel); the shared ones are here.
+    const own = hook("controlLabel", name);
+    return typeof own === "string" && own ? own : BUTTON_LABELS[name] || cap(name);
   }
 
   function renderControls(s) {
@@ -904,7 +1032,7 @@
       const c = s.count;
       const label = document.createElement("span");
       label.className = "input-label";
-      label.textContent = `Count: ${c.winner ? `${cap(c.winner)} wins` : "a draw"}${c.reason ? ` (${c.reason})` : ""}. End the game by it?`;
+      label.textContent = `Count: ${c.winner ? `${seatLabel(c.winner)} wins` : "a draw"}${c.reason ? ` (${c.reason})` : ""}. End the game by it?`;
       group.append(label);
       const agreed = new Set(s.agreed || []);
       for (const colour of Object.keys(s.seats || {})) {
@@ -912,7 +1040,7 @@
         b.type = "button";
         b.className = "choice";
         b.dataset.agree = colour;
-        b.textContent = `${(s.seats || {})[colour] || cap(colour)} agrees`;
+        b.textContent = `${(s.seats || {})[colour] || seatLabel(colour)} agrees`;
         b.setAttribute("aria-pressed", String(agreed.has(colour)));
         b.addEventListener("click", () => request({ cmd: "agree", player: colour }, b));
         group.append(b);
@@ -921,14 +1049,69 @@
     }
   }
 
+  // ---- sounds and voice: what happened between two states (sound.js makes them) ----
+
+  function listWords(sites) {
+    const list = sites.map(String);
+    return list.length <= 1 ? list.join("") : `${list.slice(0, -1).join(", ")} and ${list[list.length - 1]}`;
+  }
+
+  function lowClock(s) {
+    // Clocks are optional (state.clocks: seat -> {remaining_s}, low_s): the mover's
+    // clock under its low mark, else null.
+    const clocks = s.clocks && typeof s.clocks === "object" ? s.clocks : null;
+    const c = clocks && s.to_move ? clocks[s.to_move] : null;
+    const low = Number((clocks && clocks.low_s) ?? 10);
+    return c && typeof c.remaining_s === "number" && c.remaining_s <= low ? c.remaining_s : null;
+  }
+
+  function soundEvents(prev, s) {
+    const sound = window.MeridianSound;
+    if (!sound || !prev || prev.game_id !== s.game_id) return;  // a page just opened is quiet
+    const was = prev.moves || [];
+    const now = s.moves || [];
+    if (!prev.result && s.result) {
+      const w = s.result.winner;
+      sound.cue("end", w ? `${seatLabel(w)} wins${s.result.reason ? `: ${s.result.reason}` : ""}` : "Game over");
+      return;
+    }
+    if (now.length > was.length) {
+      const last = now[now.length - 1];
+      sound.cue("move", `${seatLabel(last.player)}: ${moveLabel(last)}`);
+      const removed = (s.diff && s.diff.remove) || [];
+      if (removed.length) sound.cue("remove", `${seatLabel(s.to_move)}: remove ${listWords(removed)}`);
+    } else if (s.error && s.error !== prev.error) {
+      sound.cue("mistake", s.error);
+    } else if (s.phase === "resync" && prev.phase !== "resync" && now.length === was.length) {
+      // A piece put where the game does not want it, or lifted from where it does.
+      sound.cue("mistake", s.message || "Fix the board");
+    }
+    const auto = automatonOf(s);
+    const before = automatonOf(prev);
+    if (auto && auto.status === "executing" && !(before && before.status === "executing")) {
+      sound.cue("turn", `${seatLabel(auto.seat)}: ${auto.words || auto.action || ""}`);
+    } else if (!auto && before && s.to_move && seatKind(s, s.to_move) === "person" && !s.result) {
+      sound.cue("turn", `${seatLabel(s.to_move)} to move`);
+    }
+    const low = lowClock(s);
+    if (low !== null && (lowClock(prev) === null || prev.to_move !== s.to_move)) {
+      sound.cue("low-time", `${seatLabel(s.to_move)}: ${Math.ceil(low)} seconds`);
+    }
+  }
+
   function render(s) {
+    if (!replay) soundEvents(state, s);
     state = s;
     renders += 1;
     pendingSites.clear();  // a new state is the table's answer to every toggle so far
+    loadGameScript(s);
     renderTurn(s);
+    renderAutomaton(s);
     renderBanner(s);
     $("message").textContent = s.message || "";
     renderScores(s);
+    recordScores(s);
+    renderSummary(s);
     renderLink(s);
     renderControls(s);
     renderInputs(s);
@@ -945,6 +1128,7 @@
         board: s.board || { sites: [] },
         legal: s.legal, diff: s.diff, leds: s.leds, last: s.last_move, seats: s.seats, mover: s.to_move,
         clickable: Boolean(s.link && s.link.virtual),
+        ended: s.phase === "ended",
       });
       renderMoves(s.moves || [], null);
     }
@@ -1039,8 +1223,168 @@
     else if (e.key === "Escape") stopReplay();
   });
 
+  // ---- the end screen: result, moves, time and the score over the game -------------
+
+  // Totals per ply seen by this page (kept for the tab's life), for the chart when the
+  // replay answer carries no scores of its own.
+  function scoreKey(s) { return `meridian.scores.${s.game_id}`; }
+
+  function loadScoreLog(s) {
+    try { return JSON.parse(sessionStorage.getItem(scoreKey(s)) || "{}") || {}; } catch (err) { return {}; }
+  }
+
+  function recordScores(s) {
+    if (s.phase === "resync" || s.phase === "paused" || !s.scores) return;
+    const log = loadScoreLog(s);
+    const ply = (s.moves || []).length;
+    const totals = {};
+    for (const [seat, sc] of Object.entries(s.scores)) {
+      if (sc && typeof sc.total === "number") totals[seat] = sc.total;
+    }
+    log[ply] = totals;
+    for (const k of Object.keys(log)) if (Number(k) > ply) delete log[k];  // undone moves
+    try { sessionStorage.setItem(scoreKey(s), JSON.stringify(log)); } catch (err) { /* full */ }
+  }
+
+  let gamesList = [];
+  let endSeenAt = null;           // when this page first saw the game end
+  let summaryKey = "";
+  let replayScores = null;        // [{seat: total}] per ply from the replay, when it has them
+  let replayScoresFor = null;
+
+  function duration(ms) {
+    const min = Math.round(ms / 60000);
+    if (min < 1) return "under a minute";
+    if (min < 60) return `${min} min`;
+    return `${Math.floor(min / 60)} h ${String(min % 60).padStart(2, "0")} min`;
+  }
+
+  function seriesFor(s) {
+    // [{ply, totals}] in ply order: the replay's own scores, else what this page saw.
+    const rows = [];
+    if (replayScores && replayScoresFor === s.game_id) {
+      replayScores.forEach((entry, ply) => {
+        const totals = {};
+        for (const [seat, sc] of Object.entries(entry || {})) {
+          const v = sc && typeof sc === "object" ? sc.total : sc;
+          if (typeof v === "number") totals[seat] = v;
+        }
+        rows.push({ ply, totals });
+      });
+      return rows;
+    }
+    const log = loadScoreLog(s);
+    for (const k of Object.keys(log).map(Number).sort((a, b) => a - b)) rows.push({ ply: k, totals: log[k] });
+    return rows;
+  }
+
+  function drawChart(s, rows) {
+    const box = $("summary-chart");
+    box.replaceChildren();
+    const seats = Object.keys(s.scores || s.seats || {});
+    const points = rows.filter((r) => seats.some((seat) => typeof r.totals[seat] === "number"));
+    if (points.length < 2) { box.hidden = true; return; }
+    box.hidden = false;
+    const W = 300;
+    const H = 120;
+    const maxPly = Math.max(...points.map((r) => r.ply), 1);
+    const values = points.flatMap((r) => seats.map((seat) => r.totals[seat]).filter((v) => typeof v === "number"));
+    const top = Math.max(...values, 1);
+    const x = (ply) => 28 + ((W - 36) * ply) / maxPly;
+    const y = (v) => H - 18 - ((H - 28) * v) / top;
+    const last = points[points.length - 1];
+    const words = seats.map((seat) => `${seatLabel(seat)} ${last.totals[seat] ?? "–"}`).join(", ");
+    const chart = svg("svg", {
+      viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img",
+      "aria-label": `Score over the game, move by move; at move ${last.ply}: ${words}`,
+    }, box);
+    svg("line", { class: "chart-axis", x1: 28, y1: H - 18, x2: W - 8, y2: H - 18 }, chart);
+    svg("line", { class: "chart-axis", x1: 28, y1: 8, x2: 28, y2: H - 18 }, chart);
+    svg("text", { class: "chart-text", x: 24, y: 12, "text-anchor": "end" }, chart).textContent = String(top);
+    svg("text", { class: "chart-text", x: 24, y: H - 18, "text-anchor": "end" }, chart).textContent = "0";
+    svg("text", { class: "chart-text", x: W - 8, y: H - 4, "text-anchor": "end" }, chart).textContent = `move ${maxPly}`;
+    for (const seat of seats) {
+      const pts = points.filter((r) => typeof r.totals[seat] === "number").map((r) => `${x(r.ply).toFixed(1)},${y(r.totals[seat]).toFixed(1)}`);
+      if (!pts.length) continue;
+      svg("polyline", { class: "chart-halo", points: pts.join(" ") }, chart);
+      const line = svg("polyline", { class: "chart-line", points: pts.join(" "), "data-seat": seat }, chart);
+      line.style.stroke = seatColour(seat) || "var(--accent)";
+    }
+    const legend = document.createElement("ul");
+    legend.className = "chart-legend";
+    for (const seat of seats) {
+      const li = document.createElement("li");
+      const dot = document.createElement("span");
+      dot.className = "chart-key";
+      dot.style.background = seatColour(seat) || "var(--accent)";
+      li.append(dot, `${seatLabel(seat)}: ${last.totals[seat] ?? "–"}`);
+      legend.append(li);
+    }
+    box.append(legend);
+  }
+
+  async function fetchReplayScores(s) {
+    const answer = await request({ cmd: "replay", game_id: s.game_id });
+    const result = answer && answer.ok ? answer.replay || answer : null;
+    if (result && Array.isArray(result.scores)) {
+      replayScores = result.scores;
+      replayScoresFor = s.game_id;
+      summaryKey = "";
+      if (state) renderSummary(state);
+    }
+  }
+
+  function renderSummary(s) {
+    const box = $("summary");
+    const over = Boolean(s.result) || s.phase === "ended";
+    document.body.classList.toggle("game-over", over);
+    if (!over) {
+      box.hidden = true;
+      endSeenAt = null;
+      summaryKey = "";
+      return;
+    }
+    if (endSeenAt === null) {
+      endSeenAt = Date.now();
+      fetchReplayScores(s);
+    }
+    const game = gamesList.find((g) => g.game_id === s.game_id) || {};
+    const key = JSON.stringify([s.game_id, s.result, (s.moves || []).length, game.started || null,
+      replayScoresFor, s.scores]);
+    if (key === summaryKey) return;
+    summaryKey = key;
+    box.hidden = false;
+    const w = s.result && s.result.winner;
+    const name = w && s.seats ? s.seats[w] : "";
+    $("summary-result").textContent = w
+      ? `${seatLabel(w)}${name ? ` (${name})` : ""} wins${s.result.reason ? `: ${s.result.reason}` : ""}`
+      : `Game over${s.result && s.result.reason ? `: ${s.result.reason}` : ""}`;
+    const facts = [["Moves", String((s.moves || []).length)]];
+    const started = game.started ? new Date(game.started) : null;
+    if (started && !Number.isNaN(started.getTime())) {
+      facts.push(["Started", started.toLocaleString([], { dateStyle: "medium", timeStyle: "short" })]);
+      facts.push(["Time", duration(Math.max(0, endSeenAt - started.getTime()))]);
+    }
+    const list = $("summary-facts");
+    list.replaceChildren();
+    for (const [label, value] of facts) {
+      const dt = document.createElement("dt");
+      dt.textContent = label;
+      const dd = document.createElement("dd");
+      dd.textContent = value;
+      dd.dataset.fact = label.toLowerCase();
+      list.append(dt, dd);
+    }
+    drawChart(s, seriesFor(s));
+  }
+
   async function loadGames() {
     const result = await request({ cmd: "games" });
+    if (result.ok && Array.isArray(result.games)) {
+      gamesList = result.games;
+      summaryKey = "";
+      if (state) renderSummary(state);
+    }
     const label = $("games-label");
     if (!result.ok || !Array.isArray(result.games)) { label.hidden = true; return; }
     const select = $("games");
@@ -1072,5 +1416,38 @@
     request,
   };
 
+  // ---- sound, voice and theme switches --------------------------------------------
+
+  function setupPrefs() {
+    const sound = window.MeridianSound;
+    const soundBtn = $("sound-toggle");
+    const voiceBtn = $("voice-toggle");
+    const themeBtn = $("theme-toggle");
+    if (sound) {
+      const show = () => {
+        soundBtn.setAttribute("aria-pressed", String(!sound.muted));
+        voiceBtn.setAttribute("aria-pressed", String(sound.voice));
+        voiceBtn.hidden = !sound.voiceAvailable;
+      };
+      sound.onChange(show);
+      show();
+      soundBtn.addEventListener("click", () => sound.setMuted(!sound.muted));
+      voiceBtn.addEventListener("click", () => sound.setVoice(!sound.voice));
+    } else {
+      soundBtn.hidden = true;
+      voiceBtn.hidden = true;
+    }
+    const theme = window.MeridianTheme;
+    if (theme) {
+      theme.onChange((now) => {
+        themeBtn.setAttribute("aria-pressed", String(now === "dark"));
+      });
+      themeBtn.addEventListener("click", () => theme.toggle());
+    } else {
+      themeBtn.hidden = true;
+    }
+  }
+
+  setupPrefs();
   connect();
 })();

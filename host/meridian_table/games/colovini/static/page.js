@@ -1,0 +1,121 @@
+// Colovini's Meridian on the table page: the game's own drawing, loaded through its spec
+// (PageSpec.script) from games/colovini/static/page.js. The shared page (web/static/app.js)
+// knows no game; this file draws what only this game has, from the optional board fields
+// of docs/TABLE.md that the Colovini adapter sends:
+//   - the islands (board.groups, each city's `group`): rounded bands behind the cities,
+//     in the owner's colour at the end, hatched when tied;
+//   - the capitals (a city's `major`): a gold star, and a gold rim on a tower there;
+//   - the meridian numbers under the board (board.axis_labels) and the north label;
+//   - the names of its ten meridian buttons.
+"use strict";
+(() => {
+  const here = document.currentScript ? document.currentScript.src : "";
+  if (here && !document.querySelector("link[data-game='colovini']")) {
+    const css = document.createElement("link");
+    css.rel = "stylesheet";
+    css.href = new URL("page.css", here).href;
+    css.dataset.game = "colovini";
+    document.head.append(css);
+  }
+
+  // Muted, distinct fills for the islands; an owner's colour replaces them at the end.
+  const GROUP_FILLS = ["#7fb0cf", "#d99a6c", "#d8b45a", "#8fb27a", "#b3a3c9", "#df9fb6",
+    "#7ec4b6", "#a9c98a", "#9db7dc", "#cfa07f", "#c98f8f", "#b6b36e", "#8fa6b9"];
+
+  function starPath(r) {
+    const out = [];
+    for (let i = 0; i < 10; i++) {
+      const a = (Math.PI / 5) * i - Math.PI / 2;
+      const k = i % 2 ? r * 0.45 : r;
+      out.push(`${(k * Math.cos(a)).toFixed(3)} ${(k * Math.sin(a)).toFixed(3)}`);
+    }
+    return `M${out.join("L")}Z`;
+  }
+
+  function axis(ctx) {
+    return (ctx.board.axis_labels || []).map((a) => ({ text: String(a.text), x: a.x / ctx.unit, y: a.y / ctx.unit }));
+  }
+
+  function drawGroups(layer, ctx) {
+    // Each island is a rounded band: thick round-capped strokes joining its cities that
+    // are neighbours (diagonals too), so it reads as one shape behind the cities.
+    const { svg, sites, pts } = ctx;
+    const groups = Array.isArray(ctx.board.groups) ? ctx.board.groups : [];
+    if (!groups.length) return;
+    const defs = svg("defs", {}, layer);
+    const hatch = svg("pattern", {
+      id: "group-tied", width: 0.22, height: 0.22, patternUnits: "userSpaceOnUse",
+      patternTransform: "rotate(45)",
+    }, defs);
+    svg("rect", { width: 0.22, height: 0.22, fill: "#ffa000" }, hatch);
+    svg("rect", { width: 0.09, height: 0.22, fill: "#5a3a00" }, hatch);
+    const bands = svg("g", { class: "groups" }, layer);
+    groups.forEach((group, index) => {
+      const members = pts.filter((p, i) => sites[i].group === group.id);
+      if (!members.length) return;
+      const cls = ["group", group.owner ? "owned" : "", group.tied ? "tied" : ""].filter(Boolean);
+      const g = svg("g", {
+        class: cls.join(" "), "data-group": group.id, "data-owner": group.owner || "",
+        "data-tied": group.tied ? "true" : "false",
+      }, bands);
+      const owner = group.owner ? group.colour || ctx.seatColour(group.owner) : "";
+      const fill = group.tied ? "url(#group-tied)" : owner || GROUP_FILLS[index % GROUP_FILLS.length];
+      g.style.setProperty("--group-fill", fill);
+      const tip = [`island ${group.id}${group.name ? ` ${group.name}` : ""}`];
+      if (group.value !== undefined && group.value !== null) tip.push(`${group.value} points`);
+      if (group.owner) tip.push(`taken by ${ctx.seatLabel(group.owner)}`);
+      if (group.tied) tip.push("tied: nobody takes it");
+      svg("title", {}, g).textContent = tip.join(", ");
+      for (const m of members) svg("circle", { class: "band", cx: m.x, cy: m.y, r: 0.33 }, g);
+      for (let i = 0; i < members.length; i++) {
+        for (let j = i + 1; j < members.length; j++) {
+          const a = members[i];
+          const b = members[j];
+          if (Math.hypot(a.x - b.x, a.y - b.y) < 1.5) {
+            svg("line", { class: "band", x1: a.x, y1: a.y, x2: b.x, y2: b.y }, g);
+          }
+        }
+      }
+      if (group.tied) {
+        for (const m of members) svg("circle", { class: "band-outline", cx: m.x, cy: m.y, r: 0.37 }, g);
+      }
+      // The label at the island's north-west city, as on the printed map.
+      const first = members.reduce((a, b) => (b.y < a.y - 1e-6 || (Math.abs(b.y - a.y) < 1e-6 && b.x < a.x) ? b : a));
+      svg("text", { class: "group-label", x: first.x - 0.42, y: first.y - 0.3 }, g).textContent = group.id;
+    });
+  }
+
+  function drawLabels(layer, ctx) {
+    const labels = axis(ctx);
+    if (!labels.length && !ctx.board.north_label) return;
+    const g = ctx.svg("g", { class: "axis" }, layer);
+    for (const a of labels) ctx.svg("text", { class: "axis-label", x: a.x, y: a.y }, g).textContent = a.text;
+    if (ctx.board.north_label) {
+      ctx.svg("text", { class: "north-label", x: (ctx.siteMinX + ctx.siteMaxX) / 2, y: ctx.top + 0.26 },
+        g).textContent = ctx.board.north_label;
+    }
+  }
+
+  window.MeridianGames.register("colovini", {
+    // Room for the meridian numbers under the board and the north label above it.
+    extent(ctx) {
+      return {
+        points: axis(ctx).map((a) => [a.x, a.y - 0.2]),
+        top: ctx.board.north_label ? 0.42 : 0,
+      };
+    },
+    drawUnder(layer, ctx) {
+      drawGroups(layer, ctx);
+      drawLabels(layer, ctx);
+    },
+    decorateSite(g, site, ctx) {
+      if (!site.major) return;
+      g.classList.add("major");
+      ctx.svg("path", { class: "major-mark", d: starPath(0.24) }, g);
+    },
+    controlLabel(name) {
+      const m = /^meridian(\d+)$/.exec(name);
+      return m ? `Meridian ${m[1]}` : null;
+    },
+  });
+})();
