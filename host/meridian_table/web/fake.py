@@ -493,6 +493,7 @@ class FakeSession:
             "controls": controls,
             "control_state": self._control_state(phase),
             "settle_ms": 0,
+            "tentative": {"arriving": [], "leaving": []},
         }
 
     def _board(self, sites: list[dict[str, Any]]) -> dict[str, Any]:

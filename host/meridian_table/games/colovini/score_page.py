@@ -26,7 +26,6 @@ from starlette.staticfiles import StaticFiles
 
 from meridian_table.games.colovini import BoardMap, ScoreError, score
 from meridian_table.games.colovini.render import island_colours, map_svg
-from meridian_table.resources import package_path
 
 LOGGER = logging.getLogger(__name__)
 
