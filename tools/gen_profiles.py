@@ -29,6 +29,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from meridian_table.games.empire import geometry as empire_geometry
 from meridian_table.games.kato import geometry as kato_geometry
 from meridian_table.profiles import BOARDS_DIR, dumps_profile, profile_from_dict
 from meridian_table.profiles import geometry as games
@@ -152,18 +153,18 @@ def colovini(side: int) -> dict[str, Any]:
 
 def empire() -> dict[str, Any]:
     planets = {"yellow": 4, "white": 4, "orange": 3}
-    moons = games.EMPIRE_MOON_CARDS
-    quadrants = games.empire_quadrants()
-    bodies = games.empire_bodies(planets, moons)
-    rows, cols = games.EMPIRE_SECTORS + 1, games.EMPIRE_QUADRANTS * 2
+    moons = empire_geometry.EMPIRE_MOON_CARDS
+    quadrants = empire_geometry.empire_quadrants()
+    bodies = empire_geometry.empire_bodies(planets, moons)
+    rows, cols = empire_geometry.EMPIRE_SECTORS + 1, empire_geometry.EMPIRE_QUADRANTS * 2
     sites: dict[str, dict[str, int]] = {}
     for i, name in enumerate(quadrants):
-        sector, quadrant = divmod(i, games.EMPIRE_QUADRANTS)
+        sector, quadrant = divmod(i, empire_geometry.EMPIRE_QUADRANTS)
         sites[name] = {"pos": sector * cols + quadrant, "led": i}
     for i, name in enumerate(bodies):
-        row, col = divmod(i, games.EMPIRE_QUADRANTS)
-        sites[name] = {"pos": row * cols + games.EMPIRE_QUADRANTS + col, "led": len(quadrants) + i}
-    buttons = {b: games.EMPIRE_SECTORS * cols + i for i, b in enumerate(CONTROLS)}
+        row, col = divmod(i, empire_geometry.EMPIRE_QUADRANTS)
+        sites[name] = {"pos": row * cols + empire_geometry.EMPIRE_QUADRANTS + col, "led": len(quadrants) + i}
+    buttons = {b: empire_geometry.EMPIRE_SECTORS * cols + i for i, b in enumerate(CONTROLS)}
     return {
         "format": 1,
         "name": "empire-in-space",
