@@ -22,10 +22,11 @@ test: $(STAMP)
 
 venv: $(STAMP)
 
-$(STAMP): pyproject.toml
+# tests/toygame is a game in its own package (docs/ADDING_A_GAME.md), installed for the tests.
+$(STAMP): pyproject.toml tests/toygame/pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[dev]' -e tests/toygame
 	touch $(STAMP)
 
 lint: $(STAMP)

@@ -29,7 +29,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from meridian_table.games.empire import geometry as empire_geometry
+from meridian_table.games.colovini import spec as colovini_spec
+from meridian_table.games.colovini.maps import MERIDIANS
+from meridian_table.games.empire import board as empire_board
 from meridian_table.games.kato import geometry as kato_geometry
 from meridian_table.profiles import BOARDS_DIR, dumps_profile, profile_from_dict
 from meridian_table.profiles import geometry as games
@@ -120,8 +122,8 @@ def kato(size: int) -> dict[str, Any]:
 
 
 def colovini(side: int) -> dict[str, Any]:
-    per = games.COLOVINI_SIDES[side]
-    rows, cols = games.COLOVINI_MERIDIANS, per + 2
+    per = colovini_spec.SIDES[side]
+    rows, cols = MERIDIANS, per + 2
     lines = [[f"{m}.{i}" for i in range(1, per + 1)] for m in range(1, rows + 1)]
     chain = _serpentine(lines)
     led_of = {name: i for i, name in enumerate(chain)}
@@ -153,18 +155,18 @@ def colovini(side: int) -> dict[str, Any]:
 
 def empire() -> dict[str, Any]:
     planets = {"yellow": 4, "white": 4, "orange": 3}
-    moons = empire_geometry.EMPIRE_MOON_CARDS
-    quadrants = empire_geometry.empire_quadrants()
-    bodies = empire_geometry.empire_bodies(planets, moons)
-    rows, cols = empire_geometry.EMPIRE_SECTORS + 1, empire_geometry.EMPIRE_QUADRANTS * 2
+    moons = empire_board.MOON_CARDS
+    quadrants = empire_board.quadrants()
+    bodies = empire_board.bodies(planets, moons)
+    rows, cols = empire_board.SECTORS + 1, empire_board.QUADRANTS * 2
     sites: dict[str, dict[str, int]] = {}
     for i, name in enumerate(quadrants):
-        sector, quadrant = divmod(i, empire_geometry.EMPIRE_QUADRANTS)
+        sector, quadrant = divmod(i, empire_board.QUADRANTS)
         sites[name] = {"pos": sector * cols + quadrant, "led": i}
     for i, name in enumerate(bodies):
-        row, col = divmod(i, empire_geometry.EMPIRE_QUADRANTS)
-        sites[name] = {"pos": row * cols + empire_geometry.EMPIRE_QUADRANTS + col, "led": len(quadrants) + i}
-    buttons = {b: empire_geometry.EMPIRE_SECTORS * cols + i for i, b in enumerate(CONTROLS)}
+        row, col = divmod(i, empire_board.QUADRANTS)
+        sites[name] = {"pos": row * cols + empire_board.QUADRANTS + col, "led": len(quadrants) + i}
+    buttons = {b: empire_board.SECTORS * cols + i for i, b in enumerate(CONTROLS)}
     return {
         "format": 1,
         "name": "empire-in-space",

@@ -58,7 +58,7 @@ def make(players: int = 4, deck: str = "physical", **options: object) -> Table:
     profile = load_profile("colovini-50" if players != 3 else "colovini-40")
     board = FakeBoard(profile)
     clock = FakeClock()
-    adapter = create("colovini", players=players, deck=deck, **options)
+    adapter = create("colovini", {"players": players, "deck": deck, **options})
     assert isinstance(adapter, ColoviniAdapter)
     journal = MemoryJournal(1)
     names = ("Ann", "Bob", "Cid", "Dee")[:players]
@@ -99,8 +99,8 @@ def fig_a(t: Table) -> None:
 
 
 def test_seats_follow_the_player_count() -> None:
-    assert create("colovini", players=2).colours == ("orange", "black")
-    assert create("colovini", players=3, deck="physical").colours == ("orange", "black", "brown")
+    assert create("colovini", {"players": 2}).colours == ("orange", "black")
+    assert create("colovini", {"players": 3, "deck": "physical"}).colours == ("orange", "black", "brown")
     assert ColoviniAdapter(players=4).colours == ("orange", "black", "brown", "grey")
 
 
@@ -175,7 +175,7 @@ def test_lifting_your_own_tower_is_a_removal_once_confirmed() -> None:
     assert t.adapter.card == "1-2-3"
     t.lift("3.1")
     state = t.session.state()
-    assert state["question"]["field"] == "remove" and state["phase"] == "pie-choice"
+    assert state["question"]["field"] == "remove" and state["phase"] == "choice"
     t.press("confirm")
     assert t.moves()[-1] == "1-2-3:-3.1"
     assert t.adapter.engine.hand(0) == 20
@@ -264,7 +264,7 @@ def test_the_journal_replays_into_a_fresh_adapter_with_choices_pending() -> None
     t.press("undo")
     t.lift(f"{meridian}.3")
     t.press(f"meridian{meridian}")  # a choice left open when the table stops
-    fresh = create("colovini", **t.adapter.options)
+    fresh = create("colovini", t.adapter.options)
     for kind, payload in t.journal.of_kind("action", "undo", "choice"):
         if kind == "action":
             fresh.play(payload["notation"])

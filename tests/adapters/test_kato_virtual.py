@@ -83,7 +83,7 @@ def test_a_whole_game_on_the_virtual_board(table: RunningTable) -> None:
     assert d.moves() == ["A1"]
     d.set("J1", True)  # the opener's Dark stone
     state = d.state()
-    assert state["phase"] == "pie-choice" and state["question"]["field"] == "pie"
+    assert state["phase"] == "choice" and state["question"]["field"] == "pie"
     d.shows("J1", dark)
     # The swap, from the web control (the Swap button does the same).
     assert d.session.command({"cmd": "choose", "field": "pie", "value": "swap"}) == {"ok": True}

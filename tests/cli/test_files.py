@@ -45,7 +45,7 @@ def _set(keys: str, value: Any) -> Any:
      "matrix.row_pins[0]", "GP30 does not exist"),
     ("dup-pos", _set("sites.A2.pos", 0), "sites.A2.pos", "already used by A1"),
     ("bool-pos", _set("sites.A2.pos", True), "sites.A2.pos", "found true"),
-    ("chess", _set("game", "chess"), "game", "use one of kato"),
+    ("chess", _set("game", "chess"), "game", "use one of colovini"),
 ])
 def test_a_bad_profile_names_file_key_and_fix(tmp_path: Path, name: str, change: Any,
                                               key: str, words: str) -> None:

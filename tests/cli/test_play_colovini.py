@@ -60,14 +60,14 @@ def test_bad_colovini_options_are_clean_errors(tmp_path: Path) -> None:
     broken = tmp_path / "broken.toml"
     broken.write_text("side = [\n", encoding="utf-8")
     refuse(["play", "colovini", "--map", str(broken)], "--map", "broken.toml", code=2)
-    refuse(["play", "kato", "--seed", "3"], "--seed", "Colovini", code=2)
-    refuse(["play", "kato", "--map", "sample-50", "--deck", "digital"], "--deck", "--map", code=2)
+    refuse(["play", "kato", "--seed", "3"], "No such option", "--seed", code=2)
+    refuse(["play", "kato", "--map", "sample-50", "--deck", "digital"], "No such option", code=2)
     refuse(["play", "colovini", "--resume", "--seed", "3", "--db", str(tmp_path / "g.db")],
            "--resume", "--seed", code=2)
 
 
 def test_help_shows_the_colovini_options_with_an_example() -> None:
-    result = CliRunner().invoke(main, ["play", "--help"], terminal_width=200)
+    result = CliRunner().invoke(main, ["play", "colovini", "--help"], terminal_width=200)
     for option in ("--deck [digital|physical]", "--seed", "--map FILE"):
         assert option in result.output
     assert "play colovini --players Ann,Bob --deck digital --seed 42" in result.output

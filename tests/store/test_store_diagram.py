@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import types
-
 import pytest
 
 from meridian_table.store.diagram import hex_diagram, text_diagram
@@ -23,28 +21,19 @@ def test_hex_diagram_needs_one_char_per_point() -> None:
         hex_diagram(POINTS, "......", COORDS)
 
 
-class KatoLike:
-    points = POINTS
-    size = 1
+def test_a_game_draws_its_position_through_its_spec() -> None:
+    from meridian_table.games import registry
 
-    def position(self) -> str:
-        return "LLLLLLL"
-
-
-def test_kato_like_engines_are_drawn_with_the_package_geometry() -> None:
-    geometry = types.SimpleNamespace(coordinates=lambda size: COORDS)
-    package = types.SimpleNamespace(geometry=geometry)
-    assert text_diagram(package, KatoLike(), "kato") == " L L\nL L L\n L L"
+    spec = registry.spec("kato")
+    game = spec.new_game({"size": 5}, None)
+    game.play("A1")
+    drawing = text_diagram(spec, game)
+    assert drawing is not None and drawing.count("L") == 1 and drawing.count(".") == 79
 
 
-def test_a_package_diagram_wins_then_str_then_nothing() -> None:
-    custom = types.SimpleNamespace(text_diagram=lambda engine: "custom!")
-    assert text_diagram(custom, KatoLike(), "x") == "custom!"
+def test_a_game_without_a_diagram_draws_nothing() -> None:
+    from meridian_table.games import registry
 
-    class Printable:
-        def __str__(self) -> str:
-            return "a printable position"
-
-    bare = types.SimpleNamespace()
-    assert text_diagram(bare, Printable(), "x") == "a printable position"
-    assert text_diagram(bare, object(), "x") is None
+    spec = registry.spec("colovini")
+    assert spec.text_diagram is None
+    assert text_diagram(spec, spec.new_game({"players": 2}, 1)) is None

@@ -14,6 +14,7 @@ import pytest
 import store_toygame
 
 from meridian_table.store import ExportError, Store
+from meridian_table.store.errors import ReplayError
 from meridian_table.store.export import bgstats_play, export, ranks
 
 
@@ -100,7 +101,7 @@ def test_bgstats_push_play(finished: tuple[Store, int]) -> None:
     assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d", play["playDate"])
     assert play["durationMin"] == 7  # one clock minute per logged event
     assert play["board"] == "toy-9"
-    assert play["game"] == {"name": "toy", "sourceGameId": "toy", "highestWins": True,
+    assert play["game"] == {"name": "Toy", "sourceGameId": "toy", "highestWins": True,
                             "noPoints": False}
     assert [(p["name"], p["winner"], p["rank"], p["score"], p["startPlayer"], p["role"])
             for p in play["players"]] == [
@@ -148,13 +149,10 @@ def test_unknown_format(finished: tuple[Store, int]) -> None:
         export(store, gid, "pgn")
 
 
-def test_record_without_a_record_module(store: Store) -> None:
-    import types
-
-    bare = types.SimpleNamespace(new_game=store_toygame.new_game)
-    gid = store.create_game("toy", {}, ["A", "B"])
-    with pytest.raises(ExportError, match="no record.export"):
-        export(store, gid, "record", loader=lambda name: bare)
+def test_record_of_a_game_that_is_not_installed_says_so(store: Store) -> None:
+    gid = store.create_game("nosuchgame", {}, ["A", "B"])
+    with pytest.raises(ReplayError, match="no game 'nosuchgame' is installed.*--format jsonl"):
+        export(store, gid, "record")
 
 
 def test_colovini_round_trip_through_the_log(store: Store) -> None:

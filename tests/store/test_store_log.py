@@ -223,13 +223,13 @@ def test_replay_names_the_action_the_rules_reject(store: Store) -> None:
 
 def test_replay_of_a_game_without_a_package_says_so(store: Store) -> None:
     gid = store.create_game("nosuchgame", {}, ["A", "B"])
-    with pytest.raises(ReplayError, match="no rules engine for game 'nosuchgame'"):
+    with pytest.raises(ReplayError, match="no game 'nosuchgame' is installed"):
         store.replay(gid)
 
 
 def test_replay_with_options_the_engine_refuses(store: Store) -> None:
     gid = store.create_game("toy", {"colour": "red"}, ["A", "B"])
-    with pytest.raises(ReplayError, match=r"toy.new_game\(\*\*\{'colour': 'red'\}\) failed"):
+    with pytest.raises(ReplayError, match=r"toy cannot start from its logged options \{'colour': 'red'\}"):
         store.replay(gid, loader=store_toygame.loader)
 
 

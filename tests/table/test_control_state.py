@@ -68,7 +68,7 @@ def test_kato_pie_choice_enables_swap_and_confirm_only() -> None:
     t.place("A1")
     t.place("M1")
     cs = states(t.session)
-    assert t.session.phase == "pie-choice"
+    assert t.session.phase == "choice"
     assert cs["swap"]["enabled"] and cs["confirm"]["enabled"]
     assert "keep" in cs["confirm"]["why"]
     assert not cs["pass"]["enabled"]

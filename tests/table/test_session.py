@@ -206,7 +206,7 @@ def test_pie_swap_and_keep() -> None:
     assert "Dark stone" in t.session.state()["message"]
     t.place("M1")
     state = t.session.state()
-    assert state["phase"] == "pie-choice" and state["question"]["field"] == "pie"
+    assert state["phase"] == "choice" and state["question"]["field"] == "pie"
     assert state["seats"] == {"light": "Bob", "dark": "Ann"}  # the opener holds Dark
     t.place("G6")  # a stone before the choice is a mistake
     assert t.session.phase == "resync"
@@ -215,7 +215,7 @@ def test_pie_swap_and_keep() -> None:
     assert t.moves() == ["A1", "M1", "swap"]
     assert t.session.state()["seats"] == {"light": "Ann", "dark": "Bob"}
     t.session.press("undo")
-    assert t.session.phase == "pie-choice"
+    assert t.session.phase == "choice"
     assert t.session.command({"cmd": "choose", "field": "pie", "value": "keep"}) == {"ok": True}
     assert t.session.phase == "play"
     assert t.journal.of_kind("choice")[-1][1]["value"] == "keep"

@@ -78,7 +78,7 @@ def celebrate(colour: int) -> Light:
 
 PLAY = "play"              # the mover acts on the board
 RESYNC = "resync"          # the board differs from the expected position: guide it back
-CHOICE = "pie-choice"      # waiting for an input the board cannot sense (see Question)
+CHOICE = "choice"          # waiting for an input the board cannot sense (see Question)
 PASS = "pass"              # the only legal action is to pass: Confirm passes
 ENDED = "ended"            # the game is over
 PAUSED = "paused"          # the board is disconnected
@@ -307,6 +307,17 @@ class Adapter(ABC):
     @abstractmethod
     def scores(self) -> dict[str, Any]:
         """Per colour: ``{"total": n, "breakdown": [{"label": ..., "value": ...}]}``."""
+
+    @property
+    def to_move(self) -> str | None:
+        """The seat (colour) to act, or None when nobody is to act (the game is over)."""
+        return None
+
+    def control_state(self, view: View | None) -> Mapping[str, tuple[bool, str]]:
+        """The game's own word on its buttons: ``{name: (enabled, why)}`` for the ones it
+        decides (the table's rules decide the rest). ``view`` is None during a resync."""
+        del view
+        return {}
 
     def finale(self, observation: Observation) -> View:
         """What the table shows once the game is over, for the settled board.

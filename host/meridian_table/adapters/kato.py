@@ -62,7 +62,7 @@ class KatoAdapter(Adapter):
         tournament: bool | None = None,
         assist: str | None = None,
         *,
-        engine: Any = None,
+        engine: kato.Game | None = None,
     ) -> None:
         """``tournament`` is the engine option (overlooked dead groups live on); the
         ``tournament`` assist level implies it. ``engine``: an engine with the
@@ -108,7 +108,7 @@ class KatoAdapter(Adapter):
     # --- state ----------------------------------------------------------------------
 
     @property
-    def engine(self) -> Any:
+    def engine(self) -> kato.Game:
         """The rules engine (``meridian_table.games.kato.Game``)."""
         return self._engine
 
@@ -141,10 +141,7 @@ class KatoAdapter(Adapter):
         return tuple(self._history)
 
     def seats(self) -> dict[str, int]:
-        seat = getattr(self._engine, "seat", None)
-        if seat is not None:
-            return {c: int(seat(c)) - 1 for c in self.colours}
-        return {"light": 1, "dark": 0} if self._swapped else {"light": 0, "dark": 1}
+        return {c: self._engine.seat(c) - 1 for c in self.colours}
 
     def _legal(self) -> set[str]:
         return set(self._engine.legal_moves())
@@ -152,8 +149,7 @@ class KatoAdapter(Adapter):
     def _choice_open(self) -> bool:
         if not self._pie or self._kept_at == len(self._history):
             return False
-        open_ = getattr(self._engine, "choice_open", None)
-        return bool(open_) if open_ is not None else "swap" in self._legal()
+        return self._engine.choice_open
 
     def _pending_removal(self) -> frozenset[str]:
         """Stones the last move's removal step took off the game (maybe still on the board)."""
@@ -366,7 +362,7 @@ class KatoAdapter(Adapter):
     def play(self, action: str) -> Applied:
         mover = self.to_move
         ply = self._engine.play(action)
-        removed = frozenset(getattr(ply, "removed", frozenset()))
+        removed = frozenset(ply.removed)
         head = action.split()[0] if action.strip() else action
         placed = frozenset({head}) if head in self._points else frozenset()
         if action == "swap":

@@ -1,7 +1,8 @@
 """`meridian-table bench NAME [--json]`: benchmarks that print figures.
 
 Each module in `meridian_table.bench` defines `NAME` (the bench's name), `HELP` (one
-line) and `run(options) -> dict` returning the figures. Targets are proved by these
+line) and `run(options) -> dict` returning the figures; each game brings its own
+through its spec's `benches`. Targets are proved by these
 figures, never by timed assertions in tests; each bench measures its own reference
 in the same run and reports ratios where the machine's noise would otherwise decide.
 """
@@ -11,22 +12,28 @@ from __future__ import annotations
 import importlib
 import json
 import pkgutil
-from types import ModuleType
+from collections.abc import Callable
 from typing import Any
 
 import click
 
 from meridian_table import bench as _bench_pkg
+from meridian_table.games import registry
+
+BenchRun = Callable[[dict[str, Any]], dict[str, Any]]
 
 
-def _benches() -> dict[str, ModuleType]:
-    found: dict[str, ModuleType] = {}
+def _benches() -> dict[str, BenchRun]:
+    """The platform's benches (modules of ``meridian_table.bench``) and every game's."""
+    found: dict[str, BenchRun] = {}
     for info in pkgutil.iter_modules(_bench_pkg.__path__):
         if info.name.startswith("_"):
             continue
         module = importlib.import_module(f"meridian_table.bench.{info.name}")
-        if hasattr(module, "run") and hasattr(module, "NAME"):
-            found[module.NAME] = module
+        found[module.NAME] = module.run
+    for spec in registry.specs().values():
+        for bench in spec.benches:
+            found[bench.name] = bench.run
     return dict(sorted(found.items()))
 
 
@@ -47,8 +54,9 @@ def _print(name: str, figures: dict[str, Any], as_json: bool) -> None:
 
 def _help() -> str:
     # Module names, not imports: importing every bench would slow every CLI start.
-    names = sorted(m.name for m in pkgutil.iter_modules(_bench_pkg.__path__)
-                   if not m.name.startswith("_"))
+    names = sorted([m.name for m in pkgutil.iter_modules(_bench_pkg.__path__)
+                    if not m.name.startswith("_")]
+                   + [b.name for spec in registry.specs().values() for b in spec.benches])
     return (
         "Run benchmark NAME (or `all`) and print its figures.\n\n"
         f"NAME is one of: all, {', '.join(names)}.\n\n"
@@ -75,7 +83,7 @@ def register(group: click.Group) -> None:
             )
         results: dict[str, Any] = {}
         for key in chosen:
-            results[key] = benches[key].run({"quick": quick})
+            results[key] = benches[key]({"quick": quick})
         if len(chosen) == 1:
             _print(chosen[0], results[chosen[0]], as_json)
         elif as_json:

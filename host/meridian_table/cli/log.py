@@ -95,7 +95,7 @@ def _replay(game_id: int, db: Path | None, ply: int | None) -> None:
                 _when(event.at),
             )
         console.print(table)
-        drawing = text_diagram(rebuilt.package, rebuilt.engine, info.game)
+        drawing = text_diagram(rebuilt.spec, rebuilt.engine)
         if drawing is None:
             console.print(f"(no text diagram for {info.game}; the moves above are the record)")
         else:

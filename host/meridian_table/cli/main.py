@@ -14,6 +14,7 @@ import click
 
 from meridian_table import __version__
 from meridian_table import cli as _cli_pkg
+from meridian_table.games import registry
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -32,4 +33,12 @@ def _register_all() -> None:
             register(main)
 
 
+def _register_games() -> None:
+    """Each installed game may bring its own commands (its spec's register_commands)."""
+    for spec in registry.specs().values():
+        if spec.register_commands is not None:
+            spec.register_commands(main)
+
+
 _register_all()
+_register_games()

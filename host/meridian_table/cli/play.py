@@ -27,20 +27,20 @@ import logging
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any
 
 import click
 
+from meridian_table.games import registry
+from meridian_table.games.contract import GameSpec, OptionError, OptionSpec, parse_options
 from meridian_table.link import UnknownPortError, check_port
 from meridian_table.store import StoreError
 from meridian_table.table.runner import RunningTable, SetupError, TableSetup, open_table
 
 LOGGER = logging.getLogger(__name__)
 
-GAMES = ("kato", "colovini")
-ASSISTS = ("full", "captures", "tournament")
-DECKS = ("digital", "physical")
 
 
 class HeadlessPrinter:
@@ -222,59 +222,6 @@ def _check_db(db: str) -> None:
         )
 
 
-def _colovini_options(
-    game: str, deck: str | None, seed: int | None, map_file: str | None, resume: bool
-) -> dict[str, Any]:
-    """--deck, --seed and --map as Colovini's game options, checked: refused for another
-    game, with --resume (the logged game keeps its own), and a seed without a shuffle."""
-    given = {"--deck": deck, "--seed": seed, "--map": map_file}
-    named = [flag for flag, value in given.items() if value is not None]
-    if not named:
-        return {}
-    if game != "colovini":
-        raise click.BadParameter(
-            f"{', '.join(named)} {'is' if len(named) == 1 else 'are'} for Colovini's Meridian "
-            f"(cards and an island map); {game} has none: leave {' and '.join(named)} out",
-            param_hint=named[0],
-        )
-    if resume:
-        raise click.BadParameter(
-            f"--resume continues the logged game with its own deck, seed and map; leave "
-            f"{' and '.join(named)} out, or start a new game without --resume",
-            param_hint=named[0],
-        )
-    if seed is not None and deck == "physical":
-        raise click.BadParameter(
-            f"--seed {seed} shuffles the digital deck, but --deck physical uses your own "
-            "cards: leave --seed out, or use --deck digital",
-            param_hint="--seed",
-        )
-    options: dict[str, Any] = {}
-    if deck is not None:
-        options["deck"] = deck
-    if seed is not None:
-        options["seed"] = seed
-    if map_file is not None:
-        options["map"] = _check_map(map_file)
-    return options
-
-
-def _check_map(map_file: str) -> str:
-    """The --map as the game logs it (a file as an absolute path, so that --resume
-    finds it from any folder), after reading it: a bad map is refused before the board
-    is opened, with the file, the line and the fix."""
-    from meridian_table.games.colovini import MapError, load_map
-    from meridian_table.games.colovini.maps import resolve_map
-
-    try:
-        path = resolve_map(map_file)
-        load_map(path)
-    except MapError as exc:
-        raise click.BadParameter(str(exc), param_hint="--map") from None
-    shipped = path.stem == map_file and not Path(map_file).exists()
-    return map_file if shipped else str(path.expanduser().absolute())
-
-
 def _parse_players(value: str | None) -> tuple[str, ...]:
     """``Ann,Bob`` -> ("Ann", "Bob"). Empty names are kept so the table can name them."""
     if not value:
@@ -282,115 +229,190 @@ def _parse_players(value: str | None) -> tuple[str, ...]:
     return tuple(name.strip() for name in value.split(","))
 
 
-def register(group: click.Group) -> None:
-    @group.command()
-    @click.argument("game", type=click.Choice(GAMES))
-    @click.option("--board", default="auto", show_default=True,
-                  help="auto (a Pico, else the virtual board), sim, or a serial port "
-                  "(/dev/ttyACM0, COM5) or pyserial URL.")
-    @click.option("--profile", default=None, help="Board profile name or file (default: kato-114; Colovini: the "
-                  "side that fits, colovini-40 for 3 players, colovini-50 for 2 or 4; "
-                  "--resume: the game's own).")
-    @click.option("--players", default=None,
-                  help="Player names in seat order: Ann,Bob (Kato: 2; Colovini: 2 to 4).")
-    @click.option("--assist", type=click.Choice(ASSISTS), default="full", show_default=True,
-                  help="Kato: legal points and dead groups lit / captures only / none.")
-    @click.option("--pie", is_flag=True, help="Kato: play with the pie rule.")
-    @click.option("--deck", type=click.Choice(DECKS), default=None,
-                  help="Colovini: digital (the table shuffles and deals; default) or physical "
-                  "(your own cards: say which card each turn).")
-    @click.option("--seed", type=click.IntRange(min=0), default=None,
-                  help="Colovini: shuffle the digital deck with this seed, to deal the same "
-                  "game again (default: a random seed; either way it is logged).")
-    @click.option("--map", "map_file", default=None, metavar="FILE",
-                  help="Colovini: the island map, a .toml file or a shipped map "
-                  "(sample-50, sample-40; default: the sample map of the board's side).")
-    @click.option("--resume", is_flag=True, help="Continue the last unfinished game.")
-    @click.option("--db", default=None,
-                  help="Game log file (default: $MERIDIAN_TABLE_DB, else the user data dir).")
-    @click.option("--host", default="127.0.0.1", show_default=True, help="Page address.")
-    @click.option("--port", default=8765, show_default=True, type=click.IntRange(0, 65535),
-                  help="Page port (0: any free one).")
-    @click.option("--settle-ms", default=300, show_default=True, type=click.IntRange(0, 5000),
-                  help="How long the board must be still before a change counts.")
-    @click.option("--headless", is_flag=True, help="No page: scripted commands on stdin.")
-    @click.option("--sim-mode", type=click.Choice(["cpython", "micropython"]), default="cpython",
-                  show_default=True, help="How the virtual board runs the firmware.")
-    def play(
-        game: str,
-        board: str,
-        profile: str | None,
-        players: str | None,
-        assist: str,
-        pie: bool,
-        deck: str | None,
-        seed: int | None,
-        map_file: str | None,
-        resume: bool,
-        db: str | None,
-        host: str,
-        port: int,
-        settle_ms: int,
-        headless: bool,
-        sim_mode: str,
-    ) -> None:
-        """Play GAME at the table and serve its page.
+COMMON_HELP = """
+With no Pico plugged in, play runs on the virtual board. Every move is logged as it is
+made; after a crash or Ctrl-C, --resume continues the last unfinished game.
 
-        GAME is kato (Kato's Meridians) or colovini (Colovini's Meridian). With no Pico
-        plugged in, play runs on the virtual board. Every move is logged as it is made;
-        after a crash or Ctrl-C, --resume continues the last unfinished game.
+--seat N=AUTOMATON gives seat N (1 = the first player) to an automaton whose moves light
+up on the board for the people to carry out (random{bots}).
 
-        \b
-        Examples:
-          meridian-table play kato --players Ann,Bob
-          meridian-table play kato --board /dev/ttyACM0 --assist tournament --pie
-          meridian-table play colovini --profile colovini-40 --players Ann,Bob,Cid
-          meridian-table play colovini --players Ann,Bob --deck digital --seed 42
-          meridian-table play colovini --deck physical --map my-board.toml
-          meridian-table play kato --resume
-          echo "place G6" | meridian-table play kato --headless --board sim
+--headless reads one command a line (place|lift|toggle SITE, button NAME, choose FIELD
+VALUE, agree SEAT, wait, state, quit) and prints JSON lines.
+"""
 
-        --headless reads one command a line (place|lift|toggle SITE, button NAME,
-        choose FIELD VALUE, agree SEAT, wait, state, quit) and prints JSON lines.
-        """
-        if board != "sim":
-            try:
-                check_port(board)
-            except UnknownPortError as exc:
-                raise click.BadParameter(str(exc), param_hint="--board") from None
-        if db is not None:
-            _check_db(db)
-        options: dict[str, Any] = {}
-        settings: dict[str, Any] = {}
-        colovini_options = _colovini_options(game, deck, seed, map_file, resume)
-        if game == "kato":
-            options["pie"] = pie
-            settings["assist"] = assist
-        else:
-            options.update(colovini_options)
-        setup = TableSetup(
-            game=game,
-            board=board,
-            profile=profile,
-            players=_parse_players(players),
-            options=options,
-            settings=settings,
-            resume=resume,
-            db=db,
-            settle_s=settle_ms / 1000.0,
-            sim_mode=sim_mode,
-        )
+
+def _option_decorator(option: OptionSpec) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """A click option generated from one entry of the game's options schema."""
+    name = option.name
+    if option.type is bool:
+        return click.option(f"{option.flag}/--no-{option.flag[2:]}", name, default=None,
+                            help=option.help)
+    kind: Any
+    if option.choices:
+        kind = click.Choice(list(option.choices))
+    elif option.type is int:
+        kind = click.IntRange(min=option.minimum, max=option.maximum)
+    else:
+        kind = str
+    default_text = "" if option.default is None else f" [default: {option.default}]"
+    return click.option(option.flag, name, type=kind, default=None, metavar=option.metavar,
+                        help=option.help + default_text)
+
+
+def parse_seats(values: tuple[str, ...], spec: GameSpec) -> dict[str, str]:
+    """``("2=random",)`` -> ``{"2": "random"}``, each automaton checked by the spec."""
+    seats: dict[str, str] = {}
+    most = max(spec.player_counts)
+    for value in values:
+        number, sep, description = value.partition("=")
+        if not sep or not number.strip().isdigit() or not description.strip():
+            raise click.BadParameter(
+                f"{value!r} is not SEAT=AUTOMATON; write e.g. --seat 2=random",
+                param_hint="--seat")
+        seat = int(number)
+        if not 1 <= seat <= most:
+            raise click.BadParameter(
+                f"{value!r}: seat {seat} is not a seat of {spec.title} (1 to {most})",
+                param_hint="--seat")
         try:
-            table = open_table(setup)
-        except (SetupError, StoreError, ValueError, OSError) as exc:
-            raise click.ClickException(str(exc)) from exc
-        with table:
-            if table.notice:
-                click.echo(table.notice, err=headless)
-            if headless:
-                run_headless(table, sys.stdin, sys.stdout)
-                return
-            _serve(table, host, port)
+            spec.policy(description.strip())
+        except OptionError as exc:
+            raise click.BadParameter(str(exc), param_hint="--seat") from None
+        seats[str(seat)] = description.strip()
+    return seats
+
+
+def _game_command(spec: GameSpec) -> click.Command:
+    """``play GAME``: the common options plus the game's options schema."""
+    examples = "\n".join(f"  meridian-table {line}" if not line.startswith(("echo", "meridian"))
+                         else f"  {line}" for line in spec.help_examples)
+    bots = ", " + ", ".join(sorted(set(spec.policies) - {"random"})) if set(spec.policies) - {"random"} else ""
+    doc = (f"Play {spec.title} at the table and serve its page.\n"
+           + COMMON_HELP.replace("{bots}", bots)
+           + ("\n\b\nExamples:\n" + examples if examples else ""))
+
+    def command(**kwargs: Any) -> None:
+        _play(spec, kwargs)
+
+    for option in reversed(spec.options):
+        if not option.from_table:
+            command = _option_decorator(option)(command)
+    for decorator in reversed(_COMMON_OPTIONS):
+        command = decorator(command)
+    return click.command(spec.id, help=doc, short_help=spec.summary or spec.title)(command)
+
+
+_COMMON_OPTIONS = (
+    click.option("--board", default="auto", show_default=True,
+                 help="auto (a Pico, else the virtual board), sim, or a serial port "
+                 "(/dev/ttyACM0, COM5) or pyserial URL."),
+    click.option("--profile", default=None,
+                 help="Board profile name or file (default: the game's board for the "
+                 "players and options; --resume: the game's own)."),
+    click.option("--players", default=None,
+                 help="Player names in seat order: Ann,Bob."),
+    click.option("--seat", "seat", multiple=True, metavar="N=AUTOMATON",
+                 help="Give seat N to an automaton (e.g. 2=random); repeatable."),
+    click.option("--resume", is_flag=True, help="Continue the last unfinished game."),
+    click.option("--db", default=None,
+                 help="Game log file (default: $MERIDIAN_TABLE_DB, else the user data dir)."),
+    click.option("--host", default="127.0.0.1", show_default=True, help="Page address."),
+    click.option("--port", default=8765, show_default=True, type=click.IntRange(0, 65535),
+                 help="Page port (0: any free one)."),
+    click.option("--settle-ms", default=300, show_default=True, type=click.IntRange(0, 5000),
+                 help="How long the board must be still before a change counts."),
+    click.option("--headless", is_flag=True, help="No page: scripted commands on stdin."),
+    click.option("--sim-mode", type=click.Choice(["cpython", "micropython"]), default="cpython",
+                 show_default=True, help="How the virtual board runs the firmware."),
+)
+
+
+def _play(spec: GameSpec, kwargs: dict[str, Any]) -> None:
+    board = str(kwargs.pop("board"))
+    resume = bool(kwargs.pop("resume"))
+    db = kwargs.pop("db")
+    host = str(kwargs.pop("host"))
+    port = int(kwargs.pop("port"))
+    headless = bool(kwargs.pop("headless"))
+    profile = kwargs.pop("profile")
+    players = kwargs.pop("players")
+    settle_ms = int(kwargs.pop("settle_ms"))
+    sim_mode = str(kwargs.pop("sim_mode"))
+    seats = parse_seats(tuple(kwargs.pop("seat")), spec)
+    if board != "sim":
+        try:
+            check_port(board)
+        except UnknownPortError as exc:
+            raise click.BadParameter(str(exc), param_hint="--board") from None
+    if db is not None:
+        _check_db(db)
+    given = {name: value for name, value in kwargs.items() if value is not None}
+    kinds = {o.name: o for o in spec.options}
+    named = [kinds[n].flag for n in given if kinds[n].kind == "engine"]
+    if resume and named:
+        raise click.BadParameter(
+            f"--resume continues the logged game with its own options; leave "
+            f"{' and '.join(named)} out, or start a new game without --resume",
+            param_hint=named[0],
+        )
+    try:
+        options, settings = parse_options(spec.options, given, spec.id)
+        if spec.prepare is not None and options and not resume:
+            options = spec.prepare(options)
+    except OptionError as exc:
+        if exc.option is not None and exc.option in kinds:
+            raise click.BadParameter(str(exc), param_hint=kinds[exc.option].flag) from None
+        raise click.UsageError(str(exc)) from None
+    if seats:
+        settings["seats"] = json.dumps(seats, sort_keys=True)
+    setup = TableSetup(
+        game=spec.id,
+        board=board,
+        profile=profile,
+        players=_parse_players(players),
+        options=dict(options),
+        settings=dict(settings),
+        resume=resume,
+        db=db,
+        settle_s=settle_ms / 1000.0,
+        sim_mode=sim_mode,
+    )
+    try:
+        table = open_table(setup)
+    except (SetupError, StoreError, ValueError, OSError) as exc:
+        raise click.ClickException(str(exc)) from exc
+    with table:
+        if table.notice:
+            click.echo(table.notice, err=headless)
+        if headless:
+            run_headless(table, sys.stdin, sys.stdout)
+            return
+        _serve(table, host, port)
+
+
+class _GamesGroup(click.Group):
+    """``play GAME``: an unknown GAME is named with the installed games."""
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        if args and not args[0].startswith("-") and args[0] not in self.commands:
+            raise click.UsageError(
+                f"no game {args[0]!r} is installed; choose one of: {', '.join(self.commands)} "
+                f"(e.g. meridian-table play {next(iter(self.commands), 'GAME')})", ctx)
+        return super().resolve_command(ctx, args)
+
+
+def register(group: click.Group) -> None:
+    @group.group(cls=_GamesGroup, help="Play a game at the table and serve its page.\n\n"
+                 "\b\nGAME is one of the installed games (see below).\n"
+                 "\b\nExample:\n  meridian-table play " + (registry.ids() or ("GAME",))[-1]
+                 + " --players Ann,Bob")
+    def play() -> None:
+        pass
+
+    for spec in registry.specs().values():
+        play.add_command(_game_command(spec))
 
 
 def _serve(table: RunningTable, host: str, port: int) -> None:

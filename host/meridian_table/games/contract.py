@@ -101,7 +101,13 @@ class Engine(ABC):
 
 
 class OptionError(ValueError):
-    """A game option that is unknown, misspelt or of the wrong type or value."""
+    """A game option that is unknown, misspelt or of the wrong type or value.
+
+    ``option`` is the option's name when one option is to blame."""
+
+    def __init__(self, message: str, option: str | None = None) -> None:
+        super().__init__(message)
+        self.option = option
 
 
 OptionKind = Literal["engine", "setting"]
@@ -123,6 +129,11 @@ class OptionSpec:
     kind: OptionKind = "engine"
     #: The page's label; the name, capitalised, by default.
     label: str = ""
+    #: Set by the table from what it knows (the number of players named), so neither
+    #: the command line nor the page's form offers it.
+    from_table: bool = False
+    #: The command line's placeholder for the value (``FILE``).
+    metavar: str | None = None
 
     @property
     def flag(self) -> str:
@@ -142,27 +153,29 @@ class OptionSpec:
                 return True
             if text in ("0", "false", "no", "off"):
                 return False
-            raise OptionError(f"option {self.name!r}: {value!r} is not yes or no")
+            raise OptionError(f"option {self.name!r}: {value!r} is not yes or no", self.name)
         if self.type is int:
             if isinstance(value, bool):
-                raise OptionError(f"option {self.name!r}: {value!r} is not a whole number")
+                raise OptionError(f"option {self.name!r}: {value!r} is not a whole number", self.name)
             text = str(value).strip()
             if not text.isascii() or not text.lstrip("-").isdigit() or len(text) > 12:
-                raise OptionError(f"option {self.name!r}: {value!r} is not a whole number")
+                raise OptionError(f"option {self.name!r}: {value!r} is not a whole number", self.name)
             number = int(text)
             if self.minimum is not None and number < self.minimum:
-                raise OptionError(f"option {self.name!r}: {number} is below {self.minimum}")
+                raise OptionError(f"option {self.name!r}: {number} is below {self.minimum}", self.name)
             if self.maximum is not None and number > self.maximum:
-                raise OptionError(f"option {self.name!r}: {number} is above {self.maximum}")
+                raise OptionError(f"option {self.name!r}: {number} is above {self.maximum}", self.name)
             if self.choices and str(number) not in self.choices:
                 raise OptionError(
-                    f"option {self.name!r}: {number} is not one of {', '.join(self.choices)}"
+                    f"option {self.name!r}: {number} is not one of {', '.join(self.choices)}",
+                    self.name,
                 )
             return number
         text = str(value)
         if self.choices and text not in self.choices:
             raise OptionError(
-                f"option {self.name!r}: {text!r} is not one of {', '.join(self.choices)}"
+                f"option {self.name!r}: {text!r} is not one of {', '.join(self.choices)}",
+                self.name,
             )
         return text
 

@@ -1,69 +1,48 @@
-"""Which sites and buttons each game expects on a board, by variant.
+"""Which sites and buttons a board of a game must have, read from the game's spec.
 
-Kato sites come from the Kato engine's geometry and Empire in Space sites from its
-package's geometry (``games/empire/geometry.py``, the spec's BoardSpec); Colovini cities
-are simple enough to derive here.
+Each game's :class:`~meridian_table.games.contract.BoardSpec` says it: this module only
+looks the game up in the registry, so validating a profile names no game.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
-from meridian_table.games.contract import VariantError
-from meridian_table.games.empire import geometry as empire_geometry
-from meridian_table.games.kato import geometry as kato_geometry
+from meridian_table.games import registry
+from meridian_table.games.contract import BoardSpec, VariantError
 
-GAMES = ("kato", "colovini", "empire")
-
+#: The buttons every board may have (each game's BoardSpec may allow more).
 CONTROL_BUTTONS = ("confirm", "undo", "pass", "swap", "menu", "plus", "minus")
-MERIDIAN_BUTTONS = tuple(f"meridian{m}" for m in range(1, 11))
-
-COLOVINI_MERIDIANS = 10
-# Side -> cities per meridian: the 50-city side (2 or 4 players), the 40-city side (3).
-COLOVINI_SIDES: dict[int, int] = {50: 5, 40: 4}
 
 
-def colovini_cities(side: int) -> tuple[str, ...]:
-    """City ids ``"<meridian>.<index>"`` for a board side (50 or 40), index 1 at the north."""
-    per = COLOVINI_SIDES[side]
-    return tuple(f"{m}.{i}" for m in range(1, COLOVINI_MERIDIANS + 1) for i in range(1, per + 1))
+def games() -> tuple[str, ...]:
+    """The games a profile may be for: every installed game."""
+    return registry.ids()
 
 
-def _int_field(variant: Mapping[str, Any], key: str) -> int:
-    value = variant.get(key)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise VariantError(f"variant.{key}", f"must be a whole number, found {value!r}",
-                           "see hardware/README.md, 'Profiles'")
-    return value
+def board_spec(game: str) -> BoardSpec:
+    """The board spec of ``game``; VariantError when no installed game has that id."""
+    spec = registry.specs().get(game)
+    if spec is None:
+        raise VariantError("game", f"{game!r} is not a game this installation knows",
+                           f"use one of {', '.join(games())}")
+    return spec.board
 
 
-def expected_sites(game: str, variant: Mapping[str, Any]) -> tuple[str, ...]:
+def expected_sites(game: str, variant: Mapping[str, object]) -> tuple[str, ...]:
     """Every site a board of ``game`` with ``variant`` must have, in a stable order."""
-    if game == "kato":
-        size = _int_field(variant, "size")
-        if size not in kato_geometry.SIZES:
-            raise VariantError(
-                "variant.size", f"{size} is not a Kato board size",
-                "use 5 (80 points), 6 (114) or 7 (154)",
-            )
-        return kato_geometry.points(size)
-    if game == "colovini":
-        side = _int_field(variant, "side")
-        if side not in COLOVINI_SIDES:
-            raise VariantError(
-                "variant.side", f"{side} is not a Colovini board side",
-                "use 50 (5 cities per meridian, 2 or 4 players) or 40 (4 per meridian, 3 players)",
-            )
-        return colovini_cities(side)
-    if game == "empire":
-        return empire_geometry.expected_sites(variant)
-    raise VariantError("game", f"{game!r} is not a game this project knows",
-                       f"use one of {', '.join(GAMES)}")
+    return board_spec(game).expected_sites(variant)
 
 
 def allowed_buttons(game: str) -> tuple[str, ...]:
     """Button names a board of ``game`` may have."""
-    if game == "colovini":
-        return CONTROL_BUTTONS + MERIDIAN_BUTTONS
-    return CONTROL_BUTTONS
+    return board_spec(game).buttons
+
+
+def describe(game: str, variant: Mapping[str, object]) -> str:
+    """The board in words, for messages ("the Kato board of size 6")."""
+    return board_spec(game).describe(variant)
+
+
+__all__ = ["CONTROL_BUTTONS", "VariantError", "allowed_buttons", "board_spec", "describe",
+           "expected_sites", "games"]

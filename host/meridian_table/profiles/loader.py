@@ -223,9 +223,9 @@ def profile_from_dict(data: Any, source: str, path: Path | None = None) -> Profi
                          "quote each note")
     notes = tuple(raw_notes)
     game = data.get("game")
-    if game not in geometry.GAMES:
-        raise check.fail("game", f"{_show(game)} is not a game this project knows",
-                         f"use one of {', '.join(geometry.GAMES)}")
+    if not isinstance(game, str) or game not in geometry.games():
+        raise check.fail("game", f"{_show(game)} is not a game this installation knows",
+                         f"use one of {', '.join(geometry.games())}")
     variant = check.obj(data, "variant", "variant")
     try:
         expected = geometry.expected_sites(game, variant)
@@ -495,8 +495,4 @@ def _position(check: _Checker, value: Any, key: str, rows: int, cols: int, last:
 
 
 def _describe(game: str, variant: Mapping[str, Any]) -> str:
-    if game == "kato":
-        return f"the Kato board of size {variant.get('size')}"
-    if game == "colovini":
-        return f"the {variant.get('side')}-city Colovini side"
-    return "the Empire in Space board"
+    return geometry.describe(game, variant)

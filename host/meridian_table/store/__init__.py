@@ -29,7 +29,7 @@ from meridian_table.store.errors import (
     UnknownGameError,
 )
 from meridian_table.store.paths import ENV_VAR, default_path
-from meridian_table.store.replay import Replay, load_game_package
+from meridian_table.store.replay import Replay, load_game_spec
 from meridian_table.store.schema import SCHEMA_VERSION
 from meridian_table.store.store import Event, GameInfo, Store, standing_actions
 
@@ -55,6 +55,6 @@ __all__ = [
     "StoreError",
     "UnknownGameError",
     "default_path",
-    "load_game_package",
+    "load_game_spec",
     "standing_actions",
 ]

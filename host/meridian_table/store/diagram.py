@@ -1,14 +1,14 @@
 """Plain-text diagrams of a replayed position, for `meridian-table replay`.
 
-A game package may provide `text_diagram(engine) -> str`; otherwise Kato-style engines
-(cell names in `points` and one character per point from `position()`) are drawn as a
-hexagon, and anything else by its own `str()` when it defines one.
+A game's spec may provide ``text_diagram(engine) -> str``; ``hex_diagram`` draws points
+on an axial hexagonal grid for the games that use one.
 """
 
 from __future__ import annotations
 
 import logging
-from typing import Any
+
+from meridian_table.games.contract import Engine, GameSpec
 
 LOGGER = logging.getLogger(__name__)
 
@@ -33,22 +33,12 @@ def hex_diagram(points: tuple[str, ...], position: str, coordinates: dict[str, t
     return "\n".join(lines)
 
 
-def text_diagram(package: Any, engine: Any, game: str) -> str | None:
-    """A diagram of `engine`'s position, or None when this game offers no way to draw it."""
-    custom = getattr(package, "text_diagram", None)
-    if callable(custom):
-        return str(custom(engine))
-    points = getattr(engine, "points", None)
-    position = getattr(engine, "position", None)
-    geometry = getattr(package, "geometry", None)
-    coords_of = getattr(geometry, "coordinates", None)
-    if isinstance(points, tuple) and callable(position) and callable(coords_of):
-        size = getattr(engine, "size", None)
-        try:
-            coords = coords_of(size) if isinstance(size, int) else coords_of()
-            return hex_diagram(points, str(position()), coords)
-        except (KeyError, ValueError, TypeError) as exc:
-            LOGGER.warning("cannot draw the %s position as a hexagon: %s", game, exc)
-    if getattr(type(engine), "__str__", None) is not getattr(object, "__str__", None):
-        return str(engine)
-    return None
+def text_diagram(spec: GameSpec, engine: Engine) -> str | None:
+    """A diagram of ``engine``'s position, or None when the game offers no way to draw it."""
+    if spec.text_diagram is None:
+        return None
+    try:
+        return spec.text_diagram(engine)
+    except (KeyError, ValueError, TypeError) as exc:
+        LOGGER.warning("cannot draw the %s position: %s", spec.id, exc)
+        return None

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
+from meridian_table.games import registry
 from meridian_table.store.errors import ExportError
 from meridian_table.store.replay import GameLoader, replay
 from meridian_table.store.store import GameInfo, Store
@@ -20,14 +21,6 @@ from meridian_table.store.store import GameInfo, Store
 LOGGER = logging.getLogger(__name__)
 
 FORMATS = ("record", "jsonl", "csv", "bgstats")
-
-# The published names of the games, for exports read by people and other apps.
-GAME_TITLES = {
-    "kato": "Meridians",
-    "colovini": "Meridian",
-    "empire": "Meridian: Empire in Space",
-}
-
 
 def _scores(info: GameInfo) -> dict[str, dict[str, Any]]:
     result = info.result or {}
@@ -169,13 +162,19 @@ def bgstats_play(store: Store, game_id: int) -> dict[str, Any]:
         "board": info.profile or "",
         "comments": comments,
         "game": {
-            "name": GAME_TITLES.get(info.game, info.game),
+            "name": _published(info.game),
             "sourceGameId": info.game,
             "highestWins": True,
             "noPoints": not has_points,
         },
         "players": players,
     }
+
+
+def _published(game: str) -> str:
+    """The game's published name (from its spec), or its id when it is not installed."""
+    spec = registry.specs().get(game)
+    return spec.published if spec is not None else game
 
 
 def export_bgstats(store: Store, game_id: int) -> str:
@@ -204,20 +203,9 @@ def record_headers(info: GameInfo) -> dict[str, str]:
 
 
 def export_record(store: Store, game_id: int, loader: GameLoader | None = None) -> str:
-    """The game in its own record format: `games.<game>.record.export(engine, headers)`."""
+    """The game in its own record format (the spec's ``records.export``)."""
     rebuilt = replay(store, game_id, loader=loader)
-    record = getattr(rebuilt.package, "record", None)
-    exporter = getattr(record, "export", None)
-    if not callable(exporter):
-        raise ExportError(
-            f"the {rebuilt.info.game!r} game package has no record.export() yet; use "
-            "--format jsonl, csv or bgstats"
-        )
-    text = exporter(rebuilt.engine, record_headers(rebuilt.info))
-    if not isinstance(text, str):
-        raise ExportError(
-            f"{rebuilt.info.game}.record.export returned {type(text).__name__}, not text"
-        )
+    text = rebuilt.spec.records.export(rebuilt.engine, record_headers(rebuilt.info))
     return text if text.endswith("\n") else text + "\n"
 
 

@@ -1,19 +1,19 @@
-"""Rebuild a game from its log through the game-package surface of docs/ARCHITECTURE.md.
+"""Rebuild a game from its log through the game contract (docs/ARCHITECTURE.md).
 
-Replay knows no game: it imports `meridian_table.games.<name>`, calls
-`new_game(**options)` with the options logged at creation, and plays the standing
-actions (undos already applied) with `engine.play(notation)`.
+Replay knows no game: it finds the game's spec in the registry, calls
+``spec.new_game(options, None)`` with the options logged at creation, and plays the
+standing actions (undos already applied) with ``engine.play(notation)``.
 """
 
 from __future__ import annotations
 
-import importlib
 import logging
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from meridian_table.games import registry
+from meridian_table.games.contract import Engine, GameSpec
 from meridian_table.store.errors import ReplayError
 
 if TYPE_CHECKING:
@@ -21,29 +21,19 @@ if TYPE_CHECKING:
 
 LOGGER = logging.getLogger(__name__)
 
-GameLoader = Callable[[str], Any]
+#: Finds a game's spec by id (the registry by default; tests may pass their own).
+GameLoader = Callable[[str], GameSpec]
 
 
-def load_game_package(name: str) -> Any:
-    """Import `meridian_table.games.<name>`; ReplayError when it is missing or incomplete."""
-    if not re.fullmatch(r"[a-z][a-z0-9_]*", name):
-        raise ReplayError(f"game name {name!r} is not a game package name like 'kato'")
-    module_name = f"meridian_table.games.{name}"
+def load_game_spec(name: str) -> GameSpec:
+    """The installed game ``name``; ReplayError when no installed package registers it."""
     try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as exc:
-        if exc.name is not None and module_name.startswith(exc.name):
-            raise ReplayError(
-                f"no rules engine for game {name!r} (module {module_name} is missing); "
-                "upgrade Meridian Table, or export the raw events with --format jsonl"
-            ) from exc
-        raise
-    if not callable(getattr(module, "new_game", None)):
+        return registry.spec(name)
+    except registry.UnknownGameError as exc:
         raise ReplayError(
-            f"{module_name} has no new_game() yet, so its games cannot be replayed; export "
-            "the raw events with --format jsonl meanwhile"
-        )
-    return module
+            f"{exc}; install the package that provides it, or export the raw events with "
+            "--format jsonl"
+        ) from exc
 
 
 @dataclass(frozen=True)
@@ -51,8 +41,8 @@ class Replay:
     """A game rebuilt from its log, up to `ply` standing actions out of `total`."""
 
     info: GameInfo
-    package: Any = field(repr=False)
-    engine: Any = field(repr=False)
+    spec: GameSpec = field(repr=False)
+    engine: Engine = field(repr=False)
     moves: tuple[Event, ...]
     ply: int
 
@@ -67,17 +57,17 @@ class Replay:
         return len(self.moves)
 
 
-def new_engine(info: GameInfo, loader: GameLoader | None = None) -> tuple[Any, Any]:
-    """The game package and a fresh engine built with the logged options."""
-    package = (loader or load_game_package)(info.game)
+def new_engine(info: GameInfo, loader: GameLoader | None = None) -> tuple[GameSpec, Engine]:
+    """The game's spec and a fresh engine built with the logged options."""
+    spec = (loader or load_game_spec)(info.game)
     try:
-        engine = package.new_game(**info.options)
+        engine = spec.new_game(info.options, None)
     except (TypeError, ValueError) as exc:
         raise ReplayError(
-            f"game {info.id}: {info.game}.new_game(**{info.options!r}) failed ({exc}); the "
-            "log is intact, export it with --format jsonl"
+            f"game {info.id}: {info.game} cannot start from its logged options "
+            f"{info.options!r} ({exc}); the log is intact, export it with --format jsonl"
         ) from exc
-    return package, engine
+    return spec, engine
 
 
 def replay(
@@ -93,7 +83,7 @@ def replay(
             f"ply {ply!r} is outside game {game_id}, which has {len(moves)} standing "
             f"actions; choose 0..{len(moves)}"
         )
-    package, engine = new_engine(info, loader)
+    spec, engine = new_engine(info, loader)
     for number, event in enumerate(moves[:ply], start=1):
         notation = str(event.payload["notation"])
         try:
@@ -105,4 +95,4 @@ def replay(
                 f"intact; `meridian-table export {game_id} --format jsonl` shows every event"
             ) from exc
     LOGGER.debug("replayed game %d to ply %d of %d", game_id, ply, len(moves))
-    return Replay(info, package, engine, moves, ply)
+    return Replay(info, spec, engine, moves, ply)

@@ -50,15 +50,11 @@ def control_state(
     (short enough for a tooltip). ``used`` is False for a board button the game never
     reads (the page hides those).
     """
-    hook = getattr(adapter, "control_state", None)
     from_adapter: Mapping[str, tuple[bool, str]] = {}
-    if callable(hook):
-        try:
-            answered = hook(view)
-            if isinstance(answered, Mapping):
-                from_adapter = answered
-        except Exception:  # a hint must never break the page
-            LOGGER.exception("%s.control_state failed; using the table's rules", adapter.game)
+    try:
+        from_adapter = adapter.control_state(view)
+    except Exception:  # a hint must never break the page
+        LOGGER.exception("%s.control_state failed; using the table's rules", adapter.game)
     used = {*adapter.controls, *TABLE_CONTROLS, *from_adapter}
     out: dict[str, dict[str, Any]] = {}
     for name in controls:

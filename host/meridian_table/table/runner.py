@@ -9,7 +9,6 @@ SQLite log and the session. ``RunningTable.close()`` takes it all down in order.
 from __future__ import annotations
 
 import importlib
-import inspect
 import logging
 import threading
 import time
@@ -20,6 +19,8 @@ from typing import Any
 
 from meridian_table import adapters
 from meridian_table.adapters.base import Adapter
+from meridian_table.games import registry
+from meridian_table.games.contract import OptionValue, parse_options
 from meridian_table.link import Link, find_picos
 from meridian_table.profiles import Profile, load_profile
 from meridian_table.store import Store
@@ -135,7 +136,7 @@ def open_table(setup: TableSetup) -> RunningTable:
     resumed game's own, or the adapter's default for the player count and options.
     """
     check_names(setup.players)
-    cls = adapters.adapter_class(setup.game)
+    spec = registry.spec(setup.game)
     if setup.db == ":memory:" and setup.resume:
         raise SetupError("--resume needs a database file; drop --db :memory:")
     closers: list[Callable[[], None]] = []
@@ -147,7 +148,7 @@ def open_table(setup: TableSetup) -> RunningTable:
         name = setup.profile or (logged.info.profile if logged is not None else None)
         if name is None:
             count = len(setup.players) if setup.players else None
-            name = cls.default_profile(count, dict(setup.options))
+            name = spec.default_profile(count, dict(setup.options))
         profile = load_profile(name)
         if profile.game != setup.game:
             raise SetupError(
@@ -213,7 +214,7 @@ def _open_game(
     if logged is not None:
         return logged.journal, logged.adapter, tuple(logged.info.players)
     options = _game_options(setup, profile)
-    adapter = adapters.create(setup.game, **options, **setup.settings)
+    adapter = adapters.create(setup.game, options, setup.settings, profile.variant)
     players = _players(setup, adapter)
     if store is None:
         return MemoryJournal(), adapter, players
@@ -223,15 +224,25 @@ def _open_game(
     return journal, adapter, players
 
 
-def _game_options(setup: TableSetup, profile: Profile) -> dict[str, Any]:
-    """The profile's variant (e.g. Kato's size) and the CLI's options, limited to what the
-    game's adapter takes; the number of players when the game has a choice."""
-    accepted = inspect.signature(adapters.adapter_class(setup.game)).parameters
-    options = {k: v for k, v in profile.variant.items() if k in accepted}
-    if setup.players and "players" in accepted:
-        options["players"] = len(setup.players)
-    options.update(setup.options)
-    return options
+def _game_options(setup: TableSetup, profile: Profile) -> dict[str, OptionValue]:
+    """The game's engine options: the profile's variant where the schema names it (e.g.
+    Kato's size), the number of players when the game has a choice, then the options
+    asked for, each checked by the game's options schema (OptionError names a bad one)."""
+    spec = registry.spec(setup.game)
+    counts = spec.player_counts
+    if setup.players and len(counts) > 1 and len(setup.players) not in counts:
+        allowed = ", ".join(str(c) for c in counts[:-1]) + f" or {counts[-1]}"
+        raise SetupError(
+            f"players {','.join(setup.players)!r}: {spec.title} is for {allowed} players; "
+            f"name each of them with --players, e.g. --players Ann,Bob"
+        )
+    schema = {o.name for o in spec.options if o.kind == "engine"}
+    given: dict[str, object] = {k: v for k, v in profile.variant.items() if k in schema}
+    if setup.players and "players" in schema:
+        given["players"] = len(setup.players)
+    given.update(setup.options)
+    options, _ = parse_options(spec.options, given, spec.id)
+    return spec.prepare(options) if spec.prepare is not None else options
 
 
 def check_names(players: tuple[str, ...]) -> None:

@@ -34,6 +34,7 @@ from meridian_table.adapters.base import (
     Observation,
     View,
 )
+from meridian_table.games import registry
 from meridian_table.ledplan import LedPlan, Light
 from meridian_table.table.controls import TableFacts, control_state
 from meridian_table.table.journal import Journal, MemoryJournal
@@ -177,6 +178,8 @@ class TableSession:
         self._plan: LedPlan = LedPlan.blank(profile.leds)
         self._plans_sent = 0
         self._faults: dict[tuple[str, tuple[str, ...]], dict[str, Any]] = {}
+        spec = registry.specs().get(adapter.game)
+        self._spec_json = spec.to_json() if spec is not None else None
         history = adapter.history()
         self._prior = next(iter(history[-1].placed), None) if history else None
         with self._lock:
@@ -808,12 +811,13 @@ class TableSession:
             )
             return {
                 "game": adapter.game,
+                "spec": self._spec_json,
                 "game_id": self.journal.game_id,
                 "options": dict(adapter.options),
                 "players": list(self.players),
                 "seats": seats,
                 "phase": self._phase,
-                "to_move": view.to_move if view is not None else _to_move(adapter),
+                "to_move": view.to_move if view is not None else adapter.to_move,
                 "message": self._message,
                 "error": self._error,
                 "board": board,
@@ -867,11 +871,6 @@ def _controls(adapter: Adapter, profile: ProfileLike) -> tuple[str, ...]:
     names = [*adapter.controls, *TABLE_BUTTONS]
     names += [b for b in profile.buttons if b not in names]
     return tuple(dict.fromkeys(names))
-
-
-def _to_move(adapter: Adapter) -> str | None:
-    value = getattr(adapter, "to_move", None)
-    return value if isinstance(value, str) else None
 
 
 def _describe(mistake: Mistake) -> str:

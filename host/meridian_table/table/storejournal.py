@@ -90,7 +90,7 @@ def rebuild(info: GameInfo, events: Sequence[Event], upto: int | None = None) ->
     for event in events:
         if event.kind == SETTINGS:
             settings.update(event.payload)
-    adapter = adapters.create(info.game, **info.options, **settings)
+    adapter = adapters.create(info.game, info.options, settings)
     for event in events:
         payload = event.payload
         try:
@@ -150,7 +150,7 @@ class StoreArchive:
         settings: dict[str, Any] = {}
         for event in self.store.events(game_id, kinds=[SETTINGS]):
             settings.update(event.payload)
-        adapter = adapters.create(info.game, **info.options, **settings)
+        adapter = adapters.create(info.game, info.options, settings)
         positions = [adapter.pieces()]
         actions = [e for e in self.store.moves(game_id)]
         for event in actions:

@@ -6,9 +6,8 @@ import random
 
 import pytest
 
-from meridian_table.games.kato import bench
 from meridian_table.games import kato
-from meridian_table.games.kato import geometry
+from meridian_table.games.kato import bench, geometry
 from meridian_table.games.kato.game import PASS, SWAP, pick_move
 
 

@@ -114,7 +114,11 @@ def register(group: click.Group) -> None:
         Example:
           meridian-table score colovini --map my-board.toml --players Ann,Bob,Cid
         """
-        from meridian_table.games.colovini.score_page import ScorePageError, check_players, serve_forever
+        from meridian_table.games.colovini.score_page import (
+            ScorePageError,
+            check_players,
+            serve_forever,
+        )
 
         board = _load(map_file)
         try:

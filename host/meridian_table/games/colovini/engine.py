@@ -21,7 +21,6 @@ from meridian_table.games.colovini.cards import (
     card_meridians,
     full_deck,
 )
-from meridian_table.games.contract import Engine, Outcome, Turn
 from meridian_table.games.colovini.maps import MERIDIANS, BoardMap, city_id, load_map, split_city
 from meridian_table.games.colovini.meridian import (
     Column,
@@ -29,6 +28,7 @@ from meridian_table.games.colovini.meridian import (
     placement_cities,
 )
 from meridian_table.games.colovini.scoring import Score, score
+from meridian_table.games.contract import Engine, Outcome, Turn
 
 LOGGER = logging.getLogger(__name__)
 

@@ -39,15 +39,16 @@ MERIDIAN_BUTTONS = tuple(f"meridian{m}" for m in range(1, MERIDIANS + 1))
 CONTROL_BUTTONS = ("confirm", "undo", "pass", "swap", "menu", "plus", "minus")
 
 OPTIONS = (
-    OptionSpec("players", int, None, "How many play: 2, 3 or 4 (the number of --players "
-               "names by default; 3 on the 40-city side, else 4).", choices=("2", "3", "4")),
+    OptionSpec("players", int, None, "How many play: 2, 3 or 4 (the number of players "
+               "named; without names, 3 on the 40-city side, else 4).", choices=("2", "3", "4"),
+               from_table=True),
     OptionSpec("deck", str, "digital", "digital (the table shuffles and deals) or physical "
                "(your own cards: say which card each turn).", choices=("digital", "physical")),
     OptionSpec("seed", int, None, "Shuffle the digital deck with this seed, to deal the same "
                "game again (default: a random seed; either way it is logged).", minimum=0,
                maximum=2**31 - 1),
     OptionSpec("map", str, None, "The island map: a .toml file or a shipped map (sample-50, "
-               "sample-40; default: the sample map of the board's side)."),
+               "sample-40; default: the sample map of the board's side).", metavar="FILE"),
 )
 
 
@@ -91,7 +92,7 @@ def _prepare(options: dict[str, OptionValue]) -> dict[str, OptionValue]:
     if options.get("seed") is not None and options.get("deck") == "physical":
         raise OptionError(
             f"--seed {options['seed']} shuffles the digital deck, but --deck physical uses "
-            "your own cards: leave --seed out, or use --deck digital"
+            "your own cards: leave --seed out, or use --deck digital", "seed"
         )
     map_ref = options.get("map")
     if map_ref is not None:
@@ -101,7 +102,7 @@ def _prepare(options: dict[str, OptionValue]) -> dict[str, OptionValue]:
             path = resolve_map(str(map_ref))
             load_map(path)
         except MapError as exc:
-            raise OptionError(f"--map: {exc}") from None
+            raise OptionError(str(exc), "map") from None
         # A shipped map is logged by name; a file by its absolute path, so that
         # --resume finds it from any folder.
         shipped = path.stem == map_ref and not Path(str(map_ref)).exists()

@@ -276,10 +276,10 @@ def _defend(game: Game, fight: Combat, action: Action, text: str) -> None:
             raise game.fail(text, f"{sid} cannot defend {fight.target}: a defender is a crewed "
                             "ship of the defender or a third player, in range", RULE)
     fight.defenders = fight.defenders + sorted(chosen, key=_sid)
-    lenders = sorted({game.state.ships[s].owner for s in chosen if s in lent} - {None})
+    lenders = sorted({o for s in chosen if s in lent and (o := game.state.ships[s].owner) is not None})
     if lenders:
         fight.stage = "lend"
-        fight.asking = [(s, "defend") for s in lenders if s is not None]
+        fight.asking = [(s, "defend") for s in lenders]
     else:
         fight.stage = "strike"
 

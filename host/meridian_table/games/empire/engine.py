@@ -307,8 +307,8 @@ class Game(Engine):
         state = self.state
         read = self.read
         out: list[str] = []
-        own = [h for h in (*state.bodies.values(), *state.ships.values())
-               if h.owner == seat and h.colonies > 0]
+        holders: list[Ship | BodyState] = [*state.bodies.values(), *state.ships.values()]
+        own = [h for h in holders if h.owner == seat and h.colonies > 0]
         targets = own + [s for s in state.ships.values() if s.owner is None]
         for src in own:
             for dst in targets:
@@ -901,7 +901,7 @@ def new_game(players: Sequence[str] | int = 3, mode: str = "standard", seed: int
     wanted = {"standard": (2, 3, 4), "two-player": (2,), "infection-solo": (1,),
               "infection-coop": (2, 3, 4)}[mode]
     if len(names) not in wanted:
-        raise ValueError(f"{mode} is played by {' or '.join(map(str, wanted))} players, "
+        raise ValueError(f"{mode} is played by {' or '.join(str(w) for w in wanted)} players, "
                          f"not {len(names)}")
     if any(not n or n == SCELROTIA for n in names) or len(set(names)) != len(names):
         raise ValueError(f"player names {names!r} must be distinct, not empty and not "

@@ -186,7 +186,7 @@ def _parse_args(verb: str, args: list[str], rest: str) -> Action:
     if verb == "damage":
         if not args:
             raise ValueError("names no unit")
-        out = []
+        out: list[Damage] = []
         for token in args:
             match = UNIT.fullmatch(token.lower())
             if not match:

@@ -210,7 +210,8 @@ class Reader:
     def waypoint_sectors(self, seat: int, skip: str | None = None) -> set[int]:
         """Sectors holding a waypoint of ``seat`` (on holders other than ``skip``)."""
         out: set[int] = set()
-        for holder in (*self.state.bodies.values(), *self.state.ships.values()):
+        holders: list[Ship | BodyState] = [*self.state.bodies.values(), *self.state.ships.values()]
+        for holder in holders:
             if holder.owner == seat and holder.waypoints and holder.id != skip:
                 out.update(self.sectors(holder))
         return out

@@ -1,0 +1,85 @@
+"""The toy's spec: everything the platform needs, registered as the entry point ``toy``."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from importlib.resources import files
+from typing import cast
+
+from meridian_table.adapters.base import Adapter
+from meridian_table.games.contract import (
+    BoardSpec,
+    Engine,
+    GameSpec,
+    Options,
+    OptionSpec,
+    PageSpec,
+    RandomPolicy,
+    RecordFormat,
+    SeatLook,
+)
+from meridian_toygame.adapter import ToyAdapter
+from meridian_toygame.engine import CELLS, ToyGame
+
+#: The shipped board profile (``play toy --profile`` this file).
+PROFILE = str(files("meridian_toygame") / "boards" / "toy-9.json")
+
+
+def _new_game(options: Options, seed: int | None) -> Engine:
+    del seed
+    return ToyGame(**cast(dict[str, str], dict(options)))
+
+
+def _adapter(options: Options, settings: Options, variant: Mapping[str, object]) -> Adapter:
+    del settings, variant
+    return ToyAdapter(str(options.get("marks") or "XO"))
+
+
+def _export(engine: Engine, headers: Mapping[str, str]) -> str:
+    game = cast(ToyGame, engine)
+    lines = [f'[{key} "{value}"]' for key, value in headers.items()]
+    return "\n".join([*lines, "", " ".join(game.history)]) + "\n"
+
+
+def _parse(text: str) -> tuple[dict[str, str], Engine]:
+    headers: dict[str, str] = {}
+    game = ToyGame()
+    for line in text.splitlines():
+        if line.startswith("["):
+            key, _, value = line.strip("[]").partition(" ")
+            headers[key] = value.strip('"')
+        elif line.strip():
+            for move in line.split():
+                game.play(move)
+    return headers, game
+
+
+def _diagram(engine: Engine) -> str:
+    position = cast(ToyGame, engine).position()
+    return "\n".join(position[i:i + 3] for i in range(0, 9, 3))
+
+
+SPEC = GameSpec(
+    id="toy",
+    title="Toy",
+    published="Toy",
+    summary="A test game: claim cells of a 3x3 grid (2 players)",
+    player_counts=(2,),
+    options=(OptionSpec("marks", str, "XO", "The two players' marks."),),
+    new_game=_new_game,
+    adapter=_adapter,
+    default_profile=lambda players, options: PROFILE,
+    board=BoardSpec(lambda variant: tuple(CELLS), lambda variant: "the toy's 3x3 grid",
+                    ("confirm", "undo")),
+    page=PageSpec(
+        seats=(SeatLook("cross", "Cross", "#c02020", "X", "#ffffff"),
+               SeatLook("nought", "Nought", "#20a020", "O", "#000000")),
+        drawing="grid",
+        script="static/page.js",
+        piece_word="mark",
+    ),
+    records=RecordFormat(_export, _parse, ".toy"),
+    policies={"random": RandomPolicy},
+    text_diagram=_diagram,
+    help_examples=("play toy --seat 2=random",),
+)
