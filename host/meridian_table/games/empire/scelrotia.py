@@ -3,14 +3,16 @@
 Its turn (docs/games/empire.md, "The Scelrotia"), with every tie broken by a fixed rule,
 so that a game is decided by its seed and the players' actions alone:
 
-1. The pieces act in this order: its bodies in map order (planets yellow, white,
-   orange by number, then moons by number), then its ships by number. A body it takes
-   during the turn joins the end of the queue and acts in the same turn (the book's
-   example: Hadron infects Slate, then Slate builds a ship). A ship built this turn does
-   not act.
+1. The pieces act in this order: its planets in map order (yellow, white, orange by
+   number), then its ships by number, then its moons (which only have a passive) by
+   number. A body it takes during the turn joins the end of its queue (planets) or
+   the moons, and acts in the same turn: the book's example runs Thrace, Moji, Hadron
+   (which infects Slate), Slate (which builds a ship), then the moon Moji infected.
+   A ship built or taken this turn does not act.
 2. A planet grows (one colony) while below its capacity; when full it infects the
    closest body not its own. A newly infected inner planet instead builds a fighter
-   with 2 colonies on the first quadrant of its orbit with room (none if all are full).
+   with 2 colonies on the first quadrant of its orbit with room (none if all are full):
+   "Build Starship" fires once per infection.
 3. A moon only acts through its passive: it infects the lowest-numbered player ship in
    its orbit.
 4. A ship grows while below its capacity; when full it moves up to 2 quadrants (capacity
@@ -18,8 +20,9 @@ so that a game is decided by its seed and the players' actions alone:
    body not its own, then infects that body if it is in orbit.
 
 "Closest" is the fewest quadrant steps between the two bodies' orbits (0 when they
-share a quadrant); ties go to the body first in map order, then to the quadrant first
-in map order.
+share a quadrant). Ties go, in turn, to an inner planet (the Scelrotia races the
+players for them), to a body a player holds (it replaces their colony), then to the
+body first in map order; between quadrants, to the first in map order.
 """
 
 from __future__ import annotations
@@ -38,7 +41,7 @@ FIGHTER_COLONIES = 2
 def _nearest(game: Game, quads: tuple[str, ...]) -> BodyState | None:
     """The body not held by the Scelrotia closest to any of ``quads``."""
     board = game.board
-    best: tuple[int, int] | None = None
+    best: tuple[int, int, int, int] | None = None
     found: BodyState | None = None
     for index, body in enumerate(game.state.bodies.values()):
         if body.owner == game.scelrotia:
@@ -46,7 +49,8 @@ def _nearest(game: Game, quads: tuple[str, ...]) -> BodyState | None:
         if game.mode == "two-player" and board.bodies[body.id].is_moon:
             continue
         steps = min(board.distance[q][o] for q in quads for o in board.bodies[body.id].orbit)
-        key = (steps, index)
+        inner = game.read.body_card(body).inner
+        key = (steps, 0 if inner else 1, 0 if game.read.is_human(body.owner) else 1, index)
         if best is None or key < best:
             best, found = key, body
     return found
@@ -149,14 +153,16 @@ def take_turn(game: Game) -> list[str]:
         state.skip_scelrotia = False
         return ["the Scelrotia's turn is skipped (a victory token)"]
     me = game.scelrotia
-    queue = [b.id for b in state.bodies.values() if b.owner == me]
+    board = game.board
+    queue = [b.id for b in state.bodies.values() if b.owner == me and not board.bodies[b.id].is_moon]
     queue += sorted((s.id for s in state.ships.values() if s.owner == me),
                     key=lambda s: int(s[1:]))
+    moons = [b.id for b in state.bodies.values() if b.owner == me and board.bodies[b.id].is_moon]
     done: set[str] = set()
     newly: set[str] = set()
     steps: list[str] = []
-    while queue:
-        pid = queue.pop(0)
+    while queue or moons:
+        pid = queue.pop(0) if queue else moons.pop(0)
         if pid in done:
             continue
         done.add(pid)
@@ -170,7 +176,7 @@ def take_turn(game: Game) -> list[str]:
             continue
         if taken is not None and taken.id not in done:
             newly.add(taken.id)
-            queue.append(taken.id)
+            (moons if board.bodies[taken.id].is_moon else queue).append(taken.id)
     return steps
 
 
