@@ -53,7 +53,10 @@ def check_invariants(game: Game) -> None:
     assert total == sum(h.colonies for h in holders if h.owner is not None)
 
 
-def play(game: Game, rng: random.Random, time_call: int, undo_every: int = 0) -> int:
+def play(game: Game, rng: random.Random, time_call: int, undo_every: int = 0,
+         aggressive: bool = False) -> int:
+    """Random legal play; ``aggressive`` picks an attack half the time one is legal (pure
+    random play rarely fights, and combat has the most steps to check)."""
     played = 0
     while not game.is_over:
         if played == time_call and not game.state.trigger and not game.state.final:
@@ -64,6 +67,9 @@ def play(game: Game, rng: random.Random, time_call: int, undo_every: int = 0) ->
         legal = game.legal()
         assert legal, "a live game always has a legal action"
         action = rng.choice(legal)
+        attacks = [a for a in legal if a.startswith(("attack", "strike", "waypoint"))]
+        if aggressive and attacks and rng.random() < 0.5:
+            action = rng.choice(attacks)
         if undo_every and played % undo_every == 0:
             before = game.state.copy()
             game.play(action)
@@ -80,7 +86,7 @@ def play(game: Game, rng: random.Random, time_call: int, undo_every: int = 0) ->
 def test_seeded_random_games(mode: str, players: int) -> None:
     for seed in range(200):
         game = new_game(players=players, mode=mode, seed=seed)
-        play(game, random.Random(seed), time_call=60)
+        play(game, random.Random(seed), time_call=60, aggressive=seed % 2 == 1)
         assert game.outcome() is not None
 
 
@@ -91,7 +97,8 @@ def test_random_play_undo_and_records(setup: tuple[str, int], seed: int, time_ca
     mode, players = setup
     game = new_game(players=players, mode=mode, seed=seed, events=seed % 2 == 0,
                     guilds=seed % 3 == 0)
-    play(game, random.Random(seed), time_call=time_call, undo_every=3)
+    play(game, random.Random(seed), time_call=time_call, undo_every=3,
+         aggressive=seed % 2 == 1)
     _, again = record.parse(record.export(game))
     assert again.state == game.state
     while game.history:  # undo all the way back to the deal

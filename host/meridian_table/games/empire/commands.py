@@ -75,7 +75,12 @@ def _play_loop(game: Game, stream: TextIO, record: Path | None) -> None:
 def register(group: click.Group) -> None:
     @group.group("empire")
     def empire_group() -> None:
-        """Meridian: Empire in Space: check map and card files, play with the engine."""
+        """Meridian: Empire in Space: check map and card files, play with the engine.
+
+        \b
+        Example:
+          meridian-table empire check --map my-board.toml --cards my-cards.toml
+        """
 
     @empire_group.command("check")
     @click.option("--map", "map_ref", default="sample", show_default=True, metavar="FILE",
@@ -113,10 +118,13 @@ def register(group: click.Group) -> None:
                   help="Comma-separated player names, in seat order.")
     @click.option("--mode", default="standard", show_default=True,
                   type=click.Choice(["standard", "two-player", "infection-solo",
-                                     "infection-coop"]))
+                                     "infection-coop"]),
+                  help="Which game: standard, two-player, or against the Scelrotia.")
     @click.option("--seed", type=int, default=None, help="Seed of the draws (logged).")
-    @click.option("--map", "map_ref", default="sample", show_default=True, metavar="FILE")
-    @click.option("--cards", "cards_ref", default="sample", show_default=True, metavar="FILE")
+    @click.option("--map", "map_ref", default="sample", show_default=True, metavar="FILE",
+                  help="The board map (.toml) or a shipped map name.")
+    @click.option("--cards", "cards_ref", default="sample", show_default=True, metavar="FILE",
+                  help="The card set (.toml) or a shipped card set name.")
     @click.option("--record", type=click.Path(dir_okay=False, path_type=Path), default=None,
                   help="Write the game's record here at the end.")
     def play(players: str, mode: str, seed: int | None, map_ref: str, cards_ref: str,

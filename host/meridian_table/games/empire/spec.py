@@ -178,7 +178,8 @@ SPEC = GameSpec(
     title="Meridian: Empire in Space",
     published="Meridian: Empire in Space",
     summary="Rowitt's game of energy, starships, planets and waypoints (1 to 4 players; "
-            "the Scelrotia in the infection modes)",
+            "the Scelrotia in the infection modes); not yet on a sensing board: "
+            "`meridian-table empire play` keeps score in text",
     player_counts=(1, 2, 3, 4),
     options=OPTIONS,
     new_game=_new_game,
@@ -198,6 +199,12 @@ SPEC = GameSpec(
     ),
     records=RecordFormat(_export, _parse, ".empire"),
     policies={"random": RandomPolicy, "scelrotia": ScelrotiaPolicy},
+    # Not yet on a sensing board (issue 17): the examples show what works today.
+    help_examples=(
+        "meridian-table empire play --players Ann,Bob --seed 7",
+        "meridian-table empire check --map my-board.toml --cards my-cards.toml",
+        "play empire --players Ann,Bob   (says it needs the board adapter, issue 17)",
+    ),
     text_diagram=_diagram,
     benches=(BenchSpec("empire", "Empire in Space: legal-action latency, Scelrotia turns "
                                  "and random games per second.", _bench),),
