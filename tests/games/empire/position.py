@@ -10,7 +10,6 @@ from __future__ import annotations
 from meridian_table.games.empire import Game, new_game
 from meridian_table.games.empire.state import Ship
 
-
 RESERVES = ("S2Q4", "S2Q4", "S7Q3", "S7Q3")
 
 

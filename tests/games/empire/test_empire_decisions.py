@@ -4,9 +4,9 @@
 from __future__ import annotations
 
 import pytest
+from tests.games.empire.position import board, energy, hold, ship
 
 from meridian_table.games.empire import IllegalActionError, new_game, scelrotia
-from tests.games.empire.position import board, energy, hold, ship
 
 RED, GREEN, BLUE = 0, 1, 2
 NEXUS = "planet.white.2"

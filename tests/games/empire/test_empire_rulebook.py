@@ -7,9 +7,9 @@ the rebuild is described in each test's docstring.
 from __future__ import annotations
 
 import pytest
+from tests.games.empire.position import board, energy, hold, ship
 
 from meridian_table.games.empire import IllegalActionError
-from tests.games.empire.position import board, energy, hold, ship
 
 RED, GREEN, BLUE = 0, 1, 2
 NEXUS = "planet.white.2"  # orbit S4Q2 and S5Q1 (one ship each)
