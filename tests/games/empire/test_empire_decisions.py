@@ -510,6 +510,7 @@ def test_the_scelrotia_infects_from_round_one_and_acts_last_in_the_round() -> No
     game.play("scelrotia")
     after = sum(b.colonies for b in game.state.bodies.values() if b.owner == game.scelrotia)
     assert after > before and game.round == 2
+    assert game.view()["scelrotia_did"] == list(game.state.scelrotia_did) != []
 
 
 def test_players_attack_the_scelrotia_only_after_settling_an_inner_planet() -> None:

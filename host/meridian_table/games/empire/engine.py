@@ -342,7 +342,7 @@ class Game(Engine):
             if verb != "scelrotia":
                 raise self.fail(text, "it is the Scelrotia's turn; play 'scelrotia'",
                                 "Infection Mode")
-            scelrotia.take_turn(self)
+            state.scelrotia_did = tuple(scelrotia.take_turn(self))
             self._next_turn()
             return
         if verb == "scelrotia":
@@ -771,6 +771,7 @@ class Game(Engine):
             "ships": ships, "face_up_waypoint": state.face_up,
             "energy_equity": read.energy_equity(), "moon_equity": read.moon_equity(),
             "tokens": state.tokens if read.infection else None,
+            "scelrotia_did": list(state.scelrotia_did) if read.infection else None,
             "combat": None if fight is None else {
                 "attacker": fight.attacker, "defender": fight.defender, "target": fight.target,
                 "attackers": list(fight.attackers), "defenders": list(fight.defenders),

@@ -107,6 +107,8 @@ class State:
     skip_scelrotia: bool = False
     winners: tuple[int, ...] | None = None  # set when the game is over
     reason: str = ""
+    #: What the Scelrotia did in its last turn, in words (for the page and the table).
+    scelrotia_did: tuple[str, ...] = ()
 
     @property
     def active(self) -> int:
@@ -119,7 +121,7 @@ class State:
             {k: s.copy() for k, s in self.ships.items()},
             self.next_ship, list(self.waypoint_deck), self.face_up, list(self.event_deck),
             self.trigger, self.final, None if self.combat is None else self.combat.copy(),
-            self.tokens, self.skip_scelrotia, self.winners, self.reason,
+            self.tokens, self.skip_scelrotia, self.winners, self.reason, self.scelrotia_did,
         )
 
 
