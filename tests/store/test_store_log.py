@@ -120,7 +120,7 @@ def test_unknown_game_is_a_lookup_error_naming_the_id(store: Store) -> None:
 @pytest.mark.parametrize(
     ("game", "players", "message"),
     [
-        ("Kato!", ["A", "B"], "not a game package name"),
+        ("Kato!", ["A", "B"], "not a game id"),
         ("toy", "AB", "list of non-empty names"),
         ("toy", ["A", ""], "list of non-empty names"),
         ("toy", ["A", "A"], "repeated name"),

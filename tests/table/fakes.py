@@ -2,25 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from meridian_table.ledplan import LedPlan
+from meridian_table.link.events import LinkState, SenseEvent
 from meridian_table.profiles import Profile
 
-
-@dataclass(frozen=True)
-class Sense:
-    seq: int
-    t_ms: int
-    pos: int
-    closed: bool
-
-
-@dataclass(frozen=True)
-class State:
-    state: str
-    detail: str = ""
+# The link's own event classes: the session dispatches on their types.
+Sense = SenseEvent
+State = LinkState
 
 
 class FakeClock:

@@ -9,7 +9,7 @@ For a board that matches, :meth:`Adapter.view` says the phase, the message, the 
 sites and the LEDs (as ``site -> Light``; the table maps sites to LED indices through
 the board profile).
 
-Sites are the profile's site names (``"G6"`` for Kato, ``"3.1"`` for Colovini).
+Sites are the profile's site names (``"G6"``, ``"3.1"``: each game names its own).
 Actions are strings in the game's own notation, so the store logs and replays them
 through ``engine.play(notation)`` (docs/ARCHITECTURE.md, "Every game package").
 
@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from dataclasses import field as dc_field
 from typing import Any, ClassVar, Literal
 
+from meridian_table.games.contract import Engine
 from meridian_table.ledplan import BLINK, FAST_BLINK, FLASH, PULSE, SOLID, Light
 
 LOGGER = logging.getLogger(__name__)
@@ -83,7 +84,9 @@ PASS = "pass"              # the only legal action is to pass: Confirm passes
 ENDED = "ended"            # the game is over
 PAUSED = "paused"          # the board is disconnected
 ADJUDICATE = "adjudicate"  # the players are agreeing on a result by count
-PHASES = (PLAY, RESYNC, CHOICE, PASS, ENDED, PAUSED, ADJUDICATE)
+EXECUTE = "execute"        # the people carry out an automaton's move on the board
+THINKING = "thinking"      # an automaton is choosing its move
+PHASES = (PLAY, RESYNC, CHOICE, PASS, ENDED, PAUSED, ADJUDICATE, EXECUTE, THINKING)
 
 MistakeKind = Literal["remove", "put_back"]
 
@@ -170,8 +173,8 @@ class Interpretation:
     - ``choice`` is set: the adapter recorded an answer that is not an engine action
       (e.g. "keep" in the pie rule); the table logs it so a resumed game replays it;
     - none of them: nothing to guide. From :meth:`Adapter.interpret` this means the
-      differing board is acceptable as it stands (Kato's tournament level: dead stones
-      the mover may still lift or overlook); from a button, nothing happened.
+      differing board is acceptable as it stands (e.g. a tournament level that lets
+      the mover lift or overlook pieces the rules remove); from a button, nothing happened.
 
     ``message`` is the sentence the page shows (and the CLI prints).
     """
@@ -241,9 +244,9 @@ class Adapter(ABC):
     (also when replaying the log); ``result()`` once ``view().phase`` is ENDED.
     """
 
-    #: The game's package name under ``meridian_table.games`` (``"kato"``).
+    #: The game's id, as its spec registers it.
     game: ClassVar[str]
-    #: The seats/colours in turn order (``("light", "dark")`` for Kato). A class
+    #: The seats/colours in turn order (``("light", "dark")``). A class
     #: default, or set per game in ``__init__`` when the player count varies.
     colours: tuple[str, ...]
     #: The game buttons the adapter understands besides the table's ``undo``/``menu``.
@@ -264,7 +267,7 @@ class Adapter(ABC):
 
     @abstractmethod
     def pieces(self) -> dict[str, str]:
-        """Site -> piece label for the page (``"L"``/``"D"`` for Kato)."""
+        """Site -> piece label for the page (``"L"``/``"D"``)."""
 
     @abstractmethod
     def view(self, prior: str | None) -> View:
@@ -309,6 +312,22 @@ class Adapter(ABC):
         """Per colour: ``{"total": n, "breakdown": [{"label": ..., "value": ...}]}``."""
 
     @property
+    @abstractmethod
+    def engine(self) -> Engine:
+        """The rules engine this adapter wraps (an automaton searches on a copy of it)."""
+
+    def automaton_inputs(self, action: str) -> tuple[tuple[str, str], ...]:
+        """The answers (``(field, value)``) the table gives for an automaton before it
+        carries out ``action``: e.g. a pie "keep" when it plays on instead of swapping.
+        Each is given through :meth:`answer` and logged as a choice."""
+        del action
+        return ()
+
+    def describe(self, action: str) -> str:
+        """``action`` in words for the page ("a 4-high tower on meridian 3, city 2")."""
+        return action
+
+    @property
     def to_move(self) -> str | None:
         """The seat (colour) to act, or None when nobody is to act (the game is over)."""
         return None
@@ -346,13 +365,13 @@ class Adapter(ABC):
 
     def settings(self) -> dict[str, Any]:
         """Table-level options that are not engine options (logged apart, passed back to
-        the constructor on resume), e.g. Kato's assist level."""
+        the constructor on resume), e.g. an assist level."""
         return {}
 
     def seats(self) -> dict[str, int]:
         """Colour -> index of the player (in the logged players list) who holds it now.
 
-        The identity unless the game lets players exchange seats (Kato's pie swap)."""
+        The identity unless the game lets players exchange seats (a pie swap)."""
         return {colour: index for index, colour in enumerate(self.colours)}
 
     def board_json(self) -> dict[str, Any]:

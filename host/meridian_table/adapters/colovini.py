@@ -712,6 +712,25 @@ class ColoviniAdapter(Adapter):
             return Interpretation(action=f"{card}:pass", message=f"{self.to_move} passes ({card})")
         return self.answer(PASSING, "card")
 
+    def describe(self, action: str) -> str:
+        """``3:3.2=4`` -> "card 3: a 4-high tower on meridian 3, city 3.2, pushing ..."."""
+        try:
+            parsed = Action.parse(action)
+        except ValueError:
+            return action
+        if parsed.meridian == 0:
+            return f"play card {parsed.card} and pass"
+        parts = []
+        if parsed.remove:
+            parts.append(f"lift the tower on {city_id(parsed.meridian, parsed.remove)}")
+        if parsed.city:
+            parts.append(f"build a {parsed.height}-high tower on "
+                         f"{city_id(parsed.meridian, parsed.city)}")
+        column = self._engine.state.columns[parsed.meridian - 1]
+        if parsed.city and column[parsed.city - 1] is not None and parsed.city != parsed.remove:
+            parts.append("pushing the tower standing there along the meridian")
+        return f"card {parsed.card}: " + ", then ".join(parts)
+
     def answer(self, field_name: str, value: str) -> Interpretation:
         if self._engine.is_over:
             raise AdapterError("the game is over: there is nothing to answer")

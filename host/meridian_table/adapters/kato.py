@@ -345,6 +345,20 @@ class KatoAdapter(Adapter):
             f"button {name!r} means nothing in Kato's Meridians; use confirm, pass, swap, undo or menu"
         )
 
+    def automaton_inputs(self, action: str) -> tuple[tuple[str, str], ...]:
+        """Playing on instead of swapping answers the pie choice with "keep"."""
+        if self._choice_open() and action != "swap":
+            return ((PIE, "keep"),)
+        return ()
+
+    def describe(self, action: str) -> str:
+        if action == "swap":
+            return "swap colours (pie rule)"
+        if action == "pass":
+            return "pass"
+        head = action.split()[0]
+        return f"a {self.to_move} stone on {head}"
+
     def answer(self, field_name: str, value: str) -> Interpretation:
         if field_name != PIE:
             raise AdapterError(f"Kato asks no {field_name!r}; the only question is {PIE!r}")

@@ -1,6 +1,7 @@
 """`meridian-table bench table`: switch change to new LED frame, through the whole table.
 
-A random Kato game is played on the virtual board (the real firmware behind a pty, the
+A random game is played on the virtual board (``options["game"]``, else the first
+installed game whose spec says ``table_bench``) (the real firmware behind a pty, the
 real link, the session, the adapter and the engine), with the settle window set to 0 so
 that it is excluded. Every switch change (a placement, a dead stone lifted, a stone put
 back after an undo) is timed from the simulated switch change until the firmware
@@ -18,6 +19,7 @@ import threading
 import time
 from typing import Any
 
+from meridian_table.games import registry
 from meridian_table.ledplan import SOLID, LedPlan, Light
 from meridian_table.table.runner import RunningTable, TableSetup, open_table
 
@@ -65,7 +67,11 @@ def run(options: dict[str, Any]) -> dict[str, Any]:
     samples: list[float] = []
     missing = 0
     games = 0
-    setup = TableSetup(game="kato", board="sim", db=":memory:", settle_s=0.0)
+    game = options.get("game") or next(
+        (s.id for s in registry.specs().values() if s.table_bench), None)
+    if not isinstance(game, str):
+        raise RuntimeError("no installed game can drive the table bench (table_bench=True)")
+    setup = TableSetup(game=game, board="sim", db=":memory:", settle_s=0.0)
     reference: list[float] = []
     stats: dict[str, Any] = {}
     debounce_ms = 0
@@ -83,6 +89,7 @@ def run(options: dict[str, Any]) -> dict[str, Any]:
     p99 = _percentile(samples, 0.99)
     ref50 = statistics.median(reference) if reference else None
     return {
+        "game": game,
         "moves": len(samples),
         "no_new_frame": missing,
         "games": games,
@@ -111,7 +118,7 @@ def _play(table: RunningTable, rng: random.Random, budget: int, samples: list[fl
     while done < budget:
         _wait_idle(table)
         state = session.state()
-        if state["phase"] == "resync":
+        if state["phase"] == "resync" and state["diff"]["next"] is not None:
             site = state["diff"]["next"]
             change = (site, site in state["diff"]["put_back"])
         elif state["phase"] == "play" and state["legal"]:

@@ -217,7 +217,7 @@ def _monitor_command(group: click.Group) -> None:
         \b
         Examples:
           meridian-table monitor                      # the Pico, else a running sim
-          meridian-table monitor /dev/ttyACM0 --profile kato-114 --raw
+          meridian-table monitor /dev/ttyACM0 --profile PROFILE --raw
           meridian-table monitor sim --duration 10 --stats-every 0
         """
         try:
@@ -250,9 +250,9 @@ def _sim_command(group: click.Group) -> None:
 
         \b
         Examples:
-          meridian-table sim --profile kato-114            # then, in another terminal:
-          meridian-table monitor sim --profile kato-114
-          meridian-table sim --profile colovini-50 --closed 1.1,confirm --mode micropython
+          meridian-table sim --profile PROFILE             # then, in another terminal:
+          meridian-table monitor sim --profile PROFILE
+          meridian-table sim --profile PROFILE --closed SITE,confirm --mode micropython
         """
         from meridian_table.profiles import ProfileError, load_profile
         from meridian_table.sim import VirtualBoard, VirtualBoardError

@@ -132,7 +132,7 @@ def register(group: click.Group) -> None:
 
     @group.command("games")
     @db_option
-    @click.option("--game", default=None, help="Only games of this game package (e.g. kato).")
+    @click.option("--game", default=None, help="Only games of this game (its id, as `meridian-table play --help` lists).")
     @click.option(
         "--upgrade", is_flag=True, help="Migrate an older log to this version first (backup made)."
     )
@@ -141,7 +141,7 @@ def register(group: click.Group) -> None:
 
         \b
         Example:
-          meridian-table games --game kato
+          meridian-table games --game GAME
         """
         _games(db, game, upgrade)
 

@@ -42,3 +42,6 @@ def _register_games() -> None:
 
 _register_all()
 _register_games()
+
+if __name__ == "__main__":
+    main()

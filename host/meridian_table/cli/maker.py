@@ -254,9 +254,9 @@ def _calibrate_command(group: click.Group) -> None:
 
         \b
         Examples:
-          meridian-table calibrate --profile kato-114
+          meridian-table calibrate --profile PROFILE
           meridian-table calibrate --profile ./my.json --in-place --only G6 --only A1
-          meridian-table calibrate --profile kato-80 --sim          # a demo
+          meridian-table calibrate --profile PROFILE --sim         # a demo
         """
         profile = _load(profile_name)
         if not sim:
@@ -392,7 +392,7 @@ def _flash_command(group: click.Group) -> None:
 
         \b
         Examples:
-          meridian-table flash --profile kato-114
+          meridian-table flash --profile PROFILE
           meridian-table flash --profile ./my.json --port /dev/ttyACM1
         """
         profile = _load(profile_name)

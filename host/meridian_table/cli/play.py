@@ -37,6 +37,7 @@ from meridian_table.games import registry
 from meridian_table.games.contract import GameSpec, OptionError, OptionSpec, parse_options
 from meridian_table.link import UnknownPortError, check_port
 from meridian_table.store import StoreError
+from meridian_table.table.presenter import PageState
 from meridian_table.table.runner import RunningTable, SetupError, TableSetup, open_table
 
 LOGGER = logging.getLogger(__name__)
@@ -58,12 +59,12 @@ class HeadlessPrinter:
             self._out.write(json.dumps(record, sort_keys=True) + "\n")
             self._out.flush()
 
-    def prime(self, state: dict[str, Any]) -> None:
+    def prime(self, state: PageState) -> None:
         self._moves = list(state["moves"])
         self._last = _summary(state)
         self._new_faults(state)
 
-    def _new_faults(self, state: dict[str, Any]) -> list[dict[str, Any]]:
+    def _new_faults(self, state: PageState) -> list[dict[str, Any]]:
         """The board faults not printed yet (a repeat of a printed one is not new)."""
         out = []
         for fault in state["link"].get("faults", []):
@@ -74,7 +75,7 @@ class HeadlessPrinter:
                             "text": fault["text"]})
         return out
 
-    def __call__(self, state: dict[str, Any]) -> None:
+    def __call__(self, state: PageState) -> None:
         moves = list(state["moves"])
         records: list[dict[str, Any]] = []
         with self._lock:
@@ -111,7 +112,7 @@ class HeadlessPrinter:
             self.emit(record)
 
 
-def _summary(state: dict[str, Any]) -> tuple[Any, ...]:
+def _summary(state: PageState) -> tuple[Any, ...]:
     return (
         state["phase"],
         state["message"],
@@ -191,6 +192,9 @@ def _headless_command(table: RunningTable, verb: str, args: list[str]) -> dict[s
         return session.command({"cmd": "button", "name": args[0]})
     if verb == "choose" and len(args) == 2:
         return session.command({"cmd": "choose", "field": args[0], "value": args[1]})
+    if verb == "seat" and len(args) == 2:
+        automaton = None if args[1] == "person" else args[1]
+        return session.command({"cmd": "seat", "seat": args[0], "automaton": automaton})
     if verb == "agree" and len(args) == 1:
         return session.command({"cmd": "agree", "player": args[0]})
     if verb == "wait":
@@ -204,7 +208,8 @@ def _headless_command(table: RunningTable, verb: str, args: list[str]) -> dict[s
         return {"ok": True, "state": session.state()}
     raise ValueError(
         f"unknown headless command {' '.join([verb, *args])!r}; use place, lift, toggle, "
-        "button NAME, choose FIELD VALUE, agree SEAT, wait, state or quit"
+        "button NAME, choose FIELD VALUE, agree SEAT, seat N AUTOMATON|person, wait, state "
+        "or quit"
     )
 
 
@@ -349,6 +354,10 @@ def _play(spec: GameSpec, kwargs: dict[str, Any]) -> None:
     given = {name: value for name, value in kwargs.items() if value is not None}
     kinds = {o.name: o for o in spec.options}
     named = [kinds[n].flag for n in given if kinds[n].kind == "engine"]
+    if resume and seats:
+        raise click.BadParameter(
+            "--resume continues the logged game with its own seats; leave --seat out "
+            "(the page can give a seat to a person or an automaton)", param_hint="--seat")
     if resume and named:
         raise click.BadParameter(
             f"--resume continues the logged game with its own options; leave "
@@ -363,15 +372,16 @@ def _play(spec: GameSpec, kwargs: dict[str, Any]) -> None:
         if exc.option is not None and exc.option in kinds:
             raise click.BadParameter(str(exc), param_hint=kinds[exc.option].flag) from None
         raise click.UsageError(str(exc)) from None
+    setting: dict[str, Any] = dict(settings)
     if seats:
-        settings["seats"] = json.dumps(seats, sort_keys=True)
+        setting["seats"] = seats
     setup = TableSetup(
         game=spec.id,
         board=board,
         profile=profile,
         players=_parse_players(players),
         options=dict(options),
-        settings=dict(settings),
+        settings=setting,
         resume=resume,
         db=db,
         settle_s=settle_ms / 1000.0,

@@ -117,7 +117,7 @@ OptionKind = Literal["engine", "setting"]
 class OptionSpec:
     """One option of a game. ``kind`` says where it goes: ``engine`` options make the
     game (logged as its options); ``setting`` options change only how the table helps
-    (logged apart, e.g. Kato's assist level). ``type`` is ``bool``, ``int`` or ``str``."""
+    (logged apart, e.g. an assist level). ``type`` is ``bool``, ``int`` or ``str``."""
 
     name: str
     type: type[bool] | type[int] | type[str]
@@ -289,7 +289,7 @@ class BoardSpec:
     #: ``expected_sites(variant)``: every site in a stable order; VariantError when the
     #: variant is not one the game knows.
     expected_sites: Callable[[Mapping[str, object]], tuple[str, ...]]
-    #: ``describe(variant)``: the board in words ("the Kato board of size 6").
+    #: ``describe(variant)``: the board in words ("the board of size 6").
     describe: Callable[[Mapping[str, object]], str]
     #: The button names a board of this game may have.
     buttons: tuple[str, ...] = ("confirm", "undo", "pass", "swap", "menu", "plus", "minus")
@@ -378,7 +378,7 @@ class GameSpec:
     help_examples: tuple[str, ...] = ()
     benches: tuple[BenchSpec, ...] = ()
     #: ``register_commands(group)``: adds the game's own commands to ``meridian-table``
-    #: (Colovini's ``map check`` and ``score colovini``).
+    #: (a map checker, a scoring assistant).
     register_commands: Callable[[click.Group], None] | None = None
     #: A short line for ``play --help`` and the page's game list.
     summary: str = ""
@@ -386,6 +386,9 @@ class GameSpec:
     #: naming the flag and the fix) and embeds the data they name (a map file's text), so
     #: the logged options replay without the original file. Called for new games only.
     prepare: Callable[[dict[str, OptionValue]], dict[str, OptionValue]] | None = None
+    #: True when random play of this game (a piece on a lit legal site, Confirm to pass)
+    #: exercises the whole table: ``bench table`` plays the first such game by default.
+    table_bench: bool = False
 
     def policy(self, description: str, seed: int | None = None) -> Policy:
         """The automaton for a seat description: ``random``, ``bot:4``."""

@@ -1,5 +1,5 @@
 """The one list of games: every :class:`GameSpec` registered under the entry-point group
-``meridian_table.games``. Kato and Colovini register there too (pyproject.toml), so a game
+``meridian_table.games``. the games shipped here register there too (pyproject.toml), so a game
 in its own package is found exactly as they are, and nothing else lists games.
 """
 

@@ -1,7 +1,7 @@
 """Board profiles: which matrix position and LED each game site is wired to.
 
 ```python
-profile = load_profile("kato-114")          # a name in hardware/boards/ or a path
+profile = load_profile(NAME)                # a shipped profile's name or a path
 profile.sites["G6"]                         # Site(pos=..., led=...)
 profile.site_at(pos)                        # site or button name
 profile.firmware_config()                   # the Pico's config.json

@@ -40,7 +40,7 @@ def allowed_buttons(game: str) -> tuple[str, ...]:
 
 
 def describe(game: str, variant: Mapping[str, object]) -> str:
-    """The board in words, for messages ("the Kato board of size 6")."""
+    """The board in words, for messages, as the game says it."""
     return board_spec(game).describe(variant)
 
 

@@ -72,7 +72,7 @@ def list_profiles() -> list[str]:
 
 
 def resolve(name_or_path: str | Path) -> Path:
-    """The file for a profile name (``kato-114``) or a path; ProfileError when none exists."""
+    """The file for a shipped profile's name or a path; ProfileError when none exists."""
     text = str(name_or_path)
     candidate = Path(text).expanduser()
     looks_like_path = isinstance(name_or_path, Path) or os.sep in text or "/" in text or (
@@ -88,7 +88,7 @@ def resolve(name_or_path: str | Path) -> Path:
             )
         raise ProfileError(
             text, "(file)", "no such profile file",
-            "check the path, or give a profile name such as kato-114 "
+            "check the path, or give a shipped profile's name "
             f"(known: {', '.join(list_profiles())})",
         )
     for folder in search_path():

@@ -1,7 +1,7 @@
 """The board profile: what one physical board is, as the host and the firmware see it.
 
-A profile maps every game site (a Kato point, a Colovini city, an Empire in Space
-quadrant or body) to a matrix position and an LED index, and every button to a
+A profile maps every game site (a point, a city, a quadrant or a body: whatever the game's
+board spec names) to a matrix position and an LED index, and every button to a
 matrix position. It also holds the wiring (scanner, pins), the LED strip, the power
 budget and the debounce settings. ``firmware_config()`` is the config.json that
 ``meridian-table flash`` writes to the Pico (docs/PROTOCOL.md).

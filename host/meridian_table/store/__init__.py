@@ -3,8 +3,8 @@
 ```python
 from meridian_table.store import Store
 with Store.open() as store:                # $MERIDIAN_TABLE_DB or the user data dir
-    gid = store.create_game("kato", {"size": 6, "pie": False}, ["Ann", "Bob"],
-                            profile="kato-114", versions={"firmware": "0.1.0"})
+    gid = store.create_game(GAME, {"size": 6}, ["Ann", "Bob"],
+                            profile=PROFILE, versions={"firmware": "0.1.0"})
     store.append(gid, "action", {"notation": "G6", "player": "light"})
     store.append(gid, "undo", {"notation": "G6"})
     store.finish(gid, {"winners": ["Ann"], "reason": "Dark has no stones", "scores": []})

@@ -462,7 +462,7 @@ class Store:
         self._check_open(writing=True)
         if not isinstance(game, str) or not re.fullmatch(r"[a-z][a-z0-9_]*", game):
             raise errors.InvalidEventError(
-                f"game name {game!r} is not a game package name (like 'kato'); nothing was written"
+                f"game name {game!r} is not a game id (lower-case letters, digits, _); nothing was written"
             )
         if isinstance(players, str) or not all(isinstance(p, str) and p for p in players):
             raise errors.InvalidEventError(

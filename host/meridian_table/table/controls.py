@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from meridian_table.adapters.base import ENDED, RESYNC, Adapter, View
+from meridian_table.adapters.base import ENDED, EXECUTE, RESYNC, THINKING, Adapter, View
 
 LOGGER = logging.getLogger(__name__)
 
@@ -59,7 +59,7 @@ def control_state(
     out: dict[str, dict[str, Any]] = {}
     for name in controls:
         if name not in used:
-            # A button the board has but this game does not read (plus/minus on Kato):
+            # A button the board has but this game does not read (plus/minus, say):
             # the page hides it; a press is refused by the adapter as before.
             why = f"{adapter.game.capitalize()} does not use this button"
             out[name] = {"enabled": False, "why": why, "used": False}
@@ -90,6 +90,10 @@ def _one(
         return True, "Agree to end the game by the count"
     if facts.phase == RESYNC:
         return False, "Fix the board first (the lit squares show how)"
+    if facts.phase == EXECUTE:
+        return False, "Carry out the automaton's move first (the lit squares show how)"
+    if facts.phase == THINKING:
+        return False, "Wait: the automaton is choosing its move"
     if name in from_adapter:
         enabled, why = from_adapter[name]
         return bool(enabled), str(why)

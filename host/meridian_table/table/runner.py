@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import logging
+import random
 import threading
 import time
 from collections.abc import Callable
@@ -24,8 +25,9 @@ from meridian_table.games.contract import OptionValue, parse_options
 from meridian_table.link import Link, find_picos
 from meridian_table.profiles import Profile, load_profile
 from meridian_table.store import Store
+from meridian_table.table.automata import parse_seats
 from meridian_table.table.journal import Journal, MemoryJournal
-from meridian_table.table.session import DEFAULT_SETTLE_S, TableSession
+from meridian_table.table.session import DEFAULT_SETTLE_S, DEFAULT_THINK_S, TableSession
 from meridian_table.table.storejournal import Resumed, StoreArchive, resume_game, start_game
 
 LOGGER = logging.getLogger(__name__)
@@ -41,7 +43,7 @@ class SetupError(ValueError):
 class TableSetup:
     """Everything ``meridian-table play`` can be told."""
 
-    game: str = "kato"
+    game: str
     board: str = "auto"               # "auto", "sim" or a port (path or pyserial URL)
     profile: str | None = None        # default: the adapter's default_profile()
     players: tuple[str, ...] = ()
@@ -155,7 +157,7 @@ def open_table(setup: TableSetup) -> RunningTable:
                 f"board profile {profile.name!r} is for {profile.game!r}, not {setup.game!r}; "
                 f"choose a {setup.game} profile with --profile"
             )
-        journal, adapter, players = _open_game(setup, profile, store, logged)
+        journal, adapter, players, settings = _open_game(setup, profile, store, logged)
         resumed = logged is not None
         port, notice = choose_board(setup.board)
         virtual = None
@@ -189,6 +191,10 @@ def open_table(setup: TableSetup) -> RunningTable:
             port=getattr(virtual, "port", None) or port,
             virtual=virtual is not None,
             archive=StoreArchive(store) if store is not None else None,
+            seats=parse_seats(settings.get("seats")),
+            automaton_seed=_int_or_none(settings.get("automaton_seed")),
+            think_s=float(settings.get("think_s", DEFAULT_THINK_S)),
+            pending=logged.pending if logged is not None else None,
         )
         link.subscribe(session.on_link_event)
         link.start()
@@ -210,23 +216,43 @@ def open_table(setup: TableSetup) -> RunningTable:
 
 def _open_game(
     setup: TableSetup, profile: Profile, store: Store | None, logged: Resumed | None
-) -> tuple[Journal, Adapter, tuple[str, ...]]:
+) -> tuple[Journal, Adapter, tuple[str, ...], dict[str, Any]]:
+    """The journal, adapter, players and table settings of the new or resumed game."""
     if logged is not None:
-        return logged.journal, logged.adapter, tuple(logged.info.players)
+        return logged.journal, logged.adapter, tuple(logged.info.players), logged.settings
     options = _game_options(setup, profile)
     adapter = adapters.create(setup.game, options, setup.settings, profile.variant)
     players = _players(setup, adapter)
+    settings: dict[str, Any] = dict(adapter.settings())
+    seats = setup.settings.get("seats")
+    if seats:
+        if not isinstance(seats, dict):
+            raise SetupError(f"seats {seats!r}: give a mapping of seat numbers to automata")
+        for seat in seats:
+            if not str(seat).isdigit() or not 1 <= int(str(seat)) <= len(players):
+                raise SetupError(
+                    f"--seat {seat}: {adapter.game} is played by {len(players)} here; "
+                    f"choose a seat from 1 to {len(players)}"
+                )
+        settings["seats"] = {str(k): str(v) for k, v in seats.items()}
+        seed = setup.settings.get("automaton_seed")
+        settings["automaton_seed"] = (int(seed) if isinstance(seed, int)
+                                      else random.SystemRandom().randrange(1 << 31))
+        if "think_s" in setup.settings:
+            settings["think_s"] = float(setup.settings["think_s"])
     if store is None:
-        return MemoryJournal(), adapter, players
-    journal = start_game(
-        store, adapter, players, profile=profile.name, settings=adapter.settings()
-    )
-    return journal, adapter, players
+        return MemoryJournal(), adapter, players, settings
+    journal = start_game(store, adapter, players, profile=profile.name, settings=settings)
+    return journal, adapter, players, settings
+
+
+def _int_or_none(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def _game_options(setup: TableSetup, profile: Profile) -> dict[str, OptionValue]:
     """The game's engine options: the profile's variant where the schema names it (e.g.
-    Kato's size), the number of players when the game has a choice, then the options
+    a board size), the number of players when the game has a choice, then the options
     asked for, each checked by the game's options schema (OptionError names a bad one)."""
     spec = registry.spec(setup.game)
     counts = spec.player_counts

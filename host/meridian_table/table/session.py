@@ -8,10 +8,19 @@ applied, shown), mistakes (guided one square at a time: "remove" fast-blinks red
 back" pulses white) or a choice. Buttons on the board and commands from the page are
 the same inputs. Unplugging pauses; replugging reconciles through the board's snapshot.
 
+Seats may be automata (``table/automata.py``): when one is to act it thinks in its
+own thread, then its move is shown on the LEDs and in words (the ``execute`` phase)
+and guided one square at a time until the board matches; only then is it applied.
+
+The parts live apart: the settle window in ``settler.py``, the board faults in words
+in ``faults.py``, the page's typed state schema in ``presenter.py``, automata in
+``automata.py``; this module ties them to the adapter, the board and the log.
+
 Thread model: the link calls :meth:`on_link_event` on its thread, the page calls
 :meth:`command` on its thread, and a ticker thread (:meth:`start`) calls :meth:`tick`
-when a change has settled. One re-entrant lock guards everything; subscribers are
-called after the lock is released. Tests inject ``clock`` and call :meth:`tick` by hand.
+when a change has settled; an automaton thinks on a thread of its own. One re-entrant
+lock guards everything; subscribers are called after the lock is released. Tests
+inject ``clock`` and call :meth:`tick` by hand.
 """
 
 from __future__ import annotations
@@ -24,9 +33,13 @@ from typing import Any, Protocol
 
 from meridian_table.adapters.base import (
     ADJUDICATE,
+    CHOICE,
+    EXECUTE,
+    PASS,
     PAUSED,
     PLAY,
     RESYNC,
+    THINKING,
     Adapter,
     Applied,
     Interpretation,
@@ -36,8 +49,13 @@ from meridian_table.adapters.base import (
 )
 from meridian_table.games import registry
 from meridian_table.ledplan import LedPlan, Light
+from meridian_table.link.events import BoardFault, LinkState, SenseEvent, Snapshot
+from meridian_table.table.automata import Execution, Seats, Thinker
 from meridian_table.table.controls import TableFacts, control_state
+from meridian_table.table.faults import fault_text
 from meridian_table.table.journal import Journal, MemoryJournal
+from meridian_table.table.presenter import Automaton, PageState
+from meridian_table.table.settler import Settler
 
 LOGGER = logging.getLogger(__name__)
 
@@ -101,7 +119,11 @@ class Archive(Protocol):
     def replay(self, game_id: int) -> dict[str, Any]: ...
 
 
-Subscriber = Callable[[dict[str, Any]], None]
+Subscriber = Callable[[PageState], None]
+#: How long an automaton may think by default (its level may use less).
+DEFAULT_THINK_S = 1.0
+#: The phases in which the player to act may act (and an automaton may think).
+ACTING = (PLAY, PASS, CHOICE)
 
 
 class TableSession:
@@ -121,7 +143,14 @@ class TableSession:
         port: str | None = None,
         virtual: bool = False,
         archive: Archive | None = None,
+        seats: Mapping[int, str] | None = None,
+        automaton_seed: int | None = None,
+        think_s: float = DEFAULT_THINK_S,
+        pending: Mapping[str, Any] | None = None,
     ) -> None:
+        """``seats``: player index -> automaton description (``random``, ``bot:4``);
+        ``pending``: an automaton's move that was being carried out when the last
+        process stopped (from the log), to resume in the execute phase."""
         if settle_s < 0:
             raise SessionError(f"settle window {settle_s!r} s is negative; use 0 or more")
         self.adapter = adapter
@@ -131,7 +160,6 @@ class TableSession:
         self.players = tuple(players) or tuple(
             f"Player {i + 1}" for i in range(len(adapter.colours))
         )
-        self.settle_s = settle_s
         self._clock = clock
         self._toggle = toggle
         self._port = port
@@ -151,15 +179,17 @@ class TableSession:
                 self._led_of[name] = int(site.led)
         self._button_of: dict[int, str] = {pos: name for name, pos in profile.buttons.items()}
 
-        self._positions: set[int] = set(board.occupancy) if board is not None else set()
+        self._settler = Settler(
+            self._site_of, settle_s, clock, board.occupancy if board is not None else ()
+        )
         self._connected = board is None or board.state == CONNECTED
         self._ever_connected = self._connected
         self._link_state = board.state if board is not None else "none"
         # Why the link is in its state (the LinkState's detail, e.g. the version-mismatch
         # advice): the page shows it, so a mismatch says which side to update.
         self._link_detail = str(getattr(board, "detail", "")) if board is not None else ""
-        self._changed_at: float | None = None
-        self._settled: frozenset[str] = self._sites(self._positions)
+        self._settled: frozenset[str] = self._settler.settled
+        self._stale: frozenset[str] = frozenset()
         self._all_sites = frozenset(profile.sites)
         self._seen_empty: set[str] = set(self._all_sites - self._settled)
         self._prior: str | None = None
@@ -180,6 +210,14 @@ class TableSession:
         self._faults: dict[tuple[str, tuple[str, ...]], dict[str, Any]] = {}
         spec = registry.specs().get(adapter.game)
         self._spec_json = spec.to_json() if spec is not None else None
+        self._piece_word = spec.page.piece_word if spec is not None else "piece"
+        self.seats = Seats(spec, seats or {}, automaton_seed)
+        self.think_s = think_s
+        self._thinker = Thinker(self._on_automaton, clock)
+        self._think_error = ""
+        self._execution: Execution | None = None
+        if pending is not None:
+            self._execution = self._restore_execution(pending)
         history = adapter.history()
         self._prior = next(iter(history[-1].placed), None) if history else None
         with self._lock:
@@ -195,8 +233,10 @@ class TableSession:
         return self
 
     def close(self) -> None:
-        """Stop the ticker. The board and the journal belong to the caller."""
+        """Stop the ticker and any thinking automaton. The board and the journal belong
+        to the caller."""
         self._closing.set()
+        self._thinker.close()
         self._wake.set()
         if self._ticker is not None and self._ticker is not threading.current_thread():
             self._ticker.join(timeout=2)
@@ -223,17 +263,17 @@ class TableSession:
     # --- inputs from the board -------------------------------------------------------
 
     def on_link_event(self, event: object) -> None:
-        """Callback for the link: SenseEvent, Snapshot, LinkState or BoardFault (duck-typed)."""
+        """Callback for the link: a SenseEvent, Snapshot, LinkState or BoardFault."""
         notify = False
         with self._lock:
-            if hasattr(event, "pos") and hasattr(event, "closed"):
-                notify = self._on_sense(int(event.pos), bool(event.closed))
-            elif hasattr(event, "closed") and hasattr(event, "last_seq"):
-                self._on_snapshot(frozenset(int(p) for p in event.closed))
-            elif hasattr(event, "code") and hasattr(event, "detail"):
-                notify = self._on_fault(str(event.code), tuple(str(d) for d in event.detail))
-            elif hasattr(event, "state"):
-                notify = self._on_link_state(str(event.state), str(getattr(event, "detail", "")))
+            if isinstance(event, SenseEvent):
+                notify = self._on_sense(event.pos, event.closed)
+            elif isinstance(event, Snapshot):
+                self._settler.replace(event.closed)
+            elif isinstance(event, BoardFault):
+                notify = self._on_fault(event.code, tuple(event.detail))
+            elif isinstance(event, LinkState):
+                notify = self._on_link_state(event.state, event.detail)
             else:
                 LOGGER.warning("ignoring unknown link event %r", event)
         if notify:
@@ -250,19 +290,11 @@ class TableSession:
                     LOGGER.info("button %s refused: %s", button, exc)
                 return True
             return False
-        if pos not in self._site_of:
+        if not self._settler.is_site(pos):
             LOGGER.debug("switch %d is neither a site nor a button of %s", pos, self.profile.name)
             return False
-        if closed:
-            self._positions.add(pos)
-        else:
-            self._positions.discard(pos)
-        self._changed_at = self._clock()
+        self._settler.change(pos, closed)
         return False
-
-    def _on_snapshot(self, closed: frozenset[int]) -> None:
-        self._positions = {p for p in closed if p in self._site_of}
-        self._changed_at = self._clock()
 
     def _on_fault(self, code: str, detail: tuple[str, ...]) -> bool:
         """A FAULT from the firmware: shown in ``state()["link"]["faults"]`` with a
@@ -285,38 +317,7 @@ class TableSession:
         return True
 
     def _fault_text(self, code: str, detail: tuple[str, ...]) -> str:
-        """The fault in words for the maker or the players: what it means, what to do."""
-        args = " ".join(detail)
-        if code == "GHOST":
-            try:
-                pos = int(detail[0])
-            except (IndexError, ValueError):
-                return f"Ghost switch reported ({args or 'no position'}): a diode is missing"
-            where = self._where(pos)
-            return (
-                f"Ghost switch at matrix position {pos} ({where}): it looks closed only "
-                "because three other switches of a rectangle through it are closed. A diode "
-                f"is missing or reversed in that rectangle: check the diodes of {where}'s "
-                "row and column. The board holds the ghost back, so no move is read from it."
-            )
-        if code == "CONFIG":
-            what = f"{detail[0]!r} is {' '.join(detail[1:]) or 'bad'}" if detail else "it is bad"
-            return (
-                f"The board's configuration is wrong: {what}. It keeps scanning but shows "
-                f"the fault pattern; write the profile's config to it again "
-                f"(meridian-table flash --profile {self.profile.name})."
-            )
-        if code == "OVERFLOW":
-            return (
-                f"The board's event buffer overflowed ({args or 'some'} changes not queued); "
-                "it sent its whole occupancy instead, so nothing is lost."
-            )
-        if code == "EXC":
-            return (
-                f"The board's firmware caught an error ({args or 'unknown'}) and carried on. "
-                "If it repeats, run `meridian-table monitor` and report what it shows."
-            )
-        return f"The board reported fault {code} {args}".rstrip() + "."
+        return fault_text(code, detail, self._where, self.profile.name)
 
     def _where(self, pos: int) -> str:
         """A matrix position in the maker's words: its site or button, row and column."""
@@ -345,8 +346,7 @@ class TableSession:
         elif connected:
             LOGGER.info("board reconnected: reconciling with its snapshot")
             if self.board is not None:
-                self._positions = {p for p in self.board.occupancy if p in self._site_of}
-            self._changed_at = self._clock()
+                self._settler.replace(self.board.occupancy)
         else:
             LOGGER.warning("board disconnected (%s): game paused", detail or state)
         self._evaluate()
@@ -359,19 +359,18 @@ class TableSession:
         pending. Called by the ticker thread, or by tests with a fake clock.
         """
         with self._lock:
-            if self._changed_at is None:
+            left = self._settler.due(now)
+            if left is None:
                 return None
-            now = self._clock() if now is None else now
-            left = self._changed_at + self.settle_s - now
             if left > 0:
                 return left
-            self._changed_at = None
             self._settle()
         self._notify()
         return None
 
     def _settle(self) -> None:
-        self._settled = self._sites(self._positions)
+        self._settled = self._settler.settle()
+        self._stale &= self._settled
         self._seen_empty |= self._all_sites - self._settled
         self._flash = None
         self._error = ""
@@ -425,15 +424,51 @@ class TableSession:
                 return {"ok": True, "games": self._archive.games()}
             if kind == "state":
                 return {"ok": True, "state": self.state()}
+            if kind == "seat":
+                automaton = cmd.get("automaton")
+                self.set_seat(cmd.get("seat"), None if automaton is None else str(automaton))
+                return {"ok": True}
             raise SessionError(
-                f"unknown command {kind!r}; use button, toggle, choose, agree, replay, games "
-                "or state"
+                f"unknown command {kind!r}; use button, toggle, choose, agree, seat, replay, "
+                "games or state"
             )
         except (ValueError, LookupError, TypeError) as exc:
             with self._lock:
                 self._error = str(exc)
             self._notify()
             return {"ok": False, "error": str(exc)}
+
+    def set_seat(self, seat: object, automaton: str | None) -> None:
+        """Give player ``seat`` (1 = the first, or a seat's colour) to an automaton
+        (``random``, ``bot:4``), or back to a person (None or ``person``). Logged."""
+        with self._lock:
+            self._accepted(lambda: self._set_seat(seat, automaton))
+        self._notify()
+
+    def _set_seat(self, seat: object, automaton: str | None) -> None:
+        player = self._player_index(seat)
+        previous = self.seats.kind(player)
+        self.seats.set(player, automaton)
+        try:
+            self._log("settings", {"seats": self.seats.to_setting()})
+        except Exception:
+            self.seats.set(player, previous)
+            raise
+        if self._thinker.player == player and self.seats.policy(player) is None:
+            self._thinker.cancel()
+        self._evaluate()
+
+    def _player_index(self, seat: object) -> int:
+        """A player number (1..N, as text or int) or a seat colour, as a player index."""
+        if isinstance(seat, str) and seat in self.adapter.colours:
+            return self.adapter.seats()[seat]
+        text = str(seat).strip()
+        if text.isascii() and text.isdigit() and 1 <= int(text) <= len(self.players):
+            return int(text) - 1
+        raise SessionError(
+            f"seat {seat!r} is not a player number 1..{len(self.players)} or one of "
+            f"{', '.join(self.adapter.colours)}"
+        )
 
     def toggle(self, site: str) -> None:
         """Toggle a site's simulated switch (virtual board only)."""
@@ -460,6 +495,7 @@ class TableSession:
         self._require_connected("answer")
         if self._phase == RESYNC:
             raise SessionError(f"the answer waits: first make the board match ({self._message})")
+        self._require_person("the answer")
         self._handle(self.adapter.answer(field_name, value), source="web")
 
     def agree(self, player: str) -> None:
@@ -497,11 +533,26 @@ class TableSession:
             raise SessionError(
                 f"button {name!r} waits: first make the board match ({self._message})"
             )
+        self._require_person(f"button {name!r}")
         self._handle(self.adapter.button(name), source=source)
 
     def _require_connected(self, what: str) -> None:
         if not self._connected:
             raise SessionError(f"{what!r} waits: the board is disconnected; plug it back in")
+
+    def _require_person(self, what: str) -> None:
+        """Refuse a person's input while an automaton has the turn."""
+        if self._execution is not None:
+            raise SessionError(
+                f"{what} waits: first carry out {self._execution.automaton}'s move "
+                f"({self._execution.words}), or press Undo"
+            )
+        player = self._player_to_act()
+        if self.seats.policy(player) is not None and player is not None:
+            raise SessionError(
+                f"{what} waits: it is {self.players[player]}'s turn, played by the "
+                f"{self.seats.kind(player)} automaton"
+            )
 
     def _toggle_adjudication(self) -> None:
         if self._adjudicating:
@@ -536,12 +587,16 @@ class TableSession:
             raise SessionError(interp.message or "the board does not match")
         self._evaluate()
 
-    def _apply(self, action: str, source: str) -> Applied:
+    def _apply(self, action: str, source: str, automaton: str | None = None) -> Applied:
         applied = self.adapter.play(action)
+        payload: dict[str, Any] = {
+            "notation": applied.notation, "player": applied.player, "source": source,
+            "by": "automaton" if automaton is not None else "person",
+        }
+        if automaton is not None:
+            payload["automaton"] = automaton
         try:
-            self._log(
-                "action", {"notation": applied.notation, "player": applied.player, "source": source}
-            )
+            self._log("action", payload)
         except Exception:
             # Not durable means not done: take it back so the log and the game agree.
             self.adapter.undo()
@@ -549,14 +604,39 @@ class TableSession:
         self._seen_empty = set(self._all_sites - self._settled)
         if applied.placed:
             self._prior = sorted(applied.placed)[0]
-            if source == "board":
+            if source in ("board", "automaton"):
                 self._flash = self._prior
         LOGGER.info("%s played %s", applied.player, applied.notation)
         return applied
 
     def _undo(self, source: str) -> None:
+        """Take back the last move. With automata, also the moves back to the last
+        person's turn: an automaton's move and the person's move before it; a move an
+        automaton is choosing or waiting to see carried out is cancelled first."""
         if self._result_logged:
             raise SessionError("the game is over; start a new game instead of undoing")
+        cancelled = self._cancel_automaton(source)
+        before = self.adapter.expected()
+        if not self.adapter.history():
+            if cancelled:
+                self._evaluate()
+                return
+            raise SessionError("nothing to undo: no move has been played yet")
+        self._undo_one(source)
+        while self.adapter.history() and self.seats.policy(self._player_to_act()) is not None:
+            self._undo_one(source)
+        history = self.adapter.history()
+        self._prior = next(iter(sorted(history[-1].placed)), None) if history else None
+        self._seen_empty = set(self._all_sites - self._settled)
+        # A piece still standing where the undone moves put it is no new move: it must
+        # be lifted (seen empty) before anything on the board is read as one.
+        self._stale = (before - self.adapter.expected()) & self._settled
+        self._flash = None
+        self._adjudicating = False
+        self._agreed.clear()
+        self._evaluate()
+
+    def _undo_one(self, source: str) -> None:
         undone = self.adapter.undo()
         if undone is None:
             raise SessionError("nothing to undo: no move has been played yet")
@@ -565,13 +645,138 @@ class TableSession:
         except Exception:
             self.adapter.play(undone.notation)
             raise
-        history = self.adapter.history()
-        self._prior = next(iter(sorted(history[-1].placed)), None) if history else None
-        self._seen_empty = set(self._all_sites - self._settled)
-        self._flash = None
-        self._adjudicating = False
-        self._agreed.clear()
+
+    # --- automata ---------------------------------------------------------------------
+
+    def _player_to_act(self) -> int | None:
+        """The index of the player who acts now (the engine says, pie openings too)."""
+        if self.adapter.result() is not None:
+            return None
+        return self.adapter.engine.turn().seat
+
+    def _cancel_automaton(self, source: str) -> bool:
+        """Stop a thinking automaton and drop a move waiting to be carried out (logged,
+        so a resumed game does not bring it back). True when something was cancelled."""
+        cancelled = self._thinker.thinking
+        self._thinker.cancel()
+        execution = self._execution
+        if execution is not None:
+            self._log("cancel", {"notation": execution.action, "source": source})
+            self._execution = None
+            cancelled = True
+        return cancelled
+
+    def _maybe_think(self) -> None:
+        """Start the automaton whose turn it is (called with the board matching)."""
+        view = self._view
+        if (self._execution is not None or self._adjudicating or view is None
+                or view.phase not in ACTING or self._closing.is_set()):
+            return
+        player = self._player_to_act()
+        policy = self.seats.policy(player)
+        if policy is None or player is None:
+            return
+        if not (self._thinker.thinking and self._thinker.player == player):
+            if self._think_error:
+                self._phase = view.phase
+                self._message = f"{self._think_error}; press Undo, or give the seat to a person"
+                return
+            self._thinker.think(player, policy, self.adapter.engine.clone(), self.think_s)
+        self._phase = THINKING
+        self._message = f"{self.players[player]} ({self.seats.kind(player)}) is thinking…"
+        self._lights = {}
+        self._send_plan()
+
+    def _on_automaton(self, token: int, action: str | None, error: str | None) -> None:
+        """The thinker's answer, on its thread: carry the move out (or show the error)."""
+        with self._lock:
+            if token != self._thinker.token or self._closing.is_set():
+                return
+            if error is not None or action is None:
+                self._think_error = error or "the automaton chose nothing"
+                self._error = self._think_error
+                self._evaluate()
+            else:
+                try:
+                    self._begin_execution(action)
+                except (ValueError, LookupError) as exc:
+                    self._think_error = f"the automaton's move {action!r} was refused: {exc}"
+                    self._error = self._think_error
+                    LOGGER.error("%s", self._think_error)
+                    self._evaluate()
+        self._notify()
+        self._wake.set()
+
+    def _preview(self, action: str) -> tuple[frozenset[str], frozenset[str], str, str]:
+        """``(before, after, seat, words)`` of ``action``, without changing the game."""
+        words = self.adapter.describe(action)
+        before = self.adapter.expected()
+        applied = self.adapter.play(action)
+        after = self.adapter.expected()
+        self.adapter.undo()
+        return before, after, applied.player, words
+
+    def _begin_execution(self, action: str) -> None:
+        player = self._player_to_act()
+        if player is None:
+            raise SessionError("the game is over")
+        automaton = self.seats.kind(player)
+        for field_name, value in self.adapter.automaton_inputs(action):
+            interp = self.adapter.answer(field_name, value)
+            if interp.choice is not None:
+                self._log("choice", {"field": interp.choice[0], "value": interp.choice[1],
+                                     "source": "automaton", "automaton": automaton})
+        before, after, seat, words = self._preview(action)
+        if before == after:
+            # Nothing to carry out on the board (a pass, a swap): played at once.
+            self._apply(action, "automaton", automaton)
+            LOGGER.info("%s (%s) played %s", seat, automaton, action)
+        else:
+            execution = Execution(action, player, seat, automaton, before, after, words)
+            self._log("execute", {"notation": action, "player": seat, "automaton": automaton})
+            self._execution = execution
+            LOGGER.info("%s (%s) chose %s: waiting for the board", seat, automaton, action)
+        self._think_error = ""
         self._evaluate()
+
+    def _restore_execution(self, pending: Mapping[str, Any]) -> Execution | None:
+        """The logged move an automaton was waiting for, rebuilt for this game state."""
+        action = str(pending.get("notation", ""))
+        player = self._player_to_act()
+        if player is None:
+            return None
+        try:
+            before, after, seat, words = self._preview(action)
+        except (ValueError, LookupError) as exc:
+            LOGGER.warning("the pending automaton move %r no longer applies: %s", action, exc)
+            return None
+        automaton = str(pending.get("automaton") or self.seats.kind(player))
+        return Execution(action, player, seat, automaton, before, after, words)
+
+    def _finish_execution(self) -> None:
+        execution = self._execution
+        if execution is None:
+            return
+        self._execution = None
+        try:
+            self._apply(execution.action, "automaton", execution.automaton)
+        except Exception:
+            self._execution = execution
+            raise
+
+    def _show_execute(self, execution: Execution) -> None:
+        mistakes = execution.guidance(self._settled)
+        self._phase = EXECUTE
+        self._mistakes = mistakes
+        self._all_at_once = False
+        name = self.players[execution.player]
+        first = mistakes[0]
+        step = (f"take the {self._piece_word} off {first.site}" if first.kind == "remove"
+                else f"put a {self._piece_word} on {first.site}")
+        self._message = f"{name} ({execution.automaton}) plays {execution.words}: {step}"
+        self._view = None
+        self._lights = {first.site: first.light}
+        self._send_plan()
 
     def _log(self, kind: str, payload: Mapping[str, Any]) -> None:
         self.journal.append(kind, payload)
@@ -613,10 +818,40 @@ class TableSession:
                 # what to show for it (pieces to take off, then the winner animation).
                 self._show_view(finale=observation)
                 return
+            execution = self._execution
+            if execution is not None:
+                # An automaton's move is being carried out: the board is read against
+                # where it must end up, never as a move of its own.
+                if from_board:
+                    self._log("sense", {"sensed": sorted(observation.sensed),
+                                        "expected": sorted(execution.after),
+                                        "meaning": "execute", "action": execution.action,
+                                        "mistakes": []})
+                    from_board = False
+                if self._settled == execution.after:
+                    try:
+                        self._finish_execution()
+                    except Exception as exc:
+                        LOGGER.error("the automaton's move %s could not be saved: %s",
+                                     execution.action, exc)
+                        self._error = (f"the move {execution.action} could not be saved "
+                                       f"({exc}); lift a piece and put it back to try again")
+                        self._show_execute(execution)
+                        return
+                    continue
+                self._show_execute(execution)
+                return
             if observation.matches:
                 self._show_view()
+                self._maybe_think()
                 return
+            if self.seats.policy(self._player_to_act()) is not None or self._stale:
+                # An automaton has the turn (nothing a person does on the board is its
+                # move), or an undone piece still stands: nothing is read as a move.
+                allow_actions = False
             interp = self.adapter.interpret(observation)
+            if interp.action is not None and not allow_actions:
+                interp = _generic_guidance(observation, "")
             if from_board:
                 self._log(
                     "sense",
@@ -629,8 +864,6 @@ class TableSession:
                     },
                 )
                 from_board = False
-            if interp.action is not None and not allow_actions:
-                interp = _generic_guidance(observation, "")
             if interp.action is not None:
                 try:
                     self._apply(interp.action, "board")
@@ -660,9 +893,10 @@ class TableSession:
                     return
                 continue
             if not interp.mistakes:
-                # The adapter accepts the board as it stands (e.g. Kato's tournament
+                # The adapter accepts the board as it stands (e.g. a tournament
                 # level: dead stones the mover may still lift or overlook).
                 self._show_view()
+                self._maybe_think()
                 return
             self._show_resync(interp)
             return
@@ -729,6 +963,17 @@ class TableSession:
     # --- outputs ----------------------------------------------------------------------
 
     @property
+    def settle_s(self) -> float:
+        """The settle window: how long the board must be still before it is read."""
+        return self._settler.settle_s
+
+    @settle_s.setter
+    def settle_s(self, value: float) -> None:
+        if value < 0:
+            raise SessionError(f"settle window {value!r} s is negative; use 0 or more")
+        self._settler.settle_s = value
+
+    @property
     def phase(self) -> str:
         return self._phase
 
@@ -741,12 +986,12 @@ class TableSession:
     def sensed(self) -> frozenset[str]:
         """The sites the board reports occupied right now (not yet settled perhaps)."""
         with self._lock:
-            return self._sites(self._positions)
+            return self._settler.sites()
 
     @property
     def settling(self) -> bool:
         with self._lock:
-            return self._changed_at is not None
+            return self._settler.pending
 
     def _firmware(self) -> dict[str, Any] | None:
         """Who the board said it is (its HELLO), or None before the first HELLO."""
@@ -780,8 +1025,25 @@ class TableSession:
             except Exception:  # a broken page must never stop the table
                 LOGGER.exception("state subscriber %r failed", callback)
 
-    def state(self) -> dict[str, Any]:
-        """The JSON-able snapshot the page draws (schema in docs/TABLE.md)."""
+    def _automaton_json(self) -> Automaton | None:
+        """The automaton at work, for the page: thinking, or waiting for its move."""
+        execution = self._execution
+        if execution is not None:
+            return {"seat": execution.seat, "player": self.players[execution.player],
+                    "automaton": execution.automaton, "status": "executing",
+                    "elapsed_s": None, "action": execution.action, "words": execution.words}
+        player = self._thinker.player
+        if player is None or not self._thinker.thinking:
+            return None
+        colour = next((c for c, i in self.adapter.seats().items() if i == player), "")
+        elapsed = self._thinker.elapsed()
+        return {"seat": colour, "player": self.players[player],
+                "automaton": self.seats.kind(player), "status": "thinking",
+                "elapsed_s": None if elapsed is None else round(elapsed, 2),
+                "action": None, "words": None}
+
+    def state(self) -> PageState:
+        """The JSON-able snapshot the page draws (schema: presenter.PageState)."""
         with self._lock:
             adapter = self.adapter
             board = adapter.board_json()
@@ -816,6 +1078,9 @@ class TableSession:
                 "options": dict(adapter.options),
                 "players": list(self.players),
                 "seats": seats,
+                "seats_kind": {colour: self.seats.kind(index)
+                               for colour, index in adapter.seats().items()},
+                "automaton": self._automaton_json(),
                 "phase": self._phase,
                 "to_move": view.to_move if view is not None else adapter.to_move,
                 "message": self._message,

@@ -2,7 +2,7 @@
 
 ``start_game`` creates a logged game and returns its journal; ``resume_game`` rebuilds the
 adapter of a logged game by replaying its actions, undos and choices (the store's own
-replay knows only engine actions; the table also logs choices, e.g. Kato's pie "keep");
+replay knows only engine actions; the table also logs choices, e.g. a pie "keep");
 ``StoreArchive`` answers the page's ``games`` and ``replay`` commands.
 """
 
@@ -58,7 +58,7 @@ def start_game(
 ) -> StoreJournal:
     """Log a new game for ``adapter`` and return its journal.
 
-    ``settings`` are table-level options that are not engine options (Kato's assist
+    ``settings`` are table-level options that are not engine options (an assist
     level); they are logged as a ``settings`` event and passed back on resume.
     """
     versions: dict[str, Any] = {"host": __version__}
@@ -73,6 +73,18 @@ def start_game(
     return journal
 
 
+def pending_execution(events: Sequence[Event]) -> dict[str, Any] | None:
+    """The automaton's move that was waiting to be carried out when the log stops: the
+    last ``execute`` event not followed by its ``action``, an ``undo`` or a ``cancel``."""
+    pending: dict[str, Any] | None = None
+    for event in events:
+        if event.kind == "execute":
+            pending = dict(event.payload)
+        elif event.kind in ("action", "undo", "cancel", "result"):
+            pending = None
+    return pending
+
+
 @dataclass(frozen=True)
 class Resumed:
     """A logged game rebuilt: its adapter, journal, players, profile and settings."""
@@ -81,6 +93,8 @@ class Resumed:
     journal: StoreJournal
     info: GameInfo
     settings: dict[str, Any]
+    #: An automaton's move waiting to be carried out (see pending_execution).
+    pending: dict[str, Any] | None = None
 
 
 def rebuild(info: GameInfo, events: Sequence[Event], upto: int | None = None) -> tuple[Adapter, dict[str, Any]]:
@@ -120,9 +134,11 @@ def resume_game(store: Store, game_id: int | None = None, game: str | None = Non
         info = store.game(game_id)
     if info.status != "running":
         raise ResumeError(f"game {info.id} is {info.status}; only a running game can be resumed")
-    adapter, settings = rebuild(info, store.events(info.id))
+    events = store.events(info.id)
+    adapter, settings = rebuild(info, events)
     LOGGER.info("resumed game %d after %d actions", info.id, len(adapter.history()))
-    return Resumed(adapter, StoreJournal(store, info.id), info, settings)
+    return Resumed(adapter, StoreJournal(store, info.id), info, settings,
+                   pending_execution(events))
 
 
 class StoreArchive:

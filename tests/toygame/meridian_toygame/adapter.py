@@ -46,6 +46,10 @@ class ToyAdapter(Adapter):
         return {"marks": self._engine.marks}
 
     @property
+    def engine(self) -> ToyGame:
+        return self._engine
+
+    @property
     def to_move(self) -> str | None:
         turn = self._engine.turn()
         return None if turn.seat is None else SEATS[turn.seat]

@@ -128,6 +128,7 @@ SPEC = GameSpec(
     records=RecordFormat(_export, _parse, ".kato"),
     policies={"random": RandomPolicy},
     text_diagram=_diagram,
+    table_bench=True,
     help_examples=(
         "play kato --players Ann,Bob",
         "play kato --board /dev/ttyACM0 --assist tournament --pie",

@@ -1,0 +1,45 @@
+"""Board faults (the firmware's FAULT lines) in words for the maker or the players."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+
+def fault_text(
+    code: str, detail: tuple[str, ...], where: Callable[[int], str], profile: str
+) -> str:
+    """The fault: what it means and what to do. ``where(pos)`` names a matrix position."""
+    args = " ".join(detail)
+    if code == "GHOST":
+        try:
+            pos = int(detail[0])
+        except (IndexError, ValueError):
+            return f"Ghost switch reported ({args or 'no position'}): a diode is missing"
+        place = where(pos)
+        return (
+            f"Ghost switch at matrix position {pos} ({place}): it looks closed only "
+            "because three other switches of a rectangle through it are closed. A diode "
+            f"is missing or reversed in that rectangle: check the diodes of {place}'s "
+            "row and column. The board holds the ghost back, so no move is read from it."
+        )
+    if code == "CONFIG":
+        what = f"{detail[0]!r} is {' '.join(detail[1:]) or 'bad'}" if detail else "it is bad"
+        return (
+            f"The board's configuration is wrong: {what}. It keeps scanning but shows "
+            f"the fault pattern; write the profile's config to it again "
+            f"(meridian-table flash --profile {profile})."
+        )
+    if code == "OVERFLOW":
+        return (
+            f"The board's event buffer overflowed ({args or 'some'} changes not queued); "
+            "it sent its whole occupancy instead, so nothing is lost."
+        )
+    if code == "EXC":
+        return (
+            f"The board's firmware caught an error ({args or 'unknown'}) and carried on. "
+            "If it repeats, run `meridian-table monitor` and report what it shows."
+        )
+    return f"The board reported fault {code} {args}".rstrip() + "."
+
+
+__all__ = ["fault_text"]
