@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 
@@ -101,3 +102,31 @@ def test_empire_play_in_text(tmp_path) -> None:  # type: ignore[no-untyped-def]
     assert result.exit_code == 0, result.output
     assert "not played" in result.output and "undone: end" in result.output
     assert out.read_text(encoding="utf-8").endswith("1. end\n")
+
+
+@pytest.mark.parametrize("options", [{"players": 3}, {"players": 1, "mode": "infection-solo"}])
+def test_random_play_through_the_contract_reaches_an_outcome(options: dict[str, object]) -> None:
+    """As tests/games/test_contract.py does for the other games; the table calls time
+    after 300 actions (a standard game need not end by itself)."""
+    spec = registry.spec("empire")
+    engine = spec.new_game(options, 7)  # type: ignore[arg-type]
+    policies = {"random": spec.policy("random", seed=1), "scelrotia": spec.policy("scelrotia")}
+    plies = 0
+    while engine.outcome() is None:
+        turn = engine.turn()
+        assert turn.seat is not None and engine.legal()
+        who = "scelrotia" if turn.phase == "scelrotia" else "random"
+        action = policies[who].choose(engine.clone(), 0.1)
+        assert action in engine.legal()
+        engine.play(action)
+        plies += 1
+        if plies == 300 and engine.outcome() is None:
+            with contextlib.suppress(ValueError):  # the final round may be under way already
+                engine.play("time")
+    assert engine.turn().seat is None and engine.legal() == ()
+    while True:
+        try:
+            engine.undo()
+        except IndexError:
+            break
+    assert engine.turn().seat == 0 and engine.round == 1
