@@ -513,15 +513,18 @@ def test_the_scelrotia_infects_from_round_one_and_acts_last_in_the_round() -> No
     assert game.view()["scelrotia_did"] == list(game.state.scelrotia_did) != []
 
 
-def test_players_attack_the_scelrotia_only_after_settling_an_inner_planet() -> None:
-    game = board(players=1, mode="infection-solo", round=3, reserves=False)
+def test_players_attack_the_scelrotia_only_after_one_of_them_settles_an_inner_planet() -> None:
+    game = board(players=2, mode="infection-coop", round=3, reserves=False)
     sc = game.scelrotia
     hold(game, "planet.orange.2", sc, 2)
     hold(game, "planet.white.1", 0, 1)
     ship(game, "s1", "frigate", "S4Q4", 0, 3)
+    ship(game, "s2", "fighter", "S8Q4", 1, 1)
     energy(game, 0, cells=9)
     assert not any(a.startswith("attack") for a in game.legal())
-    game.state.seats[0].inner_settled = True
+    with pytest.raises(IllegalActionError, match="before one of them settles an inner"):
+        game.play("attack planet.orange.2 s1")
+    game.state.seats[1].inner_settled = True  # the other player did
     game.play("attack planet.orange.2 s1")
     game.play("strike 1")  # the Scelrotia defends and counters by itself
     assert game.turn().seat == 0 and game.phase == "attacker-damage"

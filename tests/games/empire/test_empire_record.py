@@ -39,12 +39,13 @@ def test_a_bad_action_names_line_and_column() -> None:
 
 def test_an_illegal_action_in_a_record_names_the_rule() -> None:
     text = "Game: empire\nPlayers: Ann, Bob\nSeed: 3\n\n1. charge\n2. charge\n"
-    with pytest.raises(RecordError, match="line 6, column 4: .*unused cells"):
-        record.parse(text)
+    with pytest.raises(RecordError, match="game.empire: line 6, column 4: action 2: .*unused "
+                                          "cells"):
+        record.parse(text, "game.empire")
 
 
 def test_bad_headers_are_named() -> None:
-    with pytest.raises(RecordError, match="line 2.*not a whole number"):
+    with pytest.raises(RecordError, match="line 2, column 7: Seed: 'x' is not a whole number"):
         record.parse("Game: empire\nSeed: x\nPlayers: A, B\n\n")
     with pytest.raises(RecordError, match="not 'empire'"):
         record.parse("Game: kato\n\n")

@@ -70,8 +70,8 @@ def _may_attack(game: Game, seat: int, target: Ship | BodyState) -> str | None:
     if game.read.infection:
         if target.owner != game.scelrotia:
             return "in the infection modes the players fight only the Scelrotia"
-        if not state.seats[seat].inner_settled:
-            return (f"{game.name(seat)} may not attack the Scelrotia before settling an "
+        if not any(state.seats[s].inner_settled for s in range(len(game.players))):
+            return ("the players may not attack the Scelrotia before one of them settles an "
                     "inner planet")
     return None
 

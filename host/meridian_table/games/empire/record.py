@@ -35,12 +35,18 @@ HEADERS = ("Players", "Mode", "Seed", "Map", "Cards", "Order", "Guilds", "Events
 
 
 class RecordError(ValueError):
-    """A record that cannot be read; ``line`` and ``column`` are 1-based."""
+    """A record that cannot be read; ``line`` and ``column`` are 1-based, ``key`` names the
+    header or the action number, ``source`` the file when known."""
 
-    def __init__(self, line: int, column: int, problem: str) -> None:
-        super().__init__(f"line {line}, column {column}: {problem}")
+    def __init__(self, line: int, column: int, problem: str, key: str = "",
+                 source: str = "") -> None:
+        where = f"{source}: " if source else ""
+        what = f"{key}: " if key else ""
+        super().__init__(f"{where}line {line}, column {column}: {what}{problem}")
         self.line = line
         self.column = column
+        self.key = key
+        self.source = source
 
 
 def export(game: Game, headers: Mapping[str, str] | None = None) -> str:
@@ -68,17 +74,18 @@ def export(game: Game, headers: Mapping[str, str] | None = None) -> str:
     return "\n".join(out) + "\n"
 
 
-def _flag(value: str, line: int) -> bool:
+def _flag(value: str, line: int, key: str, source: str) -> bool:
     low = value.strip().lower()
     if low in ("yes", "true", "1"):
         return True
     if low in ("no", "false", "0"):
         return False
-    raise RecordError(line, 1, f"{value!r} is not yes or no")
+    raise RecordError(line, 1, f"{value!r} is not yes or no", key, source)
 
 
-def parse(text: str) -> tuple[dict[str, str], Game]:
-    """Read a record: ``(headers, game)`` with every action replayed and checked."""
+def parse(text: str, source: str = "") -> tuple[dict[str, str], Game]:
+    """Read a record: ``(headers, game)`` with every action replayed and checked.
+    ``source`` (a file name) is named in errors."""
     headers: dict[str, str] = {}
     where: dict[str, int] = {}
     lines = text.splitlines()
@@ -90,32 +97,36 @@ def parse(text: str) -> tuple[dict[str, str], Game]:
             continue
         key, sep, value = line.partition(":")
         if not sep or not key.strip():
-            raise RecordError(n, 1, f"header {line!r} is not 'Key: value'")
+            raise RecordError(n, 1, f"header {line!r} is not 'Key: value'", "header", source)
         headers[key.strip()] = value.strip()
         where[key.strip()] = n
     if headers.get("Game", GAME).lower() != GAME:
-        raise RecordError(where["Game"], 7, f"this is a {headers['Game']!r} record, not {GAME!r}")
+        raise RecordError(where["Game"], 7, f"this is a {headers['Game']!r} record, not {GAME!r}",
+                          "Game", source)
     if "Players" not in headers:
         raise RecordError(1, 1, "the record has no 'Players:' header; add one, e.g. "
-                          "'Players: Ann, Bob'")
+                          "'Players: Ann, Bob'", "Players", source)
     try:
         seed = int(headers["Seed"]) if "Seed" in headers else None
     except ValueError:
-        raise RecordError(where["Seed"], 7, f"seed {headers['Seed']!r} is not a whole number") \
-            from None
+        raise RecordError(where["Seed"], 7, f"{headers['Seed']!r} is not a whole number",
+                          "Seed", source) from None
     try:
         game = new_game(
             players=[p.strip() for p in headers["Players"].split(",")],
             mode=headers.get("Mode", "standard"), seed=seed, map=headers.get("Map", "sample"),
             cards=headers.get("Cards", "sample"), order=headers.get("Order", "fixed"),
-            guilds=_flag(headers["Guilds"], where["Guilds"]) if "Guilds" in headers else False,
-            events=_flag(headers["Events"], where["Events"]) if "Events" in headers else False,
+            guilds=_flag(headers["Guilds"], where["Guilds"], "Guilds", source)
+            if "Guilds" in headers else False,
+            events=_flag(headers["Events"], where["Events"], "Events", source)
+            if "Events" in headers else False,
         )
     except (ValueError, DataError) as exc:
         if isinstance(exc, RecordError):
             raise
-        first = min((where[h] for h in HEADERS if h in where), default=1)
-        raise RecordError(first, 1, f"the headers do not make a game: {exc}") from None
+        first = min(((where[h], h) for h in HEADERS if h in where), default=(1, "header"))
+        raise RecordError(first[0], 1, f"the headers do not make a game: {exc}", first[1],
+                          source) from None
     expected = 1
     for k in range(n, len(lines)):
         body = lines[k].split("#", 1)[0]
@@ -123,14 +134,17 @@ def parse(text: str) -> tuple[dict[str, str], Game]:
             continue
         match = re.match(r"\s*(\d+)\s*\.\s*", body)
         if not match:
-            raise RecordError(k + 1, 1, f"{lines[k].strip()!r} is not '<number>. <action>'")
+            raise RecordError(k + 1, 1, f"{lines[k].strip()!r} is not '<number>. <action>'",
+                              f"action {expected}", source)
         if int(match.group(1)) != expected:
             raise RecordError(k + 1, match.start(1) + 1,
-                              f"action number {match.group(1)}, expected {expected}")
+                              f"action number {match.group(1)}, expected {expected}",
+                              f"action {expected}", source)
         try:
             game.play(body[match.end():].strip())
         except (NotationError, IllegalActionError) as exc:
-            raise RecordError(k + 1, match.end() + 1, str(exc)) from None
+            raise RecordError(k + 1, match.end() + 1, str(exc), f"action {expected}",
+                              source) from None
         expected += 1
     LOGGER.debug("parsed an empire record with %d actions", expected - 1)
     return headers, game

@@ -53,7 +53,7 @@ class Seat:
     events: list[str] = field(default_factory=list)  # events in play until its next turn
     guild: str | None = None
     discovered: bool = False  # discovered a planet this turn
-    inner_settled: bool = False  # has ever settled an inner planet (infection mode)
+    inner_settled: bool = False  # has ever settled an inner planet (infection modes)
 
     @property
     def energy(self) -> int:
