@@ -12,13 +12,14 @@ copy into the strip buffer runs only when the frame actually changed.
 
 from array import array
 
+from meridian_fw.wire import EFFECT_LETTERS, MAX_PALETTE  # the one format module
+
 try:
     from micropython import const
 except ImportError:
     def const(x):
         return x
 
-MAX_PALETTE = 16
 FRAME_MS = const(20)        # at most 50 frames per second
 FLASH_MS = const(600)       # effect X: full colour this long after SHOW
 PHASE_MS = const(2000)      # common period of B (1 s), F (250 ms) and P (2 s)
@@ -30,7 +31,6 @@ BLINK = 2
 FAST = 3
 PULSE = 4
 FLASH = 5
-EFFECT_LETTERS = b"OSBFPX"
 
 # What the strip shows, by priority (highest wins).
 MODE_PLAN = 0

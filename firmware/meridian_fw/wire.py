@@ -29,6 +29,12 @@ PROTOCOL_VERSION = const(1)
 MAX_LINE = const(250)  # bytes including the newline; fits the Pico's 256-byte CDC buffer
 MAX_SEQ = const(65535)
 
+# The LED language of PLAN/PAL frames (docs/PROTOCOL.md): one letter per effect, in the
+# order of the effect numbers (O off, S solid, B blink, F fast blink, P pulse, X flash),
+# and the largest palette a plan may use. The firmware and the host both read them here.
+EFFECT_LETTERS = b"OSBFPX"
+MAX_PALETTE = const(16)
+
 # check() results. OK is 0; everything else names why a line was dropped.
 OK = const(0)
 ERR_EMPTY = const(1)      # blank line (not counted as an error by the firmware)

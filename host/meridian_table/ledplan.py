@@ -12,14 +12,10 @@ from dataclasses import dataclass
 
 from meridian_fw import wire
 
-OFF = "O"
-SOLID = "S"
-BLINK = "B"
-FAST_BLINK = "F"
-PULSE = "P"
-FLASH = "X"
-EFFECTS = (OFF, SOLID, BLINK, FAST_BLINK, PULSE, FLASH)
-MAX_PALETTE = 16
+# The effect letters and the palette size are the wire format's (meridian_fw.wire).
+EFFECTS: tuple[str, ...] = tuple(chr(b) for b in wire.EFFECT_LETTERS)
+OFF, SOLID, BLINK, FAST_BLINK, PULSE, FLASH = EFFECTS
+MAX_PALETTE: int = wire.MAX_PALETTE
 PIX_PER_FRAME = 128
 
 

@@ -1,5 +1,9 @@
 """Colovini's Meridian on a physical board: one switch and one LED per city, plus buttons.
 
+The questions the table asks of the players (which meridian, which card, where, which
+height, a rebuild) are the turn dialogue, in ``colovini_dialogue.py``; this module reads
+the board and says what the LEDs show.
+
 A reed switch sees that a tower stands on a city, not its colour or height. The table
 knows colour from whose turn it is and asks for what it cannot sense (issue 6,
 "Physical-board adapter"; docs/games/colovini.md):
@@ -46,6 +50,16 @@ from meridian_table.adapters.base import (
     flash,
     hint,
 )
+from meridian_table.adapters.colovini_dialogue import (
+    HEIGHT,
+    MERIDIAN,
+    MERIDIAN_BUTTONS,
+    REMOVE_OWN,
+    WHERE,
+    TurnDialogue,
+    pattern,
+    where_key,
+)
 from meridian_table.games import colovini
 from meridian_table.games.colovini import Action, card_meridians, city_id
 from meridian_table.games.colovini.meridian import Column, apply_placement, placement_cities
@@ -63,20 +77,6 @@ PIECE_COLOURS = {"orange": "#f07800", "black": "#202020", "brown": "#7a4a1e", "g
 PUSHED = Light(0x00C8FF, BLINK)
 #: An island left unassigned by a tie, at the end.
 TIED = Light(0xFFA000, BLINK)
-MERIDIAN_BUTTONS = tuple(f"meridian{m}" for m in range(1, 11))
-MERIDIAN = "meridian"
-CARD = "card"
-CURSOR = "cursor"
-HEIGHT = "height"
-WHERE = "where"
-REMOVE_OWN = "remove"
-REBUILD = "rebuild"
-KEEP = "keep"
-PASSING = "pass"
-
-
-def _pattern(column: Column) -> frozenset[int]:
-    return frozenset(i + 1 for i, t in enumerate(column) if t is not None)
 
 
 class BoardMismatchError(ValueError):
@@ -100,7 +100,7 @@ def _player_count(players: int | None, side: int | None) -> int:
     return 3 if side == 40 else 4
 
 
-class ColoviniAdapter(Adapter):
+class ColoviniAdapter(TurnDialogue, Adapter):
     """Colovini's Meridian for 2, 3 or 4 players; options as in ``colovini.new_game``."""
 
     game: ClassVar[str] = "colovini"
@@ -295,7 +295,7 @@ class ColoviniAdapter(Adapter):
     def _outcomes(self) -> dict[frozenset[int], list[Action]]:
         out: dict[frozenset[int], list[Action]] = {}
         for action in self._actions():
-            out.setdefault(_pattern(self._outcome(action)), []).append(action)
+            out.setdefault(pattern(self._outcome(action)), []).append(action)
         return out
 
     # --- what the LEDs and the page show ----------------------------------------------
@@ -382,51 +382,6 @@ class ColoviniAdapter(Adapter):
                                  else f"Choose meridian {m} instead")
         return out
 
-    def _rebuilds_unseen(self) -> dict[str, Action]:
-        """The rebuilds the switches cannot see, by their answer (``10.3=2``).
-
-        After the mover's own tower was lifted, the board may match the start again:
-        the same tower put back, or a rebuild that leaves the same cities occupied (in
-        place at another height, or a shorter tower that pushes the next one into the
-        lifted tower's city). Only the players can say which.
-        """
-        m = self._meridian
-        if self._lifted is None or self._pending or m is None:
-            return {}
-        now = _pattern(self._engine.state.columns[m - 1])
-        return {
-            f"{city_id(m, a.city)}={a.height}": a for a in self._actions()
-            if a.kind == "rebuild" and a.remove == self._lifted
-            and _pattern(self._outcome(a)) == now
-        }
-
-    def _rebuild_choices(self) -> list[str]:
-        """``keep``, then the unseen rebuilds' answers (empty when there are none)."""
-        unseen = list(self._rebuilds_unseen())
-        return [KEEP, *unseen] if unseen else []
-
-    def _rebuild_question(self) -> Question | None:
-        choices = self._rebuild_choices()
-        if not choices or self._meridian is None or self._lifted is None:
-            return None
-        site = city_id(self._meridian, self._lifted)
-        now = choices[self._cursor % len(choices)]
-        return Question(
-            REBUILD,
-            f"{self.to_move.capitalize()}: the towers stand as before on meridian "
-            f"{self._meridian}. The same tower back on {site} (keep), or which new tower "
-            f"did you build? (now: {now}; plus/minus, then Confirm)",
-            tuple(choices), {"confirm": now},
-        )
-
-    def _card_question(self, prompt: str, cards: list[str]) -> Question:
-        cursor = self._cursor % len(cards)
-        buttons = {"confirm": cards[cursor]}
-        if len(cards) == 2:
-            buttons.update({"minus": cards[0], "plus": cards[1]})
-        return Question(CARD, f"{prompt} ({' / '.join(cards)}; now: {cards[cursor]})",
-                        tuple(cards), buttons)
-
     def _options_view(self, lights: dict[str, Light]) -> View:
         m = self._meridian
         if m is None or self._card is None:
@@ -472,7 +427,7 @@ class ColoviniAdapter(Adapter):
                 ("yes",), {"confirm": "yes"},
             )
             return View(CHOICE, question.prompt, lights, (), question, mover)
-        groups = list(dict.fromkeys(_where_key(a) for a in actions))
+        groups = list(dict.fromkeys(where_key(a) for a in actions))
         if len(groups) == 1:
             values = tuple(str(a.height) for a in actions)
             where = city_id(actions[0].meridian, actions[0].city)
@@ -559,7 +514,7 @@ class ColoviniAdapter(Adapter):
             if notations != self._candidates:
                 self._candidates = notations
                 self._cursor = 0
-            pending = [a for a in found if self._where in (None, _where_key(a))] or found
+            pending = [a for a in found if self._where in (None, where_key(a))] or found
             self._pending = [a.notation() for a in pending]
             if len(pending) == 1 and pending[0].kind == "remove":
                 self._lifted = pending[0].remove  # a rebuild in place may follow
@@ -598,7 +553,7 @@ class ColoviniAdapter(Adapter):
         if m is None:
             raise AdapterError("no meridian chosen yet")
         column = self._engine.state.columns[m - 1]
-        current = _pattern(column)
+        current = pattern(column)
         # the nearest legal outcome (the starting position counts: maybe nothing was meant)
         targets = [(len(p ^ sensed), len(p - sensed), n, p) for n, p in enumerate(outcomes)]
         targets.append((len(current ^ sensed), len(current - sensed), -1, current))
@@ -642,76 +597,6 @@ class ColoviniAdapter(Adapter):
 
     # --- inputs -------------------------------------------------------------------------
 
-    def button(self, name: str) -> Interpretation:
-        if self._engine.is_over:
-            if name == "confirm":
-                self._tidy = not self._tidy
-                return Interpretation(message="tidy-up guide " + ("on" if self._tidy else "off"))
-            raise AdapterError(f"button {name!r}: the game is over")
-        if name in MERIDIAN_BUTTONS:
-            return self.answer(MERIDIAN, name[len("meridian"):])
-        if name in ("plus", "minus"):
-            choices = self._choices()
-            if self._card_question_open() and len(choices) == 2:
-                # a card question between two cards: minus is the first, plus the second
-                return self.answer(CARD, choices[1 if name == "plus" else 0])
-            return self._move_cursor(1 if name == "plus" else -1)
-        if name == "confirm":
-            return self._confirm()
-        if name == "pass":
-            return self._pass()
-        raise AdapterError(
-            f"button {name!r} means nothing in Colovini's Meridian; use meridian1..meridian10, "
-            "plus, minus, confirm, pass, undo or menu"
-        )
-
-    def _card_question_open(self) -> bool:
-        return not self._pending and (
-            self._passing or (self._meridian is not None and self._card is None)
-        )
-
-    def _choices(self) -> list[str]:
-        if self._pending:
-            groups = list(dict.fromkeys(_where_key(Action.parse(n)) for n in self._pending))
-            return groups if len(groups) > 1 else self._pending
-        if self._passing:
-            return list(self._engine.playable_cards())
-        if self._meridian is not None and self._card is None:
-            return self._cards_for(self._meridian)
-        return self._rebuild_choices()
-
-    def _move_cursor(self, step: int) -> Interpretation:
-        choices = self._choices()
-        if len(choices) < 2:
-            raise AdapterError("plus/minus choose between answers, and there is nothing to choose now")
-        cursor = (self._cursor + step) % len(choices)
-        return self.answer(CURSOR, str(cursor))
-
-    def _confirm(self) -> Interpretation:
-        if self._pending:
-            groups = list(dict.fromkeys(_where_key(Action.parse(n)) for n in self._pending))
-            if len(groups) > 1:
-                return self.answer(WHERE, groups[self._cursor % len(groups)])
-            return Interpretation(action=self._pending[self._cursor % len(self._pending)],
-                                  message=f"{self.to_move} confirms")
-        choices = self._choices()
-        if choices:
-            field_name = CARD if self._card_question_open() else REBUILD
-            return self.answer(field_name, choices[self._cursor % len(choices)])
-        raise AdapterError(
-            "Confirm does nothing now: choose a meridian, build on it, or press Pass"
-        )
-
-    def _pass(self) -> Interpretation:
-        card = self._card
-        if card is None:
-            playable = self._engine.playable_cards()
-            if len(playable) == 1:
-                card = playable[0]
-        if card is not None:
-            return Interpretation(action=f"{card}:pass", message=f"{self.to_move} passes ({card})")
-        return self.answer(PASSING, "card")
-
     def describe(self, action: str) -> str:
         """``3:3.2=4`` -> "card 3: a 4-high tower on meridian 3, city 3.2, pushing ..."."""
         try:
@@ -730,110 +615,6 @@ class ColoviniAdapter(Adapter):
         if parsed.city and column[parsed.city - 1] is not None and parsed.city != parsed.remove:
             parts.append("pushing the tower standing there along the meridian")
         return f"card {parsed.card}: " + ", then ".join(parts)
-
-    def answer(self, field_name: str, value: str) -> Interpretation:
-        if self._engine.is_over:
-            raise AdapterError("the game is over: there is nothing to answer")
-        if field_name == MERIDIAN:
-            return self._choose_meridian(value)
-        if field_name == CARD:
-            return self._choose_card(value)
-        if field_name == CURSOR:
-            if not value.isdigit():
-                raise AdapterError(f"cursor {value!r} is not a number")
-            self._cursor = int(value)
-            return Interpretation(choice=(CURSOR, value), message=f"choice {value}")
-        if field_name == PASSING:
-            self._passing = True
-            self._meridian = self._card = None
-            self._cursor = 0
-            return Interpretation(choice=(PASSING, value), message="which card do you discard?")
-        if field_name == WHERE:
-            return self._answer_where(value)
-        if field_name in (HEIGHT, REMOVE_OWN):
-            return self._answer_pending(field_name, value)
-        if field_name == REBUILD:
-            return self._answer_rebuild(value)
-        raise AdapterError(
-            f"Colovini asks no {field_name!r}; the questions are meridian, card, where, height, "
-            "remove, rebuild"
-        )
-
-    def _answer_rebuild(self, value: str) -> Interpretation:
-        """``keep`` (the same tower stands again) or the height of the tower rebuilt in place."""
-        if value == KEEP:
-            # Logged, and replayed on resume (where nothing was lifted yet: a no-op).
-            self._lifted = None
-            self._cursor = 0
-            return Interpretation(choice=(REBUILD, KEEP), message="the same tower stands again")
-        unseen = self._rebuilds_unseen()
-        if value not in unseen:
-            choices = self._rebuild_choices()
-            raise AdapterError(
-                f"rebuild {value!r} is not open now: "
-                + (f"answer one of {', '.join(choices)}" if choices else
-                   "lift your own tower on the chosen meridian first")
-            )
-        notation = unseen[value].notation()
-        return Interpretation(action=notation, message=f"{self.to_move} rebuilds: {notation}")
-
-    def _choose_meridian(self, value: str) -> Interpretation:
-        if not value.isdigit() or int(value) not in self._allowed_meridians():
-            raise AdapterError(
-                f"meridian {value!r} is not allowed by {self.to_move}'s cards; choose one of "
-                f"{', '.join(map(str, self._allowed_meridians()))}"
-            )
-        meridian = int(value)
-        cards = self._cards_for(meridian)
-        self._meridian = meridian
-        self._card = cards[0] if len(cards) == 1 else None
-        self._passing = False
-        self._cursor = 0
-        self._pending = []
-        self._lifted = None
-        return Interpretation(choice=(MERIDIAN, value), message=f"{self.to_move} chooses meridian {value}")
-
-    def _choose_card(self, value: str) -> Interpretation:
-        if value not in self._engine.playable_cards():
-            raise AdapterError(
-                f"card {value!r} cannot be played now; playable: "
-                f"{', '.join(self._engine.playable_cards())}"
-            )
-        if self._passing:
-            return Interpretation(action=f"{value}:pass", message=f"{self.to_move} passes ({value})")
-        if self._meridian is None or self._meridian not in card_meridians(value):
-            raise AdapterError(f"card {value!r} does not allow meridian {self._meridian}")
-        self._card = value
-        self._cursor = 0
-        self._lifted = None
-        return Interpretation(choice=(CARD, value), message=f"{self.to_move} plays card {value}")
-
-    def _answer_where(self, value: str) -> Interpretation:
-        """Which city the new tower stands on, when the occupancy fits several.
-
-        Logged as a choice (and replayed, when nothing is pending yet); when one height
-        is left it is the action itself.
-        """
-        chosen = [n for n in self._pending if _where_key(Action.parse(n)) == value]
-        if self._pending and not chosen:
-            raise AdapterError(f"where {value!r} is not one of the open answers: "
-                               f"{', '.join(self._choices())}")
-        if len(chosen) == 1:
-            return Interpretation(action=chosen[0], message=f"{self.to_move} plays {chosen[0]}")
-        self._where = value
-        self._cursor = 0
-        return Interpretation(choice=(WHERE, value), message=f"the new tower stands on {value}")
-
-    def _answer_pending(self, field_name: str, value: str) -> Interpretation:
-        for notation in self._pending:
-            action = Action.parse(notation)
-            if (field_name == HEIGHT and str(action.height) == value) or (
-                field_name == REMOVE_OWN and action.kind == "remove"
-            ):
-                return Interpretation(action=notation, message=f"{self.to_move} plays {notation}")
-        raise AdapterError(
-            f"{field_name} {value!r} is not one of the open answers: {', '.join(self._pending) or 'none'}"
-        )
 
     # --- changing the game -------------------------------------------------------------
 
@@ -894,11 +675,6 @@ class ColoviniAdapter(Adapter):
             "scores": self.scores(),
             "islands": [i.as_dict() for i in final.islands],
         }
-
-
-def _where_key(action: Action) -> str:
-    """The physical difference between candidates: ``3.4``, ``-3.1,3.4`` or ``-3.1``."""
-    return action.notation().split(":", 1)[1].split("=", 1)[0]
 
 
 def _placed_sites(before: Column, after: Column, meridian: int) -> list[str]:

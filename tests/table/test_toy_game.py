@@ -1,0 +1,65 @@
+"""A game in its own package (tests/toygame, registered by its entry point) at the table:
+played headless on the virtual board, logged, replayed and exported. No shared file
+names it: the registry finds it as it finds every game."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from meridian_toygame.spec import PROFILE
+
+from meridian_table.games import registry
+
+CLI = [sys.executable, "-m", "meridian_table.cli.main"]
+
+
+def _run(args: list[str], stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*CLI, *args], input=stdin, capture_output=True, text=True,
+                          timeout=120, check=False)
+
+
+def test_the_toy_game_is_found_through_its_entry_point() -> None:
+    spec = registry.spec("toy")
+    assert spec.title == "Toy" and "random" in spec.policies
+    help_text = _run(["play", "--help"]).stdout
+    assert "toy" in help_text and "claim cells" in help_text
+
+
+def test_a_toy_game_headless_on_the_virtual_board_then_replayed_and_exported(
+        tmp_path: Path) -> None:
+    db = str(tmp_path / "toy.sqlite3")
+    # Cross takes the diagonal a, e, i; Nought answers b, c: three in a row wins.
+    script = "".join(f"place {cell}\nwait\n" for cell in "abeci")
+    out = _run(["play", "toy", "--headless", "--board", "sim", "--db", db,
+                "--players", "Xena,Otto"], script)
+    assert out.returncode == 0, out.stderr
+    records = [json.loads(line) for line in out.stdout.splitlines()]
+    moves = [r["notation"] for r in records if r["event"] == "move"]
+    assert moves == ["a", "b", "e", "c", "i"], moves
+    final = [r for r in records if r["event"] == "state"][-1]
+    assert final["phase"] == "ended" and final["result"]["winner"] == "cross"
+
+    listed = _run(["games", "--db", db])
+    assert listed.returncode == 0 and "toy" in listed.stdout and "Xena" in listed.stdout
+    replayed = _run(["replay", "1", "--db", db])
+    assert replayed.returncode == 0, replayed.stderr
+    assert "XOO\n.X.\n..X" in replayed.stdout
+    record = _run(["export", "1", "--format", "record", "--db", db])
+    assert record.returncode == 0 and record.stdout.rstrip().endswith("a b e c i")
+    jsonl = _run(["export", "1", "--format", "jsonl", "--db", db])
+    kinds = [json.loads(line)["kind"] for line in jsonl.stdout.splitlines()]
+    assert kinds.count("action") == 5 and "result" in kinds
+
+
+def test_the_toy_against_its_random_automaton_headless(tmp_path: Path) -> None:
+    out = _run(["play", "toy", "--headless", "--board", "sim", "--db", ":memory:",
+                "--seat", "2=random", "--profile", PROFILE], "place e\nwait\nwait\nstate\n")
+    assert out.returncode == 0, out.stderr
+    full = [json.loads(line) for line in out.stdout.splitlines()]
+    state = [r["state"] for r in full if r["event"] == "full-state"][-1]
+    assert state["phase"] == "execute" and state["seats_kind"] == {"cross": "person",
+                                                                    "nought": "random"}
+    assert state["spec"]["page"]["seats"]["nought"]["colour"] == "#20a020"
