@@ -1,67 +1,215 @@
-"""Empire in Space as the platform sees it (the board; the rules engine is issue 16)."""
+"""Empire in Space as the platform sees it: options, board, page, records, automata.
+
+Registered under the ``meridian_table.games`` entry-point group as ``empire``. The rules
+engine is complete; the physical-board adapter is a separate issue, so ``adapter`` says so
+(:class:`NotOnBoardError`) instead of handing out a stub.
+"""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
 
 from meridian_table.games.contract import (
+    BenchSpec,
     BoardSpec,
     Engine,
     GameSpec,
+    OptionError,
     Options,
+    OptionSpec,
+    OptionValue,
     PageSpec,
+    PolicyCancelled,
+    RandomPolicy,
     RecordFormat,
     SeatLook,
 )
-from meridian_table.games.empire import board
+from meridian_table.games.empire import board, record
+from meridian_table.games.empire.data_files import DataError
+from meridian_table.games.empire.engine import Game, new_game
+from meridian_table.games.empire.files import SHIPPED_CARDS, SHIPPED_MAPS, load_pair
+from meridian_table.games.empire.rules import MODES
 
 if TYPE_CHECKING:
+    import click
+
     from meridian_table.adapters.base import Adapter
 
 
-class NotPlayableError(ValueError):
-    """Empire in Space has a board profile but no rules engine in this version."""
+class NotOnBoardError(ValueError):
+    """Empire in Space cannot be played on a sensing board yet (the adapter is issue 17)."""
 
 
-def _unavailable(*args: object) -> Engine:
-    del args
-    raise NotPlayableError(
-        "Empire in Space has its board profile here but no rules engine yet; play it by "
-        "hand, and check a board with `meridian-table profile check empire-in-space`"
+OPTIONS = (
+    OptionSpec("players", int, None, "How many play: 2 to 4 (1 in infection-solo); the number "
+               "of players named by default.", choices=("1", "2", "3", "4"), from_table=True),
+    OptionSpec("mode", str, "standard", "standard, two-player, infection-solo (one player "
+               "against the Scelrotia) or infection-coop.", choices=MODES),
+    OptionSpec("seed", int, None, "Seed of the planet, waypoint and event draws (default: a "
+               "random seed; either way it is logged).", minimum=0, maximum=2**31 - 1),
+    OptionSpec("map", str, "sample", "The board map: a .toml file or a shipped map "
+               f"({', '.join(SHIPPED_MAPS)}; ours, not the printed board).", metavar="FILE"),
+    OptionSpec("cards", str, "sample", "The card set: a .toml file or a shipped set "
+               f"({', '.join(SHIPPED_CARDS)}; ours, not the printed cards).", metavar="FILE"),
+    OptionSpec("order", str, "fixed", "Seat order: fixed (as named) or seeded (the seed draws "
+               "the first player; logged).", choices=("fixed", "seeded")),
+    OptionSpec("guilds", bool, False, "Each player takes the guild of their colour."),
+    OptionSpec("events", bool, False, "Deal 2 event cards to each player (always on in "
+               "two-player mode)."),
+)
+
+
+def _names(options: Options) -> list[str] | int:
+    names = options.get("names")
+    if isinstance(names, list):
+        return [str(n) for n in cast(list[object], names)]
+    players = options.get("players")
+    if isinstance(players, int):
+        return players
+    return 1 if str(options.get("mode", "")) == "infection-solo" else 3
+
+
+def _new_game(options: Options, seed: int | None) -> Engine:
+    given = options.get("seed")
+    return new_game(
+        players=_names(options),
+        mode=str(options.get("mode") or "standard"),
+        seed=int(given) if isinstance(given, int) else seed,
+        map=str(options.get("map") or "sample"),
+        cards=str(options.get("cards") or "sample"),
+        order=str(options.get("order") or "fixed"),
+        guilds=bool(options.get("guilds", False)),
+        events=bool(options.get("events", False)),
     )
 
 
-def _no_adapter(options: Options, settings: Options, variant: Mapping[str, object]) -> Adapter:
+def _adapter(options: Options, settings: Options, variant: Mapping[str, object]) -> Adapter:
     del options, settings, variant
-    _unavailable()
-    raise AssertionError("unreachable")
+    raise NotOnBoardError(
+        "Meridian: Empire in Space is not yet playable on a sensing board (its board adapter "
+        "is a separate issue). Play it on the printed board with the rules engine keeping "
+        "score: `meridian-table empire play --players Ann,Bob` (text), or the engine in "
+        "Python (meridian_table.games.empire.new_game); check your map and cards with "
+        "`meridian-table empire check`"
+    )
 
 
-def _no_export(engine: Engine, headers: Mapping[str, str]) -> str:
-    del engine, headers
-    _unavailable()
-    raise AssertionError("unreachable")
+def _prepare(options: dict[str, OptionValue]) -> dict[str, OptionValue]:
+    """The map and cards are read now (file, line, key and fix); a file is logged by its
+    absolute path so a resumed game finds it from any folder."""
+    map_ref = str(options.get("map") or "sample")
+    cards_ref = str(options.get("cards") or "sample")
+    try:
+        load_pair(map_ref, cards_ref)
+    except DataError as exc:
+        raise OptionError(f"--map/--cards: {exc}", "map") from None
+    out = dict(options)
+    if map_ref not in SHIPPED_MAPS:
+        out["map"] = str(Path(map_ref).absolute())
+    if cards_ref not in SHIPPED_CARDS:
+        out["cards"] = str(Path(cards_ref).absolute())
+    mode = str(out.get("mode") or "standard")
+    players = out.get("players")
+    wanted = {"standard": (2, 3, 4), "two-player": (2,), "infection-solo": (1,),
+              "infection-coop": (2, 3, 4)}[mode]
+    if isinstance(players, int) and players not in wanted:
+        raise OptionError(f"--mode {mode} is played by {' or '.join(map(str, wanted))} players, "
+                          f"not {players}", "mode")
+    return out
 
 
-def _no_record(text: str) -> tuple[dict[str, str], Engine]:
-    del text
-    _unavailable()
-    raise AssertionError("unreachable")
+def _export(engine: Engine, headers: Mapping[str, str]) -> str:
+    return record.export(cast(Game, engine), headers)
+
+
+def _parse(text: str) -> tuple[dict[str, str], Engine]:
+    return record.parse(text)
+
+
+def _diagram(engine: Engine) -> str:
+    from meridian_table.games.empire.render import text_diagram
+
+    return text_diagram(cast(Game, engine))
+
+
+def _bench(options: dict[str, Any]) -> dict[str, Any]:
+    from meridian_table.games.empire import bench
+
+    return bench.run(options)
+
+
+def _register(group: click.Group) -> None:
+    from meridian_table.games.empire import commands
+
+    commands.register(group)
+
+
+class ScelrotiaPolicy:
+    """The Scelrotia's seat: its turn is decided by the rules (``scelrotia.py``), so the
+    policy only plays the one legal action, ``scelrotia``; the engine works out the
+    turn deterministically and the table shows it to be carried out."""
+
+    name = "scelrotia"
+
+    def __init__(self, seed: int | None = None, argument: str | None = None) -> None:
+        del seed
+        if argument:
+            raise ValueError(f"the Scelrotia takes no setting, got {argument!r}")
+
+    def choose(self, game: Engine, budget_s: float = 1.0,
+               cancel: threading.Event | None = None) -> str:
+        if cancel is not None and cancel.is_set():
+            raise PolicyCancelled("the Scelrotia was cancelled")
+        legal = game.legal()
+        if legal != ("scelrotia",):
+            raise ValueError("the Scelrotia plays only its own turn in the infection modes; "
+                             "give this seat to a person or to 'random'")
+        return "scelrotia"
+
+    def __repr__(self) -> str:
+        return "ScelrotiaPolicy()"
 
 
 SPEC = GameSpec(
     id="empire",
     title="Meridian: Empire in Space",
     published="Meridian: Empire in Space",
-    summary="Rowitt's game of energy, starships and planets (board profile only)",
+    summary="Rowitt's game of energy, starships, planets and waypoints (1 to 4 players; "
+            "the Scelrotia in the infection modes); not yet on a sensing board: "
+            "`meridian-table empire play` keeps score in text",
     player_counts=(1, 2, 3, 4),
-    options=(),
-    new_game=_unavailable,
-    adapter=_no_adapter,
+    options=OPTIONS,
+    new_game=_new_game,
+    adapter=_adapter,
     default_profile=lambda players, options: "empire-in-space",
     board=BoardSpec(board.expected_sites, board.describe, board.BUTTONS),
-    page=PageSpec(seats=(SeatLook("red", "Red", "#d02020", "R", "#ffffff"),), drawing="grid"),
-    records=RecordFormat(_no_export, _no_record),
-    help_examples=("play empire --players Ann,Bob",),
+    page=PageSpec(
+        seats=(
+            SeatLook("red", "Red", "#d02020", "R", "#ffffff"),
+            SeatLook("blue", "Blue", "#2050d0", "B", "#ffffff"),
+            SeatLook("green", "Green", "#20a040", "G", "#000000"),
+            SeatLook("yellow", "Yellow", "#f0c020", "Y", "#000000"),
+            SeatLook("scelrotia", "Scelrotia", "#7a2a8c", "S", "#ffffff"),
+        ),
+        drawing="grid",
+        piece_word="colony",
+    ),
+    records=RecordFormat(_export, _parse, ".empire"),
+    policies={"random": RandomPolicy, "scelrotia": ScelrotiaPolicy},
+    # Not yet on a sensing board (issue 17): the examples show what works today.
+    help_examples=(
+        "meridian-table empire play --players Ann,Bob --seed 7",
+        "meridian-table empire check --map my-board.toml --cards my-cards.toml",
+        "play empire --players Ann,Bob   (says it needs the board adapter, issue 17)",
+    ),
+    text_diagram=_diagram,
+    benches=(BenchSpec("empire", "Empire in Space: legal-action latency, Scelrotia turns "
+                                 "and random games per second.", _bench),),
+    register_commands=_register,
+    prepare=_prepare,
 )
+
+__all__ = ["OPTIONS", "SPEC", "NotOnBoardError", "ScelrotiaPolicy"]
