@@ -385,8 +385,10 @@ class GameSpec:
     #: A short line for ``play --help`` and the page's game list.
     summary: str = ""
     #: ``prepare(options) -> options``: checks the engine options together (OptionError
-    #: naming the flag and the fix) and embeds the data they name (a map file's text), so
-    #: the logged options replay without the original file. Called for new games only.
+    #: naming the flag and the fix) and may normalise their values (a map file's absolute
+    #: path), keeping to the schema's names. Called for new games only. The data an
+    #: option names (a map's text) is embedded by the engine in its logged options
+    #: (``new_game``), so a logged game replays without the original file.
     prepare: Callable[[dict[str, OptionValue]], dict[str, OptionValue]] | None = None
     #: True when random play of this game (a piece on a lit legal site, Confirm to pass)
     #: exercises the whole table: ``bench table`` plays the first such game by default.
