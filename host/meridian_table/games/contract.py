@@ -28,7 +28,7 @@ import threading
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, Protocol, Self
+from typing import TYPE_CHECKING, Literal, Protocol, Self
 
 if TYPE_CHECKING:
     import click
@@ -348,7 +348,7 @@ class BenchSpec:
     name: str
     help: str
     #: ``run(options)`` with the CLI's ``quick`` and ``seed``: the figures, with a verdict.
-    run: Callable[[dict[str, Any]], dict[str, Any]]
+    run: Callable[[dict[str, object]], dict[str, object]]
 
 
 # --- the spec ------------------------------------------------------------------------------
