@@ -228,3 +228,41 @@ def test_three_player_colovini_with_two_random_automata(tmp_path: Path) -> None:
         sources = _sources(d)
         assert {by for _, _, by in sources} == {"person", "automaton"}
         assert len(sources) == len(state["moves"])
+
+
+def test_kill_9_during_the_execute_phase_resumes_in_it(tmp_path: Path) -> None:
+    """A real SIGKILL of `play --headless` while the automaton's move waits on the board."""
+    import json
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    if not hasattr(signal, "SIGKILL"):
+        pytest.skip("no SIGKILL on this platform")
+    db = str(tmp_path / "games.sqlite3")
+    cli = [sys.executable, "-m", "meridian_table.cli.main", "play", "kato", "--headless",
+           "--board", "sim", "--db", db]
+    proc = subprocess.Popen([*cli, "--seat", "2=random"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, text=True)
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write("place G6\n")
+    proc.stdin.flush()
+    deadline = time.monotonic() + 60
+    target = None
+    for line in proc.stdout:
+        record = json.loads(line)
+        if record.get("event") == "state" and record.get("phase") == "execute":
+            target = record["diff"]["next"]
+            break
+        assert time.monotonic() < deadline
+    assert target is not None
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait(10)
+    out = subprocess.run([*cli, "--resume"], input="wait\nstate\n", capture_output=True,
+                         text=True, timeout=120, check=False)
+    assert out.returncode == 0, out.stderr
+    records = [json.loads(line) for line in out.stdout.splitlines()]
+    state = [r["state"] for r in records if r["event"] == "full-state"][-1]
+    assert state["phase"] == "execute" and state["diff"]["next"] == target
+    assert [m["notation"] for m in state["moves"]] == ["G6"]
