@@ -4,7 +4,13 @@ the web test double (``web/fake.py``), built from the session's facts by :func:`
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, TypedDict
+
+from meridian_table.adapters.base import ADJUDICATE, Adapter, Mistake, View
+from meridian_table.ledplan import Light
+from meridian_table.table.controls import TableFacts, control_state
 
 
 class Diff(TypedDict):
@@ -79,4 +85,91 @@ class PageState(TypedDict):
     tentative: Tentative
 
 
-__all__ = ["Automaton", "Diff", "LinkPanel", "PageState", "Tentative"]
+@dataclass(frozen=True)
+class TableView:
+    """What the session knows beyond the adapter, as :func:`present` needs it."""
+
+    spec: dict[str, object] | None
+    game_id: int | None
+    players: tuple[str, ...]
+    names: dict[str, str]
+    seats_kind: dict[str, str]
+    automaton: Automaton | None
+    phase: str
+    message: str
+    error: str
+    settled: frozenset[str]
+    view: View | None
+    mistakes: tuple[Mistake, ...]
+    lights: Mapping[str, Light]
+    agreed: frozenset[str]
+    moves: list[dict[str, Any]]
+    link: LinkPanel
+    controls: tuple[str, ...]
+    connected: bool
+    adjudicating: bool
+    settle_ms: int
+    arriving: frozenset[str]
+    leaving: frozenset[str]
+
+
+def present(adapter: Adapter, table: TableView) -> PageState:
+    """The page's state for ``adapter``'s game at ``table``."""
+    board = adapter.board_json()
+    for site in board["sites"]:
+        site["sensed"] = site["id"] in table.settled
+    view = table.view
+    result = adapter.result()
+    history = adapter.history()
+    count = adapter.adjudicate() if result is None else None
+    facts = TableFacts(
+        phase=table.phase,
+        connected=table.connected,
+        adjudicating=table.adjudicating,
+        game_over=result is not None,
+        undoable=bool(history),
+        count_offered=count is not None,
+    )
+    mistakes = table.mistakes
+    return {
+        "game": adapter.game,
+        "spec": table.spec,
+        "game_id": table.game_id,
+        "options": dict(adapter.options),
+        "players": list(table.players),
+        "seats": table.names,
+        "seats_kind": table.seats_kind,
+        "automaton": table.automaton,
+        "phase": table.phase,
+        "to_move": view.to_move if view is not None else adapter.to_move,
+        "message": table.message,
+        "error": table.error,
+        "board": board,
+        "legal": list(view.legal) if view is not None and table.phase != ADJUDICATE else [],
+        "last_move": history[-1].notation if history else None,
+        "diff": {
+            "remove": [m.site for m in mistakes if m.kind == "remove"],
+            "put_back": [m.site for m in mistakes if m.kind == "put_back"],
+            "next": mistakes[0].site if mistakes else None,
+            "reasons": {m.site: m.reason for m in mistakes},
+        },
+        "question": view.question.to_json() if view is not None and view.question else None,
+        "leds": {
+            site: {"colour": f"#{light.colour:06x}", "effect": light.effect}
+            for site, light in sorted(table.lights.items())
+            if not light.is_off
+        },
+        "scores": adapter.scores(),
+        "count": count,
+        "agreed": sorted(table.agreed),
+        "moves": table.moves,
+        "result": result,
+        "link": table.link,
+        "controls": list(table.controls),
+        "control_state": control_state(adapter, view, facts, table.controls),
+        "settle_ms": table.settle_ms,
+        "tentative": {"arriving": sorted(table.arriving), "leaving": sorted(table.leaving)},
+    }
+
+
+__all__ = ["Automaton", "Diff", "LinkPanel", "PageState", "TableView", "Tentative", "present"]

@@ -54,10 +54,9 @@ from meridian_table.games import registry
 from meridian_table.ledplan import LedPlan, Light
 from meridian_table.link.events import BoardFault, LinkState, SenseEvent, Snapshot
 from meridian_table.table.automata import Execution, Seats, Thinker
-from meridian_table.table.controls import TableFacts, control_state
 from meridian_table.table.faults import fault_text
 from meridian_table.table.journal import Journal, MemoryJournal
-from meridian_table.table.presenter import Automaton, PageState
+from meridian_table.table.presenter import Automaton, PageState, TableView, present
 from meridian_table.table.settler import Settler
 
 LOGGER = logging.getLogger(__name__)
@@ -1175,70 +1174,34 @@ class TableSession:
                 "action": None, "words": None}
 
     def state(self) -> PageState:
-        """The JSON-able snapshot the page draws (schema: presenter.PageState)."""
+        """The JSON-able snapshot the page draws (presenter.present, PageState)."""
         with self._lock:
             adapter = self.adapter
-            board = adapter.board_json()
-            for site in board["sites"]:
-                site["sensed"] = site["id"] in self._settled
-            view = self._view
-            remove = [m.site for m in self._mistakes if m.kind == "remove"]
-            put_back = [m.site for m in self._mistakes if m.kind == "put_back"]
-            result = adapter.result()
-            history = adapter.history()
-            seats = self._names()
-            arriving, leaving = self._tentative()
             stats: dict[str, Any] = {}
             if self.board is not None:
                 try:
                     stats = dict(self.board.stats())
                 except Exception:  # stats are informative; never fail the page for them
                     LOGGER.debug("board stats unavailable", exc_info=True)
-            count = adapter.adjudicate() if result is None else None
-            controls = _controls(adapter, self.profile)
-            facts = TableFacts(
+            arriving, leaving = self._tentative()
+            return present(adapter, TableView(
+                spec=self._spec_json,
+                game_id=self.journal.game_id,
+                players=self.players,
+                names=self._names(),
+                seats_kind={colour: self.seats.kind(index)
+                            for colour, index in adapter.seats().items()},
+                automaton=self._automaton_json(),
                 phase=self._phase,
-                connected=self._connected,
-                adjudicating=self._adjudicating,
-                game_over=result is not None,
-                undoable=bool(history),
-                count_offered=count is not None,
-            )
-            return {
-                "game": adapter.game,
-                "spec": self._spec_json,
-                "game_id": self.journal.game_id,
-                "options": dict(adapter.options),
-                "players": list(self.players),
-                "seats": seats,
-                "seats_kind": {colour: self.seats.kind(index)
-                               for colour, index in adapter.seats().items()},
-                "automaton": self._automaton_json(),
-                "phase": self._phase,
-                "to_move": view.to_move if view is not None else adapter.to_move,
-                "message": self._message,
-                "error": self._error,
-                "board": board,
-                "legal": list(view.legal) if view is not None and self._phase != ADJUDICATE else [],
-                "last_move": history[-1].notation if history else None,
-                "diff": {
-                    "remove": remove,
-                    "put_back": put_back,
-                    "next": self._mistakes[0].site if self._mistakes else None,
-                    "reasons": {m.site: m.reason for m in self._mistakes},
-                },
-                "question": view.question.to_json() if view is not None and view.question else None,
-                "leds": {
-                    site: {"colour": f"#{light.colour:06x}", "effect": light.effect}
-                    for site, light in sorted(self._lights.items())
-                    if not light.is_off
-                },
-                "scores": adapter.scores(),
-                "count": count,
-                "agreed": sorted(self._agreed),
-                "moves": self._moves_json(history),
-                "result": result,
-                "link": {
+                message=self._message,
+                error=self._error,
+                settled=self._settled,
+                view=self._view,
+                mistakes=self._mistakes,
+                lights=dict(self._lights),
+                agreed=frozenset(self._agreed),
+                moves=self._moves_json(adapter.history()),
+                link={
                     "state": self._link_state,
                     "detail": self._link_detail,
                     "ever_connected": self._ever_connected,
@@ -1248,11 +1211,13 @@ class TableSession:
                     "firmware": self._firmware(),
                     "faults": [dict(f, detail=list(f["detail"])) for f in self._faults.values()],
                 },
-                "controls": list(controls),
-                "control_state": control_state(adapter, view, facts, controls),
-                "settle_ms": round(self.settle_s * 1000),
-                "tentative": {"arriving": sorted(arriving), "leaving": sorted(leaving)},
-            }
+                controls=_controls(adapter, self.profile),
+                connected=self._connected,
+                adjudicating=self._adjudicating,
+                settle_ms=round(self.settle_s * 1000),
+                arriving=arriving,
+                leaving=leaving,
+            ))
 
 
 def _hello_json(hello: object) -> dict[str, Any] | None:
