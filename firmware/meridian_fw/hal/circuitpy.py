@@ -17,7 +17,7 @@ from meridian_fw.scan import MatrixScanner, PinColumns, ShiftRegisterScanner
 try:
     import supervisor
 except ImportError:  # CPython test runs provide time-based stand-ins
-    supervisor = None
+    supervisor = None  # type: ignore[assignment]
 
 
 def board_pin(n):

@@ -28,6 +28,12 @@ from array import array
 import machine
 import rp2
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    # The PIO instruction names asm_pio gives the body (the stubs' RP2040 PIO v0 set,
+    # which the RP2350 also runs).
+    from rp2.asm_pio import jmp, label, nop, not_x, out, wrap, wrap_target, x
+
 FREQ = 8_000_000  # 10 cycles a bit (T1 + T2 + T3) at 800 kHz
 
 
@@ -39,18 +45,18 @@ def ws2812_program():
     t1 = 3  # cycles high for every bit
     t2 = 4  # cycles high for a 1, low for a 0
     t3 = 3  # cycles low for every bit
-    wrap_target()  # noqa: F821
-    label("bit")  # noqa: F821
+    wrap_target()
+    label("bit")
     # T3: low; take the next bit into x (stalls here, low, when the FIFO is empty).
-    out(x, 1).side(0)[t3 - 1]  # noqa: F821
+    out(x, 1).side(0)[t3 - 1]
     # T1: high; a 0 jumps to the low half.
-    jmp(not_x, "zero").side(1)[t1 - 1]  # noqa: F821
+    jmp(not_x, "zero").side(1)[t1 - 1]
     # T2 of a 1: stay high.
-    jmp("bit").side(1)[t2 - 1]  # noqa: F821
-    label("zero")  # noqa: F821
+    jmp("bit").side(1)[t2 - 1]
+    label("zero")
     # T2 of a 0: low.
-    nop().side(0)[t2 - 1]  # noqa: F821
-    wrap()  # noqa: F821
+    nop().side(0)[t2 - 1]
+    wrap()
 
 
 class PioStrip:
@@ -70,6 +76,7 @@ class PioStrip:
         self._sm = rp2.StateMachine(sm_id, ws2812_program, freq=FREQ,
                                     sideset_base=machine.Pin(pin))
         self._sm.active(1)
+        self._live = True
 
     def show(self):
         """Pack 3 bytes per LED into a word and queue the words; allocates nothing."""
@@ -84,16 +91,16 @@ class PioStrip:
 
     def deinit(self):
         """Let the last frame finish, stop the state machine and hold the line low."""
-        sm = self._sm
-        if sm is None:
+        if not self._live:
             return
+        sm = self._sm
         while sm.tx_fifo():
             pass
         # The FIFO is empty but up to 4 words are still shifting out (30 us each),
         # then the latch: wait it out so a final off() really reaches the strip.
         self._sleep_us(4 * 30 + 300)
         sm.active(0)
-        self._sm = None
+        self._live = False
         try:
             rp2.PIO(self._sm_id >> 2).remove_program(ws2812_program)
         except (AttributeError, ValueError):
