@@ -25,13 +25,13 @@ class PIO:
     SHIFT_LEFT = 0
     SHIFT_RIGHT = 1
 
-    def __init__(self, n):
-        if n not in (0, 1):
+    def __init__(self, id):
+        if id not in (0, 1):
             raise ValueError("PIO block 0 or 1")
-        self.n = n
+        self.n = id
 
-    def remove_program(self, prog=None):
-        removed.append(prog)
+    def remove_program(self, program=None):
+        removed.append(program)
 
 
 class _Instr:
@@ -159,7 +159,9 @@ def waveform(prog, words):
 
 
 class StateMachine:
-    def __init__(self, sm_id, prog, freq=125_000_000, sideset_base=None, **kw):
+    def __init__(self, id, program=None, *, freq=-1, sideset_base=None, **kw):
+        sm_id = id
+        prog = program
         if not 0 <= sm_id <= 7:
             raise ValueError("state machine 0..7")
         self.id = sm_id
@@ -172,11 +174,11 @@ class StateMachine:
         self.sent_n = 0
         machines[sm_id] = self
 
-    def active(self, v=None):
-        if v is None:
+    def active(self, value=None):
+        if value is None:
             return self.running
-        self.running = bool(v)
-        return None
+        self.running = bool(value)
+        return self.running
 
     def put(self, value, shift=0):
         if not self.running:
