@@ -23,6 +23,7 @@ from meridian_table.maker.flashing import FirmwareFile, FlashError
 from meridian_table.profiles import Profile, load_profile
 
 MICROPYTHON = Path(sys.executable).with_name("micropython")
+PICO_PROBE = "('micropython', (1, 29, 0), 4870, 'Raspberry Pi Pico with RP2040', 'rp2')\n"
 
 
 @pytest.fixture(scope="module")
@@ -194,10 +195,12 @@ def test_flash_command_end_to_end_without_a_pico(
 ) -> None:
     ran: list[list[str]] = []
 
-    def runner(cmd: Sequence[str]) -> subprocess.CompletedProcess[str]:
+    def runner(cmd: Sequence[str], timeout: float = 60) -> subprocess.CompletedProcess[str]:
         if "mpremote" in cmd:
             ran.append(list(cmd))
-            return subprocess.CompletedProcess(list(cmd), 0, "", "")
+            # The probe: what MicroPython 1.29 on a Pico prints (tests/test_flash_boards.py).
+            answer = PICO_PROBE if "exec" in cmd and "sys.implementation" in cmd[-1] else ""
+            return subprocess.CompletedProcess(list(cmd), 0, answer, "")
         return subprocess.run(list(cmd), capture_output=True, text=True, check=False)
 
     board = FakeBoard(kato.rows, kato.cols, kato.leds, board=kato.name, fw=FW_VERSION)
@@ -217,6 +220,8 @@ def test_flash_command_end_to_end_without_a_pico(
     )
     assert result.exit_code == 0, result.output
     assert f"kato-114 runs firmware {FW_VERSION}" in result.output
+    assert "sys.implementation" in ran[0][-1]  # the probe, then prepare, copy, reset
+    ran = ran[1:]
     assert ran[0][5] == "exec" and ran[-1][5:] == ["reset"]
     assert sum(1 for c in ran if c[5:7] == ["fs", "cp"]) == len(flashing.firmware_sources()) + 2
 

@@ -21,7 +21,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from meridian_table.link import BoardFault, Link, LinkError, LinkState, UnknownPortError, check_port
-from meridian_table.maker import flashing
+from meridian_table.maker import boards, flashing
 from meridian_table.maker.calibration import (
     DEFAULT_TIMEOUT_MS,
     AwaitRelease,
@@ -423,17 +423,28 @@ def _flash_command(group: click.Group) -> None:
         for warning in profile.warnings:
             console.print(f"[yellow]warning[/yellow] {warning}")
         try:
-            with console.status("compiling the firmware with mpy-cross"):
-                files = flashing.build(profile, build_dir)
-            for f in files:
-                if f.remote.endswith(".mpy"):
-                    flashing.check_mpy(f.local)
-            console.print(f"built {len(files)} files in {build_dir} for {profile.name}")
             if build_only:
+                _build(console, profile, build_dir, _profile_arch(profile))
                 return
-            target = _pico_port(port)
-            if flashing.release(target):
+            target = _pico_port(port, profile, build_dir, console)
+            _refuse_virtual_board(target)
+            said_bye = flashing.release(target)
+            if said_bye:
                 console.print("the running firmware gave the REPL back")
+            with console.status(f"asking {target} which board it is"):
+                try:
+                    info = flashing.probe(target)
+                except flashing.FlashError as exc:
+                    if said_bye:
+                        raise flashing.FlashError(
+                            f"{exc}. The Meridian firmware on {target} answered REPL and has "
+                            "stopped: unplug the board and plug it in again to restart it"
+                        ) from exc
+                    raise
+            arch = flashing.choose_arch(info, profile)
+            console.print(f"{info.machine or 'the board'}: MicroPython {info.version_text}, "
+                          f"building for {arch}")
+            files = _build(console, profile, build_dir, arch)
             commands = flashing.mpremote_commands(target, files)
             labels = ["prepare folders"] + [f.remote for f in files] + ["reset"]
             with Progress(
@@ -460,6 +471,33 @@ def _flash_command(group: click.Group) -> None:
         )
 
 
+def _profile_arch(profile: Profile) -> str:
+    """The architecture of the board the profile names (the RP2040's when it names none)."""
+    model = boards.MODELS.get(profile.pico)
+    return model.arch if model is not None else flashing.MPY_ARCH
+
+
+def _build(console: Console, profile: Profile, build_dir: Path,
+           arch: str) -> list[flashing.FirmwareFile]:
+    with console.status(f"compiling the firmware with mpy-cross for {arch}"):
+        files = flashing.build(profile, build_dir, arch=arch)
+    for f in files:
+        if f.remote.endswith(".mpy"):
+            flashing.check_mpy(f.local, arch)
+    console.print(f"built {len(files)} files in {build_dir} for {profile.name} ({arch})")
+    return files
+
+
+def _refuse_virtual_board(target: str) -> None:
+    from meridian_table.link import discovery
+
+    if target in {c.port for c in discovery.find_sims()}:
+        raise flashing.FlashError(
+            f"{target} is a virtual board (meridian-table sim): it runs the firmware from "
+            "this installation already and has nothing to flash; give the Pico's port"
+        )
+
+
 def _check_port(port: str, *, allow_sim: bool = True) -> None:
     try:
         check_port(port, allow_sim=allow_sim)
@@ -467,14 +505,24 @@ def _check_port(port: str, *, allow_sim: bool = True) -> None:
         raise click.BadParameter(str(exc), param_hint="--port") from None
 
 
-def _pico_port(port: str) -> str:
+def _pico_port(port: str, profile: Profile | None = None, build_dir: Path | None = None,
+               console: Console | None = None) -> str:
     if port not in ("auto", "pico"):
         return port
     picos = flashing_find_picos()
     if not picos:
+        manual = ""
+        if profile is not None and build_dir is not None and console is not None:
+            files = _build(console, profile, build_dir, _profile_arch(profile))
+            steps = "\n  ".join(flashing.manual_steps(build_dir, files))
+            manual = (
+                f"\nTo copy it by hand, once MicroPython runs on the Pico:\n  {steps}\n"
+                f"or, in Thonny, upload everything inside {build_dir} to the Pico's root "
+                "(View > Files, right-click > Upload to /)."
+            )
         raise click.ClickException(
-            "no Pico found (USB VID:PID 2E8A:0005); plug it in, or give --port "
-            "(hold BOOTSEL while plugging in only to install MicroPython itself)"
+            "no Pico found (USB VID:PID 2E8A:0005, MicroPython); plug it in, or give --port "
+            "(hold BOOTSEL while plugging in only to install MicroPython itself)" + manual
         )
     if len(picos) > 1:
         raise click.ClickException(

@@ -1,9 +1,13 @@
 """Putting the firmware and a board's config.json on a Pico.
 
-Four steps, each testable without a Pico:
+Five steps, each testable without a Pico:
 
-1. ``build(profile, build_dir)``: precompile the installed ``meridian_fw/**.py`` with
-   ``mpy-cross -march=armv6m`` (a ``.mpy`` imports without the compiler's RAM peak),
+0. ``probe(port)``: ask the board's MicroPython for ``sys.implementation`` (version,
+   ``.mpy`` architecture, machine) with a timeout; ``boards.choose_arch`` picks the
+   ``mpy-cross -march`` (``armv6m`` for the RP2040, ``armv7emsp`` for the RP2350) and
+   explains a board the profile was not made for.
+1. ``build(profile, build_dir, arch=...)``: precompile the installed ``meridian_fw/**.py`` with
+   ``mpy-cross -march=ARCH`` (a ``.mpy`` imports without the compiler's RAM peak),
    copy its two-line ``meridian_fw/main.py`` to the Pico's ``main.py`` and write
    ``config.json`` from ``profile.firmware_config()``.
 2. ``release(port)``: if Meridian firmware is running, ask it politely to give the
@@ -34,6 +38,7 @@ import serial
 
 from meridian_fw import FW_VERSION, wire
 from meridian_table.link import Link, LinkError
+from meridian_table.maker import boards
 from meridian_table.profiles.model import Profile
 from meridian_table.resources import FIRMWARE_PACKAGE, firmware_root
 
@@ -49,9 +54,10 @@ BOOT_FILE = "main.py"
 # MicroPython .mpy at all, and the simulated HAL is for tests and the virtual board.
 # The boot file goes to the root as source, not into the package as .mpy.
 NOT_ON_THE_PICO = ("hal/circuitpy.py", "hal/sim.py", BOOT_FILE)
-MPY_ARCH = "armv6m"            # the RP2040's Cortex-M0+
-MPY_ARCH_CODE = 4              # MP_NATIVE_ARCH_ARMV6M in a .mpy header
-MPY_VERSION = 6
+MPY_ARCH = "armv6m"            # the RP2040's Cortex-M0+: the default without a board
+MPY_VERSION = boards.MPY_VERSION
+PROBE_TIMEOUT_S = 10.0         # a MicroPython REPL answers in well under a second
+COPY_TIMEOUT_S = 60.0          # one file; the largest is about 10 KB
 BUILD_MARKER = ".meridian-build"   # only a folder holding this is ever cleared
 
 # Run on the Pico before copying: create the folders, delete .py files that would
@@ -91,8 +97,9 @@ class FirmwareFile:
 Runner = Callable[[Sequence[str]], "subprocess.CompletedProcess[str]"]
 
 
-def _run(cmd: Sequence[str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(list(cmd), capture_output=True, text=True, check=False, timeout=120)
+def _run(cmd: Sequence[str], timeout: float = COPY_TIMEOUT_S) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(list(cmd), capture_output=True, text=True, check=False,
+                          timeout=timeout, stdin=subprocess.DEVNULL)
 
 
 def mpy_cross_command() -> list[str]:
@@ -131,11 +138,16 @@ def build(
     build_dir: Path,
     *,
     firmware_dir: Path = FIRMWARE_DIR,
-    runner: Runner = _run,
+    runner: Runner | None = None,
+    arch: str = MPY_ARCH,
 ) -> list[FirmwareFile]:
-    """Compile the firmware and write config.json into ``build_dir``; the files to copy."""
+    """Compile the firmware for ``arch`` and write config.json into ``build_dir``; the files
+    to copy."""
+    if arch not in boards.SUPPORTED_ARCHES:
+        raise FlashError(f"cannot build for {arch!r}: the firmware is built for "
+                         f"{', '.join(boards.SUPPORTED_ARCHES)}")
     try:
-        return _build(profile, build_dir, firmware_dir, runner)
+        return _build(profile, build_dir, firmware_dir, runner or _run, arch)
     except OSError as exc:
         where = exc.filename or build_dir
         raise FlashError(
@@ -145,7 +157,7 @@ def build(
 
 
 def _build(
-    profile: Profile, build_dir: Path, firmware_dir: Path, runner: Runner
+    profile: Profile, build_dir: Path, firmware_dir: Path, runner: Runner, arch: str
 ) -> list[FirmwareFile]:
     if build_dir.exists() and any(build_dir.iterdir()):
         if not (build_dir / BUILD_MARKER).is_file():
@@ -161,7 +173,7 @@ def _build(
     for rel in firmware_sources(firmware_dir):
         out = build_dir / rel.with_suffix(".mpy")
         out.parent.mkdir(parents=True, exist_ok=True)
-        cmd = [*compiler, f"-march={MPY_ARCH}", "-s", rel.as_posix(), "-o", str(out),
+        cmd = [*compiler, f"-march={arch}", "-s", rel.as_posix(), "-o", str(out),
                str(firmware_dir / rel)]
         result = runner(cmd)
         if result.returncode != 0 or not out.is_file():
@@ -181,15 +193,67 @@ def _build(
     return files
 
 
-def check_mpy(path: Path) -> None:
-    """Raise FlashError unless ``path`` is a .mpy for the RP2040 that MicroPython 1.23+ loads."""
+def check_mpy(path: Path, arch: str = MPY_ARCH) -> None:
+    """Raise FlashError unless ``path`` is a .mpy for ``arch`` that MicroPython 1.23+ loads."""
     header = path.read_bytes()[:4]
     if len(header) < 4 or header[0] != ord("M") or header[1] != MPY_VERSION:
         raise FlashError(f"{path} is not a version-{MPY_VERSION} .mpy file; rebuild it")
     # The arch field is 0 for bytecode-only files (they run on any port) and names the
     # architecture only when the file holds native code.
-    if header[2] >> 2 not in (0, MPY_ARCH_CODE):
-        raise FlashError(f"{path} was not compiled for {MPY_ARCH}; rebuild it with -march={MPY_ARCH}")
+    if header[2] >> 2 not in (0, boards.MPY_ARCHES.index(arch)):
+        raise FlashError(f"{path} was not compiled for {arch}; rebuild it with -march={arch}")
+
+
+ProbeRunner = Callable[[Sequence[str], float], "subprocess.CompletedProcess[str]"]
+
+
+def probe(port: str, *, timeout: float = PROBE_TIMEOUT_S,
+          runner: ProbeRunner | None = None) -> boards.BoardInfo:
+    """Ask the board's MicroPython REPL for ``sys.implementation`` (mpremote exec).
+
+    Ends within ``timeout`` seconds whatever is on the port; FlashError says what it was.
+    """
+    cmd = [*mpremote_command(), "connect", port, "exec", boards.PROBE_SCRIPT]
+    run = runner if runner is not None else _run
+    try:
+        result = run(cmd, timeout)
+    except FileNotFoundError as exc:
+        raise FlashError(f"cannot start {cmd[0]} ({exc}); run `make venv`") from exc
+    except subprocess.TimeoutExpired as exc:
+        raise FlashError(
+            f"{port} did not answer as a MicroPython REPL within {timeout:.0f} s: it is not "
+            "a Pico running MicroPython (a virtual board, another device, or a Pico without "
+            "MicroPython: install its UF2 first, docs/MAKERS.md)"
+        ) from exc
+    if result.returncode != 0:
+        detail = (result.stderr or result.stdout or "").strip().splitlines()
+        raise FlashError(
+            f"mpremote could not reach a MicroPython REPL on {port}: "
+            f"{detail[-1] if detail else 'no output'}; check that no other program (a "
+            "monitor, the table) has the port open and that the Pico runs MicroPython"
+        )
+    try:
+        return boards.parse_probe(result.stdout)
+    except boards.BoardInfoError as exc:
+        raise FlashError(f"{port}: {exc}; is it a Pico running MicroPython?") from exc
+
+
+def choose_arch(info: boards.BoardInfo, profile: Profile) -> str:
+    """The architecture to build for this board and profile; FlashError explains a mismatch."""
+    try:
+        return boards.choose_arch(info, profile.pico)
+    except boards.BoardMismatch as exc:
+        raise FlashError(str(exc)) from exc
+
+
+def manual_steps(build_dir: Path, files: Sequence[FirmwareFile]) -> list[str]:
+    """What to do by hand when no Pico can be reached: mpremote lines, or Thonny."""
+    dirs = sorted({str(Path(f.remote).parent.as_posix()) for f in files} - {"."},
+                  key=lambda d: (d.count("/"), d))
+    lines = [f"mpremote mkdir :{d}" for d in dirs]
+    lines += [f"mpremote cp {f.local} :{f.remote}" for f in files]
+    lines.append("mpremote reset")
+    return lines
 
 
 def mpremote_commands(port: str, files: Sequence[FirmwareFile]) -> list[list[str]]:
