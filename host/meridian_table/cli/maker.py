@@ -10,10 +10,12 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import subprocess
 import sys
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 from rich.console import Console
@@ -22,6 +24,7 @@ from rich.table import Table
 
 from meridian_table.link import BoardFault, Link, LinkError, LinkState, UnknownPortError, check_port
 from meridian_table.maker import boards, flashing
+from meridian_table.maker import selftest as st
 from meridian_table.maker.calibration import (
     DEFAULT_TIMEOUT_MS,
     AwaitRelease,
@@ -49,6 +52,9 @@ from meridian_table.profiles import (
     resolve,
     save_profile,
 )
+
+if TYPE_CHECKING:
+    from meridian_table.sim import VirtualBoard
 
 LOGGER = logging.getLogger(__name__)
 
@@ -542,3 +548,171 @@ def register(group: click.Group) -> None:
     _profile_group(group)
     _calibrate_command(group)
     _flash_command(group)
+    _selftest_command(group)
+
+
+# -- selftest --------------------------------------------------------------------------------
+
+
+class _HumanEyes:
+    """A person at the board: watches, then types the numbers of the LEDs that were wrong."""
+
+    def __init__(self, console: Console) -> None:
+        self.console = console
+
+    def look(self, description: str, expected: Sequence[tuple[int, int, int]]) -> set[int]:
+        return set()  # answered once the whole step has been shown (summary)
+
+    def summary(self, description: str) -> set[int]:
+        while True:
+            answer = click.prompt(
+                f"{description}: type the numbers of the LEDs that did not (Enter: all did)",
+                default="", show_default=False,
+            )
+            try:
+                return {int(word) for word in answer.replace(",", " ").split()}
+            except ValueError:
+                self.console.print(f"[yellow]{answer!r}[/yellow]: LED numbers only, like 3 17")
+
+
+def _selftest_command(group: click.Group) -> None:
+    @group.command()
+    @click.option("--profile", "profile_name", required=True, help="Board profile name or path.")
+    @click.option("--board", "board_port", default="auto", show_default=True,
+                  help="The Pico's serial port, auto, or sim (the virtual board).")
+    @click.option("--report", "report_path", type=click.Path(dir_okay=False, path_type=Path),
+                  help="Where to save the report [default: ./NAME.selftest.json, beside "
+                       "./NAME.calibrated.json].")
+    @click.option("--timeout", "timeout_s", default=20.0, show_default=True,
+                  type=click.FloatRange(min=0.5),
+                  help="Seconds to wait for each switch before it is reported dead.")
+    @click.option("--fault", "faults", multiple=True,
+                  help="With --board sim: inject led:N, dead:SITE or stuck:SITE (repeatable).")
+    @click.option("--skip-tests", is_flag=True, help="Skip the firmware tests (step 1).")
+    def selftest(profile_name: str, board_port: str, report_path: Path | None, timeout_s: float,
+                 faults: tuple[str, ...], skip_tests: bool) -> None:
+        """Check a built board: the firmware's tests on its interpreter, every LED red,
+        green and blue, every button and every site's switch; save a pass/fail report.
+
+        \b
+        Examples:
+          meridian-table selftest --profile kato-114
+          meridian-table selftest --profile kato-114 --board sim --fault led:3 --fault dead:A1
+        """
+        profile = _load(profile_name)
+        sim = board_port == "sim"
+        if faults and not sim:
+            raise click.UsageError("--fault injects faults into the virtual board: add --board sim")
+        if not sim:
+            _check_port(board_port, allow_sim=False)
+        console = _console()
+        suffix = ".selftest-sim.json" if sim else ".selftest.json"
+        target = report_path or Path.cwd() / f"{profile.name}{suffix}"
+        report = st.SelftestReport(profile.name, "virtual board" if sim else board_port)
+        port = board_port if sim else _pico_port(board_port)
+        if not skip_tests:
+            report.results += _selftest_firmware(console, port, sim)
+        with _selftest_board(profile, port, sim, faults) as (vb, link_port, maker):
+            with _make_link(link_port) as link:
+                try:
+                    link.wait_connected(timeout=15)
+                except LinkError as exc:
+                    raise click.ClickException(f"{exc}; is the firmware flashed?") from exc
+                eyes = st.SimEyes(vb, link) if vb is not None else _HumanEyes(console)
+                with Progress(TextColumn("{task.description:<16}"), BarColumn(),
+                              MofNCompleteColumn(), console=console, transient=True) as bar:
+                    task = bar.add_task("LEDs", total=profile.leds + len(st.COLOURS))
+
+                    def on_led(index: int, total: int, what: str) -> None:
+                        bar.update(task, completed=index, description=what)
+
+                    if vb is None:
+                        console.print("LEDs: watch the strip: each LED lights white in turn, "
+                                      "then all red, all green, all blue")
+                    report.results += st.check_leds(link, profile.leds, eyes, on_step=on_led,
+                                                    hold_s=0.0 if vb is not None else 0.15)
+                console.print("switches: press each button and put a magnet on each site "
+                              "when asked; lift it when told")
+
+                def on_effect(effect: Effect) -> None:
+                    text = _describe_effect(effect)
+                    if text is not None:
+                        console.print(text)
+
+                report.results += st.check_switches(link, profile, maker,
+                                                    timeout_ms=int(timeout_s * 1000),
+                                                    on_effect=on_effect)
+        report.save(target)
+        table = Table(title=f"self-test of {profile.name}")
+        for column in ("step", "check", "result", "detail"):
+            table.add_column(column)
+        for r in report.results:
+            table.add_row(r.step, r.name, "[green]pass[/green]" if r.passed else "[red]FAIL[/red]",
+                          r.detail)
+        console.print(table)
+        console.print(f"report saved in {target}")
+        if not report.passed:
+            raise click.ClickException(
+                f"{len(report.failures)} check(s) failed; the report says what to look at"
+            )
+        console.print("[green]every check passed[/green]")
+
+
+def _selftest_firmware(console: Console, port: str, sim: bool) -> list[st.CheckResult]:
+    suite = st.firmware_suite()
+    if not suite:
+        return [st.CheckResult("firmware", "tests", True,
+                               "not run: the firmware tests ship with the source checkout")]
+    with Progress(TextColumn("{task.description:<20}"), BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), console=console, transient=True) as bar:
+        task = bar.add_task("firmware tests", total=len(suite))
+
+        def on_module(index: int, name: str) -> None:
+            bar.update(task, completed=index, description=name)
+
+        if sim:
+            from meridian_table.sim import micropython_binary
+
+            results = st.run_suite_unix(suite, micropython_binary(), on_module=on_module)
+        else:
+            results = _selftest_on_pico(port, suite, on_module)
+        bar.update(task, completed=len(suite))
+    return [r.as_check() for r in results]
+
+
+def _selftest_on_pico(port: str, suite: list[Path],
+                      on_module: Callable[[int, str], None]) -> list[st.ModuleResult]:
+    flashing.release(port)
+    copy, runs, cleanup = st.pico_suite_commands(flashing.mpremote_command(), port, suite)
+    try:
+        flashing.run_commands(copy)
+        results: list[st.ModuleResult] = []
+        for index, (path, cmd) in enumerate(zip(suite, runs, strict=True)):
+            on_module(index, path.stem)
+            try:
+                proc = flashing._run(cmd, st.MODULE_TIMEOUT_S)
+                results.append(st.parse_module_output(path.stem, proc.stdout + proc.stderr))
+            except subprocess.TimeoutExpired:
+                results.append(st.ModuleResult(path.stem, 0, 0, (),
+                                               f"no result within {st.MODULE_TIMEOUT_S:.0f} s"))
+        flashing.run_commands([cleanup, [*flashing.mpremote_command(), "connect", port, "reset"]])
+    except flashing.FlashError as exc:
+        raise click.ClickException(f"copying the firmware tests to {port}: {exc}") from exc
+    return results
+
+
+@contextlib.contextmanager
+def _selftest_board(profile: Profile, port: str, sim: bool,
+                    faults: Sequence[str]) -> Iterator[tuple[VirtualBoard | None, str, Maker | None]]:
+    if not sim:
+        yield None, port, None
+        return
+    from meridian_table.sim import VirtualBoard
+
+    with VirtualBoard(profile, mode="cpython") as board:
+        for spec in faults:
+            try:
+                st.apply_fault(board, profile, spec)
+            except ValueError as exc:
+                raise click.BadParameter(str(exc), param_hint="--fault") from None
+        yield board, board.port, SimMaker(board)
