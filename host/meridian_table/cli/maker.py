@@ -35,6 +35,8 @@ from meridian_table.maker.calibration import (
     Flagged,
     Prompt,
     Recorded,
+    Reminder,
+    Skipped,
 )
 from meridian_table.maker.calibration_run import (
     CalibrationRun,
@@ -204,7 +206,14 @@ def _describe_effect(effect: Effect) -> str | None:
     if isinstance(effect, Recorded):
         return f"    {effect.name} -> position {effect.pos}"
     if isinstance(effect, AwaitRelease):
-        return None
+        if effect.name:
+            return f"    lift the magnet from [bold]{effect.name}[/bold] now (or let go of it)"
+        return (f"    position {effect.pos} is closed: lift any magnet from the board "
+                "before the next site")
+    if isinstance(effect, Reminder):
+        return f"    [yellow]still waiting[/yellow]: {effect.text}"
+    if isinstance(effect, Skipped):
+        return f"    skipped {effect.name} ({effect.why})"
     if isinstance(effect, Flagged):
         colour = "yellow" if effect.flag.kind == "dead" else "red"
         return f"    [{colour}]{effect.flag.kind}[/{colour}]: {effect.flag.detail}"
@@ -295,6 +304,9 @@ def _calibrate_command(group: click.Group) -> None:
                     f"./{profile.name}.calibrated.json, then play with --profile FILE"
                 )
             target = profile.path
+        elif sim:
+            # A demo: the file says so, and is never offered as the board's profile.
+            target = output or Path.cwd() / f"{profile.name}.sim-demo.json"
         else:
             target = output or Path.cwd() / f"{profile.name}.calibrated.json"
         progress_path = target.with_name(target.name + ".progress.json")
@@ -304,8 +316,10 @@ def _calibrate_command(group: click.Group) -> None:
                 machine = Calibration.from_progress(
                     profile, load_progress(progress_path), timeout_ms=timeout_ms
                 )
-                console.print(f"resuming from {progress_path} "
-                              f"({len(machine.measured)} of {len(machine.steps)} done)")
+                done = len(set(machine.measured) | set(machine.skipped))
+                console.print(f"resuming from {progress_path} ({done} of "
+                              f"{len(machine.steps)} done: {len(machine.measured)} recorded, "
+                              f"{len(machine.skipped)} skipped)")
             else:
                 machine = Calibration(profile, include_buttons=not no_buttons,
                                       only=only or None, timeout_ms=timeout_ms)
@@ -334,8 +348,8 @@ def _calibrate_command(group: click.Group) -> None:
                     text = _describe_effect(effect)
                     if text is not None:
                         bar.console.print(text)
-                    if isinstance(effect, Flagged) and effect.flag.kind == "dead" and not skip_dead:
-                        bar.console.print("    press Enter to skip it, or keep trying")
+                    if isinstance(effect, Reminder) and not (skip_dead or sim):
+                        bar.console.print("    press Enter to skip, or keep trying")
                     if isinstance(effect, Prompt):
                         bar.update(task, completed=effect.index,
                                    description=f"{effect.step.name}")
@@ -366,11 +380,11 @@ def _calibrate_command(group: click.Group) -> None:
         if not finished:
             console.print(f"paused; progress is in {progress_path}. Run the same command to resume.")
             return
-        _finish(console, machine, target, progress_path, in_place)
+        _finish(console, machine, target, progress_path, in_place, sim)
 
 
 def _finish(console: Console, machine: Calibration, target: Path, progress_path: Path,
-            in_place: bool) -> None:
+            in_place: bool, sim: bool = False) -> None:
     try:
         result = machine.result_profile()
     except ProfileError as exc:
@@ -393,8 +407,15 @@ def _finish(console: Console, machine: Calibration, target: Path, progress_path:
                       "repaired and calibrated with --only): "
                       + ", ".join(f"{k} -> {v}" for k, v in moved.items()))
     console.print(f"wrote {target}" + (f" (previous version in {backup})" if backup else ""))
-    if not in_place:
-        console.print(f"use it with --profile {target}, or copy it over {machine.profile.path}")
+    if sim:
+        console.print("this was a demo on the virtual board: the file describes no real "
+                      "board; calibrate your board without --sim")
+    elif not in_place:
+        hint = f"use it with --profile {target}"
+        path = machine.profile.path
+        if path is not None and not is_shipped(path):
+            hint += f", or copy it over {path}"
+        console.print(hint)
 
 
 # -- flash -----------------------------------------------------------------------------------
