@@ -49,7 +49,7 @@ def test_a_broken_led_and_a_dead_switch_are_reported_end_to_end(tmp_path: Path) 
     for (step, _), detail in failed.items():
         if step == "leds":
             assert detail.startswith("LED 3 ")
-    assert "nothing closed within 1 s after A1 was given a magnet" in failed[("switches", "A1")]
+    assert "nothing closed after A1 was given a magnet" in failed[("switches", "A1")]
     assert report["passed"] is False and report["profile"] == "kato-80"
     # The maker was asked for every site and button.
     profile = load_profile("kato-80")
