@@ -161,8 +161,11 @@ class TableSession:
         automaton_seed: int | None = None,
         think_s: float = DEFAULT_THINK_S,
         pending: Mapping[str, Any] | None = None,
+        adaptive: bool = True,
     ) -> None:
-        """``seats``: player index -> automaton description (``random``, ``bot:4``);
+        """``adaptive``: let the game change the settle window (docs/TABLE.md); False
+        reads every change after the fixed ``settle_s`` (the reference of bench feel).
+        ``seats``: player index -> automaton description (``random``, ``bot:4``);
         ``pending``: an automaton's move that was being carried out when the last
         process stopped (from the log), to resume in the execute phase."""
         if settle_s < 0:
@@ -175,6 +178,7 @@ class TableSession:
             f"Player {i + 1}" for i in range(len(adapter.colours))
         )
         self._clock = clock
+        self.adaptive = adaptive
         self._toggle = toggle
         self._port = port
         self._virtual = virtual
@@ -324,7 +328,7 @@ class TableSession:
     def _may_read_early(self) -> bool:
         """Whether the game may shorten the window: a person's turn on a quiet table."""
         return (
-            self._connected and self._phase == PLAY and self._execution is None
+            self.adaptive and self._connected and self._phase == PLAY and self._execution is None
             and not self._stale and not self._adjudicating
             and self.seats.policy(self._player_to_act()) is None
         )
@@ -892,7 +896,8 @@ class TableSession:
                 frozenset(self._seen_empty),
             )
             result = self.adapter.result()
-            if result is not None and not self._result_logged:
+            # A game ended by a move read early is logged as ended once the move is.
+            if result is not None and not self._result_logged and self._provisional is None:
                 self._log("result", self._result_payload(result))
                 self._result_logged = True
             self._mistakes = ()
