@@ -77,6 +77,8 @@ class Trace:
     landed_ms: float | None
     #: A new game starts with this trace (the corpus plays games one after another).
     new_game: bool = False
+    #: The new piece lands on an empty site (its switch closes: the cue shows there).
+    fresh: bool = True
     #: The game's options (a seeded deal where the game deals: the same game each run).
     options: tuple[tuple[str, OptionValue], ...] = ()
 
@@ -273,7 +275,7 @@ def trace_for(adapter: Adapter, action: str, pattern: str, rng: random.Random,
     start = steps[0].t_ms if steps and steps[0].t_ms < 0 else 0.0
     steps = [Step(round(s.t_ms - start, 3), s.site, s.closed) for s in steps]
     return Trace(adapter.game, seed, number, pattern, action, inputs, tuple(steps), target,
-                 round(landed - start, 3))
+                 round(landed - start, 3), fresh=target not in before)
 
 
 def _choose(adapter: Adapter, rng: random.Random) -> str | None:

@@ -52,6 +52,9 @@ class Result:
     #: Landing -> the move applied (or, where the game asks first, the board read).
     commit_ms: float | None = None
     undos: int = 0
+    #: The white tentative cue was rendered under the new piece (a quick move's own
+    #: frame can replace it before it is drawn).
+    cue_seen: bool = False
     notes: list[str] = field(default_factory=list)
 
     @property
@@ -139,7 +142,7 @@ class Driver:
         events = self.logged()[start_log:]
         result.logged = [p["notation"] for k, p in events if k == "action"]
         result.undos = sum(1 for k, _ in events if k == "undo")
-        if landed is not None:
+        if landed is not None and trace.fresh:
             self._timings(result, landed)
         return result
 
@@ -260,6 +263,7 @@ class ClockedBoard(Driver):
                 light = plan.lights[led]
                 if not light.is_off and light.colour == 0xFFFFFF:
                     result.ack_ms = round((t - landed) * 1000, 3)
+                    result.cue_seen = True
                     break
         applied = [t for t in self.applied_at if t >= landed]
         if applied:
@@ -335,6 +339,8 @@ class VirtualTable(Driver):
         self.applied_at: list[float] = []
         self._unsub_state = self.session.subscribe(self._state)
         self._moves = 0
+        # Let the first snapshot settle and its frame show before a hand moves.
+        time.sleep(settle_s + 0.2)
 
     def _frame(self, leds: list[Any]) -> None:
         with self._lock:
@@ -377,12 +383,18 @@ class VirtualTable(Driver):
             r, g, b = leds[led][:3]
             if r == g == b and r >= 48:
                 result.ack_ms = round((t - landed) * 1000, 3)
+                result.cue_seen = True
                 break
         applied = [t for t in self.applied_at if t >= landed]
         if applied:
             later = [t for t, _ in frames if t >= applied[0]]
             if later:
                 result.commit_ms = round((later[0] - landed) * 1000, 3)
+        if result.commit_ms is not None and (result.ack_ms is None
+                                             or result.commit_ms < result.ack_ms):
+            # The move was shown before the cue's frame: the firmware drew the newer
+            # plan at once (the board answered all the same).
+            result.ack_ms = result.commit_ms
 
 
 __all__ = ["ClockedBoard", "Driver", "Result", "VirtualTable", "replay_clocked"]

@@ -210,6 +210,7 @@ class TableSession:
         self._stale: frozenset[str] = frozenset()
         self._provisional: Provisional | None = None
         self._quick = False  # the board being read was settled early (adaptive window)
+        self._unread: frozenset[str] = frozenset()  # pieces of a move read early, taken back
         self._full_window_end = 0.0  # when that board's full window ends
         self._all_sites = frozenset(profile.sites)
         self._seen_empty: set[str] = set(self._all_sites - self._settled)
@@ -341,6 +342,7 @@ class TableSession:
             return
         self._provisional = None
         self.adapter.undo()
+        self._unread = frozenset(provisional.applied.placed)
         self._prior = provisional.prior
         self._seen_empty = provisional.seen_empty
         self._flash = None
@@ -465,6 +467,7 @@ class TableSession:
         self._quick = self._settler.window < self._settler.settle_s
         self._full_window_end = self._settler.full_window_end() or self._clock()
         self._settled = self._settler.settle()
+        self._unread = frozenset()
         self._stale &= self._settled
         self._seen_empty |= self._all_sites - self._settled
         self._flash = None
@@ -1070,7 +1073,10 @@ class TableSession:
     def _tentative(self) -> tuple[frozenset[str], frozenset[str]]:
         """Sites whose switch changed since the board was last read: (arriving, leaving)."""
         sensed = self._settler.sites()
-        return sensed - self._settled, self._settled - sensed
+        # A piece of a move read early and taken back is unread again: put down once
+        # more, it is seen arriving; lifted, it is not a read piece leaving.
+        unread = self._unread
+        return (sensed - self._settled) | (sensed & unread), self._settled - sensed - unread
 
     def _send_plan(self) -> None:
         shown = dict(self._lights)
