@@ -97,3 +97,29 @@ def test_a_module_that_fails_or_dies_on_the_board_is_reported(
     assert check.passed is (failed == 0 and not error)
     if error:
         assert "MemoryError" in check.detail
+
+
+def test_leds_test_identifies_the_board_then_shows_each_led_and_colour(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from meridian_table.sim import VirtualBoard
+
+    seen: list[list[tuple[int, int, int]]] = []
+    original = VirtualBoard._rendered
+
+    def record(self: VirtualBoard, raw: bytes | bytearray) -> None:
+        original(self, raw)
+        seen.append(self.leds())
+
+    monkeypatch.setattr(VirtualBoard, "_rendered", record)
+    result = CliRunner().invoke(main, ["leds", "test", "--profile", "kato-80", "--port", "sim",
+                                       "--ident", "1"])
+    assert result.exit_code == 0, result.output
+    assert "identify: every LED blinks white" in result.output
+    assert result.output.count("ok ") == 4
+    # IDENT reached the firmware: a frame with all 80 LEDs lit white.
+    assert any(all(r == g == b > 0 for r, g, b in frame) for frame in seen)
+    # Each LED alone, in turn.
+    for i in (0, 41, 79):
+        assert any(frame[i] != (0, 0, 0) and sum(1 for c in frame if c != (0, 0, 0)) == 1
+                   for frame in seen), i

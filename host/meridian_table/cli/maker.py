@@ -13,6 +13,7 @@ import logging
 import subprocess
 import sys
 import threading
+import time as time_module
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -578,6 +579,90 @@ def register(group: click.Group) -> None:
     _calibrate_command(group)
     _flash_command(group)
     _selftest_command(group)
+    _leds_group(group)
+
+
+# -- leds --------------------------------------------------------------------------------------
+
+
+def _leds_group(group: click.Group) -> None:
+    @group.group()
+    def leds() -> None:
+        """Check the LED strip of a board."""
+
+    @leds.command("test")
+    @click.option("--profile", "profile_name", required=True, help="Board profile name or path.")
+    @click.option("--port", default="auto", show_default=True,
+                  help="Serial port of the board, auto, or sim (the virtual board).")
+    @click.option("--ident", "ident_s", default=3, show_default=True,
+                  type=click.IntRange(0, 60),
+                  help="Seconds of the identify pattern first (every LED blinks white).")
+    @click.option("--hold", "hold_s", default=0.15, show_default=True,
+                  type=click.FloatRange(0, 5), help="Seconds each LED stays lit in turn.")
+    @click.option("--ask/--no-ask", default=True, show_default=True,
+                  help="Ask which LEDs were wrong after each step.")
+    def leds_test(profile_name: str, port: str, ident_s: int, hold_s: float, ask: bool) -> None:
+        """Light each LED in turn, then the whole strip red, green and blue.
+
+        First the board's identify pattern (IDENT) blinks every LED white, so you know
+        which board answers. Type the numbers of the LEDs that were wrong when asked.
+
+        \b
+        Examples:
+          meridian-table leds test --profile kato-114
+          meridian-table leds test --profile kato-114 --port sim --no-ask
+        """
+        profile = _load(profile_name)
+        sim = port == "sim"
+        if not sim:
+            _check_port(port)
+        console = _console()
+        with _selftest_board(profile, port, sim, ()) as (vb, link_port, _maker):
+            with _make_link(link_port) as link:
+                try:
+                    link.wait_connected(timeout=15)
+                except LinkError as exc:
+                    raise click.ClickException(f"{exc}; is the firmware flashed?") from exc
+                if ident_s:
+                    console.print(f"identify: every LED blinks white for {ident_s} s")
+                    link.identify(ident_s)
+                    time_module.sleep(ident_s)
+                    link.identify(0)
+                eyes: st.Eyes
+                if vb is not None:
+                    eyes = st.SimEyes(vb, link)
+                elif ask:
+                    eyes = _HumanEyes(console)
+                else:
+                    eyes = _Blind()
+                console.print("each LED lights white in turn, then all red, green, blue")
+                with Progress(TextColumn("{task.description:<16}"), BarColumn(),
+                              MofNCompleteColumn(), console=console, transient=True) as bar:
+                    task = bar.add_task("LEDs", total=profile.leds + len(st.COLOURS))
+
+                    def on_led(index: int, total: int, what: str) -> None:
+                        bar.update(task, completed=index, description=what)
+
+                    results = st.check_leds(link, profile.leds, eyes, on_step=on_led,
+                                            hold_s=0.0 if vb is not None else hold_s)
+        if not ask and vb is None:
+            console.print("shown; run with --ask to record which LEDs were wrong")
+            return
+        for r in results:
+            mark = "[green]ok[/green]  " if r.passed else "[red]FAIL[/red]"
+            console.print(f"{mark} {r.name}: {r.detail}")
+        if not all(r.passed for r in results):
+            raise click.ClickException("some LEDs were wrong; see above")
+
+
+class _Blind:
+    """Nobody answers: every step is only shown."""
+
+    def look(self, description: str, expected: Sequence[tuple[int, int, int]]) -> set[int]:
+        return set()
+
+    def summary(self, description: str) -> set[int]:
+        return set()
 
 
 # -- selftest --------------------------------------------------------------------------------
