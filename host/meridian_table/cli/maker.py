@@ -588,7 +588,12 @@ def register(group: click.Group) -> None:
 def _leds_group(group: click.Group) -> None:
     @group.group()
     def leds() -> None:
-        """Check the LED strip of a board."""
+        """Check the LED strip of a board.
+
+        \b
+        Example:
+          meridian-table leds test --profile kato-114
+        """
 
     @leds.command("test")
     @click.option("--profile", "profile_name", required=True, help="Board profile name or path.")
