@@ -59,7 +59,7 @@ BOOT_FILE = "main.py"
 # Backends a Pico running MicroPython never imports: CircuitPython cannot load a
 # MicroPython .mpy at all, and the simulated HAL is for tests and the virtual board.
 # The boot file goes to the root as source, not into the package as .mpy.
-NOT_ON_THE_PICO = ("hal/circuitpy.py", "hal/sim.py", BOOT_FILE)
+NOT_ON_THE_PICO = ("hal/circuitpy.py", "hal/cpkeys.py", "hal/sim.py", BOOT_FILE)
 MPY_ARCH = "armv6m"            # the RP2040's Cortex-M0+: the default without a board
 MPY_VERSION = boards.MPY_VERSION
 PROBE_TIMEOUT_S = 10.0         # a MicroPython REPL answers in well under a second
