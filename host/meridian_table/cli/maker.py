@@ -55,6 +55,7 @@ from meridian_table.profiles import (
     resolve,
     save_profile,
 )
+from meridian_table.profiles.problems import all_problems
 
 if TYPE_CHECKING:
     from meridian_table.sim import VirtualBoard
@@ -118,7 +119,10 @@ def _profile_group(group: click.Group) -> None:
                 p = load_profile(name)
             except ProfileError as exc:
                 failed += 1
-                console.print(f"[red]FAIL[/red] {exc}")
+                problems = all_problems(name) if exc.key != "(name)" else [exc]
+                console.print(f"[red]FAIL[/red] {exc.source}: {len(problems)} problem(s)")
+                for problem in problems or [exc]:
+                    console.print(f"     {problem.key}: {problem.problem}; {problem.fix}")
                 continue
             console.print(
                 f"[green]ok[/green]   {p.name}: {len(p.sites)} sites, {len(p.buttons)} buttons, "
