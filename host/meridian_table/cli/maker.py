@@ -119,9 +119,11 @@ def _profile_group(group: click.Group) -> None:
                 p = load_profile(name)
             except ProfileError as exc:
                 failed += 1
-                problems = all_problems(name) if exc.key != "(name)" else [exc]
-                console.print(f"[red]FAIL[/red] {exc.source}: {len(problems)} problem(s)")
-                for problem in problems or [exc]:
+                console.print(f"[red]FAIL[/red] {exc}")
+                more = all_problems(name)[1:] if exc.key != "(name)" else []
+                if more:
+                    console.print(f"     and {len(more)} more problem(s):")
+                for problem in more:
                     console.print(f"     {problem.key}: {problem.problem}; {problem.fix}")
                 continue
             console.print(
