@@ -181,3 +181,22 @@ def test_flash_against_the_virtual_boards_pty_ends_with_a_clear_message(
         # Any port that is not a MicroPython REPL: the real mpremote gives up in time.
         with pytest.raises(FlashError, match="did not answer as a MicroPython REPL within 3 s"):
             flashing.probe(vb.port, timeout=3)
+
+
+def test_no_pico_found_names_a_circuitpython_board_and_gives_the_manual_way(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from types import SimpleNamespace
+
+    from serial.tools import list_ports
+
+    ports = [SimpleNamespace(device="/dev/ttyACM4", vid=0x2E8A, pid=0x000B)]
+    monkeypatch.setattr(list_ports, "comports", lambda: ports)
+    monkeypatch.setattr("meridian_table.cli.maker.flashing_find_picos", lambda: [])
+    result = CliRunner().invoke(main, ["flash", "--profile", "kato-80",
+                                       "--build-dir", str(tmp_path / "b")])
+    assert result.exit_code == 1
+    text = " ".join(result.output.split())
+    assert "/dev/ttyACM4: a Pico 2 running CircuitPython" in text
+    assert "mpremote cp" in text and ":meridian_fw/wire.mpy" in text
+    assert "Thonny" in text

@@ -562,9 +562,12 @@ def _pico_port(port: str, profile: Profile | None = None, build_dir: Path | None
                 f"or, in Thonny, upload everything inside {build_dir} to the Pico's root "
                 "(View > Files, right-click > Upload to /)."
             )
+        others = boards.boards_in_other_modes()
+        seen = ("\nFound, but not running MicroPython (install its UF2, docs/MAKERS.md): "
+                + "; ".join(others)) if others else ""
         raise click.ClickException(
             "no Pico found (USB VID:PID 2E8A:0005, MicroPython); plug it in, or give --port "
-            "(hold BOOTSEL while plugging in only to install MicroPython itself)" + manual
+            "(hold BOOTSEL while plugging in only to install MicroPython itself)" + seen + manual
         )
     if len(picos) > 1:
         raise click.ClickException(

@@ -52,6 +52,18 @@ USB_IDENTITIES: tuple[UsbIdentity, ...] = (
 )
 
 
+def boards_in_other_modes() -> list[str]:
+    """Serial ports of Picos that are plugged in but not running MicroPython, in words."""
+    from serial.tools import list_ports
+
+    found = []
+    for info in list_ports.comports():
+        ident = usb_identity(info.vid, info.pid)
+        if ident is not None and ident.mode != "micropython":
+            found.append(f"{info.device}: {ident.what}")
+    return found
+
+
 def usb_identity(vid: int | None, pid: int | None) -> UsbIdentity | None:
     for ident in USB_IDENTITIES:
         if (ident.vid, ident.pid) == (vid, pid):
