@@ -261,7 +261,7 @@ def _hue_matches(seen: RGB, expected: RGB) -> bool:
 class SimEyes:
     """Reads the virtual board's rendered frames (``VirtualBoard.leds()``)."""
 
-    def __init__(self, board: object, link: Link, settle_s: float = 0.3) -> None:
+    def __init__(self, board: object, link: Link, settle_s: float = 1.5) -> None:
         self.board = board
         self.link = link
         self.settle_s = settle_s
