@@ -103,7 +103,8 @@ class PioStrip:
                                              treq_sel=8 * block + (sm_id & 3))
             # One 32-bit word per LED, little-endian in memory: byte 0 stays 0, bytes
             # 3, 2, 1 hold the strip's bytes 0, 1, 2, so the word's top 24 bits are
-            # the LED's bits in the order they go out (autopull, shift left).
+            # the LED's bits in the order they go out (autopull, shift left). The
+            # buffer is a heap block of its own, so word-aligned as 32-bit DMA reads need.
             self._wbytes = bytearray(4 * n)
             self._words = array("I")
         else:
