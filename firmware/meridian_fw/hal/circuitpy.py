@@ -23,6 +23,10 @@ import usb_cdc
 from meridian_fw.clock import PeriodClock
 from meridian_fw.scan import MatrixScanner, PinColumns, ShiftRegisterScanner
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import microcontroller  # noqa: F401  (the type comments name its Pin)
+
 try:
     import supervisor
 except ImportError:  # CPython test runs provide time-based stand-ins
@@ -38,6 +42,7 @@ def _have_keypad():
 
 
 def board_pin(n):
+    # type: (int) -> microcontroller.Pin
     """The ``board`` pin for GPIO number n (``board.GP<n>`` on RP2040 boards)."""
     name = "GP" + str(n)
     pin = getattr(board, name, None)
@@ -145,6 +150,7 @@ class CircuitPyHal:
             self._led.switch_to_output(value=False)
 
     def read_byte(self):
+        # type: () -> int
         s = self._serial
         if not s.in_waiting:
             return -1
@@ -192,6 +198,7 @@ class CircuitPyHal:
         return strip
 
     def status_led(self, on):
+        # type: (bool) -> None
         if self._led is not None:
             self._led.value = bool(on)
 

@@ -27,11 +27,13 @@ class GpioColumns:
     """Column pins on consecutive GPIOs, read with one load of the GPIO input register."""
 
     def __init__(self, first, count):
+        # type: (int, int) -> None
         self._shift = first
         self._mask = (1 << count) - 1
         self._mem32 = machine.mem32
 
     def read(self):
+        # type: () -> int
         # Active low: a closed switch pulls its column to ground.
         return ~(self._mem32[_GPIO_IN] >> self._shift) & self._mask
 
@@ -54,6 +56,7 @@ class _Strip:
     """A neopixel.NeoPixel whose byte buffer the renderer fills in strip order."""
 
     def __init__(self, pin, n):
+        # type: (int, int) -> None
         import neopixel
 
         self._np = neopixel.NeoPixel(machine.Pin(pin), n)
@@ -97,6 +100,7 @@ class Rp2Hal:
             self._led = machine.Pin(25, machine.Pin.OUT)
 
     def read_byte(self):
+        # type: () -> int
         if not self._poll.poll(0):
             return -1
         if self._in.readinto(self._rx, 1) != 1:
@@ -143,14 +147,17 @@ class Rp2Hal:
         return strip
 
     def status_led(self, on):
+        # type: (bool) -> None
         self._led.value(1 if on else 0)
 
     def boot_id(self):
+        # type: () -> int
         import os
         b = os.urandom(4)
         return (b[0] << 24) | (b[1] << 16) | (b[2] << 8) | b[3]
 
     def idle(self, ms):
+        # type: (int) -> None
         time.sleep_ms(ms)
 
     def deinit(self):
