@@ -53,6 +53,7 @@ from meridian_table.adapters.base import (
 from meridian_table.games import registry
 from meridian_table.ledplan import LedPlan, Light
 from meridian_table.link.events import BoardFault, LinkState, SenseEvent, Snapshot
+from meridian_table.table import fields
 from meridian_table.table.automata import Execution, Seats, Thinker
 from meridian_table.table.faults import fault_text
 from meridian_table.table.journal import Journal, MemoryJournal
@@ -494,21 +495,21 @@ class TableSession:
         try:
             kind = cmd.get("cmd")
             if kind == "button":
-                self.press(str(cmd.get("name", "")), source=str(cmd.get("source", "web")))
+                self.press(fields.text(cmd, "name"), source=fields.text(cmd, "source", "web"))
                 return {"ok": True}
             if kind == "toggle":
-                self.toggle(str(cmd.get("site", "")))
+                self.toggle(fields.text(cmd, "site"))
                 return {"ok": True}
             if kind == "choose":
-                self.choose(str(cmd.get("field", "")), str(cmd.get("value", "")))
+                self.choose(fields.text(cmd, "field"), fields.text(cmd, "value"))
                 return {"ok": True}
             if kind == "agree":
-                self.agree(str(cmd.get("player", "")))
+                self.agree(fields.text(cmd, "player"))
                 return {"ok": True}
             if kind == "replay":
                 if self._archive is None:
                     raise SessionError("replay needs the game log; start the table with a database")
-                return {"ok": True, "replay": self._archive.replay(int(cmd.get("game_id", 0)))}
+                return {"ok": True, "replay": self._archive.replay(fields.game_id(cmd))}
             if kind == "games":
                 if self._archive is None:
                     raise SessionError("the list of games needs the game log (a database)")
@@ -516,8 +517,8 @@ class TableSession:
             if kind == "state":
                 return {"ok": True, "state": self.state()}
             if kind == "seat":
-                automaton = cmd.get("automaton")
-                self.set_seat(cmd.get("seat"), None if automaton is None else str(automaton))
+                automaton = None if cmd.get("automaton") is None else fields.text(cmd, "automaton")
+                self.set_seat(fields.text(cmd, "seat"), automaton)
                 return {"ok": True}
             raise SessionError(
                 f"unknown command {kind!r}; use button, toggle, choose, agree, seat, replay, "

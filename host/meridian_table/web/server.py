@@ -19,7 +19,13 @@ from urllib.parse import quote
 
 import uvicorn
 
-from meridian_table.web.app import TableSurface, create_app, is_loopback, new_token
+from meridian_table.web.app import (
+    MAX_MESSAGE_BYTES,
+    TableSurface,
+    create_app,
+    is_loopback,
+    new_token,
+)
 
 LOGGER = logging.getLogger(__name__)
 
@@ -143,6 +149,9 @@ class WebServer:
             timeout_graceful_shutdown=2,
             ws_ping_interval=10.0,
             ws_ping_timeout=10.0,
+            # Refuse an oversized WebSocket message (close 1009) from its frame header,
+            # before it is buffered: the app's own check would only see it whole.
+            ws_max_size=MAX_MESSAGE_BYTES,
         )
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(
