@@ -106,10 +106,18 @@ def _dumps(value: object, what: str) -> str:
 
 
 def _writable(path: Path) -> bool:
-    """Writable by us AND not marked read-only: root passes os.access on a 0444 file,
-    but a file whose owner removed every write bit was made read-only on purpose."""
+    """Writable by us AND not marked read-only: root passes os.access on a 0444 file
+    or a 0555 folder, but one whose owner removed every write bit was made read-only
+    on purpose. Used for the file and for its folder alike."""
     mode = path.stat().st_mode
     return os.access(path, os.W_OK) and bool(mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH))
+
+
+def _empty_log(migrations: Sequence[Migration]) -> sqlite3.Connection:
+    """An empty game log in memory: what a 0-byte file holds, read without writing it."""
+    conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+    migrate(conn, 0, migrations)
+    return conn
 
 
 def _ro_uri(path: Path) -> str:
@@ -194,12 +202,13 @@ def _foreign(path: Path) -> errors.ForeignDatabaseError:
     )
 
 
-def _read_only(path: Path, why: str) -> errors.ReadOnlyDatabaseError:
+def _read_only(path: Path, why: str, fix: Path | None = None) -> errors.ReadOnlyDatabaseError:
+    """``fix`` is what to make writable: the file (default) or its folder."""
     return errors.ReadOnlyDatabaseError(
         path,
         f"{path} cannot be written: {why}. It was left untouched. To only look at it, open it "
         "read-only (the `games`, `replay` and `export` commands do); to play, make it writable "
-        f"(`chmod u+w {path}`) or choose another file with --db or MERIDIAN_TABLE_DB.",
+        f"(`chmod u+w {fix or path}`) or choose another file with --db or MERIDIAN_TABLE_DB.",
     )
 
 
@@ -249,11 +258,13 @@ class Store:
             )
         latest = migrations[-1].version if migrations else 0
         if readonly:
-            return cls._open_readonly(target, latest, clock)
+            return cls._open_readonly(target, latest, clock, migrations)
         return cls._open_writable(target, clock, migrations)
 
     @classmethod
-    def _open_readonly(cls, target: Path, latest: int, clock: Clock) -> Store:
+    def _open_readonly(
+        cls, target: Path, latest: int, clock: Clock, migrations: Sequence[Migration]
+    ) -> Store:
         if not target.exists():
             raise errors.MissingDatabaseError(
                 target,
@@ -262,6 +273,11 @@ class Store:
             )
         conn = _probe(target)
         version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+        if version == 0 and target.stat().st_size == 0:
+            # A 0-byte file (touched, or created by a crash before its first write) is
+            # an empty log: read it as one, and leave the file as it is.
+            conn.close()
+            return cls(_empty_log(migrations), target, readonly=True, clock=clock)
         if version < latest and target.stat().st_size > 0:
             conn.close()
             raise errors.OlderSchemaError(
@@ -279,9 +295,10 @@ class Store:
         if target.exists():
             if not _writable(target):
                 raise _read_only(target, "the file is read-only")
-            if not os.access(target.parent, os.W_OK):
+            if not _writable(target.parent):
                 raise _read_only(
-                    target, f"its folder {target.parent} is read-only (SQLite needs a -wal file)"
+                    target, f"its folder {target.parent} is read-only (SQLite needs a -wal file)",
+                    target.parent,
                 )
             _probe(target).close()
         else:
@@ -289,8 +306,8 @@ class Store:
                 target.parent.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
                 raise _read_only(target, f"its folder cannot be created ({exc})") from exc
-            if not os.access(target.parent, os.W_OK):
-                raise _read_only(target, f"its folder {target.parent} is read-only")
+            if not _writable(target.parent):
+                raise _read_only(target, f"its folder {target.parent} is read-only", target.parent)
         conn: sqlite3.Connection | None = None
         try:
             conn = sqlite3.connect(

@@ -24,7 +24,7 @@ from meridian_table.games import registry
 from meridian_table.games.contract import OptionValue, parse_options
 from meridian_table.link import Link, find_picos
 from meridian_table.profiles import Profile, load_profile
-from meridian_table.store import Store
+from meridian_table.store import MissingDatabaseError, OlderSchemaError, Store
 from meridian_table.table.automata import parse_seats
 from meridian_table.table.journal import Journal, MemoryJournal
 from meridian_table.table.session import DEFAULT_SETTLE_S, DEFAULT_THINK_S, TableSession
@@ -130,6 +130,25 @@ def choose_board(spec: str) -> tuple[str | None, str | None]:
     return spec, None
 
 
+def _check_resumable(db: Path | None, game: str) -> None:
+    """Refuse --resume when the log holds no unfinished ``game``, before anything opens
+    it for writing: a resume that cannot happen must not create or change the file."""
+    try:
+        store = Store.open(db, readonly=True)
+    except MissingDatabaseError as exc:
+        raise SetupError(
+            f"no game log at {exc.path}, so no unfinished {game} game to continue; start a "
+            "new one without --resume, or point --db at the log of the game"
+        ) from None
+    except OlderSchemaError:
+        return  # the writable open migrates it (after a backup copy), then resumes
+    with store:
+        if store.last_unfinished(game) is None:
+            raise SetupError(
+                f"no unfinished {game} game in {store.path}; start a new one without --resume"
+            )
+
+
 def open_table(setup: TableSetup) -> RunningTable:
     """Connect (or start the virtual board), open the log, create or resume the game.
 
@@ -143,6 +162,8 @@ def open_table(setup: TableSetup) -> RunningTable:
         raise SetupError("--resume needs a database file; drop --db :memory:")
     closers: list[Callable[[], None]] = []
     try:
+        if setup.resume:
+            _check_resumable(Path(setup.db) if setup.db else None, setup.game)
         store = None if setup.db == ":memory:" else Store.open(Path(setup.db) if setup.db else None)
         if store is not None:
             closers.append(store.close)
