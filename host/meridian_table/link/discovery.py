@@ -25,6 +25,8 @@ import platformdirs
 import serial
 from serial.tools import list_ports
 
+from meridian_table.textload import json_loads
+
 LOGGER = logging.getLogger(__name__)
 
 PICO_VID = 0x2E8A
@@ -83,7 +85,7 @@ def find_sims() -> list[Candidate]:
         return found
     for entry in sorted(folder.glob("*.json")):
         try:
-            data = json.loads(entry.read_text())
+            data = json_loads(entry.read_text())
             port, pid = str(data["port"]), int(data["pid"])
         except (OSError, ValueError, KeyError, TypeError):
             continue

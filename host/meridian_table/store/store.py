@@ -36,6 +36,7 @@ from meridian_table.store.schema import (
     migrate,
     read_header,
 )
+from meridian_table.textload import json_loads
 
 if TYPE_CHECKING:
     from meridian_table.store.replay import GameLoader, Replay
@@ -582,9 +583,27 @@ class Store:
 
     # -------------------------------------------------------------- reading
 
+    def _stored(self, text: object, what: str, kind: type) -> Any:
+        """A JSON column as written by this store; anything else (a file edited by hand
+        or by another program) is CorruptDatabaseError naming the file and the row."""
+        try:
+            if not isinstance(text, (str, bytes)):
+                raise ValueError(f"a {type(text).__name__} where JSON text belongs")
+            value = json_loads(text)
+            if not isinstance(value, kind):
+                raise ValueError(f"a {type(value).__name__} where a {kind.__name__} belongs")
+        except ValueError as exc:
+            raise errors.CorruptDatabaseError(
+                self._path,
+                f"{self._path} holds data this program did not write ({what}: {exc}). "
+                "Keep a copy of the file and point --db or MERIDIAN_TABLE_DB at another one.",
+            ) from None
+        return value
+
     def _rows_to_events(self, rows: Iterable[sqlite3.Row | tuple[Any, ...]]) -> list[Event]:
         return [
-            Event(int(r[0]), int(r[1]), int(r[2]), str(r[3]), str(r[4]), json.loads(r[5]))
+            Event(int(r[0]), int(r[1]), int(r[2]), str(r[3]), str(r[4]),
+                  self._stored(r[5], f"event {r[0]}", object))
             for r in rows
         ]
 
@@ -631,7 +650,8 @@ class Store:
     )
 
     def _info(self, row: Sequence[Any]) -> GameInfo:
-        result = json.loads(row[9]) if row[9] is not None else None
+        what = f"game {row[0]}"
+        result = self._stored(row[9], what, dict) if row[9] is not None else None
         if result is None:
             status = "running"
         elif result.get("abandoned"):
@@ -641,10 +661,10 @@ class Store:
         return GameInfo(
             id=int(row[0]),
             game=str(row[1]),
-            options=json.loads(row[2]),
-            players=tuple(json.loads(row[3])),
+            options=self._stored(row[2], what, dict),
+            players=tuple(self._stored(row[3], what, list)),
             profile=row[4],
-            versions=json.loads(row[5]),
+            versions=self._stored(row[5], what, dict),
             started=str(row[6]),
             updated=str(row[7] or row[6]),
             moves=int(row[8]),

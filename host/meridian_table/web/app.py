@@ -35,6 +35,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from meridian_table.resources import package_path
+from meridian_table.textload import json_loads
 from meridian_table.web.gamefiles import GameFileError, game_file
 
 LOGGER = logging.getLogger(__name__)
@@ -173,7 +174,7 @@ def parse_command(text: str) -> tuple[object, dict[str, Any]]:
             "send one command per message"
         )
     try:
-        message = json.loads(text)
+        message = json_loads(text)
     except json.JSONDecodeError as exc:
         raise BadMessageError(f"message {text[:80]!r} is not JSON ({exc.msg})") from exc
     if not isinstance(message, dict):
@@ -347,7 +348,7 @@ def create_app(
         try:
             if len(body) > MAX_MESSAGE_CHARS:
                 raise BadMessageError(f"command of {len(body)} bytes is too long")
-            cmd = check_command(json.loads(body))
+            cmd = check_command(json_loads(body))
         except json.JSONDecodeError as exc:
             return JSONResponse({"ok": False, "error": f"command is not JSON ({exc.msg})"}, 400)
         except BadMessageError as exc:
