@@ -36,6 +36,31 @@ def _depth_ok(data: object) -> bool:
     return True
 
 
+def _deep_at(text: str) -> int:
+    """Where the nesting first passes MAX_DEPTH (an offset), skipping quoted strings;
+    0 when the scan finds no such place (the depth came from somewhere subtler)."""
+    depth = 0
+    quote = ""
+    escaped = False
+    for at, char in enumerate(text):
+        if quote:
+            if escaped:
+                escaped = False
+            elif char == "\\" and quote == '"':
+                escaped = True
+            elif char == quote:
+                quote = ""
+        elif char in "\"'":
+            quote = char
+        elif char in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return at
+        elif char in "]}":
+            depth -= 1
+    return 0
+
+
 def json_loads(text: str | bytes) -> Any:
     """``json.loads(text)``; too deep a nesting raises ``json.JSONDecodeError``."""
     try:
@@ -45,7 +70,7 @@ def json_loads(text: str | bytes) -> Any:
         deep = True
     if deep:
         doc = text if isinstance(text, str) else text.decode("utf-8", "replace")
-        raise json.JSONDecodeError(_TOO_DEEP, doc, 0)
+        raise json.JSONDecodeError(_TOO_DEEP, doc, _deep_at(doc))
     return data
 
 
@@ -57,5 +82,6 @@ def toml_loads(text: str) -> dict[str, Any]:
     except RecursionError:
         deep = True
     if deep:
-        raise tomllib.TOMLDecodeError(_TOO_DEEP)
+        line = text.count("\n", 0, _deep_at(text)) + 1
+        raise tomllib.TOMLDecodeError(f"{_TOO_DEEP} (at line {line})")
     return data

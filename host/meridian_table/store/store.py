@@ -17,7 +17,8 @@ import shutil
 import sqlite3
 import stat
 import threading
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -167,7 +168,7 @@ def _probe(path: Path) -> sqlite3.Connection:
             tables = conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
             if tables:
                 raise _foreign(path)
-    except sqlite3.DatabaseError as exc:
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
         conn.close()
         raise errors.CorruptDatabaseError(path, _corrupt_message(path, str(exc))) from exc
     except BaseException:
@@ -607,9 +608,33 @@ class Store:
             for r in rows
         ]
 
+    @contextmanager
+    def _reading(self) -> Iterator[None]:
+        """Turn what a damaged or hand-edited file makes SQLite or the row conversions
+        raise into CorruptDatabaseError naming the file (the file is not touched)."""
+        try:
+            yield
+        except errors.StoreError:
+            raise
+        except sqlite3.OperationalError as exc:
+            if "locked" in str(exc) or "busy" in str(exc):
+                raise
+            raise errors.CorruptDatabaseError(
+                self._path, _corrupt_message(self._path, str(exc))
+            ) from None
+        except (sqlite3.DatabaseError, UnicodeDecodeError, TypeError, ValueError, KeyError,
+                AttributeError) as exc:
+            raise errors.CorruptDatabaseError(
+                self._path, _corrupt_message(self._path, f"{type(exc).__name__}: {exc}")
+            ) from None
+
     def events(self, game_id: int, kinds: Iterable[str] | None = None) -> list[Event]:
         """The game's events in order, optionally only those of the given kinds."""
         self._check_open(writing=False)
+        with self._reading():
+            return self._events(game_id, kinds)
+
+    def _events(self, game_id: int, kinds: Iterable[str] | None) -> list[Event]:
         with self._lock:
             if self._conn.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
                 raise self._unknown(game_id)
@@ -638,7 +663,9 @@ class Store:
 
     def actions(self, game_id: int) -> list[str]:
         """The notations of the standing actions: what replay plays, in order."""
-        return [str(e.payload["notation"]) for e in self.moves(game_id)]
+        moves = self.moves(game_id)
+        with self._reading():
+            return [str(e.payload["notation"]) for e in moves]
 
     _GAMES_SQL = (
         "SELECT g.id, g.game, g.options, g.players, g.profile, g.versions, g.started, "
@@ -675,23 +702,27 @@ class Store:
     def game(self, game_id: int) -> GameInfo:
         """One game's summary; UnknownGameError when there is no such id."""
         self._check_open(writing=False)
-        with self._lock:
-            row = self._conn.execute(self._GAMES_SQL + " WHERE g.id = ?", (game_id,)).fetchone()
-        if row is None:
-            raise self._unknown(game_id)
-        return self._info(row)
+        with self._reading():
+            with self._lock:
+                row = self._conn.execute(
+                    self._GAMES_SQL + " WHERE g.id = ?", (game_id,)
+                ).fetchone()
+            if row is None:
+                raise self._unknown(game_id)
+            return self._info(row)
 
     def games(self, game: str | None = None) -> list[GameInfo]:
         """Every logged game (optionally of one game package), oldest first."""
         self._check_open(writing=False)
-        with self._lock:
-            if game is None:
-                rows = self._conn.execute(self._GAMES_SQL + " ORDER BY g.id").fetchall()
-            else:
-                rows = self._conn.execute(
-                    self._GAMES_SQL + " WHERE g.game = ? ORDER BY g.id", (game,)
-                ).fetchall()
-        return [self._info(r) for r in rows]
+        with self._reading():
+            with self._lock:
+                if game is None:
+                    rows = self._conn.execute(self._GAMES_SQL + " ORDER BY g.id").fetchall()
+                else:
+                    rows = self._conn.execute(
+                        self._GAMES_SQL + " WHERE g.game = ? ORDER BY g.id", (game,)
+                    ).fetchall()
+            return [self._info(r) for r in rows]
 
     def last_unfinished(self, game: str | None = None) -> GameInfo | None:
         """The most recently created game that has no result yet (what --resume continues)."""
