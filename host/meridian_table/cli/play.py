@@ -13,6 +13,9 @@ JSON line per acknowledged move and per state change (for automation and tests):
     state                              print the whole state
     quit                               stop (end of input does the same)
 
+Each place/lift/toggle first lets the previous change be read (successive lines are
+separate moves), and quitting first settles and logs what the board sensed.
+
 Output lines: {"event": "ready", ...}, {"event": "move", "n": 3, "notation": "G6",
 "player": "light"} (only after the move is in the log), {"event": "undo", ...},
 {"event": "state", "phase": ..., "message": ...}, {"event": "fault", "code": "GHOST",
@@ -143,6 +146,10 @@ def run_headless(table: RunningTable, lines: IO[str], out: IO[str]) -> None:
     )
     try:
         _headless_loop(table, lines, printer)
+        # End of input (or quit) first finishes what the board sensed: the last move is
+        # settled, applied and logged, and printed, before the table closes.
+        settle_board(table)
+        printer(session.state())
     finally:
         # Quitting closes the link next: the table closing is no state change to print.
         unsubscribe()
@@ -168,9 +175,36 @@ def _headless_loop(table: RunningTable, lines: IO[str], printer: HeadlessPrinter
         printer.emit({"event": "ack", "cmd": line})
 
 
+SETTLE_TIMEOUT_S = 10.0
+
+
+def settle_board(table: RunningTable, timeout: float = SETTLE_TIMEOUT_S) -> bool:
+    """Wait until the session has read the virtual board as it stands (every switch set
+    has reached the host) and nothing is settling; False when ``timeout`` passed first.
+    On a real board only the settling is waited for."""
+    session = table.session
+    vb = table.virtual
+    pause = threading.Event()
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if vb is not None:
+            closed = vb.closed
+            want = {name for name, site in table.profile.sites.items() if site.pos in closed}
+            if session.sensed != want:
+                pause.wait(0.01)
+                continue
+        if not session.settling:
+            return True
+        pause.wait(0.01)
+    return False
+
+
 def _headless_command(table: RunningTable, verb: str, args: list[str]) -> dict[str, Any]:
     session = table.session
     if verb in ("place", "lift", "toggle"):
+        # The previous change is read first: quick successive lines are separate moves,
+        # as a player's hands make them, not one change of several stones.
+        settle_board(table)
         if len(args) != 1:
             # A ValueError, not a UsageError: one mistyped line must not end the session.
             raise ValueError(f"{verb} takes one site, e.g. '{verb} G6'; got {' '.join(args)!r}")
@@ -199,11 +233,7 @@ def _headless_command(table: RunningTable, verb: str, args: list[str]) -> dict[s
     if verb == "agree" and len(args) == 1:
         return session.command({"cmd": "agree", "player": args[0]})
     if verb == "wait":
-        pause = threading.Event()
-        deadline = time.monotonic() + 10
-        pause.wait(0.05)  # let a switch just set reach the host before asking
-        while session.settling and time.monotonic() < deadline:
-            pause.wait(0.01)
+        settle_board(table)
         return {"ok": True, "state": session.state()}
     if verb == "state":
         return {"ok": True, "state": session.state()}
