@@ -148,7 +148,7 @@ def run_headless(table: RunningTable, lines: IO[str], out: IO[str]) -> None:
         _headless_loop(table, lines, printer)
         # End of input (or quit) first finishes what the board sensed: the last move is
         # settled, applied and logged, and printed, before the table closes.
-        settle_board(table)
+        settle_board(table, automaton=True)
         printer(session.state())
     finally:
         # Quitting closes the link next: the table closing is no state change to print.
@@ -178,10 +178,12 @@ def _headless_loop(table: RunningTable, lines: IO[str], printer: HeadlessPrinter
 SETTLE_TIMEOUT_S = 10.0
 
 
-def settle_board(table: RunningTable, timeout: float = SETTLE_TIMEOUT_S) -> bool:
+def settle_board(table: RunningTable, timeout: float = SETTLE_TIMEOUT_S,
+                 automaton: bool = False) -> bool:
     """Wait until the session has read the virtual board as it stands (every switch set
-    has reached the host) and nothing is settling; False when ``timeout`` passed first.
-    On a real board only the settling is waited for."""
+    has reached the host) and nothing is settling, and with ``automaton`` until no
+    automaton is thinking; False when ``timeout`` passed first. On a real board only
+    the settling (and thinking) is waited for."""
     session = table.session
     vb = table.virtual
     pause = threading.Event()
@@ -193,10 +195,15 @@ def settle_board(table: RunningTable, timeout: float = SETTLE_TIMEOUT_S) -> bool
             if session.sensed != want:
                 pause.wait(0.01)
                 continue
-        if not session.settling:
+        if not session.settling and not (automaton and _thinking(session.state())):
             return True
         pause.wait(0.01)
     return False
+
+
+def _thinking(state: PageState) -> bool:
+    working = state.get("automaton")
+    return isinstance(working, dict) and working.get("status") == "thinking"
 
 
 def _headless_command(table: RunningTable, verb: str, args: list[str]) -> dict[str, Any]:
@@ -233,7 +240,7 @@ def _headless_command(table: RunningTable, verb: str, args: list[str]) -> dict[s
     if verb == "agree" and len(args) == 1:
         return session.command({"cmd": "agree", "player": args[0]})
     if verb == "wait":
-        settle_board(table)
+        settle_board(table, automaton=True)
         return {"ok": True, "state": session.state()}
     if verb == "state":
         return {"ok": True, "state": session.state()}

@@ -72,6 +72,20 @@ CONNECTED = "connected"
 CLOSED = "closed"
 
 
+def _action_payload(applied: Applied, source: str, automaton: str | None = None) -> dict[str, Any]:
+    """The logged ``action`` event: the move, who made it and how, and the pieces it
+    removed (what the page shows as ``×G6 K6``; records and replay show it too)."""
+    payload: dict[str, Any] = {
+        "notation": applied.notation, "player": applied.player, "source": source,
+        "by": "automaton" if automaton is not None else "person",
+    }
+    if applied.removed:
+        payload["removed"] = sorted(applied.removed)
+    if automaton is not None:
+        payload["automaton"] = automaton
+    return payload
+
+
 class SessionError(ValueError):
     """A command the session cannot carry out (its message says why and what to do)."""
 
@@ -353,9 +367,7 @@ class TableSession:
         applied = provisional.applied
         try:
             self.journal.append("sense", provisional.sense)
-            self.journal.append("action", {"notation": applied.notation,
-                                           "player": applied.player, "source": "board",
-                                           "by": "person"})
+            self.journal.append("action", _action_payload(applied, "board"))
         except Exception as exc:
             # Not durable means not done: take it back so the log and the game agree.
             self.adapter.undo()
@@ -681,12 +693,7 @@ class TableSession:
 
     def _apply(self, action: str, source: str, automaton: str | None = None) -> Applied:
         applied = self.adapter.play(action)
-        payload: dict[str, Any] = {
-            "notation": applied.notation, "player": applied.player, "source": source,
-            "by": "automaton" if automaton is not None else "person",
-        }
-        if automaton is not None:
-            payload["automaton"] = automaton
+        payload = _action_payload(applied, source, automaton)
         try:
             self._log("action", payload)
         except Exception:
