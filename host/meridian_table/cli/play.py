@@ -36,6 +36,7 @@ from typing import IO, Any
 
 import click
 
+from meridian_table.cli._params import PagePort
 from meridian_table.games import registry
 from meridian_table.games.contract import GameSpec, OptionError, OptionSpec, parse_options
 from meridian_table.link import UnknownPortError, check_port
@@ -360,7 +361,7 @@ _COMMON_OPTIONS = (
     click.option("--db", default=None,
                  help="Game log file (default: $MERIDIAN_TABLE_DB, else the user data dir)."),
     click.option("--host", default="127.0.0.1", show_default=True, help="Page address."),
-    click.option("--port", default=8765, show_default=True, type=click.IntRange(0, 65535),
+    click.option("--port", default=8765, show_default=True, type=PagePort("--board"),
                  help="Page port (0: any free one)."),
     click.option("--settle-ms", default=300, show_default=True, type=click.IntRange(0, 5000),
                  help="How long the board must be still before a change counts."),
