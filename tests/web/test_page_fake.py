@@ -181,7 +181,8 @@ def test_the_banner_says_why_the_board_is_not_there(open_page: Callable[..., Any
     fake = kato_fake(connected=False)
     with serve(fake, port=0) as running:
         page = open_page(running.url)
-        assert banner(page, "searching") == "Looking for the board…"
+        assert banner(page, "searching") == "Looking for the board… — no board found: plug in the Pico"
+        assert page.inner_text("#conn") == "Live — no board"
         assert "Board disconnected" not in page.inner_text("#banner")
         advice = "the board speaks protocol 2, this host 1: run `pip install -U meridian-table`"
         fake.set_link_state("version-mismatch", advice)

@@ -111,6 +111,7 @@ class HeadlessPrinter:
                         "diff": state["diff"],
                         "result": state["result"],
                         "link": state["link"]["state"],
+                        "link_detail": state["link"].get("detail", ""),
                     }
                 )
         for record in records:
@@ -118,12 +119,34 @@ class HeadlessPrinter:
 
 
 def _summary(state: PageState) -> tuple[Any, ...]:
+    link = state["link"]
     return (
         state["phase"],
         state["message"],
-        state["link"]["state"],
+        link["state"],
+        # While there is no board, why (a wrong port says so, with advice) is news too.
+        "" if link["state"] in ("connected", "none") else link.get("detail", ""),
         json.dumps(state["diff"], sort_keys=True),
     )
+
+
+class BoardNotices:
+    """Prints (to stderr) each new reason the board is not connected, once: the page
+    is not the only place a wrong `--board` is diagnosed."""
+
+    def __init__(self) -> None:
+        self._last = ""
+        self._lock = threading.Lock()
+
+    def __call__(self, state: PageState) -> None:
+        link = state["link"]
+        detail = "" if link["state"] in ("connected", "none") else str(link.get("detail", ""))
+        with self._lock:
+            if detail == self._last:
+                return
+            self._last = detail
+        if detail:
+            click.echo(f"board: {detail}", err=True)
 
 
 def run_headless(table: RunningTable, lines: IO[str], out: IO[str]) -> None:
@@ -143,6 +166,8 @@ def run_headless(table: RunningTable, lines: IO[str], out: IO[str]) -> None:
             "moves": state["moves"],
             "phase": state["phase"],
             "virtual": table.virtual is not None,
+            "link": state["link"]["state"],
+            "link_detail": state["link"].get("detail", ""),
         }
     )
     try:
@@ -433,6 +458,8 @@ def _play(spec: GameSpec, kwargs: dict[str, Any]) -> None:
     with table:
         if table.notice:
             click.echo(table.notice, err=headless)
+        # Why the board is not there (a port that never answers, say), in the terminal.
+        table.session.subscribe(BoardNotices())
         if headless:
             run_headless(table, sys.stdin, sys.stdout)
             return

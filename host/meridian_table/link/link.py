@@ -120,6 +120,14 @@ def mismatch_message(board_proto: int, board_fw: str, port: str) -> str:
     )
 
 
+def no_hello(port: str, received: int) -> str:
+    """Why a port that never said HELLO is not the board, and what to try next."""
+    heard = ("it sent nothing" if received == 0
+             else f"it sent {received} bytes that are not Meridian frames")
+    return (f"no HELLO from {port} within {HELLO_TIMEOUT:g} s ({heard}): is this the Pico? "
+            f"try `meridian-table monitor {port}`, or `--board auto` to find it by USB")
+
+
 def _closed_from_masks(rows: int, cols: int, masks: list[str]) -> frozenset[int]:
     """The closed positions of a SNAP's row masks; raises ValueError unless there is one
     upper-case hex mask per row with no bit beyond the last column."""
@@ -534,6 +542,7 @@ class Link:
         self._send("WHO", ())
         last_who = now
         connected = False
+        bytes_at_open = self._stats["bytes_in"]
         while not self._stop.is_set():
             self._turned_at = time.monotonic()
             if self._stalled:
@@ -580,7 +589,7 @@ class Link:
                     self._send("WHO", ())
                     last_who = now
                 if now - opened_at >= HELLO_TIMEOUT and now - last_rx >= HELLO_TIMEOUT:
-                    raise _Lost(f"no HELLO from {port} within {HELLO_TIMEOUT:g} s")
+                    raise _Lost(no_hello(port, self._stats["bytes_in"] - bytes_at_open))
                 continue
             if now - last_rx >= self._lost_after:
                 raise _Lost(f"no frame for {now - last_rx:.1f} s")
