@@ -85,7 +85,8 @@ def test_resync_and_unplug_disable_game_buttons_with_the_table_reason() -> None:
     cs = states(t.session)
     assert t.session.phase == "resync"
     assert not cs["swap"]["enabled"] and "Fix the board" in cs["swap"]["why"]
-    assert cs["undo"]["enabled"]
+    # Undo waits too: G6 stands where no move put it (issue 10: undo resolves the board first).
+    assert not cs["undo"]["enabled"] and "lift the piece from G6" in cs["undo"]["why"]
     t.lift("G6")
     t.board.unplug()
     cs = states(t.session)

@@ -140,7 +140,8 @@ class BoardNotices:
 
     def __call__(self, state: PageState) -> None:
         link = state["link"]
-        detail = "" if link["state"] in ("connected", "none") else str(link.get("detail", ""))
+        quiet = link["state"] in ("connected", "none", "closed")  # closed: we are quitting
+        detail = "" if quiet else str(link.get("detail", ""))
         with self._lock:
             if detail == self._last:
                 return

@@ -39,6 +39,7 @@ class TableFacts:
     undoable: bool
     count_offered: bool
     resync_message: str = ""
+    undo_waits: str = ""
 
 
 def control_state(
@@ -85,6 +86,8 @@ def _one(
             return False, "The game is over: start a new game instead"
         if not facts.undoable:
             return False, "Nothing to undo yet"
+        if facts.undo_waits:
+            return False, f"Undo waits: {facts.undo_waits}"
         return True, "Take back the last move"
     if facts.adjudicating and name == "confirm":
         return True, "Agree to end the game by the count"

@@ -111,6 +111,8 @@ class TableView:
     settle_ms: int
     arriving: frozenset[str]
     leaving: frozenset[str]
+    #: Why Undo waits now ("" when it may act): a piece no move put there stands on the board.
+    undo_waits: str = ""
 
 
 def present(adapter: Adapter, table: TableView) -> PageState:
@@ -129,6 +131,7 @@ def present(adapter: Adapter, table: TableView) -> PageState:
         game_over=result is not None,
         undoable=bool(history),
         count_offered=count is not None,
+        undo_waits=table.undo_waits,
     )
     mistakes = table.mistakes
     return {

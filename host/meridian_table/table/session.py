@@ -714,6 +714,11 @@ class TableSession:
         automaton is choosing or waiting to see carried out is cancelled first."""
         if self._result_logged:
             raise SessionError("the game is over; start a new game instead of undoing")
+        waits = self._undo_waits()
+        if waits:
+            # Undoing now would leave a piece nobody can account for next to the one the
+            # undo asks to lift; the board is resolved first (issue 10).
+            raise SessionError(f"Undo waits: {waits}")
         cancelled = self._cancel_automaton(source)
         before = self.adapter.expected()
         if not self.adapter.history():
@@ -734,6 +739,20 @@ class TableSession:
         self._adjudicating = False
         self._agreed.clear()
         self._evaluate()
+
+    def _undo_waits(self) -> str:
+        """Why Undo waits ("" when it may act): a piece stands where no move put it (not
+        the last move's captures still to lift, nor a piece an earlier undo took back).
+        Undoing past it would mix it with the undone piece and mislead the guidance."""
+        history = self.adapter.history()
+        if not history:
+            return ""
+        explained = set(history[-1].removed) | self._stale
+        strays = sorted(self._settled - self.adapter.expected() - explained)
+        if not strays:
+            return ""
+        return (f"first lift the piece from {', '.join(strays)} (no move put it there); "
+                f"then Undo takes back {history[-1].notation}")
 
     def _undo_one(self, source: str) -> None:
         undone = self.adapter.undo()
@@ -1225,6 +1244,7 @@ class TableSession:
                 settle_ms=round(self.settle_s * 1000),
                 arriving=arriving,
                 leaving=leaving,
+                undo_waits=self._undo_waits(),
             ))
 
 
