@@ -120,3 +120,18 @@ def test_a_stuck_link_thread_is_noticed_and_recovers(board: FakeBoard) -> None:
         board.toggle(5)
         wait_for(lambda: any(isinstance(e, SenseEvent) and e.pos == 5 for e in seen))
         assert [e.pos for e in seen if isinstance(e, SenseEvent)] == [6, 5]
+
+
+@pytest.mark.parametrize("detail", ["-1", "+5", "1_0", "0x1F", "99999"])
+def test_a_ghost_fault_with_a_position_outside_the_grammar_names_no_site(detail: str) -> None:
+    from meridian_table.table.faults import fault_text
+
+    asked: list[int] = []
+
+    def where(pos: int) -> str:
+        asked.append(pos)
+        return f"site {pos}"
+
+    text = fault_text("GHOST", (detail,), where, "kato-114")
+    assert asked == [] and f"({detail})" in text and "diode" in text
+    assert "G6" in fault_text("GHOST", ("12",), lambda pos: "G6", "kato-114")
