@@ -91,7 +91,7 @@ class Shipper:
         self.log = log
         self.conn = conn
         require_current(conn)
-        conn.autocommit = False
+        conn.commit()
         row = conn.execute(
             "SELECT club.my_table(), COALESCE(MAX(local_id), 0) FROM club.events "
             "WHERE table_name = club.my_table()").fetchone()
@@ -127,6 +127,11 @@ class Shipper:
         self._known_games |= needed
         self.mark = int(rows[-1][0])
         return len(rows)
+
+
+def _first_line(exc: BaseException) -> str:
+    lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
+    return lines[0] if lines else type(exc).__name__
 
 
 def _json(text: str) -> object:
@@ -211,8 +216,7 @@ class Replicator:
             except ClubError as exc:
                 self._set("refused", str(exc))
             except (psycopg.Error, OSError) as exc:
-                self._set("offline", str(exc).strip().splitlines()[-1] if str(exc) else
-                          type(exc).__name__)
+                self._set("offline", _first_line(exc))
             except sqlite3.Error as exc:
                 self._set("offline", f"cannot read the table's log {self.log_path}: {exc}")
                 if log is not None:
@@ -221,11 +225,27 @@ class Replicator:
             self._close_conn()
             if self._stop.is_set():
                 break
-            self._stop.wait(BACKOFF_S[min(attempt, len(BACKOFF_S) - 1)])
+            self._wait_offline(log, BACKOFF_S[min(attempt, len(BACKOFF_S) - 1)])
             attempt += 1
         self._close_conn()
         if log is not None:
             log.close()
+
+    def _wait_offline(self, log: LocalLog | None, seconds: float) -> None:
+        """Wait before the next attempt, keeping the backlog figure current."""
+        deadline = time.monotonic() + seconds
+        while not self._stop.is_set():
+            if log is not None:
+                try:
+                    last = log.last_id()
+                except sqlite3.Error:
+                    last = self._local_last
+                with self._lock:
+                    self._local_last = last
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return
+            self._stop.wait(min(left, 0.2))
 
     def _close_conn(self) -> None:
         conn, self._conn = self._conn, None
@@ -237,7 +257,7 @@ class Replicator:
 
     def _ship_forever(self, log: LocalLog) -> None:
         self._set("connecting")
-        self._conn = psycopg.connect(self.url, connect_timeout=CONNECT_TIMEOUT_S,
+        self._conn = psycopg.connect(self.url, connect_timeout=CONNECT_TIMEOUT_S, autocommit=False,
                                      application_name="meridian-table replicator")
         shipper = Shipper(log, self._conn, self.remote)
         with self._lock:
