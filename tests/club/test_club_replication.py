@@ -100,7 +100,7 @@ def test_a_replicator_killed_mid_batch_resumes_without_duplicates(
     for attempt in range(3):
         process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         # kill -9 as soon as the first batches are in, while later ones are in flight
-        wait_until(lambda: len(club_rows(club, "table7")) > 0 or process.poll() is not None)
+        wait_until(lambda p=process: len(club_rows(club, "table7")) > 0 or p.poll() is not None)
         if process.poll() is None:
             os.kill(process.pid, signal.SIGKILL)
         process.wait(10)
