@@ -5,16 +5,22 @@ docs/CLUB.md walks through a club night.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
 import signal
 import threading
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from meridian_table.club.errors import ClubError
+
+if TYPE_CHECKING:
+    from meridian_table.table.runner import RunningTable
 
 LOGGER = logging.getLogger(__name__)
 
@@ -36,6 +42,24 @@ def saved_club() -> str | None:
         return str(json.loads(path.read_text())["url"])
     except (OSError, ValueError, KeyError, TypeError):
         return None
+
+
+@contextlib.contextmanager
+def club_replication(table: RunningTable, url: str | None, quiet: bool) -> Iterator[None]:
+    """``play --club URL`` (or the saved club): replicate the table's log while it plays."""
+    url = url or saved_club()
+    if not url or table.store is None:
+        yield
+        return
+    from meridian_table.club.replicator import Replicator
+
+    with Replicator(table.store.path, url) as replicator:
+        click.echo(f"replicating to the club {replicator.status().club}", err=quiet)
+        yield
+        status = replicator.status()
+        if status.backlog:
+            click.echo(f"{status.backlog} events not yet in the club ({status.state}); "
+                       "they go at the next `play` or `club replicate`", err=True)
 
 
 def _fail(exc: Exception) -> click.ClickException:

@@ -33,6 +33,7 @@ from typing import IO, Any
 
 import click
 
+from meridian_table.cli.club import club_replication
 from meridian_table.games import registry
 from meridian_table.games.contract import GameSpec, OptionError, OptionSpec, parse_options
 from meridian_table.link import UnknownPortError, check_port
@@ -322,6 +323,9 @@ _COMMON_OPTIONS = (
     click.option("--resume", is_flag=True, help="Continue the last unfinished game."),
     click.option("--db", default=None,
                  help="Game log file (default: $MERIDIAN_TABLE_DB, else the user data dir)."),
+    click.option("--club", default=None, metavar="URL",
+                 help="Replicate this table's log to a club (docs/CLUB.md; default: the "
+                 "one saved by `club join`)."),
     click.option("--host", default="127.0.0.1", show_default=True, help="Page address."),
     click.option("--port", default=8765, show_default=True, type=click.IntRange(0, 65535),
                  help="Page port (0: any free one)."),
@@ -337,6 +341,7 @@ def _play(spec: GameSpec, kwargs: dict[str, Any]) -> None:
     board = str(kwargs.pop("board"))
     resume = bool(kwargs.pop("resume"))
     db = kwargs.pop("db")
+    club = kwargs.pop("club")
     host = str(kwargs.pop("host"))
     port = int(kwargs.pop("port"))
     headless = bool(kwargs.pop("headless"))
@@ -392,7 +397,7 @@ def _play(spec: GameSpec, kwargs: dict[str, Any]) -> None:
         table = open_table(setup)
     except (SetupError, StoreError, ValueError, OSError) as exc:
         raise click.ClickException(str(exc)) from exc
-    with table:
+    with table, club_replication(table, club, headless):
         if table.notice:
             click.echo(table.notice, err=headless)
         if headless:
