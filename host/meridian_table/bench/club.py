@@ -81,7 +81,7 @@ def _reference_insert_ms(url: str, count: int = 200) -> float:
         times = []
         for n in range(count):
             start = time.perf_counter()
-            conn.execute("INSERT INTO ref VALUES (%s)", (n,))
+            conn.execute("INSERT INTO bench_reference VALUES (%s)", (n,))
             conn.commit()
             times.append((time.perf_counter() - start) * 1000)
     return statistics.median(times)
