@@ -21,7 +21,7 @@ from typing import Any
 from meridian_table import adapters
 from meridian_table.adapters.base import Adapter
 from meridian_table.games import registry
-from meridian_table.games.contract import OptionValue, parse_options
+from meridian_table.games.contract import OptionValue, PolicyFactory, parse_options
 from meridian_table.link import Link, find_picos
 from meridian_table.profiles import Profile, load_profile
 from meridian_table.store import Store
@@ -53,6 +53,8 @@ class TableSetup:
     db: str | None = None             # None: the store's default; ":memory:": no file
     settle_s: float = DEFAULT_SETTLE_S
     sim_mode: str = "cpython"
+    # Automata beyond the game's own, by name (the club's "remote" player, docs/CLUB.md).
+    policies: dict[str, PolicyFactory] = field(default_factory=dict)
 
 
 @dataclass
@@ -195,6 +197,7 @@ def open_table(setup: TableSetup) -> RunningTable:
             automaton_seed=_int_or_none(settings.get("automaton_seed")),
             think_s=float(settings.get("think_s", DEFAULT_THINK_S)),
             pending=logged.pending if logged is not None else None,
+            policies=setup.policies,
         )
         link.subscribe(session.on_link_event)
         link.start()

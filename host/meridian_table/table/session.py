@@ -51,6 +51,7 @@ from meridian_table.adapters.base import (
     View,
 )
 from meridian_table.games import registry
+from meridian_table.games.contract import PolicyFactory
 from meridian_table.ledplan import LedPlan, Light
 from meridian_table.link.events import BoardFault, LinkState, SenseEvent, Snapshot
 from meridian_table.table.automata import Execution, Seats, Thinker
@@ -161,8 +162,10 @@ class TableSession:
         automaton_seed: int | None = None,
         think_s: float = DEFAULT_THINK_S,
         pending: Mapping[str, Any] | None = None,
+        policies: Mapping[str, PolicyFactory] | None = None,
     ) -> None:
-        """``seats``: player index -> automaton description (``random``, ``bot:4``);
+        """``policies``: automata the platform adds to the game's own (the club's remote
+        player); ``seats``: player index -> automaton description (``random``, ``bot:4``);
         ``pending``: an automaton's move that was being carried out when the last
         process stopped (from the log), to resume in the execute phase."""
         if settle_s < 0:
@@ -228,7 +231,7 @@ class TableSession:
         spec = registry.specs().get(adapter.game)
         self._spec_json = spec.to_json() if spec is not None else None
         self._piece_word = spec.page.piece_word if spec is not None else "piece"
-        self.seats = Seats(spec, seats or {}, automaton_seed)
+        self.seats = Seats(spec, seats or {}, automaton_seed, policies)
         self.think_s = think_s
         self._thinker = Thinker(self._on_automaton, clock)
         self._think_error = ""
