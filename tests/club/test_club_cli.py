@@ -46,7 +46,7 @@ def test_play_with_club_replicates_the_game(club: Club, tmp_path: Path) -> None:
     with club.admin() as admin:
         url = admin.add_table("table7")
     log = tmp_path / "games.sqlite3"
-    script = "place G6\nwait\nplace D4\nwait\nquit\n"
+    script = "place G6\nwait\nplace D4\nwait\nstate\nquit\n"
     result = CliRunner().invoke(
         main, ["play", "kato", "--headless", "--board", "sim", "--db", str(log),
                "--settle-ms", "50", "--club", url], input=script)
@@ -54,6 +54,13 @@ def test_play_with_club_replicates_the_game(club: Club, tmp_path: Path) -> None:
     moves = [json.loads(line)["notation"] for line in result.stdout.splitlines()
              if line.startswith("{") and json.loads(line)["event"] == "move"]
     assert moves == ["G6", "D4"]
+    # the page's link panel shows the club (without its password) and the backlog
+    full = next(json.loads(line)["state"] for line in reversed(result.stdout.splitlines())
+                if line.startswith('{"event": "full-state"'))
+    stats = full["link"]["stats"]
+    assert stats["club"].startswith("postgresql://club") and "***" in stats["club"]
+    assert stats["club_state"] in ("connecting", "connected")
+    assert isinstance(stats["club_backlog"], int)
     # whatever was not shipped before quitting goes with `club replicate --once`
     shipped = CliRunner().invoke(main, ["club", "replicate", "--club", url, "--log", str(log),
                                         "--once"])
@@ -62,3 +69,35 @@ def test_play_with_club_replicates_the_game(club: Club, tmp_path: Path) -> None:
         actions = [r[0] for r in conn.execute(
             "SELECT payload->>'notation' FROM club.events WHERE kind = 'action' ORDER BY seq")]
     assert actions == ["G6", "D4"]
+
+
+def test_invite_then_play_remote_from_the_command_line(club: Club, tmp_path: Path) -> None:
+    with club.admin() as admin:
+        north = admin.add_table("north")
+        admin.add_table("south")
+    runner = CliRunner()
+    made = runner.invoke(main, ["club", "invite", "kato", "duel", "--tables", "north,south",
+                                "--players", "Ann,Bob", "--option", "size=5",
+                                "--db", club.admin_url])
+    assert made.exit_code == 0, made.output
+    assert "seat 2 (Bob) at south: meridian-table play kato --remote duel" in made.output
+    wrong = runner.invoke(main, ["play", "colovini", "--headless", "--board", "sim", "--db",
+                                 str(tmp_path / "x.sqlite3"), "--remote", "duel",
+                                 "--club", north], input="quit\n")
+    assert wrong.exit_code == 1 and "is a game of kato" in wrong.output
+    log = tmp_path / "north.sqlite3"
+    played = runner.invoke(main, ["play", "kato", "--headless", "--board", "sim", "--db",
+                                  str(log), "--settle-ms", "50", "--remote", "duel",
+                                  "--club", north], input="place A1\nwait\nstate\nquit\n")
+    assert played.exit_code == 0, played.output
+    records = [json.loads(line) for line in played.stdout.splitlines() if line.startswith("{")]
+    assert [r["notation"] for r in records if r["event"] == "move"] == ["A1"]
+    full = next(r["state"] for r in reversed(records) if r["event"] == "full-state")
+    assert full["seats_kind"] == {"light": "person", "dark": "remote"}
+    assert full["phase"] == "thinking"  # waiting for south's move
+    shipped = runner.invoke(main, ["club", "replicate", "--club", north, "--log", str(log),
+                                   "--once"])
+    assert shipped.exit_code == 0, shipped.output
+    with psycopg.connect(club.page_url) as conn:
+        assert conn.execute("SELECT table_name, remote, players FROM club.games").fetchall() == [
+            ("north", "duel", ["Ann", "Bob"])]

@@ -20,7 +20,8 @@ import click
 from meridian_table.club.errors import ClubError
 
 if TYPE_CHECKING:
-    from meridian_table.table.runner import RunningTable
+    from meridian_table.club.remote import RemoteLink
+    from meridian_table.table.runner import RunningTable, TableSetup
 
 LOGGER = logging.getLogger(__name__)
 
@@ -44,16 +45,45 @@ def saved_club() -> str | None:
         return None
 
 
+def remote_side(setup: TableSetup, url: str | None,
+                remote: str | None) -> tuple[TableSetup, RemoteLink | None]:
+    """``play GAME --remote ID``: this table's side of the club's remote game ID."""
+    if remote is None:
+        return setup, None
+    url = url or saved_club()
+    if not url:
+        raise click.UsageError("--remote needs the club: give --club URL or run "
+                               "`club join URL` first")
+    from meridian_table.club.remote import remote_setup
+
+    try:
+        return remote_setup(url, remote, setup)
+    except ClubError as exc:
+        raise _fail(exc) from None
+
+
 @contextlib.contextmanager
-def club_replication(table: RunningTable, url: str | None, quiet: bool) -> Iterator[None]:
-    """``play --club URL`` (or the saved club): replicate the table's log while it plays."""
+def club_replication(table: RunningTable, url: str | None, quiet: bool,
+                     link: RemoteLink | None = None) -> Iterator[None]:
+    """``play --club URL`` (or the saved club): replicate the table's log while it plays;
+    in a remote game, also let the remote player read this table's moves."""
     url = url or saved_club()
     if not url or table.store is None:
         yield
         return
+    from meridian_table.club.remote import attach
     from meridian_table.club.replicator import Replicator
 
-    with Replicator(table.store.path, url) as replicator:
+    try:
+        if link is not None:
+            started = attach(table, link)
+        else:
+            started = Replicator(table.store.path, url)
+            started.on_change = table.session.add_stats(started.link_figures)
+            started.start()
+    except ClubError as exc:
+        raise _fail(exc) from None
+    with started as replicator:
         click.echo(f"replicating to the club {replicator.status().club}", err=quiet)
         yield
         status = replicator.status()
@@ -157,6 +187,44 @@ def register(group: click.Group) -> None:
                     click.echo(f"{info.name}\t{info.role}\t{state}")
         except ClubError as exc:
             raise _fail(exc) from None
+
+    @club.command("invite")
+    @click.argument("game")
+    @click.argument("game_id", metavar="GAME-ID")
+    @click.option("--tables", required=True, help="The table of each seat, in seat order: "
+                  "north,south.")
+    @click.option("--players", required=True, help="The players' names in seat order: Ann,Bob.")
+    @click.option("--option", "options", multiple=True, metavar="NAME=VALUE",
+                  help="A game option (e.g. size=5); repeatable.")
+    @admin_db
+    def invite(game: str, game_id: str, tables: str, players: str,
+               options: tuple[str, ...], db: str) -> None:
+        """Make remote game GAME-ID of GAME, played by several tables through the club."""
+        from meridian_table.club.remote import invite as make
+        from meridian_table.games import registry
+        from meridian_table.games.contract import OptionError, parse_options
+
+        try:
+            spec = registry.spec(game)
+            given: dict[str, object] = {}
+            for item in options:
+                name, sep, value = item.partition("=")
+                if not sep:
+                    raise click.BadParameter(f"{item!r} is not NAME=VALUE", param_hint="--option")
+                given[name.strip()] = value.strip()
+            names = [p.strip() for p in players.split(",")]
+            if any(o.name == "players" and o.kind == "engine" for o in spec.options):
+                given.setdefault("players", len(names))
+            parsed, _ = parse_options(spec.options, given, spec.id)
+            engine_options = {o.name for o in spec.options if o.kind == "engine"}
+            chosen = {k: v for k, v in parsed.items() if k in engine_options}
+            made = make(db, game_id, spec.id, dict(chosen), names,
+                        [t.strip() for t in tables.split(",")])
+        except (ClubError, OptionError, ValueError) as exc:
+            raise _fail(exc) from None
+        for seat, table in made.seats.items():
+            click.echo(f"seat {seat} ({made.players[int(seat) - 1]}) at {table}: "
+                       f"meridian-table play {made.game} --remote {made.id}")
 
     @club.command("join")
     @click.argument("url")

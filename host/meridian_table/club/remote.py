@@ -201,4 +201,6 @@ def attach(table: RunningTable, link: RemoteLink) -> Replicator:
         raise ClubError("a remote game needs the game log: leave out --db :memory:")
     store.append(game_id, "remote", {"id": link.remote.id, "table": link.table})
     link.bind(lambda: store.actions(game_id))
-    return Replicator(store.path, link.url, remote={game_id: link.remote.id}).start()
+    replicator = Replicator(store.path, link.url, remote={game_id: link.remote.id})
+    replicator.on_change = table.session.add_stats(replicator.link_figures)
+    return replicator.start()

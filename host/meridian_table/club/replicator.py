@@ -17,6 +17,7 @@ import logging
 import sqlite3
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -146,11 +147,14 @@ class Replicator:
     """
 
     def __init__(self, log_path: Path, url: str, *, poll_s: float = POLL_S,
-                 remote: dict[int, str] | None = None) -> None:
+                 remote: dict[int, str] | None = None,
+                 on_change: Callable[[], None] | None = None) -> None:
         self.log_path = Path(log_path)
         self.url = url
         self.poll_s = poll_s
         self.remote = dict(remote or {})
+        self.on_change = on_change
+        self._shown: tuple[str, int] | None = None
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._lock = threading.Lock()
@@ -176,7 +180,7 @@ class Replicator:
             self._state = "closed"
 
     def __enter__(self) -> Replicator:
-        return self.start()
+        return self if self._thread.ident is not None else self.start()
 
     def __exit__(self, *exc: object) -> None:
         self.close()
@@ -204,6 +208,24 @@ class Replicator:
             if state != self._state:
                 LOGGER.info("club replication %s %s", state, detail)
             self._state, self._detail = state, detail
+        self._changed()
+
+    def _changed(self) -> None:
+        """Tell ``on_change`` (the table page) when the state or the backlog changed."""
+        status = self.status()
+        shown = (status.state, status.backlog)
+        if self.on_change is not None and shown != self._shown:
+            self._shown = shown
+            try:
+                self.on_change()
+            except Exception:  # the page's trouble must never stop the replication
+                LOGGER.exception("club status callback failed")
+
+    def link_figures(self) -> dict[str, object]:
+        """The table page's link panel lines: the club, its state, the backlog."""
+        status = self.status()
+        return {"club": status.club, "club_state": status.state,
+                "club_backlog": status.backlog}
 
     def _run(self) -> None:
         attempt = 0
@@ -242,6 +264,7 @@ class Replicator:
                     last = self._local_last
                 with self._lock:
                     self._local_last = last
+                self._changed()
             left = deadline - time.monotonic()
             if left <= 0:
                 return
@@ -277,6 +300,7 @@ class Replicator:
             with self._lock:
                 self._mark = shipper.mark
                 self._local_last = last
+            self._changed()
             if sent == 0:
                 self._wake.wait(self.poll_s)
                 self._wake.clear()

@@ -187,6 +187,7 @@ class TableSession:
         self._closing = threading.Event()
         self._ticker: threading.Thread | None = None
         self._subscribers: list[Subscriber] = []
+        self._stat_providers: list[Callable[[], Mapping[str, Any]]] = []
 
         self._site_of: dict[int, str] = {}
         self._led_of: dict[str, int] = {}
@@ -1129,6 +1130,13 @@ class TableSession:
             LOGGER.debug("board hello unavailable", exc_info=True)
             return None
 
+    def add_stats(self, provider: Callable[[], Mapping[str, Any]]) -> Callable[[], None]:
+        """Show ``provider()``'s figures in the page's link panel (the club's connection
+        and backlog); returns the function to call when they change."""
+        with self._lock:
+            self._stat_providers.append(provider)
+        return self._notify
+
     def subscribe(self, callback: Subscriber) -> Callable[[], None]:
         """Call ``callback(state)`` on every change; returns the unsubscribe function."""
         with self._lock:
@@ -1187,6 +1195,11 @@ class TableSession:
                     stats = dict(self.board.stats())
                 except Exception:  # stats are informative; never fail the page for them
                     LOGGER.debug("board stats unavailable", exc_info=True)
+            for provider in self._stat_providers:
+                try:
+                    stats.update(provider())
+                except Exception:
+                    LOGGER.debug("extra link figures unavailable", exc_info=True)
             arriving, leaving = self._tentative()
             return present(adapter, TableView(
                 spec=self._spec_json,
