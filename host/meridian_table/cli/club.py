@@ -112,7 +112,12 @@ def register(group: click.Group) -> None:
                   "(default: a new random one when the role is created).")
     @click.option("--page-password", default=None, help="Set the page role's password.")
     def init(db: str, admin_password: str | None, page_password: str | None) -> None:
-        """Create or migrate the club: schema, admin and page roles, row-level security."""
+        """Create or migrate the club: schema, admin and page roles, row-level security.
+
+        \b
+        Example:
+          meridian-table club init --db postgresql://postgres@localhost/club
+        """
         from meridian_table.club.admin import init_club
 
         try:
@@ -134,7 +139,12 @@ def register(group: click.Group) -> None:
     @click.argument("name")
     @admin_db
     def add_table(name: str, db: str) -> None:
-        """Add table NAME with its own login role and print its connection string."""
+        """Add table NAME with its own login role and print its connection string.
+
+        \b
+        Example:
+          meridian-table club add-table table7 --db postgresql://club_admin:PASSWORD@localhost/club
+        """
         from meridian_table.club.admin import ClubAdmin
 
         try:
@@ -149,7 +159,12 @@ def register(group: click.Group) -> None:
     @click.argument("name")
     @admin_db
     def remove_table(name: str, db: str) -> None:
-        """Revoke table NAME: its role can no longer log in; its games stay."""
+        """Revoke table NAME: its role can no longer log in; its games stay.
+
+        \b
+        Example:
+          meridian-table club remove-table table7 --db postgresql://club_admin:PASSWORD@localhost/club
+        """
         from meridian_table.club.admin import ClubAdmin
 
         try:
@@ -164,7 +179,12 @@ def register(group: click.Group) -> None:
     @click.argument("new")
     @admin_db
     def rename_table(old: str, new: str, db: str) -> None:
-        """Rename table OLD to NEW (its games follow)."""
+        """Rename table OLD to NEW (its games follow).
+
+        \b
+        Example:
+          meridian-table club rename-table table7 kitchen --db postgresql://club_admin:PASSWORD@localhost/club
+        """
         from meridian_table.club.admin import ClubAdmin
 
         try:
@@ -177,7 +197,12 @@ def register(group: click.Group) -> None:
     @club.command("tables")
     @admin_db
     def tables(db: str) -> None:
-        """List the club's tables."""
+        """List the club's tables.
+
+        \b
+        Example:
+          meridian-table club tables --db postgresql://club_admin:PASSWORD@localhost/club
+        """
         from meridian_table.club.admin import ClubAdmin
 
         try:
@@ -199,7 +224,12 @@ def register(group: click.Group) -> None:
     @admin_db
     def invite(game: str, game_id: str, tables: str, players: str,
                options: tuple[str, ...], db: str) -> None:
-        """Make remote game GAME-ID of GAME, played by several tables through the club."""
+        """Make remote game GAME-ID of GAME, played by several tables through the club.
+
+        \b
+        Example:
+          meridian-table club invite kato duel1 --tables north,south --players Ann,Bob --db ADMIN_URL
+        """
         from meridian_table.club.remote import invite as make
         from meridian_table.games import registry
         from meridian_table.games.contract import OptionError, parse_options
@@ -229,7 +259,12 @@ def register(group: click.Group) -> None:
     @club.command("join")
     @click.argument("url")
     def join(url: str) -> None:
-        """Save URL (printed by add-table) so that every `play` replicates to the club."""
+        """Save URL (printed by add-table) so that every `play` replicates to the club.
+
+        \b
+        Example:
+          meridian-table club join postgresql://club_t_table7:PASSWORD@clubhost/club
+        """
         from meridian_table.club.admin import connect, redact
 
         try:
@@ -245,7 +280,12 @@ def register(group: click.Group) -> None:
 
     @club.command("leave")
     def leave() -> None:
-        """Forget the saved club: `play` stops replicating."""
+        """Forget the saved club: `play` stops replicating.
+
+        \b
+        Example:
+          meridian-table club leave
+        """
         settings_file().unlink(missing_ok=True)
         click.echo("no club saved")
 
@@ -257,7 +297,12 @@ def register(group: click.Group) -> None:
                   "user data dir's).")
     @click.option("--once", is_flag=True, help="Stop once the club holds the whole log.")
     def replicate(url: str | None, log: str | None, once: bool) -> None:
-        """Copy a table's log into the club, and keep copying until stopped."""
+        """Copy a table's log into the club, and keep copying until stopped.
+
+        \b
+        Example:
+          meridian-table club replicate --once --log games.sqlite3
+        """
         from meridian_table.club.replicator import Replicator
         from meridian_table.store.paths import default_path
 
@@ -292,7 +337,12 @@ def register(group: click.Group) -> None:
     @click.option("--port", default=8780, show_default=True, type=click.IntRange(0, 65535),
                   help="Page port (0: any free one).")
     def serve(db: str | None, host: str, port: int) -> None:
-        """Serve the live club page: tables, spectating, finished games, standings."""
+        """Serve the live club page: tables, spectating, finished games, standings.
+
+        \b
+        Example:
+          meridian-table club serve --db postgresql://club_page:PASSWORD@localhost/club
+        """
         from meridian_table.club.web import serve_club
 
         try:
