@@ -92,6 +92,15 @@ def test_the_admin_view_needs_the_admin_login(played: Club) -> None:
         renamed = page.post("/admin", auth=(admin_user, admin_password),
                             data={"action": "rename", "name": "hall", "new": "kitchen"})
         assert "Table hall is now kitchen" in renamed.text
+        invited = page.post("/admin", auth=(admin_user, admin_password),
+                            data={"action": "invite", "id": "duel", "game": GAME,
+                                  "players": "Ann,Bob", "tables": "table7,kitchen"})
+        assert "Remote game duel made (Ann at table7; Bob at kitchen)" in invited.text
+        assert f"play {GAME} --remote duel" in invited.text
+        again = page.post("/admin", auth=(admin_user, admin_password),
+                          data={"action": "invite", "id": "duel", "game": GAME,
+                                "players": "Ann,Bob", "tables": "table7,kitchen"})
+        assert "already a remote game" in again.text
         bad = page.post("/admin", auth=(admin_user, admin_password),
                         data={"action": "add", "name": "Bad Name"})
         assert bad.status_code == 200 and "lower-case letters" in bad.text

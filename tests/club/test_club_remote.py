@@ -128,5 +128,7 @@ def test_a_remote_game_without_a_seat_here_is_refused(club: Club, tmp_path: Path
     base = TableSetup(game="kato", board="sim", db=str(tmp_path / "g.sqlite3"))
     with pytest.raises(ClubError, match="no remote game 'duel-2' with a seat at this table"):
         remote_setup(east, "duel-2", base)
+    with pytest.raises(ClubError, match="no active table 'west'"):
+        invite(club.admin_url, "duel-3", "kato", {}, ["A", "B"], ["north", "west"])
     with pytest.raises(ClubError, match="already a remote game"):
         invite(club.admin_url, "duel-2", "kato", {}, ["A", "B"], ["north", "south"])

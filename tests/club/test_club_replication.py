@@ -123,3 +123,31 @@ def test_a_revoked_table_is_refused_and_says_so(club: Club, tmp_path: Path) -> N
     with Replicator(log, url) as rep:
         assert wait_until(lambda: rep.status().state in ("offline", "refused"))
         assert "table7" in rep.status().detail or "not permitted" in rep.status().detail
+
+
+def test_a_table_cut_off_from_the_network_catches_up(club: Club, tmp_path: Path) -> None:
+    """The network vanishes without a word for a while (the bench does 60 s): the
+    replicator notices by itself, the table plays on, and it catches up after."""
+    from .proxy import Proxy
+
+    with club.admin() as admin:
+        url = admin.add_table("table7")
+    proxy = Proxy(club.cluster.port)
+    log = tmp_path / "games.sqlite3"
+    try:
+        with SimTable(log, GAME, ["Ann", "Bob"], seed=4) as table, \
+                Replicator(log, proxy.url(url)) as rep:
+            for _ in range(10):
+                table.step()
+            assert rep.wait_caught_up(20)
+            proxy.cut()
+            for _ in range(20):
+                table.step()
+                time.sleep(0.3)             # the table keeps playing through the cut
+            assert wait_until(lambda: rep.status().state in ("offline", "connecting"), 15)
+            assert rep.status().backlog > 0
+            proxy.restore()
+            assert rep.wait_caught_up(30)
+    finally:
+        proxy.close()
+    assert club_rows(club, "table7") == local_rows(log)

@@ -10,6 +10,7 @@ import logging
 import re
 import secrets
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import quote, urlencode
 
 import psycopg
@@ -23,6 +24,11 @@ LOGGER = logging.getLogger(__name__)
 
 TABLE_NAME = re.compile(r"^[a-z][a-z0-9_-]{0,39}$")
 CONNECT_TIMEOUT_S = 5
+# A table on Wi-Fi: give up on a server that does not answer (libpq's own parameters).
+NETWORK_OPTIONS: dict[str, Any] = {
+    "connect_timeout": 3, "keepalives": 1, "keepalives_idle": 5, "keepalives_interval": 2,
+    "keepalives_count": 3, "tcp_user_timeout": 10_000,
+}
 
 Conn = psycopg.Connection[tuple[object, ...]]
 

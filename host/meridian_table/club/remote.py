@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 import psycopg
 from psycopg.types.json import Jsonb
 
-from meridian_table.club.admin import connect
+from meridian_table.club.admin import NETWORK_OPTIONS, connect
 from meridian_table.club.errors import ClubError
 from meridian_table.club.replicator import Replicator
 from meridian_table.club.schema import NOTIFY_CHANNEL
@@ -60,6 +60,12 @@ def invite(url: str, remote_id: str, game: str, options: dict[str, Any],
                         "per seat, in seat order (a table may hold several seats)")
     seats = {str(i): t for i, t in enumerate(tables, start=1)}
     with connect(url) as conn:
+        active = {str(r[0]) for r in conn.execute(
+            "SELECT name FROM club.tables WHERE revoked IS NULL")}
+        missing = [t for t in tables if t not in active]
+        if missing:
+            raise ClubError(f"no active table {missing[0]!r} in the club (tables: "
+                            f"{', '.join(sorted(active)) or 'none'}); add it first")
         try:
             conn.execute(
                 "INSERT INTO club.remote_games (id, game, options, players, seats) "
@@ -123,8 +129,9 @@ class RemotePlayer:
 
     def _connection(self) -> psycopg.Connection[tuple[Any, ...]]:
         if self._conn is None or self._conn.closed:
-            self._conn = psycopg.connect(self.link.url, autocommit=True, connect_timeout=3,
-                                         application_name="meridian-table remote player")
+            self._conn = psycopg.connect(self.link.url, autocommit=True,
+                                         application_name="meridian-table remote player",
+                                         **NETWORK_OPTIONS)
             self._conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
         return self._conn
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import logging
+import socket
 import sqlite3
 import threading
 import time
@@ -25,7 +26,7 @@ from typing import Any
 import psycopg
 from psycopg.types.json import Jsonb
 
-from meridian_table.club.admin import redact
+from meridian_table.club.admin import NETWORK_OPTIONS, redact
 from meridian_table.club.errors import ClubError
 from meridian_table.club.schema import require_current
 
@@ -34,8 +35,8 @@ LOGGER = logging.getLogger(__name__)
 BATCH = 500
 POLL_S = 0.05
 BACKOFF_S = (0.2, 0.5, 1.0, 2.0, 3.0)
-CONNECT_TIMEOUT_S = 3
 PING_S = 2.0
+REPLY_TIMEOUT_S = 5.0
 
 
 @dataclass(frozen=True)
@@ -163,10 +164,13 @@ class Replicator:
         self._mark = 0
         self._local_last = 0
         self._conn: psycopg.Connection[tuple[Any, ...]] | None = None
+        self._busy_since: float | None = None
         self._thread = threading.Thread(target=self._run, name="club-replicator", daemon=True)
+        self._watchdog = threading.Thread(target=self._watch, name="club-watchdog", daemon=True)
 
     def start(self) -> Replicator:
         self._thread.start()
+        self._watchdog.start()
         return self
 
     def wake(self) -> None:
@@ -176,6 +180,7 @@ class Replicator:
         self._stop.set()
         self._wake.set()
         self._thread.join(timeout)
+        self._watchdog.join(timeout)
         with self._lock:
             self._state = "closed"
 
@@ -278,16 +283,37 @@ class Replicator:
             except psycopg.Error:
                 pass
 
+    def _watch(self) -> None:
+        """The watchdog: a network that drops without a word (no reset, a proxy that
+        swallows bytes) leaves a query waiting forever; past REPLY_TIMEOUT_S the socket
+        is shut, so the query fails and the replicator reconnects."""
+        while not self._stop.wait(0.5):
+            since, conn = self._busy_since, self._conn
+            if since is None or conn is None or time.monotonic() - since < REPLY_TIMEOUT_S:
+                continue
+            LOGGER.warning("the club has not answered for %.0f s: dropping the connection",
+                           time.monotonic() - since)
+            self._busy_since = None
+            try:
+                with socket.fromfd(conn.fileno(), socket.AF_INET, socket.SOCK_STREAM) as sock:
+                    sock.shutdown(socket.SHUT_RDWR)
+            except (OSError, psycopg.Error):
+                pass
+
     def _ship_forever(self, log: LocalLog) -> None:
         self._set("connecting")
-        self._conn = psycopg.connect(self.url, connect_timeout=CONNECT_TIMEOUT_S, autocommit=False,
-                                     application_name="meridian-table replicator")
+        self._conn = psycopg.connect(self.url, autocommit=False,
+                                     application_name="meridian-table replicator",
+                                     **NETWORK_OPTIONS)
+        self._busy_since = time.monotonic()
         shipper = Shipper(log, self._conn, self.remote)
+        self._busy_since = None
         with self._lock:
             self._mark = shipper.mark
         self._set("connected")
         idle_since = time.monotonic()
         while not self._stop.is_set():
+            self._busy_since = time.monotonic()
             sent = shipper.ship_once()
             if sent:
                 idle_since = time.monotonic()
@@ -296,6 +322,7 @@ class Replicator:
                 self._conn.execute("SELECT 1")
                 self._conn.commit()
                 idle_since = time.monotonic()
+            self._busy_since = None
             last = log.last_id()
             with self._lock:
                 self._mark = shipper.mark

@@ -375,6 +375,8 @@ class ClubPage:
                     elif action == "remove":
                         admin.remove_table(name)
                         said = f"Table {name} revoked."
+                    elif action == "invite":
+                        said = _invite(url, form)
                     elif action == "rename":
                         new = str(form.get("new", ""))
                         admin.rename_table(name, new)
@@ -406,8 +408,52 @@ class ClubPage:
             "<label>New table <input name='name' required pattern='[a-z][a-z0-9_\\-]{0,39}'>"
             "</label> <button>Add table</button></form>"
             "<table><thead><tr><th>table</th><th>role</th><th>state</th><th></th></tr></thead>"
-            f"<tbody>{listing}</tbody></table>")
+            f"<tbody>{listing}</tbody></table>"
+            "<h2>Invite tables to a remote game</h2>"
+            "<form method='post'><input type='hidden' name='action' value='invite'>"
+            "<p><label>Game id <input name='id' required placeholder='duel1'></label></p>"
+            f"<p><label>Game <select name='game'>{_game_options()}</select></label></p>"
+            "<p><label>Players, in seat order <input name='players' required "
+            "placeholder='Ann,Bob'></label></p>"
+            "<p><label>Their tables, in seat order <input name='tables' required "
+            "placeholder='north,south'></label></p>"
+            "<p><label>Options <input name='options' placeholder='size=5'></label></p>"
+            "<button>Invite</button></form>")
         return _page("Admin", body, False)
+
+
+def _game_options() -> str:
+    from meridian_table.games import registry
+
+    return "".join(f"<option value='{e(g)}'>{e(spec.title)}</option>"
+                   for g, spec in registry.specs().items())
+
+
+def _invite(url: str, form: dict[str, str]) -> str:
+    """The admin form's invitation: a remote game, and what each table runs."""
+    from meridian_table.club.remote import invite
+    from meridian_table.games import registry
+    from meridian_table.games.contract import OptionError, parse_options
+
+    try:
+        spec = registry.spec(form.get("game", ""))
+        given: dict[str, object] = {}
+        for item in form.get("options", "").replace(",", " ").split():
+            name, _, value = item.partition("=")
+            given[name] = value
+        players = [p.strip() for p in form.get("players", "").split(",") if p.strip()]
+        if any(o.name == "players" and o.kind == "engine" for o in spec.options):
+            given.setdefault("players", len(players))
+        parsed, _ = parse_options(spec.options, given, spec.id)
+        engine = {o.name for o in spec.options if o.kind == "engine"}
+        made = invite(url, form.get("id", ""), spec.id,
+                      {k: v for k, v in parsed.items() if k in engine}, players,
+                      [t.strip() for t in form.get("tables", "").split(",") if t.strip()])
+    except (OptionError, ValueError) as exc:
+        raise ClubError(str(exc)) from None
+    seats = "; ".join(f"{made.players[int(n) - 1]} at {t}" for n, t in made.seats.items())
+    return (f"Remote game {made.id} made ({seats}). At each table: meridian-table play "
+            f"{made.game} --remote {made.id}")
 
 
 def _record(detail: dict[str, Any]) -> str:
