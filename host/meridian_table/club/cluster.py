@@ -33,6 +33,7 @@ INSTALL_HINT = (
     "for a server you already have"
 )
 START_TIMEOUT_S = 60
+DEBIAN_ROOT = Path("/usr/lib/postgresql")   # Debian's versioned server folders
 
 
 def find_bindir() -> Path:
@@ -42,7 +43,7 @@ def find_bindir() -> Path:
         found = shutil.which(name)
         if found and (Path(found).resolve().parent / "initdb").exists():
             return Path(found).resolve().parent
-    debian = sorted(Path("/usr/lib/postgresql").glob("*/bin/pg_ctl"),
+    debian = sorted(DEBIAN_ROOT.glob("*/bin/pg_ctl"),
                     key=lambda p: _version_key(p.parent.parent.name), reverse=True)
     for pg_ctl in debian:
         if (pg_ctl.parent / "initdb").exists():
