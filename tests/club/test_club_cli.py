@@ -46,7 +46,7 @@ def test_play_with_club_replicates_the_game(club: Club, tmp_path: Path) -> None:
     with club.admin() as admin:
         url = admin.add_table("table7")
     log = tmp_path / "games.sqlite3"
-    script = "place G6\nwait\nplace D4\nwait\nstate\nquit\n"
+    script = "place G6\nwait\nwait\nplace D4\nwait\nwait\nstate\nquit\n"
     result = CliRunner().invoke(
         main, ["play", "kato", "--headless", "--board", "sim", "--db", str(log),
                "--settle-ms", "50", "--club", url], input=script)
@@ -88,7 +88,7 @@ def test_invite_then_play_remote_from_the_command_line(club: Club, tmp_path: Pat
     log = tmp_path / "north.sqlite3"
     played = runner.invoke(main, ["play", "kato", "--headless", "--board", "sim", "--db",
                                   str(log), "--settle-ms", "50", "--remote", "duel",
-                                  "--club", north], input="place A1\nwait\nstate\nquit\n")
+                                  "--club", north], input="place A1\nwait\nwait\nstate\nquit\n")
     assert played.exit_code == 0, played.output
     records = [json.loads(line) for line in played.stdout.splitlines() if line.startswith("{")]
     assert [r["notation"] for r in records if r["event"] == "move"] == ["A1"]
