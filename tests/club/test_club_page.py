@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from urllib.parse import quote
 
@@ -104,3 +105,17 @@ def test_the_admin_view_needs_the_admin_login(played: Club) -> None:
         bad = page.post("/admin", auth=(admin_user, admin_password),
                         data={"action": "add", "name": "Bad Name"})
         assert bad.status_code == 200 and "lower-case letters" in bad.text
+
+
+def test_a_database_down_is_a_503_that_says_so(played: Club) -> None:
+    with client(played) as page:
+        assert page.get("/").status_code == 200
+        played.cluster.stop("immediate")
+        try:
+            down = page.get("/standings")
+            assert down.status_code == 503 and "not reachable right now" in down.text
+        finally:
+            played.cluster.start()
+        deadline = time.monotonic() + 20
+        while page.get("/").status_code != 200:   # the pool reconnects by itself
+            assert time.monotonic() < deadline

@@ -96,7 +96,7 @@ def test_a_replicator_killed_mid_batch_resumes_without_duplicates(
         for _ in range(3000):
             table.step()
     command = [sys.executable, "-m", "meridian_table.cli.main", "club", "replicate",
-               "--club", url, "--log", str(log), "--once"]
+               "--club", url, "--log", str(log), "--once", "--batch", "20"]
     for attempt in range(3):
         process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         # kill -9 as soon as the first batches are in, while later ones are in flight

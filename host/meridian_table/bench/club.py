@@ -52,7 +52,7 @@ class Spectator:
     def __init__(self, url: str) -> None:
         from websockets.sync.client import connect
 
-        self.ws = connect(url.replace("http://", "ws://") + "ws", open_timeout=10)
+        self.ws = connect(url.replace("http://", "ws://") + "ws", open_timeout=10, legacy=True)
         self.arrivals: dict[tuple[str, int, int], tuple[float, str]] = {}
         self._thread = threading.Thread(target=self._run, daemon=True)
         self._thread.start()
@@ -119,6 +119,8 @@ def run(options: dict[str, Any]) -> dict[str, object]:
     sims: list[SimTable] = []
     reps: dict[str, Replicator] = {}
     stop = threading.Event()
+    server: ClubServer | None = None
+    spectator: Spectator | None = None
     try:
         with psycopg.connect(cluster.url(), autocommit=True) as conn:
             conn.execute("CREATE DATABASE club")
@@ -193,10 +195,12 @@ def run(options: dict[str, Any]) -> dict[str, object]:
             everything.append(latency)
             if table != offline_name and not any(a <= written <= b for a, b in excluded):
                 steady.append(latency)
-        spectator.close()
-        server.close()
     finally:
         stop.set()
+        if spectator is not None:
+            spectator.close()
+        if server is not None:
+            server.close()
         for rep in reps.values():
             rep.close()
         for sim in sims:

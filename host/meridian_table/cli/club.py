@@ -296,7 +296,9 @@ def register(group: click.Group) -> None:
                   help="The table's game log (default: $MERIDIAN_TABLE_DB, else the "
                   "user data dir's).")
     @click.option("--once", is_flag=True, help="Stop once the club holds the whole log.")
-    def replicate(url: str | None, log: str | None, once: bool) -> None:
+    @click.option("--batch", default=500, show_default=True, type=click.IntRange(1, 10_000),
+                  help="Events per transaction (smaller on a slow link).")
+    def replicate(url: str | None, log: str | None, once: bool, batch: int) -> None:
         """Copy a table's log into the club, and keep copying until stopped.
 
         \b
@@ -315,7 +317,7 @@ def register(group: click.Group) -> None:
                                      "give --log PATH", param_hint="--log")
         stop = threading.Event()
         signal.signal(signal.SIGTERM, lambda *_: stop.set())
-        with Replicator(path, url) as replicator:
+        with Replicator(path, url, batch=batch) as replicator:
             try:
                 while not stop.is_set():
                     status = replicator.status()

@@ -149,12 +149,13 @@ class Replicator:
 
     def __init__(self, log_path: Path, url: str, *, poll_s: float = POLL_S,
                  remote: dict[int, str] | None = None,
-                 on_change: Callable[[], None] | None = None) -> None:
+                 on_change: Callable[[], None] | None = None, batch: int = BATCH) -> None:
         self.log_path = Path(log_path)
         self.url = url
         self.poll_s = poll_s
         self.remote = dict(remote or {})
         self.on_change = on_change
+        self.batch = batch
         self._shown: tuple[str, int] | None = None
         self._wake = threading.Event()
         self._stop = threading.Event()
@@ -314,7 +315,7 @@ class Replicator:
         idle_since = time.monotonic()
         while not self._stop.is_set():
             self._busy_since = time.monotonic()
-            sent = shipper.ship_once()
+            sent = shipper.ship_once(self.batch)
             if sent:
                 idle_since = time.monotonic()
             elif time.monotonic() - idle_since > PING_S:

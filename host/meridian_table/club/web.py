@@ -26,7 +26,7 @@ from urllib.parse import parse_qs, quote, urlsplit
 import anyio
 import psycopg
 import uvicorn
-from psycopg_pool import AsyncConnectionPool
+from psycopg_pool import AsyncConnectionPool, PoolTimeout
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import HTTPConnection, Request
@@ -81,6 +81,14 @@ async def _listen(url: str, hub: Hub) -> None:
             LOGGER.warning("club page lost its LISTEN connection (%s); retrying", exc)
         await asyncio.sleep(delay)
         delay = min(delay * 2, 3.0)
+
+
+async def _until_closed(websocket: WebSocket) -> None:
+    """Return when the spectator closes the socket (anything it sends is ignored)."""
+    while True:
+        message = await websocket.receive()
+        if message["type"] == "websocket.disconnect":
+            return
 
 
 def _origin_ok(conn: HTTPConnection) -> bool:
@@ -233,7 +241,7 @@ class ClubPage:
     def __init__(self, url: str) -> None:
         self.url = url
         self.hub = Hub()
-        self.pool = AsyncConnectionPool(url, min_size=1, max_size=8, open=False,
+        self.pool = AsyncConnectionPool(url, min_size=1, max_size=8, open=False, timeout=5,
                                         kwargs={"autocommit": True})
 
     @contextlib.asynccontextmanager
@@ -325,12 +333,21 @@ class ClubPage:
         await websocket.accept()
         queue: asyncio.Queue[str] = asyncio.Queue(QUEUE_SIZE)
         self.hub.queues.add(queue)
+        # Listen for the client too: a spectator who left must free its task at once
+        # (a server shutting down waits for every connection's task).
+        closed = asyncio.create_task(_until_closed(websocket))
         try:
-            while True:
-                await websocket.send_text(await queue.get())
+            while not closed.done():
+                getter = asyncio.create_task(queue.get())
+                await asyncio.wait({getter, closed}, return_when=asyncio.FIRST_COMPLETED)
+                if not getter.done():
+                    getter.cancel()
+                    break
+                await websocket.send_text(getter.result())
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
+            closed.cancel()
             self.hub.queues.discard(queue)
 
     def _admin_login(self, request: Request) -> str | None:
@@ -468,6 +485,15 @@ def _record(detail: dict[str, Any]) -> str:
     return spec.records.export(engine, headers)
 
 
+async def _database_down(request: Request, exc: Exception) -> Response:
+    """The club's server restarting or out of reach: a clear 503, never a 500."""
+    LOGGER.warning("club page: the database is not reachable (%s)", exc)
+    return PlainTextResponse("The club's database is not reachable right now (restarting, or "
+                             "the network is down). The tables keep playing and nothing is "
+                             "lost; reload this page in a moment.", status_code=503,
+                             headers={"retry-after": "5"})
+
+
 def create_club_app(url: str, *, bind_host: str = "127.0.0.1",
                     allowed_hosts: Iterable[str] | None = None) -> Starlette:
     """The club page for the page role's connection string ``url``."""
@@ -484,6 +510,8 @@ def create_club_app(url: str, *, bind_host: str = "127.0.0.1",
             WebSocketRoute("/ws", page.ws),
         ],
         middleware=[Middleware(HostGuard, allowed_hosts=hosts)],
+        exception_handlers={psycopg.OperationalError: _database_down,
+                            PoolTimeout: _database_down},
         lifespan=page.lifespan,
     )
     app.state.page = page
@@ -509,7 +537,7 @@ class ClubServer:
         self.url = f"http://{shown}:{self.port}/"
         app = create_club_app(db, bind_host=host)
         self._server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False,
-                                                     lifespan="on"))
+                                                     lifespan="on", timeout_graceful_shutdown=2))
         self._thread = threading.Thread(target=self._server.run,
                                         kwargs={"sockets": [self._sock]}, daemon=True)
 
