@@ -76,10 +76,13 @@ def test_a_table_reads_only_its_own_games(club: Club) -> None:
 def test_remove_table_revokes_its_login_and_keeps_its_games(club: Club) -> None:
     with club.admin() as admin:
         url = admin.add_table("table7")
-        with psycopg.connect(url, autocommit=True) as conn:
-            _insert_game(conn, None)
+        open_session = psycopg.connect(url, autocommit=True)
+        _insert_game(open_session, None)
         admin.remove_table("table7")
         assert admin.tables()[0].revoked is not None
+        with pytest.raises(psycopg.OperationalError):  # its open session was ended
+            open_session.execute("SELECT 1")
+        open_session.close()
         with pytest.raises(psycopg.OperationalError):
             psycopg.connect(url, connect_timeout=3).close()
         with pytest.raises(UnknownTableError, match="no table 'table9'"):

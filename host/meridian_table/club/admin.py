@@ -112,6 +112,9 @@ def init_club(url: str, *, admin_password: str | None = None,
         conn.execute(sql.SQL("ALTER ROLE {} CREATEROLE").format(sql.Identifier(roles.admin)))
         conn.execute(sql.SQL("GRANT CREATE, CONNECT ON DATABASE {} TO {}").format(
             sql.Identifier(conn.info.dbname), sql.Identifier(roles.admin)))
+        # So that revoking a table can also end its open sessions.
+        conn.execute(sql.SQL("GRANT pg_signal_backend TO {}").format(
+            sql.Identifier(roles.admin)))
         conn.execute(sql.SQL("GRANT {} TO {} WITH ADMIN OPTION").format(
             sql.Identifier(roles.tables), sql.Identifier(roles.admin)))
         conn.execute(sql.SQL("GRANT CONNECT ON DATABASE {} TO {}, {}").format(
@@ -199,9 +202,15 @@ class ClubAdmin:
         with self.conn.transaction():
             self.conn.execute("UPDATE club.tables SET revoked = now() WHERE name = %s", (name,))
             self.conn.execute(sql.SQL("ALTER ROLE {} NOLOGIN").format(sql.Identifier(info.role)))
-        self.conn.execute(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = %s",
-            (info.role,))
+        try:
+            self.conn.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = %s",
+                (info.role,))
+        except psycopg.errors.InsufficientPrivilege:
+            # An admin made without pg_signal_backend: the role cannot log in again,
+            # and its open sessions end when the table disconnects.
+            LOGGER.warning("could not end table %s's open sessions (no pg_signal_backend)",
+                           name)
         LOGGER.info("revoked table %s", name)
 
     def rename_table(self, old: str, new: str) -> None:
