@@ -85,6 +85,7 @@ class Cluster:
     port: int
     password: str
     bindir: Path
+    temporary: bool = False     # made by throwaway(): destroy() removes its folder too
 
     @property
     def settings_file(self) -> Path:
@@ -177,6 +178,8 @@ class Cluster:
         finally:
             shutil.rmtree(self.datadir, ignore_errors=True)
             self.settings_file.unlink(missing_ok=True)
+            if self.temporary:
+                shutil.rmtree(self.datadir.parent, ignore_errors=True)
 
     def __enter__(self) -> Cluster:
         return self
@@ -191,6 +194,7 @@ def throwaway(fast: bool = True) -> Cluster:
     base = Path(tempfile.mkdtemp(prefix="meridian-pg-"))
     base.chmod(0o755)
     cluster = Cluster.create(base / "data", fast=fast)
+    cluster.temporary = True
     cluster.start()
     return cluster
 
