@@ -101,7 +101,22 @@ class RemoteLink:
         self.table = table
         self._local: Callable[[], list[str]] | None = None
         self._bound = threading.Event()
-        self.status = "waiting for the game to open"
+        self._status = "waiting for the game to open"
+        self.on_change: Callable[[], None] | None = None
+
+    @property
+    def status(self) -> str:
+        """What the remote player is doing, in words (the table page's link panel)."""
+        return self._status
+
+    @status.setter
+    def status(self, value: str) -> None:
+        changed, self._status = value != self._status, value
+        if changed and self.on_change is not None:
+            self.on_change()
+
+    def link_figures(self) -> dict[str, object]:
+        return {"remote_game": self.remote.id, "remote_player": self.status}
 
     def bind(self, local_actions: Callable[[], list[str]]) -> None:
         self._local = local_actions
@@ -165,7 +180,7 @@ class RemotePlayer:
                             raise ValueError(
                                 f"the tables disagree at move {number}: {here} here, {there} "
                                 "at the other table; undo here back to that move")
-                    self.link.status = "connected"
+                    self.link.status = f"move {ply + 1} came from the other table"
                     return theirs[ply]
                 self.link.status = "waiting for the other table's move"
                 for _ in self._connection().notifies(timeout=RETRY_S, stop_after=1):
@@ -207,6 +222,7 @@ def attach(table: RunningTable, link: RemoteLink) -> Replicator:
     if store is None or game_id is None:
         raise ClubError("a remote game needs the game log: leave out --db :memory:")
     store.append(game_id, "remote", {"id": link.remote.id, "table": link.table})
+    link.on_change = table.session.add_stats(link.link_figures)
     link.bind(lambda: store.actions(game_id))
     replicator = Replicator(store.path, link.url, remote={game_id: link.remote.id})
     replicator.on_change = table.session.add_stats(replicator.link_figures)
