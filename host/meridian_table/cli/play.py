@@ -37,6 +37,7 @@ from typing import IO, Any
 import click
 
 from meridian_table.cli._params import PagePort
+from meridian_table.cli.club import club_replication, remote_side
 from meridian_table.games import registry
 from meridian_table.games.contract import GameSpec, OptionError, OptionSpec, parse_options
 from meridian_table.link import UnknownPortError, check_port
@@ -386,6 +387,12 @@ _COMMON_OPTIONS = (
     click.option("--resume", is_flag=True, help="Continue the last unfinished game."),
     click.option("--db", default=None,
                  help="Game log file (default: $MERIDIAN_TABLE_DB, else the user data dir)."),
+    click.option("--club", default=None, metavar="URL",
+                 help="Replicate this table's log to a club (docs/CLUB.md; default: the "
+                 "one saved by `club join`)."),
+    click.option("--remote", default=None, metavar="GAME-ID",
+                 help="Play your seats of the club's remote game GAME-ID; the other "
+                 "table's moves light up here (docs/CLUB.md)."),
     click.option("--host", default="127.0.0.1", show_default=True, help="Page address."),
     click.option("--port", default=8765, show_default=True, type=PagePort("--board"),
                  help="Page port (0: any free one)."),
@@ -401,6 +408,8 @@ def _play(spec: GameSpec, kwargs: dict[str, Any]) -> None:
     board = str(kwargs.pop("board"))
     resume = bool(kwargs.pop("resume"))
     db = kwargs.pop("db")
+    club = kwargs.pop("club")
+    remote = kwargs.pop("remote")
     host = str(kwargs.pop("host"))
     port = int(kwargs.pop("port"))
     headless = bool(kwargs.pop("headless"))
@@ -452,11 +461,12 @@ def _play(spec: GameSpec, kwargs: dict[str, Any]) -> None:
         settle_s=settle_ms / 1000.0,
         sim_mode=sim_mode,
     )
+    setup, link = remote_side(setup, club, remote)
     try:
         table = open_table(setup)
     except (SetupError, StoreError, ValueError, OSError) as exc:
         raise click.ClickException(str(exc)) from exc
-    with table:
+    with table, club_replication(table, club, headless, link):
         if table.notice:
             click.echo(table.notice, err=headless)
         # Why the board is not there (a port that never answers, say), in the terminal.

@@ -17,7 +17,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from meridian_table.adapters.base import Mistake
-from meridian_table.games.contract import Engine, GameSpec, Policy, PolicyCancelled
+from meridian_table.games.contract import (
+    Engine,
+    GameSpec,
+    Policy,
+    PolicyCancelled,
+    PolicyFactory,
+)
 
 LOGGER = logging.getLogger(__name__)
 
@@ -73,9 +79,12 @@ def parse_seats(raw: object) -> dict[int, str]:
 class Seats:
     """Which players are automata, with their policies (built from the game's spec)."""
 
-    def __init__(self, spec: GameSpec | None, described: Mapping[int, str], seed: int | None) -> None:
+    def __init__(self, spec: GameSpec | None, described: Mapping[int, str], seed: int | None,
+                 platform: Mapping[str, PolicyFactory] | None = None) -> None:
         self._spec = spec
         self._seed = seed
+        # Automata the platform brings for any game (the club's "remote" player).
+        self._platform = dict(platform or {})
         self._described: dict[int, str] = {}
         self._policies: dict[int, Policy] = {}
         for player, description in described.items():
@@ -87,10 +96,14 @@ class Seats:
             self._described.pop(player, None)
             self._policies.pop(player, None)
             return
-        if self._spec is None:
-            raise ValueError("this game has no automata")
         seed = None if self._seed is None else self._seed + player
-        self._policies[player] = self._spec.policy(description, seed)
+        name, _, argument = description.partition(":")
+        if name in self._platform:
+            self._policies[player] = self._platform[name](seed, argument or None)
+        elif self._spec is None:
+            raise ValueError("this game has no automata")
+        else:
+            self._policies[player] = self._spec.policy(description, seed)
         self._described[player] = description
 
     def policy(self, player: int | None) -> Policy | None:

@@ -21,7 +21,7 @@ from typing import Any
 from meridian_table import adapters
 from meridian_table.adapters.base import Adapter
 from meridian_table.games import registry
-from meridian_table.games.contract import OptionValue, parse_options
+from meridian_table.games.contract import OptionValue, PolicyFactory, parse_options
 from meridian_table.link import Link, find_picos
 from meridian_table.profiles import Profile, load_profile
 from meridian_table.store import MissingDatabaseError, OlderSchemaError, Store
@@ -54,6 +54,8 @@ class TableSetup:
     settle_s: float = DEFAULT_SETTLE_S
     sim_mode: str = "cpython"
     adaptive: bool = True             # False: the fixed settle window (docs/TABLE.md)
+    # Automata beyond the game's own, by name (the club's "remote" player, docs/CLUB.md).
+    policies: dict[str, PolicyFactory] = field(default_factory=dict)
 
 
 @dataclass
@@ -217,6 +219,7 @@ def open_table(setup: TableSetup) -> RunningTable:
             automaton_seed=_int_or_none(settings.get("automaton_seed")),
             think_s=float(settings.get("think_s", DEFAULT_THINK_S)),
             pending=logged.pending if logged is not None else None,
+            policies=setup.policies,
         )
         link.subscribe(session.on_link_event)
         link.start()

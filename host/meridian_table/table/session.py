@@ -51,6 +51,7 @@ from meridian_table.adapters.base import (
     View,
 )
 from meridian_table.games import registry
+from meridian_table.games.contract import PolicyFactory
 from meridian_table.ledplan import LedPlan, Light
 from meridian_table.link.events import BoardFault, LinkState, SenseEvent, Snapshot
 from meridian_table.table import fields
@@ -177,10 +178,12 @@ class TableSession:
         think_s: float = DEFAULT_THINK_S,
         pending: Mapping[str, Any] | None = None,
         adaptive: bool = True,
+        policies: Mapping[str, PolicyFactory] | None = None,
     ) -> None:
         """``adaptive``: let the game change the settle window (docs/TABLE.md); False
         reads every change after the fixed ``settle_s`` (the reference of bench feel).
-        ``seats``: player index -> automaton description (``random``, ``bot:4``);
+        ``policies``: automata the platform adds to the game's own (the club's remote
+        player). ``seats``: player index -> automaton description (``random``, ``bot:4``);
         ``pending``: an automaton's move that was being carried out when the last
         process stopped (from the log), to resume in the execute phase."""
         if settle_s < 0:
@@ -203,6 +206,7 @@ class TableSession:
         self._closing = threading.Event()
         self._ticker: threading.Thread | None = None
         self._subscribers: list[Subscriber] = []
+        self._stat_providers: list[Callable[[], Mapping[str, Any]]] = []
 
         self._site_of: dict[int, str] = {}
         self._led_of: dict[str, int] = {}
@@ -248,7 +252,7 @@ class TableSession:
         spec = registry.specs().get(adapter.game)
         self._spec_json = spec.to_json() if spec is not None else None
         self._piece_word = spec.page.piece_word if spec is not None else "piece"
-        self.seats = Seats(spec, seats or {}, automaton_seed)
+        self.seats = Seats(spec, seats or {}, automaton_seed, policies)
         self.think_s = think_s
         self._thinker = Thinker(self._on_automaton, clock)
         self._think_error = ""
@@ -1164,6 +1168,13 @@ class TableSession:
             LOGGER.debug("board hello unavailable", exc_info=True)
             return None
 
+    def add_stats(self, provider: Callable[[], Mapping[str, Any]]) -> Callable[[], None]:
+        """Show ``provider()``'s figures in the page's link panel (the club's connection
+        and backlog); returns the function to call when they change."""
+        with self._lock:
+            self._stat_providers.append(provider)
+        return self._notify
+
     def subscribe(self, callback: Subscriber) -> Callable[[], None]:
         """Call ``callback(state)`` on every change; returns the unsubscribe function."""
         with self._lock:
@@ -1222,6 +1233,11 @@ class TableSession:
                     stats = dict(self.board.stats())
                 except Exception:  # stats are informative; never fail the page for them
                     LOGGER.debug("board stats unavailable", exc_info=True)
+            for provider in self._stat_providers:
+                try:
+                    stats.update(provider())
+                except Exception:
+                    LOGGER.debug("extra link figures unavailable", exc_info=True)
             arriving, leaving = self._tentative()
             return present(adapter, TableView(
                 spec=self._spec_json,
