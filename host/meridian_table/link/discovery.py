@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import platformdirs
+import psutil
 import serial
 from serial.tools import list_ports
 
@@ -66,17 +67,17 @@ def registry_dir() -> Path:
 
 
 def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
+    # Not os.kill(pid, 0): on Windows that terminates the process.
+    return psutil.pid_exists(pid)
+
+
+def _present(port: str) -> bool:
+    """A pty must still exist; a ``socket://`` port is withdrawn with its registry file."""
+    return "://" in port or os.path.exists(port)
 
 
 def find_sims() -> list[Candidate]:
-    """Every registered virtual board whose process is alive and whose pty exists."""
+    """Every registered virtual board whose process is alive and whose port exists."""
     folder = registry_dir()
     found: list[Candidate] = []
     if not folder.is_dir():
@@ -87,7 +88,7 @@ def find_sims() -> list[Candidate]:
             port, pid = str(data["port"]), int(data["pid"])
         except (OSError, ValueError, KeyError, TypeError):
             continue
-        if _alive(pid) and os.path.exists(port):
+        if _alive(pid) and _present(port):
             found.append(Candidate(port, "sim", str(data.get("board", ""))))
     return found
 

@@ -31,6 +31,10 @@ class Pty:
         self.path = os.ttyname(slave)
         self.dropped = 0
 
+    def selectables(self) -> list[object]:
+        """What to ``select()`` on to wake when the host writes."""
+        return [self.master] if self.master is not None else []
+
     def read(self, size: int = 4096) -> bytes:
         """What the host wrote (b"" when nothing is waiting). Never blocks."""
         fd = self.master
