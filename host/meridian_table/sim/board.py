@@ -37,7 +37,7 @@ from typing import Any, Literal, Protocol
 
 from meridian_table.link import discovery
 from meridian_table.resources import firmware_root, package_path
-from meridian_table.sim.transport import BoardPort, Transport, choose, open_port
+from meridian_table.sim.transport import BoardPort, Selectable, Transport, choose, open_port
 
 LOGGER = logging.getLogger(__name__)
 
@@ -490,7 +490,7 @@ class _CPythonBackend:
 
     def _idle(self, ms: int) -> None:
         # Sleep until the next scan is due, but wake at once when the host writes.
-        fds: list[object] = [self._wake_r]
+        fds: list[Selectable] = [self._wake_r]
         pty = self.serial.pty
         if pty is not None:
             fds.extend(pty.selectables())
@@ -649,7 +649,7 @@ class _MicroPythonBackend:
         while True:
             pty = self._pty
             port_fds = pty.selectables() if pty is not None else []
-            fds: list[object] = [out_fd, err_fd, self._wake_r, *port_fds]
+            fds: list[Selectable] = [out_fd, err_fd, self._wake_r, *port_fds]
             try:
                 ready, _, _ = select.select(fds, [], [], 1.0)
             except (OSError, ValueError):

@@ -23,6 +23,10 @@ from __future__ import annotations
 
 import logging
 import socket
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from meridian_table.sim.transport import Selectable
 
 LOGGER = logging.getLogger(__name__)
 
@@ -52,7 +56,7 @@ class LoopbackPort:
         """True while a host holds the port open."""
         return self._conn is not None
 
-    def selectables(self) -> list[socket.socket]:
+    def selectables(self) -> list[Selectable]:
         """What to ``select()`` on to wake when the host connects or writes."""
         return [s for s in (self._listener, self._conn) if s is not None]
 

@@ -14,11 +14,14 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import socket
 from typing import Literal, Protocol
 
 Transport = Literal["pty", "socket"]
 TRANSPORTS: tuple[Transport, ...] = ("pty", "socket")
 ENV_VAR = "MERIDIAN_TABLE_SIM_TRANSPORT"
+#: What a port offers to ``select()``: a pty's file descriptor, or sockets.
+Selectable = int | socket.socket
 
 
 class TransportError(ValueError):
@@ -37,7 +40,7 @@ class BoardPort(Protocol):
 
     def close(self) -> None: ...
 
-    def selectables(self) -> list[object]: ...
+    def selectables(self) -> list[Selectable]: ...
 
 
 def pty_available() -> bool:
