@@ -175,7 +175,15 @@ def register(group: click.Group) -> None:
     @click.option("--files-only", is_flag=True,
                   help="Remove the files but run no systemctl or launchctl.")
     def uninstall_service(files_only: bool) -> None:
-        """Stop the table starting with the computer: remove what install-service wrote."""
+        """Stop the table starting with the computer: remove what install-service wrote.
+
+        It removes only the files install-service recorded (and stops the service
+        first); a file it did not write is never touched.
+
+        \b
+        Example:
+          meridian-table uninstall-service
+        """
         try:
             items = install.read_manifest()
         except install.ServiceError as exc:
@@ -214,6 +222,11 @@ def register(group: click.Group) -> None:
 
         Does nothing when no display is attached (Linux: neither WAYLAND_DISPLAY nor
         DISPLAY is set), so the same set-up serves a Pi with or without a screen.
+        install-service starts it with the desktop session (an XDG autostart entry).
+
+        \b
+        Example:
+          meridian-table kiosk --url http://127.0.0.1:8765/
         """
         if sys.platform.startswith("linux") and not (
                 os.environ.get("WAYLAND_DISPLAY") or os.environ.get("DISPLAY")):

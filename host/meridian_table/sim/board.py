@@ -47,6 +47,14 @@ MODES: tuple[Mode, ...] = ("cpython", "micropython")
 MP_HEAPSIZE = "192k"  # the Pico's free heap, so the unix port fails where the Pico would
 # The MicroPython process's script: a module of this package, run as a file.
 ENTRY_MODULE = "mp_entry.py"
+# The simulated Pico scans at the profile's rate only while something happens (a switch
+# changed, a frame was drawn: debouncing and LED effects need every scan) and for
+# BUSY_S after; otherwise it sleeps up to QUIET_MS between scans, waking at once when
+# the host writes or a switch changes. A simulated switch changes only through
+# set_switch(), so no change can be missed; its timers (heartbeat, resends, "no host")
+# fire at most QUIET_MS late. This keeps an idle table near 0 % CPU (bench host).
+QUIET_MS = 100
+BUSY_S = 0.25
 
 
 class VirtualBoardError(RuntimeError):
@@ -455,6 +463,10 @@ class _CPythonBackend:
         self._thread: threading.Thread | None = None
         self._app: Any = None
         self._hal: Any = None
+        self._busy_until = time.monotonic() + BUSY_S
+
+    def _busy(self) -> None:
+        self._busy_until = time.monotonic() + BUSY_S
 
     def _boot(self) -> None:
         # The firmware is MicroPython-dialect code without annotations: use it as Any.
@@ -469,6 +481,7 @@ class _CPythonBackend:
 
             def show(self) -> None:
                 self._inner.show()
+                backend._busy()
                 backend.vb._rendered(self.buf)
 
         class _Hal(SimHal):  # type: ignore[misc]
@@ -494,6 +507,8 @@ class _CPythonBackend:
         pty = self.serial.pty
         if pty is not None:
             fds.extend(pty.selectables())
+        if ms < QUIET_MS and time.monotonic() >= self._busy_until:
+            ms = QUIET_MS
         try:
             ready, _, _ = select.select(fds, [], [], ms / 1000)
         except (OSError, ValueError):  # the port closed under us (unplug)
@@ -531,6 +546,8 @@ class _CPythonBackend:
     def set_switch(self, pos: int, closed: bool) -> None:
         if self._hal is not None:
             self._hal.set_pos(pos, closed)
+            self._busy()  # debounce it at the profile's scan rate, starting now
+            self._wake()
 
 
 # -- MicroPython: the unix port in a subprocess ----------------------------------------------
