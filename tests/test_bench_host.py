@@ -17,7 +17,7 @@ def test_bench_host_reports_the_footprint_and_a_verdict() -> None:
     figures = json.loads(result.output)
     for key in ("cold_start_to_page_s", "rss_after_start_mb", "rss_after_game_mb",
                 "idle_cpu_percent", "reference_interpreter_start_s",
-                "reference_interpreter_rss_mb", "reference_board_alone_idle_cpu_percent"):
+                "reference_interpreter_rss_mb", "reference_board_and_link_idle_cpu_percent"):
         assert figures[key] >= 0, key
     assert figures["moves_played"] == host.QUICK_MOVES
     assert figures["budgets"] == {"rss_mb": 80.0, "idle_cpu_percent": 2.0}
