@@ -46,6 +46,9 @@ POSIX_ATTRIBUTES = frozenset({
     # On Windows os.kill(pid, 0) terminates the process instead of probing it.
     ("os", "kill"),
     ("time", "pthread_getcpuclockid"), ("time", "clock_gettime"),
+    # Not POSIX-only, but POSIX in meaning: on Windows it lets a second process bind the
+    # same port (use SO_EXCLUSIVEADDRUSE there).
+    ("socket", "SO_REUSEADDR"),
     ("select", "poll"), ("select", "epoll"), ("select", "kqueue"),
     ("signal", "SIGKILL"), ("signal", "SIGHUP"), ("signal", "SIGUSR1"),
     ("signal", "SIGUSR2"), ("signal", "SIGALRM"), ("signal", "SIGCHLD"),
@@ -130,8 +133,8 @@ class _Checker(ast.NodeVisitor):
 
     def visit_If(self, node: ast.If) -> None:
         guarded = _guard_test(node.test, self.source)
+        self._guards += guarded  # `if hasattr(os, "x") and os.x():` guards its own test
         self.visit(node.test)
-        self._guards += guarded
         for child in node.body:
             self.visit(child)
         for child in node.orelse:
@@ -259,6 +262,8 @@ def test_every_guarded_scope_still_exists() -> None:
     ("import os\nos.kill(1, 0)\n", "os.kill"),
     ("import signal\nsig = signal.SIGKILL\n", "signal.SIGKILL"),
     ("import select\np = select.poll()\n", "select.poll"),
+    ("import socket\ns = socket.socket()\ns.setsockopt(1, socket.SO_REUSEADDR, 1)\n",
+     "SO_REUSEADDR"),
     ("from os import setsid\n", "os.setsid"),
     ("import subprocess\nsubprocess.Popen(['x'], pass_fds=(3,))\n", "pass_fds"),
     ("def f():\n    return open('/dev/ttyACM0')\n", "'/dev/ttyACM0'"),
