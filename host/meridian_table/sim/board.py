@@ -37,7 +37,14 @@ from typing import Any, Literal, Protocol
 
 from meridian_table.link import discovery
 from meridian_table.resources import firmware_root, package_path
-from meridian_table.sim.transport import BoardPort, Selectable, Transport, choose, open_port
+from meridian_table.sim.transport import (
+    BoardPort,
+    Selectable,
+    Transport,
+    VirtualBoardError,
+    choose,
+    open_port,
+)
 
 LOGGER = logging.getLogger(__name__)
 
@@ -55,10 +62,6 @@ ENTRY_MODULE = "mp_entry.py"
 # fire at most QUIET_MS late. This keeps an idle table near 0 % CPU (bench host).
 QUIET_MS = 100
 BUSY_S = 0.25
-
-
-class VirtualBoardError(RuntimeError):
-    """The virtual board could not start or stopped unexpectedly."""
 
 
 class _ProfileLike(Protocol):
@@ -106,9 +109,10 @@ class VirtualBoard:
     ) -> None:
         if mode not in MODES:
             raise ValueError(f"virtual board mode {mode!r} is not one of {MODES}")
-        #: "pty" or "socket" (``meridian_table.sim.transport.choose``); TransportError
-        #: (a ValueError) names a bad one.
-        self.transport: Transport = choose(transport)
+        self._transport_request = transport
+        #: "pty" or "socket" (``meridian_table.sim.transport.choose``), fixed by start();
+        #: start() raises TransportError (a VirtualBoardError) naming a bad one.
+        self.transport: Transport | None = None
         if isinstance(board, str):
             from meridian_table.profiles import load_profile
 
@@ -166,6 +170,7 @@ class VirtualBoard:
             raise VirtualBoardError("this virtual board was closed; create a new one")
         if self._started:
             return self
+        self.transport = choose(self._transport_request)
         self._started = True
         self._pty = open_port(self.transport)
         self._last_path = self._pty.path
@@ -228,7 +233,7 @@ class VirtualBoard:
         with self._lock:
             if self._pty is not None or self._stopped:
                 return
-            self._pty = open_port(self.transport)
+            self._pty = open_port(self.transport or choose(self._transport_request))
             self._last_path = self._pty.path
             if self._backend is not None:
                 self._backend.rebind(self._pty)

@@ -24,8 +24,13 @@ ENV_VAR = "MERIDIAN_TABLE_SIM_TRANSPORT"
 Selectable = int | socket.socket
 
 
-class TransportError(ValueError):
-    """A transport that does not exist, or that this system cannot provide."""
+class VirtualBoardError(RuntimeError):
+    """The virtual board could not start or stopped unexpectedly."""
+
+
+class TransportError(VirtualBoardError, ValueError):
+    """A transport that does not exist, or that this system cannot provide (a
+    VirtualBoardError for whoever starts a board, a ValueError for a bad setting)."""
 
 
 class BoardPort(Protocol):
