@@ -56,12 +56,15 @@ MP_HEAPSIZE = "192k"  # the Pico's free heap, so the unix port fails where the P
 ENTRY_MODULE = "mp_entry.py"
 # The simulated Pico scans at the profile's rate only while something happens (a switch
 # changed, a frame was drawn: debouncing and LED effects need every scan) and for
-# BUSY_S after; otherwise it sleeps up to QUIET_MS between scans, waking at once when
-# the host writes or a switch changes. A simulated switch changes only through
-# set_switch(), so no change can be missed; its timers (heartbeat, resends, "no host")
-# fire at most QUIET_MS late. This keeps an idle table near 0 % CPU (bench host).
+# BUSY_S after, or for HOST_BUSY_S after the host wrote (a plan is drawn in the next
+# frame slot, FRAME_MS = 20 ms later); otherwise it sleeps up to QUIET_MS between scans,
+# waking at once when the host writes or a switch changes. A simulated switch changes
+# only through set_switch(), so no change can be missed; its timers (heartbeat, resends,
+# "no host") fire at most QUIET_MS late. This keeps an idle table near 0 % CPU (bench
+# host) without slowing a plan or a switch (bench link).
 QUIET_MS = 100
 BUSY_S = 0.25
+HOST_BUSY_S = 0.05
 
 
 class _ProfileLike(Protocol):
@@ -470,8 +473,10 @@ class _CPythonBackend:
         self._hal: Any = None
         self._busy_until = time.monotonic() + BUSY_S
 
-    def _busy(self) -> None:
-        self._busy_until = time.monotonic() + BUSY_S
+    def _busy(self, seconds: float = BUSY_S) -> None:
+        until = time.monotonic() + seconds
+        if until > self._busy_until:
+            self._busy_until = until
 
     def _boot(self) -> None:
         # The firmware is MicroPython-dialect code without annotations: use it as Any.
@@ -508,10 +513,9 @@ class _CPythonBackend:
 
     def _idle(self, ms: int) -> None:
         # Sleep until the next scan is due, but wake at once when the host writes.
-        fds: list[Selectable] = [self._wake_r]
         pty = self.serial.pty
-        if pty is not None:
-            fds.extend(pty.selectables())
+        port_fds = pty.selectables() if pty is not None else []
+        fds: list[Selectable] = [self._wake_r, *port_fds]
         if ms < QUIET_MS and time.monotonic() >= self._busy_until:
             ms = QUIET_MS
         try:
@@ -520,6 +524,8 @@ class _CPythonBackend:
             return
         if self._wake_r in ready:
             _drain(self._wake_r)
+        if any(fd in ready for fd in port_fds):
+            self._busy(HOST_BUSY_S)
 
     def _wake(self) -> None:
         _poke(self._wake_w)
