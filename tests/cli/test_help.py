@@ -51,4 +51,4 @@ def test_bench_help_lists_the_benches() -> None:
     flat = " ".join(result.output.split())  # the help wraps at the terminal's width
     names = ", ".join(["all", *sorted(bench_cli._benches())])
     assert f"NAME is one of: {names}." in flat
-    assert {"feel", "kato", "table", "link"} <= set(bench_cli._benches())
+    assert {"feel", "kato", "table", "link", "host", "club", "fuzz"} <= set(bench_cli._benches())

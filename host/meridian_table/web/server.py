@@ -12,6 +12,7 @@ from __future__ import annotations
 import errno
 import logging
 import socket
+import sys
 import threading
 from collections.abc import Iterable
 from types import TracebackType
@@ -41,7 +42,11 @@ class WebServerError(OSError):
 def _bind(host: str, port: int) -> socket.socket:
     family = socket.AF_INET6 if ":" in host.strip("[]") else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    if sys.platform == "win32":
+        # Windows' SO_REUSEADDR would let a second server take this port as well.
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_EXCLUSIVEADDRUSE, 1)
+    else:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host.strip("[]"), port))
     except OSError as exc:
