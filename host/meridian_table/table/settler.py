@@ -6,7 +6,8 @@ events move the sensed positions; :meth:`Settler.due` says when the board has be
 still for the current window, and :meth:`Settler.settle` takes the settled sites.
 
 The window is the table's ``settle_s`` unless the game shortens it for a change whose
-meaning is already clear (adaptive settling, docs/TABLE.md): :meth:`Settler.motion`
+meaning is already clear, or lengthens it for a piece still on its way (adaptive
+settling, docs/TABLE.md): :meth:`Settler.motion`
 describes the recent changes for the game's adapter to judge.
 """
 
@@ -74,6 +75,12 @@ class Settler:
     def shorten(self, seconds: float) -> None:
         """Settle the pending change after ``seconds`` (the game judged it clear)."""
         if 0 <= seconds < self._window:
+            self._window = seconds
+
+    def adjust(self, seconds: float) -> None:
+        """Settle the pending change after ``seconds``: sooner when the game judged it
+        clear, later when it saw a piece still travelling (a ship dragged over quadrants)."""
+        if seconds >= 0:
             self._window = seconds
 
     @property
