@@ -39,7 +39,7 @@ from meridian_table.adapters.empire_board import (
     reach,
     two_payment_route,
 )
-from meridian_table.adapters.empire_ledger import STAGES, ledger, words
+from meridian_table.adapters.empire_ledger import STAGES, cost, ledger, words
 from meridian_table.games.empire.engine import COLOURS, Game, IllegalActionError
 from meridian_table.games.empire.notation import NotationError
 from meridian_table.ledplan import BLINK, SOLID, Light
@@ -233,14 +233,7 @@ class EmpireAdapter(Adapter):
 
     def _cost(self, action: str) -> int:
         seat = self._engine.turn().seat
-        if seat is None:
-            return 0
-        before = self._engine.state.seats[seat].energy
-        self._engine.play(action)
-        try:
-            return before - self._engine.state.seats[seat].energy
-        finally:
-            self._engine.undo()
+        return 0 if seat is None else cost(self._engine, seat, action)
 
     def _lifted(self, observation: Observation, seat: int) -> Interpretation | None:
         """One quadrant emptied and nothing new: a ship in the hand. Its reachable

@@ -115,25 +115,32 @@ def words(game: Game, action: str, names: tuple[str, ...] = ()) -> str:
     return action
 
 
+def cost(game: Game, seat: int, action: str) -> int:
+    """Energy ``action`` costs ``seat``: the unused cells and charges it spends (a
+    settle's price from the engine itself, since its card may give charges back)."""
+    verb = action.split()[0]
+    if verb in ("give", "end"):
+        return 0
+    if verb == "settle":
+        return game.read.settle_cost(seat, game.state.bodies[action.split()[1]])
+    info = game.state.seats[seat]
+    unused, charges = info.cells - info.used, info.charges
+    game.play(action)
+    try:
+        after = game.state.seats[seat]
+        spent = (unused - (after.cells - after.used)) + max(0, charges - after.charges)
+    finally:
+        game.undo()
+    return max(0, spent)
+
+
 def costs(game: Game) -> dict[str, int]:
     """Energy each legal action costs the seat that acts (equity, cards and abilities
     applied): played on the engine and taken back."""
     seat = game.turn().seat
     if seat is None or not game.read.is_human(seat):
         return {}
-    before = game.state.seats[seat].energy
-    out: dict[str, int] = {}
-    for action in game.legal():
-        if action.startswith(("give ", "end")):
-            out[action] = 0
-            continue
-        game.play(action)
-        try:
-            after = game.state.seats[seat].energy if game.read.is_human(seat) else before
-            out[action] = max(0, before - after)
-        finally:
-            game.undo()
-    return out
+    return {action: cost(game, seat, action) for action in game.legal()}
 
 
 def ledger(game: Game, colours: tuple[str, ...], history: list[str],
@@ -205,4 +212,4 @@ def ledger(game: Game, colours: tuple[str, ...], history: list[str],
     }
 
 
-__all__ = ["GROUPS", "costs", "ledger", "words"]
+__all__ = ["GROUPS", "cost", "costs", "ledger", "words"]
