@@ -4,8 +4,8 @@ The board senses a ship on a quadrant and a colony on a body, never how many nor
 The adapter reads a settled change with the turn's context: it finds the legal actions
 whose resulting occupancy is the one sensed (``empire_board.explain``). One move of a
 ship is taken at once; a settle waits for its cost to be confirmed; when several actions
-explain the board (which of two ships left a shared quadrant, which ship was built) the
-page and the buttons ask, offering only those. A ship lifted lights where it may go.
+explain the board (which of two ships left a shared quadrant, which ship was built, where
+a body's last colonies went) the page and the buttons ask, offering only those. A ship lifted lights where it may go.
 Everything the board cannot sense at all (a colony on a ship, a charge, combat) is
 tapped on the page's energy ledger, which sends it as the answer ``action``.
 """
@@ -182,7 +182,7 @@ class EmpireAdapter(Adapter):
         # A move onto a quadrant that already held a ship changes no switch there: the
         # same board is a ship still in the hand. Such moves are asked, never taken.
         sure = tuple(a for a in found if not a.startswith("move ") or a.split()[2] in changed)
-        if len(sure) == 1 and sure[0].split()[0] in ("move", "transfer"):
+        if len(sure) == 1 and sure[0].startswith("move "):
             return Interpretation(action=sure[0], message=self.describe(sure[0]))
         if sure:
             return self._ask(sure, observation)
@@ -297,11 +297,24 @@ class EmpireAdapter(Adapter):
                 reason = why.get(site, "no piece belongs here now: lift it")
             mistakes.append(Mistake(site, "remove", reason))
         for site in missing:
-            mistakes.append(Mistake(site, "put_back", "a piece belongs here: put it back"))
+            mistakes.append(Mistake(site, "put_back", f"{self._what(site)} belongs here: put it on"))
         first = mistakes[0] if mistakes else None
         message = first.reason if first is not None else ""
         return Interpretation(mistakes=tuple(mistakes), all_at_once=bool(stale) and
                               set(extra) <= stale, message=message)
+
+    def _what(self, site: str) -> str:
+        """What stands on ``site`` in words ("Red's fighter", "Blue's colony")."""
+        state = self._engine.state
+        if site in state.bodies:
+            owner = state.bodies[site].owner
+            return f"{self._owner(owner)} colony"
+        kinds = [f"{self._owner(s.owner)} {s.kind}" for s in state.ships.values()
+                 if s.quadrant == site]
+        return " and ".join(kinds) or "a piece"
+
+    def _owner(self, seat: int | None) -> str:
+        return "an abandoned" if seat is None else f"{self._labels[seat]}'s"
 
     def _refusal(self, action: str) -> str:
         try:

@@ -1,0 +1,236 @@
+"""Empire in Space through the virtual board: real firmware, pty, link, table, adapter.
+
+The ships and colonies are moved on the simulated switches as people would; what the
+board cannot sense is tapped as the page does (``choose action ...``). The LEDs are
+checked on the frames the firmware rendered (``VirtualBoard.leds()``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tests.adapters.driver import BoardDriver
+
+from meridian_table.adapters import create
+from meridian_table.adapters.empire import EmpireAdapter
+from meridian_table.games import registry
+from meridian_table.store.store import Store
+from meridian_table.table.runner import RunningTable, TableSetup, open_table
+
+RGB = tuple[int, int, int]
+#: Actions a scripted player prefers, most wanted first (the rest: end the turn).
+WANTED = ("settle", "discover", "build", "waypoint", "colony", "move", "charge")
+
+
+def red(c: RGB) -> bool:
+    return c[0] > 0 and c[1] == 0 and c[2] == 0
+
+
+def lit(c: RGB) -> bool:
+    return c != (0, 0, 0)
+
+
+class Driver(BoardDriver):
+    def __init__(self, table: RunningTable) -> None:
+        super().__init__(table)
+        state = self.state()
+        self.mirror = create("empire", state["options"], {}, table.profile.variant)
+        assert isinstance(self.mirror, EmpireAdapter)
+        self.synced = 0
+
+    def led(self, site: str) -> Callable[[list[RGB]], RGB]:
+        index = self.profile.sites[site].led
+        assert index is not None
+        return lambda leds: tuple(leds[index])  # type: ignore[return-value]
+
+    def shows(self, site: str, test: Callable[[RGB], bool], timeout: float = 5.0) -> None:
+        get = self.led(site)
+        self.vb.wait_for(lambda leds: test(get(leds)), timeout)
+
+    def moves(self) -> list[str]:
+        return [m["notation"] for m in self.state()["moves"]]
+
+    def sync(self) -> list[str]:
+        """Play the table's new moves on the mirror (the test's own copy of the game)."""
+        moves = self.moves()
+        for notation in moves[self.synced:]:
+            self.mirror.play(notation)
+        self.synced = len(moves)
+        return moves
+
+    def resolve(self) -> None:
+        """Follow the guidance (resync, or an automaton's move) one square at a time."""
+        for _ in range(200):
+            state = self.state()
+            if state["phase"] not in ("resync", "execute") or state["diff"]["next"] is None:
+                return
+            site = state["diff"]["next"]
+            self.set(site, site in state["diff"]["put_back"])
+        raise AssertionError("guidance did not converge")
+
+    def choose(self, action: str) -> None:
+        answer = self.session.command({"cmd": "choose", "field": "action", "value": action})
+        assert answer == {"ok": True}, (action, answer)
+        self.idle()
+
+    def carry(self, action: str) -> None:
+        """Carry ``action`` out on the board as a person would, answering what the board
+        cannot tell; the page's tap when the board cannot sense it at all."""
+        count = len(self.moves())
+        before = self.mirror.expected()
+        self.mirror.engine.play(action)
+        after = self.mirror.expected()
+        self.mirror.engine.undo()
+        changes = [(site, False) for site in sorted(before - after)] + \
+            [(site, True) for site in sorted(after - before)]
+        for site, closed in changes:  # one gesture: within one settle window
+            self.vb.set_site(site, closed)
+        if changes:
+            site, closed = changes[-1]
+            self.set(site, closed)
+        state = self.state()
+        if len(state["moves"]) > count:
+            assert state["moves"][count]["notation"] == action, (action, state["moves"][count:])
+        elif state["question"] and action in state["question"]["choices"]:
+            self.choose(action)
+        else:
+            assert before == after or action.startswith("move"), (action, state["message"])
+            self.choose(action)
+        assert self.sync()[count] == action
+
+
+def pick(actions: list[dict[str, Any]], rng: random.Random) -> str:
+    for verb in WANTED:
+        chosen = [a["notation"] for a in actions if a["group"] == verb]
+        if chosen and rng.random() < 0.7:
+            return rng.choice(chosen)
+    return "end"
+
+
+@pytest.fixture
+def three(tmp_path: Path) -> Iterator[RunningTable]:
+    setup = TableSetup(game="empire", board="sim", players=("Ann", "Bob", "Cy"),
+                       options={"seed": 7}, db=str(tmp_path / "games.sqlite3"), settle_s=0.04)
+    with open_table(setup) as running:
+        assert running.wait_ready(30), "the virtual board did not connect"
+        yield running
+
+
+def test_a_three_player_game_on_the_virtual_board(three: RunningTable, tmp_path: Path) -> None:
+    d = Driver(three)
+    game = d.mirror.engine
+    start = game.state.ships["s1"].quadrant
+    state = d.state()  # the opening: each player's fighter is put on the board
+    assert state["phase"] == "resync" and state["diff"]["next"] == start
+    assert state["diff"]["reasons"][start] == "Red's fighter belongs here: put it on"
+    d.resolve()
+    d.shows(start, lit)  # Red's ship glows in Red's colour
+    # A ship lifted: its reachable quadrants light on the rendered frame, full ones never.
+    d.set(start, False)
+    state = d.state()
+    assert state["phase"] == "play" and "lifted" in state["message"]
+    reachable = state["legal"]
+    occupancy = game.read.occupancy()
+    for site in reachable:
+        d.shows(site, lit)
+        assert occupancy[site] < game.board.quadrants[site].capacity
+    # Set down where it may not go: guided back one square at a time (the red blink).
+    far = next(q for q in game.board.quadrants if game.board.distance[start][q] > 4)
+    d.set(far, True)
+    state = d.state()
+    assert state["phase"] == "resync" and state["diff"]["next"] == far
+    d.shows(far, red)
+    d.set(far, False)
+    assert d.state()["phase"] == "play"  # the ship in the hand again
+    # A legal move, sensed and logged.
+    goal = sorted(a.split()[2] for a in game.legal() if a.startswith("move s1 "))[0]
+    d.set(goal, True)
+    assert d.sync() == [f"move s1 {goal}"]
+    # Play on: what the board senses on the board, the rest on the page.
+    rng = random.Random(17)
+    seen: set[str] = set()
+    for _ in range(60):
+        state = d.state()
+        if state["phase"] in ("resync", "execute"):
+            d.resolve()
+            continue
+        action = pick(state["board"]["ledger"]["actions"], rng)
+        seen.add(action.split()[0])
+        d.carry(action)
+    assert {"move", "settle", "discover", "end"} <= seen, seen
+    # The table calls time: the final round, one turn each in its announced order.
+    d.choose("time")
+    d.sync()
+    assert game.state.trigger == "the table called time"
+    d.choose("end")
+    ledger = d.state()["board"]["ledger"]
+    assert ledger["final"] and len(ledger["order"]) == 3
+    for _ in range(3):
+        d.session.press("pass")  # the board's Pass button ends a turn
+        d.idle()
+    state = d.state()
+    assert state["phase"] == "ended" and state["result"]["winner"] in ("red", "blue", "green")
+    assert state["board"]["ledger"]["outcome"]["standing"]
+    # The logged record replays to the same final state.
+    moves = d.sync()
+    three.close()
+    store = Store.open(tmp_path / "games.sqlite3")
+    try:
+        info = store.games()[-1]
+        spec = registry.spec("empire")
+        replayed = spec.new_game(dict(info.options), None)
+        for notation in moves:
+            replayed.play(notation)
+        assert replayed.view() == game.view()  # type: ignore[attr-defined]
+    finally:
+        store.close()
+
+
+@pytest.fixture
+def solo(tmp_path: Path) -> Iterator[RunningTable]:
+    setup = TableSetup(game="empire", board="sim", players=("Ann",),
+                       options={"seed": 11, "mode": "infection-solo"},
+                       db=str(tmp_path / "solo.sqlite3"), settle_s=0.04)
+    with open_table(setup) as running:
+        assert running.wait_ready(30), "the virtual board did not connect"
+        yield running
+
+
+def test_a_solo_infection_game_with_the_scelrotia_carried_out_on_the_board(
+        solo: RunningTable) -> None:
+    d = Driver(solo)
+    state = d.state()
+    assert state["players"] == ["Ann", "Scelrotia"]
+    assert state["seats_kind"] == {"red": "person", "scelrotia": "scelrotia"}
+    rng = random.Random(5)
+    scelrotia_turns = 0
+    for _ in range(40):
+        state = d.state()
+        if state["phase"] == "ended":
+            break
+        if state["phase"] == "execute":
+            assert state["automaton"]["words"].startswith("its turn")
+            d.resolve()
+            continue
+        if state["phase"] in ("thinking",):
+            d.idle()
+            continue
+        if state["phase"] == "resync":
+            d.resolve()
+            continue
+        moves = d.sync()
+        scelrotia_turns = moves.count("scelrotia")
+        if scelrotia_turns >= 2:
+            break
+        d.carry(pick(state["board"]["ledger"]["actions"], rng))
+    d.sync()
+    assert scelrotia_turns >= 2
+    assert d.session.state()["moves"][-1]["player"] in ("red", "scelrotia")
+    # The table calls time: in the infection modes the Scelrotia wins.
+    d.choose("time")
+    state = d.state()
+    assert state["phase"] == "ended" and state["result"]["winner"] == "scelrotia"
