@@ -12,6 +12,7 @@ tapped on the page's energy ledger, which sends it as the answer ``action``.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from meridian_table.adapters.base import (
@@ -324,14 +325,25 @@ class EmpireAdapter(Adapter):
         self._engine.undo()
         return "the ship cannot go there now"
 
+    def neighbours(self) -> Mapping[str, frozenset[str]]:
+        """The map's own adjacency: quadrants one step apart, a body and its orbit."""
+        board = self._engine.board
+        out: dict[str, set[str]] = {q: set(spec.adjacent) for q, spec in board.quadrants.items()}
+        for body, spec in board.bodies.items():
+            out[body] = set(spec.orbit)
+            for quad in spec.orbit:
+                out[quad].add(body)
+        return {site: frozenset(near) for site, near in out.items()}
+
     def settle_time(self, motion: Motion) -> float | None:
         """Long for a ship dragged over quadrants (a switch that closed and opened again
-        within the window); short for one ship lifted and set down on a legal quadrant."""
+        within the window, or any hand still at work); short for one ship lifted and set
+        down on a quadrant it may reach."""
         quadrants = self._engine.board.quadrants
         recent = [c for c in motion.recent if c.site in quadrants]
-        closed_then_opened = {c.site for c in recent if c.closed} & {
+        passed_over = {c.site for c in recent if c.closed} & {
             c.site for c in recent if not c.closed and c.site not in motion.expected}
-        if closed_then_opened:
+        if passed_over or motion.replaced():
             return max(DRAG_SETTLE_S, motion.window_s)
         if (len(motion.recent) == 2 and not motion.recent[0].closed and motion.recent[1].closed
                 and len(motion.extra) == 1 and len(motion.missing) == 1):
@@ -339,6 +351,8 @@ class EmpireAdapter(Adapter):
             ships = [s for s in self._engine.state.ships.values() if s.quadrant == start]
             if len(ships) == 1 and f"move {ships[0].id} {goal}" in self._engine.legal():
                 return QUICK_SETTLE_S
+        if motion.hands_at_work():
+            return max(DRAG_SETTLE_S, motion.window_s)
         return None
 
     # --- what the board and the page show ---------------------------------------------------
