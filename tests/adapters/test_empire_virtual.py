@@ -13,11 +13,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.adapters import empire_script
 from tests.adapters.driver import BoardDriver
 
 from meridian_table.adapters import create
 from meridian_table.adapters.empire import EmpireAdapter
+from meridian_table.adapters.empire_board import SENSED_VERBS
 from meridian_table.games import registry
+from meridian_table.games.empire.engine import Game
+from meridian_table.store.export import export, export_record
 from meridian_table.store.store import Store
 from meridian_table.table.runner import RunningTable, TableSetup, open_table
 
@@ -40,7 +44,6 @@ class Driver(BoardDriver):
         state = self.state()
         self.mirror = create("empire", state["options"], {}, table.profile.variant)
         assert isinstance(self.mirror, EmpireAdapter)
-        self.synced = 0
 
     def led(self, site: str) -> Callable[[list[RGB]], RGB]:
         index = self.profile.sites[site].led
@@ -55,11 +58,16 @@ class Driver(BoardDriver):
         return [m["notation"] for m in self.state()["moves"]]
 
     def sync(self) -> list[str]:
-        """Play the table's new moves on the mirror (the test's own copy of the game)."""
+        """Bring the mirror (the test's own copy of the game) to the table's moves."""
         moves = self.moves()
-        for notation in moves[self.synced:]:
+        mine = [a.notation for a in self.mirror.history()]
+        common = 0
+        while common < min(len(moves), len(mine)) and moves[common] == mine[common]:
+            common += 1
+        for _ in range(len(mine) - common):
+            self.mirror.undo()
+        for notation in moves[common:]:
             self.mirror.play(notation)
-        self.synced = len(moves)
         return moves
 
     def resolve(self) -> None:
@@ -78,8 +86,8 @@ class Driver(BoardDriver):
         self.idle()
 
     def carry(self, action: str) -> None:
-        """Carry ``action`` out on the board as a person would, answering what the board
-        cannot tell; the page's tap when the board cannot sense it at all."""
+        """Carry ``action`` out as a person would: on the board when it moves a piece
+        the switches sense (answering what they cannot tell), else tapped on the page."""
         count = len(self.moves())
         before = self.mirror.expected()
         self.mirror.engine.play(action)
@@ -87,19 +95,20 @@ class Driver(BoardDriver):
         self.mirror.engine.undo()
         changes = [(site, False) for site in sorted(before - after)] + \
             [(site, True) for site in sorted(after - before)]
-        for site, closed in changes:  # one gesture: within one settle window
-            self.vb.set_site(site, closed)
-        if changes:
-            site, closed = changes[-1]
-            self.set(site, closed)
-        state = self.state()
-        if len(state["moves"]) > count:
-            assert state["moves"][count]["notation"] == action, (action, state["moves"][count:])
-        elif state["question"] and action in state["question"]["choices"]:
+        if action.split()[0] not in SENSED_VERBS or not changes:
             self.choose(action)
         else:
-            assert before == after or action.startswith("move"), (action, state["message"])
-            self.choose(action)
+            for site, closed in changes:  # one gesture: within one settle window
+                self.vb.set_site(site, closed)
+            site, closed = changes[-1]
+            self.set(site, closed)
+            state = self.state()
+            if len(state["moves"]) > count:
+                assert state["moves"][count]["notation"] == action, (action, state["moves"][count:])
+            else:
+                assert state["question"] and action in state["question"]["choices"], \
+                    (action, state["message"], state["question"])
+                self.choose(action)
         assert self.sync()[count] == action
 
 
@@ -114,7 +123,7 @@ def pick(actions: list[dict[str, Any]], rng: random.Random) -> str:
 @pytest.fixture
 def three(tmp_path: Path) -> Iterator[RunningTable]:
     setup = TableSetup(game="empire", board="sim", players=("Ann", "Bob", "Cy"),
-                       options={"seed": 7}, db=str(tmp_path / "games.sqlite3"), settle_s=0.04)
+                       options={"seed": empire_script.SEED}, db=str(tmp_path / "games.sqlite3"), settle_s=0.04)
     with open_table(setup) as running:
         assert running.wait_ready(30), "the virtual board did not connect"
         yield running
@@ -150,44 +159,54 @@ def test_a_three_player_game_on_the_virtual_board(three: RunningTable, tmp_path:
     goal = sorted(a.split()[2] for a in game.legal() if a.startswith("move s1 "))[0]
     d.set(goal, True)
     assert d.sync() == [f"move s1 {goal}"]
-    # Play on: what the board senses on the board, the rest on the page.
-    rng = random.Random(17)
+    # Undo: the ship set down is guided back, and the game is at its start again.
+    d.session.press("undo")
+    d.idle()
+    d.resolve()
+    assert d.sync() == [] and d.state()["phase"] == "play"
+    # The scripted game: what the board senses on the board, the rest on the page.
+    rng = random.Random(empire_script.SEED)
     seen: set[str] = set()
-    for _ in range(60):
+    verbs: set[str] = set()
+    for _ in range(400):
         state = d.state()
-        if state["phase"] in ("resync", "execute"):
+        if state["phase"] == "ended":
+            break
+        if state["phase"] == "resync":
+            lost = [site for site in state["diff"]["remove"]
+                    if "lost" in state["diff"]["reasons"][site]]
+            for site in lost:
+                d.shows(site, red)  # each colony lost blinks until it is taken off
+                seen.add("lost colony guided off")
             d.resolve()
             continue
-        action = pick(state["board"]["ledger"]["actions"], rng)
-        seen.add(action.split()[0])
+        if state["board"]["ledger"]["final"]:
+            seen.add("final round")
+        action = empire_script.choose(game, rng)
+        before = game.state.copy()
         d.carry(action)
-    assert {"move", "settle", "discover", "end"} <= seen, seen
-    # The table calls time: the final round, one turn each in its announced order.
-    d.choose("time")
-    d.sync()
-    assert game.state.trigger == "the table called time"
-    d.choose("end")
-    ledger = d.state()["board"]["ledger"]
-    assert ledger["final"] and len(ledger["order"]) == 3
-    for _ in range(3):
-        d.session.press("pass")  # the board's Pass button ends a turn
-        d.idle()
+        verbs.add(action.split()[0])
+        seen |= empire_script.features(before, game, action)
     state = d.state()
+    assert {"move", "settle", "discover", "build", "attack", "strike", "end"} <= verbs, verbs
+    assert {"shields", "counter", "stolen", "claimed", "lost planet", "lost colony guided off",
+            "final round"} <= seen, seen
     assert state["phase"] == "ended" and state["result"]["winner"] in ("red", "blue", "green")
     assert state["board"]["ledger"]["outcome"]["standing"]
-    # The logged record replays to the same final state.
+    # The logged record (exported as the game's text record) replays to the same state.
     moves = d.sync()
     three.close()
     store = Store.open(tmp_path / "games.sqlite3")
     try:
         info = store.games()[-1]
-        spec = registry.spec("empire")
-        replayed = spec.new_game(dict(info.options), None)
-        for notation in moves:
-            replayed.play(notation)
-        assert replayed.view() == game.view()  # type: ignore[attr-defined]
+        assert store.actions(info.id) == moves
+        for fmt in ("jsonl", "csv", "bgstats"):
+            assert export(store, info.id, fmt)
+        _, replayed = registry.spec("empire").records.parse(export_record(store, info.id))
     finally:
         store.close()
+    assert isinstance(replayed, Game) and replayed.view() == game.view()
+    assert replayed.outcome() == game.outcome()
 
 
 @pytest.fixture
