@@ -191,8 +191,9 @@ def _headless_command(table: RunningTable, verb: str, args: list[str]) -> dict[s
         return {"ok": True}
     if verb == "button" and len(args) == 1:
         return session.command({"cmd": "button", "name": args[0]})
-    if verb == "choose" and len(args) == 2:
-        return session.command({"cmd": "choose", "field": args[0], "value": args[1]})
+    if verb == "choose" and len(args) >= 2:
+        # The value is the rest of the line: an answer may have words (an action).
+        return session.command({"cmd": "choose", "field": args[0], "value": " ".join(args[1:])})
     if verb == "seat" and len(args) == 2:
         automaton = None if args[1] == "person" else args[1]
         return session.command({"cmd": "seat", "seat": args[0], "automaton": automaton})
@@ -209,7 +210,7 @@ def _headless_command(table: RunningTable, verb: str, args: list[str]) -> dict[s
         return {"ok": True, "state": session.state()}
     raise ValueError(
         f"unknown headless command {' '.join([verb, *args])!r}; use place, lift, toggle, "
-        "button NAME, choose FIELD VALUE, agree SEAT, seat N AUTOMATON|person, wait, state "
+        "button NAME, choose FIELD VALUE..., agree SEAT, seat N AUTOMATON|person, wait, state "
         "or quit"
     )
 
