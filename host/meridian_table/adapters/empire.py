@@ -82,6 +82,10 @@ class EmpireAdapter(Adapter):
         self._asked_before: Question | None = None
         self._then: str | None = None          # the second payment of a long move
         self._offers: list[str] = []          # "give P1 P2 1" waiting for the taker
+        #: An action tapped on the page or a button, and what it still owes the board
+        #: (pieces to put on, pieces to take off) before the board is read again.
+        self._tapped: str | None = None
+        self._owed: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset())
 
     # --- the contract's simple parts ------------------------------------------------------
 
@@ -172,6 +176,11 @@ class EmpireAdapter(Adapter):
             return Interpretation()  # the scoring assistant: the board only shows
         seat = self._person_turn()
         stale = self._stale(observation)
+        put_on, take_off = self._owed
+        if (put_on - observation.sensed) or (take_off & observation.sensed):
+            # A tapped action's pieces come first: the board catches up with the page.
+            return self._guide(observation, stale | (take_off & observation.sensed))
+        self._owed = (frozenset(), frozenset())
         if seat is None or stale:
             return self._guide(observation, stale)
         if self._then is not None:
@@ -289,8 +298,14 @@ class EmpireAdapter(Adapter):
             if len(ships) == 1 and extra[0] in self._engine.board.quadrants:
                 why[extra[0]] = self._refusal(f"move {ships[0].id} {extra[0]}")
         mistakes = []
+        put_on, take_off = self._owed
         for site in extra:
-            if site in stale and site in state.bodies:
+            said = self._say(self._history[-1].notation) if self._history else ""
+            if site in take_off and site in state.bodies:
+                reason = f"the colony here was lost ({said}): take it off the board"
+            elif site in take_off:
+                reason = f"{said.capitalize()}: take the ship off here"
+            elif site in stale and site in state.bodies:
                 reason = "the colony here was lost: take it off the board"
             elif site in stale:
                 reason = "this ship is gone: take it off the board"
@@ -298,7 +313,10 @@ class EmpireAdapter(Adapter):
                 reason = why.get(site, "no piece belongs here now: lift it")
             mistakes.append(Mistake(site, "remove", reason))
         for site in missing:
-            mistakes.append(Mistake(site, "put_back", f"{self._what(site)} belongs here: put it on"))
+            what = f"{self._what(site)} belongs here: put it on"
+            if site in put_on:
+                what = f"{self._say(self._history[-1].notation).capitalize()}: {what}"
+            mistakes.append(Mistake(site, "put_back", what))
         first = mistakes[0] if mistakes else None
         message = first.reason if first is not None else ""
         return Interpretation(mistakes=tuple(mistakes), all_at_once=bool(stale) and
@@ -359,6 +377,7 @@ class EmpireAdapter(Adapter):
 
     def view(self, prior: str | None) -> View:
         self._asked = None
+        self._owed = (frozenset(), frozenset())  # the board matches: nothing owed
         result = self.result()
         if result is not None:
             winner = result.get("winner")
@@ -510,6 +529,7 @@ class EmpireAdapter(Adapter):
         verb = canonical.split()[0]
         if verb not in ("give", "time") and canonical not in self._engine.legal():
             raise AdapterError(f"{canonical!r} is not one of the actions open now")
+        self._tapped = canonical
         return Interpretation(action=canonical, message=self.describe(canonical))
 
     # --- changing the game -----------------------------------------------------------------
@@ -526,6 +546,9 @@ class EmpireAdapter(Adapter):
             text = self.describe_done()
         after = self.expected()
         applied = Applied(notation, mover, after - before, before - after)
+        if self._tapped == notation:
+            self._owed = (applied.placed, applied.removed)
+        self._tapped = None
         self._history.append(applied)
         self._words.append(f"Round {self._engine.state.round}: {mover.capitalize()}: {text}")
         self._focus = None
@@ -543,6 +566,7 @@ class EmpireAdapter(Adapter):
         self._words.pop()
         self._focus = None
         self._then = None
+        self._owed = (frozenset(), frozenset())
         return self._history.pop()
 
     def history(self) -> tuple[Applied, ...]:
