@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 from tests.adapters import empire_script
 from tests.adapters.test_empire_virtual import Driver
+from tests.web.axe import blocking
 
 from meridian_table.table.runner import RunningTable, TableSetup, open_table
 from meridian_table.web import WebServer, serve
@@ -121,6 +122,7 @@ def test_the_ledger_on_a_phone_through_several_turns(
     page.wait_for_function("document.querySelector('#empire-ledger .ledger-seat')")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390  # no sideways scroll
     phone.check()
+    assert blocking(page) == []  # axe-core: no serious or critical violation on the ledger
     shoot(page, "1-opening", full_page=True)
     game = d.mirror.engine
 
@@ -141,6 +143,7 @@ def test_the_ledger_on_a_phone_through_several_turns(
     page.select_option(".ledger-trade select[data-role='to']", "blue")
     page.click(".ledger-trade button[data-role='offer']")
     page.wait_for_selector(".offer[data-offer='P1 P2 1'] button[data-answer='accept']")
+    assert blocking(page) == []
     shoot(page, "2-offer", full_page=True)
     count = len(d.moves())
     page.click(".offer[data-offer='P1 P2 1'] button[data-answer='accept']")

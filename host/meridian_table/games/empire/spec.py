@@ -147,6 +147,13 @@ def _bench(options: dict[str, Any]) -> dict[str, Any]:
     return bench.run(options)
 
 
+def _bench_table(options: dict[str, Any]) -> dict[str, Any]:
+    # Lazy: the rules never import the table; only this bench, when it runs, does.
+    from meridian_table.games.empire import bench_table
+
+    return bench_table.run(options)
+
+
 def _register(group: click.Group) -> None:
     from meridian_table.games.empire import commands
 
@@ -214,7 +221,10 @@ SPEC = GameSpec(
     ),
     text_diagram=_diagram,
     benches=(BenchSpec("empire", "Empire in Space: legal-action latency, Scelrotia turns "
-                                 "and random games per second.", _bench),),
+                                 "and random games per second.", _bench),
+             BenchSpec("empire-table", "Empire in Space at the table: switch change to LED "
+                                       "frame on the empire-in-space profile (settle "
+                                       "window excluded).", _bench_table)),
     register_commands=_register,
     prepare=_prepare,
 )
