@@ -253,3 +253,23 @@ def test_a_solo_infection_game_with_the_scelrotia_carried_out_on_the_board(
     d.choose("time")
     state = d.state()
     assert state["phase"] == "ended" and state["result"]["winner"] == "scelrotia"
+
+
+def test_the_scoring_assistant_plays_on_the_page_while_the_board_only_shows(
+        tmp_path: Path) -> None:
+    setup = TableSetup(game="empire", board="sim", players=("Ann", "Bob"),
+                       options={"seed": 3}, settings={"sensing": "off"},
+                       db=str(tmp_path / "assist.sqlite3"), settle_s=0.04)
+    with open_table(setup) as table:
+        assert table.wait_ready(30)
+        d = Driver(table)
+        assert d.state()["phase"] == "play"  # no piece on the printed board is asked for
+        game = d.mirror.engine
+        move = next(a for a in game.legal() if a.startswith("move s1 "))
+        for action in ("charge", move, "end"):
+            d.choose(action)
+            assert d.state()["phase"] == "play", d.state()["message"]
+        assert d.sync() == ["charge", move, "end"]
+        assert "tap what you do" in d.state()["message"]
+        d.set(game.state.ships["s2"].quadrant, True)  # a piece stood on the board: ignored
+        assert d.state()["phase"] == "play" and d.sync() == ["charge", move, "end"]

@@ -399,7 +399,9 @@ class EmpireAdapter(Adapter):
                           if s.owner == seat and s.colonies})
             lights.update({q: hint(LED_COLOURS[colour]) for q in own})
             legal_sites = tuple(own)
-            message = f"{name}: move a ship, set a colony, or tap the ledger; Pass ends the turn"
+            message = (f"{name}: move a ship, set a colony, or tap the ledger; Pass ends the turn"
+                       if self._sensing == "on" else
+                       f"{name}: tap what you do on the ledger, then move it on the board")
             if state.final:
                 message = f"Final round ({state.trigger}): " + message
             if self._focus == "attack":
