@@ -198,7 +198,19 @@
     for (const line of ledger.log.slice().reverse().slice(0, 12)) el("li", {}, list, line);
   }
 
+  const RINGS = { yellow: "#e8c400", white: "#e8e8e8", orange: "#ff8a1c", moon: "#9a9a9a" };
+
   window.MeridianGames.register("empire", {
+    // Each body gets a ring of its colour (planets yellow, white, orange; moons grey) and,
+    // once discovered, its card's name; quadrants stay plain points.
+    decorateSite(g, site, ctx) {
+      const id = String(site.id);
+      const ring = id.startsWith("moon.") ? "moon" : id.startsWith("planet.") ? id.split(".")[1] : null;
+      if (!ring) return;
+      g.classList.add("body");
+      ctx.svg("circle", { class: "body-ring", r: 0.32, stroke: RINGS[ring] || "#999" }, g);
+      if (site.card) ctx.svg("title", {}, g).textContent = `${site.card} (${id})`;
+    },
     panel(state, api) {
       const ledger = state.board && state.board.ledger;
       const key = JSON.stringify([ledger || null, localStorage.getItem(ME_KEY)]);
