@@ -85,6 +85,7 @@ class EmpireAdapter(Adapter):
         #: An action tapped on the page or a button, and what it still owes the board
         #: (pieces to put on, pieces to take off) before the board is read again.
         self._tapped: str | None = None
+        self._drawing: tuple[SiteDrawing, ...] | None = None
         self._owed: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset())
 
     # --- the contract's simple parts ------------------------------------------------------
@@ -108,7 +109,9 @@ class EmpireAdapter(Adapter):
         return {} if seat is None else {seat: ("Scelrotia", "scelrotia")}
 
     def sites(self) -> tuple[SiteDrawing, ...]:
-        return drawing(self._engine)
+        if self._drawing is None:  # the map never changes during a game
+            self._drawing = drawing(self._engine)
+        return self._drawing
 
     def expected(self) -> frozenset[str]:
         return occupancy(self._engine)
