@@ -86,6 +86,7 @@ class EmpireAdapter(Adapter):
         #: (pieces to put on, pieces to take off) before the board is read again.
         self._tapped: str | None = None
         self._drawing: tuple[SiteDrawing, ...] | None = None
+        self._near: dict[str, frozenset[str]] | None = None
         self._owed: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset())
 
     # --- the contract's simple parts ------------------------------------------------------
@@ -348,6 +349,11 @@ class EmpireAdapter(Adapter):
 
     def neighbours(self) -> Mapping[str, frozenset[str]]:
         """The map's own adjacency: quadrants one step apart, a body and its orbit."""
+        if self._near is None:  # asked on every switch change; the map never changes
+            self._near = self._adjacency()
+        return self._near
+
+    def _adjacency(self) -> dict[str, frozenset[str]]:
         board = self._engine.board
         out: dict[str, set[str]] = {q: set(spec.adjacent) for q, spec in board.quadrants.items()}
         for body, spec in board.bodies.items():
