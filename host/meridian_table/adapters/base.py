@@ -433,7 +433,7 @@ class Adapter(ABC):
 
     def automaton_seats(self) -> dict[int, tuple[str, str]]:
         """Seats the game itself always gives to one of its automata: player index ->
-        ``(name, automaton)`` (Empire in Space's Scelrotia). The table names them and
+        ``(name, automaton)`` (a game's own opponent). The table names them and
         seats the automaton; ``--players`` names only the others."""
         return {}
 

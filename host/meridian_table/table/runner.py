@@ -295,7 +295,7 @@ def check_names(players: tuple[str, ...]) -> None:
 
 
 def _players(setup: TableSetup, adapter: Adapter) -> tuple[str, ...]:
-    fixed = adapter.automaton_seats()  # named by the game (the Scelrotia), never asked for
+    fixed = adapter.automaton_seats()  # named by the game itself, never asked for
     count = len(adapter.colours) - len(fixed)
     players = setup.players or tuple(f"Player {i + 1}" for i in range(count))
     if len(players) != count:
