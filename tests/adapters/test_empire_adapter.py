@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from meridian_table.adapters import create
 from meridian_table.adapters.base import REMOVE, AdapterError, Change, Motion, Observation
 from meridian_table.adapters.empire import DRAG_SETTLE_S, QUICK_SETTLE_S, EmpireAdapter
-from meridian_table.adapters.empire_ledger import costs
+from meridian_table.adapters.empire_ledger import costs, default
 from meridian_table.profiles import load_profile
 
 PROFILE = load_profile("empire-in-space")
@@ -176,3 +178,22 @@ def test_the_scelrotia_is_seated_by_the_game_and_its_turn_said_in_words() -> Non
     adapter.play("end")
     words = adapter.describe("scelrotia")
     assert words.startswith("its turn: ") and len(words) > 12
+
+
+def test_decisions_in_another_players_turn_have_a_clear_default() -> None:
+    from tests.adapters import empire_script
+
+    adapter = _adapter(seed=empire_script.SEED)
+    game = adapter.engine
+    rng = random.Random(empire_script.SEED)
+    seen: dict[str, str | None] = {}
+    while not game.is_over and len(game.history) < 400:
+        stage = game.turn().phase
+        fallback = default(game)
+        seen.setdefault(stage, fallback)
+        if fallback is not None:
+            assert fallback in game.legal()
+        game.play(empire_script.choose(game, rng))
+    assert seen["defend"] == "defend none" and seen["counter"] is not None
+    assert seen["strike"] is None and seen["play"] is None
+    assert seen.get("damage") is None

@@ -143,6 +143,28 @@ def costs(game: Game) -> dict[str, int]:
     return {action: cost(game, seat, action) for action in game.legal()}
 
 
+#: Seconds a defender or a lender has to decide before the default is taken.
+DECIDE_S = 20
+
+
+def default(game: Game) -> str | None:
+    """What a seat deciding during another player's turn does if it lets the countdown
+    run out: no lending, no extra defending ships, every counter-strike it may make (they
+    are free), a stolen waypoint let go. Strikes and damage are never defaulted."""
+    legal = game.legal()
+    stage = game.turn().phase
+    if stage == "lend" and "lend no" in legal:
+        return "lend no"
+    if stage == "defend" and "defend none" in legal:
+        return "defend none"
+    if stage == "counter":
+        counters = [a for a in legal if a.startswith("counter ")]
+        return max(counters, key=lambda a: int(a.split()[1])) if counters else None
+    if stage == "steal" and "steal none" in legal:
+        return "steal none"
+    return None
+
+
 def ledger(game: Game, colours: tuple[str, ...], history: list[str],
            offers: list[str]) -> dict[str, Any]:
     """Everything the energy ledger shows (module docstring)."""
@@ -204,6 +226,9 @@ def ledger(game: Game, colours: tuple[str, ...], history: list[str],
             "target": fight.target, "attackers": list(fight.attackers),
             "defenders": list(fight.defenders), "stage": fight.stage,
             "strikes": fight.strikes, "counters": fight.counters},
+        "default": None if (fallback := default(game)) is None else {
+            "action": fallback, "words": words(game, fallback, labels), "seconds": DECIDE_S,
+            "key": f"{len(game.history)}:{turn.phase}"},
         "scelrotia_did": list(state.scelrotia_did) if read.infection else [],
         "log": history[-30:],
         "outcome": None if state.winners is None else {
@@ -212,4 +237,4 @@ def ledger(game: Game, colours: tuple[str, ...], history: list[str],
     }
 
 
-__all__ = ["GROUPS", "cost", "costs", "ledger", "words"]
+__all__ = ["DECIDE_S", "GROUPS", "cost", "costs", "default", "ledger", "words"]

@@ -92,6 +92,38 @@
     }
   }
 
+  // The countdown of a decision taken during another player's turn (lend, defend,
+  // counter, a stolen waypoint): when it runs out, this page sends the default. One timer
+  // per decision (its key), whatever the redraws; a second phone's late default is refused.
+  let countdown = { key: "", left: 0, timer: null };
+
+  function drawDefault(root, ledger, api) {
+    const d = ledger.default;
+    if (!d) {
+      if (countdown.timer) clearInterval(countdown.timer);
+      countdown = { key: "", left: 0, timer: null };
+      return;
+    }
+    const box = el("p", { class: "ledger-default", "aria-live": "polite" }, root);
+    if (countdown.key !== d.key) {
+      if (countdown.timer) clearInterval(countdown.timer);
+      countdown = { key: d.key, left: d.seconds, timer: null };
+      countdown.timer = setInterval(() => {
+        countdown.left -= 1;
+        const shown = document.querySelector(".ledger-default .seconds");
+        if (shown) shown.textContent = String(Math.max(0, countdown.left));
+        if (countdown.left <= 0) {
+          clearInterval(countdown.timer);
+          countdown.timer = null;
+          api.send({ cmd: "choose", field: "action", value: d.action });
+        }
+      }, 1000);
+    }
+    box.append(`${api.seatLabel(ledger.turn)} decides; in `);
+    el("strong", { class: "seconds" }, box, String(Math.max(0, countdown.left)));
+    box.append(` s the default is taken: ${d.words}.`);
+  }
+
   function drawSeats(root, ledger, api) {
     const list = el("div", { class: "ledger-seats" }, root);
     for (const s of ledger.seats) {
@@ -227,6 +259,7 @@
         ? `${names[seat]} (${colourName(seat)})` : colourName(seat));
       api = { ...api, seatLabel: label };
       drawStatus(root, ledger, api);
+      drawDefault(root, ledger, api);
       drawActions(root, ledger, api);
       drawTrade(root, ledger, api);
       drawSeats(root, ledger, api);
