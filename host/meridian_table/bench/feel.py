@@ -64,6 +64,7 @@ def _live(game: str, adaptive: bool, clean: int, mixed: int) -> dict[str, Any]:
     wrong = 0
     played = 0
     cues = 0
+    examples: list[str] = []
     rng = random.Random(SEED)
     for patterns, count in ((("clean",), clean), (None, mixed)):
         table: VirtualTable | None = None
@@ -78,6 +79,9 @@ def _live(game: str, adaptive: bool, clean: int, mixed: int) -> dict[str, Any]:
                     continue
                 played += 1
                 wrong += result.misread
+                if result.misread and len(examples) < 3:
+                    examples.append(f"{trace.describe()} -> logged {result.logged or 'nothing'}"
+                                    f"{' and an undo' if result.undos else ''}")
                 if result.ack_ms is not None:
                     acks.append(result.ack_ms)
                     cues += result.cue_seen
@@ -89,6 +93,7 @@ def _live(game: str, adaptive: bool, clean: int, mixed: int) -> dict[str, Any]:
     return {
         "live_traces": played,
         "live_misreads": wrong,
+        "live_examples": examples,
         "ack_ms_p50": _pct(acks, 0.5),
         "ack_ms_p99": _pct(acks, 0.99),
         "ack_samples": len(acks),
