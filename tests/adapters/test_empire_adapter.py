@@ -197,3 +197,18 @@ def test_decisions_in_another_players_turn_have_a_clear_default() -> None:
     assert seen["defend"] == "defend none" and seen["counter"] is not None
     assert seen["strike"] is None and seen["play"] is None
     assert seen.get("damage") is None
+
+
+def test_the_final_round_is_announced_with_its_order_and_lit_on_the_board() -> None:
+    adapter = _adapter()
+    game = adapter.engine
+    game.play("time")
+    game.play("end")  # the trigger's turn ends: the final round starts
+    assert game.state.final
+    view = adapter.view(None)
+    order = [adapter.colours[s].capitalize() for s in game.state.order]
+    assert "Final round (the table called time; order " + ", ".join(order) in view.message
+    later = game.state.order[1:]
+    for seat in later:
+        ship = next(s for s in game.state.ships.values() if s.owner == seat)
+        assert ship.quadrant in view.lights

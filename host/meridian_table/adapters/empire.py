@@ -412,7 +412,9 @@ class EmpireAdapter(Adapter):
                        if self._sensing == "on" else
                        f"{name}: tap what you do on the ledger, then move it on the board")
             if state.final:
-                message = f"Final round ({state.trigger}): " + message
+                order = ", ".join(self._labels[o] for o in state.order)
+                message = f"Final round ({state.trigger}; order {order}): " + message
+                lights.update(self._still_to_play())
             if self._focus == "attack":
                 for target in sorted(self._targets()):
                     lights[target] = TARGET
@@ -438,6 +440,18 @@ class EmpireAdapter(Adapter):
         if prior is not None and prior in self.expected() and prior not in lights:
             lights[prior] = flash(LED_COLOURS[colour])
         return View(PLAY, message, lights, legal_sites, question, colour)
+
+    def _still_to_play(self) -> dict[str, Light]:
+        """The final round's order on the board: the ships of the players still to play
+        after the mover glow faintly in their colours."""
+        state = self._engine.state
+        lights: dict[str, Light] = {}
+        for seat in state.order[state.position + 1:]:
+            colour = LED_COLOURS[self.colours[seat]]
+            for ship in state.ships.values():
+                if ship.owner == seat and ship.colonies:
+                    lights.setdefault(ship.quadrant, Light(dim(colour, 16), SOLID))
+        return lights
 
     def _sites_of(self, seat: int) -> set[str]:
         state = self._engine.state
