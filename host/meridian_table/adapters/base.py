@@ -249,6 +249,8 @@ class Interpretation:
     - none of them: nothing to guide. From :meth:`Adapter.interpret` this means the
       differing board is acceptable as it stands (e.g. a tournament level that lets
       the mover lift or overlook pieces the rules remove); from a button, nothing happened.
+      ``view`` then says what the table shows for that board instead of
+      :meth:`Adapter.view` (a piece in the hand: where it may go, and a question).
 
     ``message`` is the sentence the page shows (and the CLI prints).
     """
@@ -258,6 +260,7 @@ class Interpretation:
     all_at_once: bool = False
     choice: tuple[str, str] | None = None
     message: str = ""
+    view: View | None = None
 
     @property
     def kind(self) -> str:
@@ -427,6 +430,12 @@ class Adapter(ABC):
         Each is given through :meth:`answer` and logged as a choice."""
         del action
         return ()
+
+    def automaton_seats(self) -> dict[int, tuple[str, str]]:
+        """Seats the game itself always gives to one of its automata: player index ->
+        ``(name, automaton)`` (a game's own opponent). The table names them and
+        seats the automaton; ``--players`` names only the others."""
+        return {}
 
     def describe(self, action: str) -> str:
         """``action`` in words for the page ("a 4-high tower on meridian 3, city 2")."""

@@ -198,6 +198,9 @@ def _headless_loop(table: RunningTable, lines: IO[str], printer: HeadlessPrinter
             reply = {"ok": False, "error": str(exc)}
         if not reply.get("ok", False):
             printer.emit({"event": "error", "cmd": line, "error": reply.get("error", "")})
+        # What the command changed is printed before its ack (the session's own
+        # notification may come later, from another thread; the printer prints each once).
+        printer(table.session.state())
         if "state" in reply:
             printer.emit({"event": "full-state", "state": reply["state"]})
         printer.emit({"event": "ack", "cmd": line})
@@ -256,12 +259,20 @@ def _headless_command(table: RunningTable, verb: str, args: list[str]) -> dict[s
         if verb == "toggle":
             vb.toggle(table.profile.sites[site].pos)
         else:
-            vb.set_site(site, verb == "place")
+            closed = verb == "place"
+            vb.set_site(site, closed)
+            # Acknowledged once the host has the switch (a loaded machine can take longer
+            # than `wait`'s first pause), so `place X` then `wait` always reads X.
+            pause = threading.Event()
+            deadline = time.monotonic() + 5
+            while (site in session.sensed) != closed and time.monotonic() < deadline:
+                pause.wait(0.002)
         return {"ok": True}
     if verb == "button" and len(args) == 1:
         return session.command({"cmd": "button", "name": args[0]})
-    if verb == "choose" and len(args) == 2:
-        return session.command({"cmd": "choose", "field": args[0], "value": args[1]})
+    if verb == "choose" and len(args) >= 2:
+        # The value is the rest of the line: an answer may have words (an action).
+        return session.command({"cmd": "choose", "field": args[0], "value": " ".join(args[1:])})
     if verb == "seat" and len(args) == 2:
         automaton = None if args[1] == "person" else args[1]
         return session.command({"cmd": "seat", "seat": args[0], "automaton": automaton})
@@ -274,7 +285,7 @@ def _headless_command(table: RunningTable, verb: str, args: list[str]) -> dict[s
         return {"ok": True, "state": session.state()}
     raise ValueError(
         f"unknown headless command {' '.join([verb, *args])!r}; use place, lift, toggle, "
-        "button NAME, choose FIELD VALUE, agree SEAT, seat N AUTOMATON|person, wait, state "
+        "button NAME, choose FIELD VALUE..., agree SEAT, seat N AUTOMATON|person, wait, state "
         "or quit"
     )
 

@@ -250,6 +250,10 @@ def _open_game(
     players = _players(setup, adapter)
     settings: dict[str, Any] = dict(adapter.settings())
     seats = setup.settings.get("seats")
+    fixed = adapter.automaton_seats()
+    if fixed:
+        seats = {**(seats if isinstance(seats, dict) else {}),
+                 **{str(i + 1): automaton for i, (_, automaton) in fixed.items()}}
     if seats:
         if not isinstance(seats, dict):
             raise SetupError(f"seats {seats!r}: give a mapping of seat numbers to automata")
@@ -316,11 +320,15 @@ def check_names(players: tuple[str, ...]) -> None:
 
 
 def _players(setup: TableSetup, adapter: Adapter) -> tuple[str, ...]:
-    count = len(adapter.colours)
+    fixed = adapter.automaton_seats()  # named by the game itself, never asked for
+    count = len(adapter.colours) - len(fixed)
     players = setup.players or tuple(f"Player {i + 1}" for i in range(count))
     if len(players) != count:
         raise SetupError(
             f"players {','.join(players)!r}: {adapter.game} needs {count} different names, "
             "e.g. --players Ann,Bob"
         )
-    return tuple(name.strip() for name in players)
+    names = [name.strip() for name in players]
+    for index, (name, _) in sorted(fixed.items()):
+        names.insert(index, name)
+    return tuple(names)

@@ -1034,8 +1034,9 @@ class TableSession:
                 continue
             if not interp.mistakes:
                 # The adapter accepts the board as it stands (e.g. a tournament
-                # level: dead stones the mover may still lift or overlook).
-                self._show_view()
+                # level: dead stones the mover may still lift or overlook), maybe with
+                # a view of its own for it (a piece in the hand).
+                self._show_view(shown=interp.view)
                 self._maybe_think()
                 return
             self._show_resync(interp)
@@ -1054,8 +1055,11 @@ class TableSession:
         self._quick = False
         LOGGER.info("%s played %s (read early)", applied.player, applied.notation)
 
-    def _show_view(self, finale: Observation | None = None) -> None:
-        view = self.adapter.view(self._flash) if finale is None else self.adapter.finale(finale)
+    def _show_view(self, finale: Observation | None = None, shown: View | None = None) -> None:
+        if shown is not None:
+            view = shown
+        else:
+            view = self.adapter.view(self._flash) if finale is None else self.adapter.finale(finale)
         self._view = view
         self._phase = ADJUDICATE if self._adjudicating else view.phase
         self._message = view.message

@@ -1147,6 +1147,8 @@
     renderLink(s);
     renderControls(s);
     renderInputs(s);
+    // A game's own panel (docs/WEB.md): drawn from the state, answering by commands.
+    hook("panel", s, { send: (cmd, el) => request(cmd, el), seatLabel, seatColour, cap });
     const key = `${s.game_id}:${Boolean(s.result)}`;
     if (key !== gamesKey) { gamesKey = key; loadGames(); }
     const err = $("error");
