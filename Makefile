@@ -9,7 +9,7 @@ STAMP  := $(VENV)/.installed
 # axe-core from the npm registry, for the page's accessibility tests (tests/web).
 AXE    := node_modules/axe-core/axe.min.js
 
-.PHONY: run test venv lint typecheck pytest portable wheeltest mptest mpycheck bench clean
+.PHONY: run test venv lint typecheck stubcheck pytest portable wheeltest mptest mpycheck bench clean
 
 run: $(STAMP)
 	$(BIN)/meridian-table play kato $(ARGS)
@@ -17,6 +17,7 @@ run: $(STAMP)
 test: $(STAMP) $(AXE)
 	$(BIN)/ruff check host firmware tests tools
 	$(BIN)/mypy
+	$(BIN)/python tools/stubcheck.py
 	$(BIN)/python tools/mpycheck.py
 	$(BIN)/python tools/mptest.py
 	$(BIN)/python -m pytest -m "not browser and not wheel"
@@ -60,6 +61,11 @@ portable: $(STAMP)
 # from there (tests/wheel; docs/PACKAGING.md). Prints the time of each step.
 wheeltest: $(STAMP)
 	$(BIN)/python -m pytest -m wheel tests/wheel
+
+# The firmware against the published MicroPython (Pico, Pico 2) and CircuitPython stubs,
+# one mypy configuration per target (firmware/typecheck/, docs/FIRMWARE.md).
+stubcheck: $(STAMP)
+	$(BIN)/python tools/stubcheck.py
 
 mptest: $(STAMP)
 	$(BIN)/python tools/mptest.py

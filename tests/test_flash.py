@@ -23,6 +23,7 @@ from meridian_table.maker.flashing import FirmwareFile, FlashError
 from meridian_table.profiles import Profile, load_profile
 
 MICROPYTHON = Path(sys.executable).with_name("micropython")
+PICO_PROBE = "('micropython', (1, 29, 0), 4870, 'Raspberry Pi Pico with RP2040', 'rp2')\n"
 
 
 @pytest.fixture(scope="module")
@@ -102,27 +103,101 @@ def test_mpremote_commands(built: list[FirmwareFile]) -> None:
     base = [sys.executable, "-m", "mpremote", "connect", "/dev/ttyACM7"]
     assert all(cmd[:5] == base for cmd in commands)
     assert commands[0][5] == "exec"
-    copies = commands[1:-1]
+    copies = commands[1:-3]
     assert [c[5:7] for c in copies] == [["fs", "cp"]] * len(built)
-    assert [c[7:] for c in copies] == [[str(f.local), f":{f.remote}"] for f in built]
+    stage = flashing.STAGE
+    assert [c[7:] for c in copies] == [[str(f.local), f":{stage}/{f.remote}"] for f in built]
+    assert "hashlib.sha256" in commands[-3][6] and "os.rename" in commands[-2][6]
     assert commands[-1][5:] == ["reset"]
+    # An update leaves the board's config.json alone: it is not even copied.
+    kept = flashing.mpremote_commands("/dev/ttyACM7", built, keep_config=True)
+    assert not any(c[-1].endswith("config.json") for c in kept if c[5:7] == ["fs", "cp"])
 
 
-@pytest.mark.skipif(not MICROPYTHON.exists(), reason="the MicroPython unix port is not installed")
-def test_prepare_script_runs_on_micropython(built: list[FirmwareFile], tmp_path: Path) -> None:
-    """On the real interpreter: folders made, stale .py and unknown .mpy removed."""
-    fw = tmp_path / "meridian_fw"
+def _board_run(board: Path, script: str) -> subprocess.CompletedProcess[str]:
+    """Run one of flash's on-board scripts on the real interpreter, in a folder that
+    stands for the Pico's flash."""
+    return subprocess.run([str(MICROPYTHON), "-c", script], cwd=board,
+                          capture_output=True, text=True, check=False, timeout=30)
+
+
+def _old_board(board: Path) -> None:
+    fw = board / "meridian_fw"
     fw.mkdir()
     (fw / "wire.py").write_text("# an old source copy that would shadow wire.mpy\n")
     (fw / "wire.mpy").write_bytes(b"M\x06")
     (fw / "gone.mpy").write_bytes(b"M\x06")
-    (tmp_path / "notes.txt").write_text("left alone")
-    script = flashing.mpremote_commands("x", built)[0][6]
-    result = subprocess.run([str(MICROPYTHON), "-c", script], cwd=tmp_path,
-                            capture_output=True, text=True, check=False, timeout=30)
-    assert result.returncode == 0, result.stderr
-    assert sorted(os.listdir(fw)) == ["hal", "wire.mpy"]
-    assert (tmp_path / "notes.txt").exists()
+    (board / "main.py").write_text("# the old boot file\n")
+    (board / "config.json").write_text('{"board": "old"}')
+    (board / "notes.txt").write_text("left alone")
+
+
+def _copy_staged(board: Path, commands: list[list[str]]) -> None:
+    """What each `mpremote fs cp LOCAL :REMOTE` does, done here."""
+    for cmd in commands:
+        if cmd[5:7] == ["fs", "cp"]:
+            dest = board / cmd[8].lstrip(":")
+            dest.write_bytes(Path(cmd[7]).read_bytes())
+
+
+@pytest.mark.skipif(not MICROPYTHON.exists(), reason="the MicroPython unix port is not installed")
+def test_staged_copies_are_verified_then_switched_on_micropython(
+    built: list[FirmwareFile], tmp_path: Path
+) -> None:
+    """On the real interpreter: staged, every SHA-256 checked, switched with the boot
+    file last; stale .py and unknown .mpy removed; nothing else touched."""
+    _old_board(tmp_path)
+    commands = flashing.mpremote_commands("x", built)
+    assert _board_run(tmp_path, commands[0][6]).returncode == 0
+    _copy_staged(tmp_path, commands)
+    verify = _board_run(tmp_path, commands[-3][6])
+    assert verify.returncode == 0 and "verified" in verify.stdout, verify.stderr
+    switch = _board_run(tmp_path, commands[-2][6])
+    assert switch.returncode == 0 and "switched" in switch.stdout, switch.stderr
+    fw = tmp_path / "meridian_fw"
+    assert "wire.py" not in os.listdir(fw) and "gone.mpy" not in os.listdir(fw)
+    assert (fw / "wire.mpy").read_bytes() == next(
+        f.local for f in built if f.remote == "meridian_fw/wire.mpy").read_bytes()
+    assert (tmp_path / "main.py").read_text() == built[-2].local.read_text()
+    assert json.loads((tmp_path / "config.json").read_text())["board"] == "kato-114"
+    assert (tmp_path / "notes.txt").exists() and not (tmp_path / flashing.STAGE).exists()
+
+
+@pytest.mark.skipif(not MICROPYTHON.exists(), reason="the MicroPython unix port is not installed")
+def test_a_damaged_copy_is_caught_and_the_old_firmware_kept(
+    built: list[FirmwareFile], tmp_path: Path
+) -> None:
+    _old_board(tmp_path)
+    commands = flashing.mpremote_commands("x", built, keep_config=True)
+    _board_run(tmp_path, commands[0][6])
+    _copy_staged(tmp_path, commands)
+    damaged = tmp_path / flashing.STAGE / "meridian_fw" / "link.mpy"
+    damaged.write_bytes(damaged.read_bytes()[:-10])   # a copy cut short
+    verify = _board_run(tmp_path, commands[-3][6])
+    assert verify.returncode != 0
+    assert ("copy damaged, old firmware kept: .meridian-new/meridian_fw/link.mpy"
+            in verify.stdout + verify.stderr)
+    # run_commands stops there: the switch never runs, the old firmware boots as before.
+    assert (tmp_path / "main.py").read_text() == "# the old boot file\n"
+    assert (tmp_path / "config.json").read_text() == '{"board": "old"}'
+
+
+def test_update_keeps_this_boards_config_and_refuses_another(kato: Profile) -> None:
+    mine = kato.firmware_config()
+    assert flashing.keep_board_config(mine, kato, update=False)       # nothing to write
+    assert not flashing.keep_board_config({"board": "kato-114"}, kato, update=False)
+    assert flashing.keep_board_config({**mine, "brightness": 20}, kato, update=True)
+    with pytest.raises(FlashError, match="is for 'kato-80', not 'kato-114'"):
+        flashing.keep_board_config({"board": "kato-80"}, kato, update=True)
+    with pytest.raises(FlashError, match="the board has none"):
+        flashing.keep_board_config(None, kato, update=True)
+
+
+def test_play_is_told_when_the_board_runs_older_firmware() -> None:
+    notice = flashing.update_notice("0.0.9", "kato-114")
+    assert notice is not None and "meridian-table flash --profile kato-114 --update" in notice
+    assert flashing.update_notice(FW_VERSION, "kato-114") is None
+    assert flashing.update_notice("garbage", "kato-114") is not None
 
 
 def test_run_commands_reports_progress_and_stops_at_a_failure(built: list[FirmwareFile]) -> None:
@@ -141,7 +216,8 @@ def test_run_commands_reports_progress_and_stops_at_a_failure(built: list[Firmwa
         flashing.run_commands(commands, runner=runner, on_step=lambda i, c: seen.append(i))
     assert seen == [0, 1, 2] and len(ran) == 3
     message = str(info.value)
-    assert f"mpremote connect /dev/ttyACM0 fs cp {built[1].local} :{built[1].remote}" in message
+    assert (f"mpremote connect /dev/ttyACM0 fs cp {built[1].local} "
+            f":{flashing.STAGE}/{built[1].remote}") in message
     assert "could not enter raw repl" in message and "no other program" in message
 
 
@@ -194,10 +270,12 @@ def test_flash_command_end_to_end_without_a_pico(
 ) -> None:
     ran: list[list[str]] = []
 
-    def runner(cmd: Sequence[str]) -> subprocess.CompletedProcess[str]:
+    def runner(cmd: Sequence[str], timeout: float = 60) -> subprocess.CompletedProcess[str]:
         if "mpremote" in cmd:
             ran.append(list(cmd))
-            return subprocess.CompletedProcess(list(cmd), 0, "", "")
+            # The probe: what MicroPython 1.29 on a Pico prints (tests/test_flash_boards.py).
+            answer = PICO_PROBE if "exec" in cmd and "sys.implementation" in cmd[-1] else ""
+            return subprocess.CompletedProcess(list(cmd), 0, answer, "")
         return subprocess.run(list(cmd), capture_output=True, text=True, check=False)
 
     board = FakeBoard(kato.rows, kato.cols, kato.leds, board=kato.name, fw=FW_VERSION)
@@ -217,6 +295,8 @@ def test_flash_command_end_to_end_without_a_pico(
     )
     assert result.exit_code == 0, result.output
     assert f"kato-114 runs firmware {FW_VERSION}" in result.output
+    assert "sys.implementation" in ran[0][-1]  # the probe, then prepare, copy, reset
+    ran = ran[1:]
     assert ran[0][5] == "exec" and ran[-1][5:] == ["reset"]
     assert sum(1 for c in ran if c[5:7] == ["fs", "cp"]) == len(flashing.firmware_sources()) + 2
 
@@ -229,3 +309,30 @@ def test_flash_build_only_and_bad_profile(tmp_path: Path) -> None:
     assert json.loads((tmp_path / "b" / "config.json").read_text())["board"] == "kato-80"
     result = runner.invoke(main, ["flash", "--profile", "kato-81"])
     assert result.exit_code == 1 and "no board profile has this name" in result.output
+
+
+def test_play_says_once_that_the_board_wants_an_update(
+    kato: Profile, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from types import SimpleNamespace
+
+    from meridian_table.cli.play import _watch_firmware
+
+    class _Link:
+        hello: object = None
+        subscribers: list = []  # noqa: RUF012
+
+        def subscribe(self, callback):  # type: ignore[no-untyped-def]
+            self.subscribers.append(callback)
+
+    link = _Link()
+    table = SimpleNamespace(link=link, profile=kato)
+    _watch_firmware(table, headless=True)  # type: ignore[arg-type]
+    assert capsys.readouterr().err == ""   # no HELLO yet
+    link.hello = SimpleNamespace(fw="0.0.9")
+    for callback in link.subscribers:
+        callback(object())
+        callback(object())                 # said once
+    err = capsys.readouterr().err
+    assert err.count("older than this meridian-table's") == 1
+    assert "meridian-table flash --profile kato-114 --update" in " ".join(err.split())

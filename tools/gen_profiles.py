@@ -49,7 +49,7 @@ def _debounce(rows: int, shift_bits: int = 0) -> dict[str, int]:
     return {"scans": 4, "scan_period_ms": period, "settle_us": SETTLE_US}
 
 
-def _leds(count: int, budget: int = 400, brightness: int = 64) -> dict[str, Any]:
+def _leds(count: int, budget: int = 200, brightness: int = 64) -> dict[str, Any]:
     return {
         "count": count, "pin": LED_PIN, "order": "GRB", "brightness": brightness,
         "budget_ma": budget, "ma_per_channel": 20, "idle_ma_per_led": 1,

@@ -6,10 +6,13 @@
 
 Each diagram shows, from the same data the host and the firmware use:
 
-1. the Pico's GPIOs and what each one drives or reads;
-2. the switch matrix (which site sits on which row and column line, with its 1N4148)
-   or, for the sr165 scanner, which 74HC165 input each site is wired to;
-3. the LED data path (GPIO -> 74AHCT125 -> 330 ohm -> DIN) and the power figures;
+1. the Pico's physical pins (the header's numbers, the same on a Pico 2): every GP
+   used with what it drives or reads, and the power pins (VBUS, GND, 3V3);
+2. the switch matrix, each cell a reed switch in series with a 1N4148 between its
+   column and row lines, or, for the sr165 scanner, the 74HC165 chain at pin level
+   (SH/LD, CLK, CLK INH tied low, QH to SER, the last SER tied, VCC and GND);
+3. the LED and power section: supply (USB or a 5 V supply with its DC jack), fuse,
+   1000 uF capacitor, 74AHCT125 level shifter, 330 ohm resistor, DIN, and the figures;
 4. the board seen from above: every site with its matrix position and LED index,
    and the LED chain drawn in order, so the strip's route can be checked by eye.
 
@@ -29,6 +32,7 @@ from meridian_table.games.kato import geometry as kato_geometry
 from meridian_table.profiles import (
     BOARDS_DIR,
     Profile,
+    ProfileError,
     list_profiles,
     load_profile,
     pico,
@@ -41,7 +45,15 @@ OUT_DIR = ROOT / "hardware" / "diagrams"
 FONT = "font-family:DejaVu Sans Mono,Menlo,Consolas,monospace"
 CELL_H = 30
 PIN_ROW_H = 15
-CHIP_W, CHIP_H = 170, 8 * 14 + 24
+CHIP_W, CHIP_H = 170, 8 * 14 + 46
+# The Pico's (and Pico 2's) 40-pin header: GPIO -> physical pin (datasheet pinout).
+PICO_PIN = {0: 1, 1: 2, 2: 4, 3: 5, 4: 6, 5: 7, 6: 9, 7: 10, 8: 11, 9: 12, 10: 14, 11: 15,
+            12: 16, 13: 17, 14: 19, 15: 20, 16: 21, 17: 22, 18: 24, 19: 25, 20: 26, 21: 27,
+            22: 29, 26: 31, 27: 32, 28: 34}
+GND_PINS = (3, 8, 13, 18, 23, 28, 33, 38)
+VBUS_PIN, VSYS_PIN, V3_PIN = 40, 39, 36
+# 74HC165 (DIP-16 / SOIC-16) pins.
+HC165_INPUT_PIN = {"A": 11, "B": 12, "C": 13, "D": 14, "E": 3, "F": 4, "G": 5, "H": 6}
 COLOURS = {
     "row": "#1f6fb2",
     "col": "#b2561f",
@@ -97,6 +109,17 @@ class Svg:
     def circle(self, x: float, y: float, r: float, fill: str, stroke: str = "#222") -> None:
         self.parts.append(
             f'<circle cx="{_f(x)}" cy="{_f(y)}" r="{_f(r)}" fill="{fill}" stroke="{stroke}"/>'
+        )
+
+    def reed(self, x: float, y: float, colour: str = "#444") -> None:
+        """A reed switch drawn vertically: two contacts in a glass outline, open."""
+        self.parts.append(
+            f'<path d="M{_f(x)},{_f(y - 5)} L{_f(x)},{_f(y - 1)} L{_f(x + 3)},{_f(y + 2)} '
+            f'M{_f(x)},{_f(y + 2)} L{_f(x)},{_f(y + 5)}" fill="none" stroke="{colour}"/>'
+        )
+        self.parts.append(
+            f'<rect x="{_f(x - 3)}" y="{_f(y - 4)}" width="7" height="8" rx="3" fill="none" '
+            f'stroke="{colour}" stroke-width="0.5"/>'
         )
 
     def diode(self, x: float, y: float, colour: str = "#444") -> None:
@@ -155,15 +178,52 @@ def _header(svg: Svg, profile: Profile, width: float) -> float:
     return 100
 
 
+def _power_pins(profile: Profile) -> list[tuple[int, str, str]]:
+    usb = profile.power_source == "usb"
+    five = ("USB 5 V: 74AHCT125 VCC and, through the fuse, the LEDs' 5 V" if usb else
+            "not connected (the LEDs have their own 5 V supply)")
+    roles = [(VBUS_PIN, f"VBUS: {five}", "#b22222"),
+             (V3_PIN, "3V3(OUT): " + ("74HC165 VCC and the 10k pull-ups"
+                                       if profile.shift_chain is not None else
+                                       "optional column pull-ups only"), "#b22222"),
+             (GND_PINS[-1], "GND: common ground of the Pico, the level shifter and the LEDs"
+              + ("" if usb else " (and the 5 V supply's 0 V)"), "#333333")]
+    return roles
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    lines: list[str] = []
+    for word in text.split():
+        if lines and len(lines[-1]) + 1 + len(word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines
+
+
 def _pins(svg: Svg, profile: Profile, top: float) -> float:
-    svg.text(20, top + 12, "Raspberry Pi Pico", size=13, weight="bold")
+    svg.text(20, top + 12, "Pico / Pico 2 header pins", size=13, weight="bold")
     roles = _pin_roles(profile)
-    height = 26 + PIN_ROW_H * len(roles)
-    svg.rect(20, top + 20, 280, height, stroke="#444", rx=6)
+    power = [(pin, label.partition(": "), colour) for pin, label, colour in _power_pins(profile)]
+    notes = [_wrap(parts[2], 38) for _, parts, _ in power]
+    rows = len(roles) + len(power) + sum(len(n) for n in notes) + 1
+    height = 30 + PIN_ROW_H * rows
+    svg.rect(20, top + 20, 300, height, stroke="#444", rx=6)
     for i, (pin, label, colour) in enumerate(roles):
         y = top + 38 + i * PIN_ROW_H
-        svg.text(30, y, f"GP{pin:<2}", size=11, colour=colour, weight="bold")
-        svg.text(70, y, label, size=11, colour=colour)
+        svg.text(28, y, f"pin {PICO_PIN[pin]:<2}", size=10, colour="#666")
+        svg.text(72, y, f"GP{pin:<2}", size=11, colour=colour, weight="bold")
+        svg.text(108, y, label, size=10, colour=colour)
+    y = top + 42 + len(roles) * PIN_ROW_H
+    for (pin, (name, _, _), colour), note in zip(power, notes, strict=True):
+        svg.text(28, y, f"pin {pin:<2}", size=10, colour="#666")
+        svg.text(72, y, name, size=11, colour=colour, weight="bold")
+        for line in note:
+            y += PIN_ROW_H - 3
+            svg.text(72, y, line, size=9, colour=colour)
+        y += PIN_ROW_H
+    others = ", ".join(str(p) for p in GND_PINS[:-1])
+    svg.text(28, y, f"GND also on pins {others}", size=9, colour="#666")
     return top + 20 + height
 
 
@@ -177,6 +237,8 @@ def _matrix(svg: Svg, profile: Profile, left: float, top: float) -> tuple[float,
     cell_w = _cell_w(profile)
     svg.text(left, top + 12, "switch matrix: each cell is a reed switch in series with a 1N4148",
              size=13, weight="bold")
+    svg.text(left + 560, top + 12, "(wire: column line -> reed -> diode -> row line)",
+             size=10, colour="#666")
     svg.text(left, top + 28, "(anode to the column line, cathode to the row line; "
              "the diode stops ghosting through closed neighbours)", size=11)
     grid_left, grid_top = left + 70, top + 56
@@ -201,7 +263,12 @@ def _matrix(svg: Svg, profile: Profile, left: float, top: float) -> tuple[float,
         colour = COLOURS["button"] if name in profile.buttons else COLOURS["site"]
         svg.rect(x + 3, y + 3, cell_w - 6, CELL_H - 8, stroke=colour, fill="#fafafa", rx=3)
         svg.text(x + 8, y + 17, name, size=10, colour=colour, weight="bold")
-        svg.diode(x + cell_w - 12, y + 14)
+        # Column line -> reed switch -> 1N4148 (cathode down) -> row line.
+        cx, sx = x + cell_w / 2, x + cell_w - 12
+        svg.line(cx, y + 5, sx, y + 5, COLOURS["col"], 0.6)
+        svg.reed(sx, y + 10)
+        svg.diode(sx, y + 19)
+        svg.line(sx, y + 22, sx, y + CELL_H - 2, COLOURS["row"], 0.6)
         svg.text(x + cell_w - 20, y + 25, str(pos), size=8, colour="#888", anchor="end")
     return grid_left + profile.cols * cell_w, grid_top + profile.rows * CELL_H
 
@@ -211,14 +278,20 @@ def _chain(svg: Svg, profile: Profile, left: float, top: float) -> tuple[float, 
     assert chain is not None  # only called for sr165 profiles
     svg.text(left, top + 12, "74HC165 chain: one input per switch (switch to GND, 10k pull-up "
              "to 3.3 V)", size=13, weight="bold")
-    svg.text(left, top + 28, f"chip 1's QH goes to GP{chain.data}; chip k's SER comes from chip "
-             f"k+1's QH; SH/LD (GP{chain.load}) and CLK (GP{chain.clk}) go to every chip. "
-             "Position = bit shifted out: chip k input H is 8(k-1), G is 8(k-1)+1 ... A is "
-             "8(k-1)+7.", size=10)
+    svg.text(left, top + 28, f"every chip: SH/LD (1) <- GP{chain.load} (pin {PICO_PIN[chain.load]}), "
+             f"CLK (2) <- GP{chain.clk} (pin {PICO_PIN[chain.clk]}), CLK INH (15) -> GND, "
+             "VCC (16) -> 3V3 (pin 36), GND (8) -> GND, ~QH (7) not connected, "
+             "100 nF from VCC to GND.", size=10)
+    svg.text(left, top + 42, f"chip 1's QH (9) -> GP{chain.data} (pin {PICO_PIN[chain.data]}); "
+             f"chip k's SER (10) <- chip k+1's QH (9); chip {profile.chips}'s SER (10) -> GND "
+             "(tied, never floating).", size=10)
+    svg.text(left, top + 56, "Position = bit shifted out: chip k input H is 8(k-1), "
+             "G is 8(k-1)+1 ... A is 8(k-1)+7; the pin number of each input is in brackets.",
+             size=10)
     per_row = 7
     for chip in range(profile.chips):
         x = left + (chip % per_row) * (CHIP_W + 14)
-        y = top + 44 + (chip // per_row) * (CHIP_H + 14)
+        y = top + 72 + (chip // per_row) * (CHIP_H + 14)
         svg.rect(x, y, CHIP_W, CHIP_H, stroke=COLOURS["sr"], rx=4)
         svg.text(x + 8, y + 16, f"chip {chip + 1} (74HC165)", size=11, colour=COLOURS["sr"],
                  weight="bold")
@@ -226,29 +299,67 @@ def _chain(svg: Svg, profile: Profile, left: float, top: float) -> tuple[float, 
             pos = chip * 8 + k
             name = profile.site_at(pos) if pos < profile.positions else None
             pin_name = "HGFEDCBA"[k]
-            label = f"{pin_name} {pos:>3} {name or '-'}"
+            label = f"{pin_name}({HC165_INPUT_PIN[pin_name]:>2}) {pos:>3} {name or '-'}"
             colour = COLOURS["button"] if name in profile.buttons else COLOURS["site"]
             svg.text(x + 10, y + 32 + k * 14, label, size=10, colour=colour if name else "#aaa")
+        feed = (f"QH(9) -> GP{chain.data}" if chip == 0 else f"QH(9) -> chip {chip} SER(10)")
+        ser = ("SER(10) -> GND" if chip == profile.chips - 1
+               else f"SER(10) <- chip {chip + 2} QH(9)")
+        svg.text(x + 10, y + CHIP_H - 18, feed, size=9, colour=COLOURS["sr"])
+        svg.text(x + 10, y + CHIP_H - 6, ser, size=9, colour=COLOURS["sr"])
     rows = -(-profile.chips // per_row)
-    return left + per_row * (CHIP_W + 14), top + 44 + rows * (CHIP_H + 14)
+    return left + per_row * (CHIP_W + 14), top + 72 + rows * (CHIP_H + 14)
+
+
+def _box(svg: Svg, x: float, y: float, w: float, title: str, note: str, colour: str) -> None:
+    svg.rect(x, y, w, 34, stroke=colour, fill="#fbfbfb", rx=4)
+    svg.text(x + w / 2, y + 14, title, size=10, colour=colour, anchor="middle", weight="bold")
+    svg.text(x + w / 2, y + 27, note, size=8, colour="#555", anchor="middle")
 
 
 def _power(svg: Svg, profile: Profile, top: float) -> float:
     svg.text(20, top + 12, "LED data and power", size=13, weight="bold")
+    usb = profile.power_source == "usb"
+    red, led = "#b22222", COLOURS["led"]
+    y = top + 26
+    # The 5 V path: source -> fuse -> +5 V rail (capacitor, shifter VCC, strip).
+    if usb:
+        _box(svg, 20, y, 150, "USB 5 V", f"VBUS, Pico pin {VBUS_PIN}", red)
+        fuse = "500 mA polyfuse"
+    else:
+        _box(svg, 20, y, 150, f"5 V {profile.supply_ma // 1000 or 1} A+ supply",
+             "DC jack 5.5/2.1 mm", red)
+        fuse = f"{-(-profile.supply_ma // 1000)} A fuse"
+    svg.line(170, y + 17, 200, y + 17, red, 1.5)
+    _box(svg, 200, y, 130, "fuse", fuse, red)
+    svg.line(330, y + 17, 360, y + 17, red, 1.5)
+    _box(svg, 360, y, 160, "1000 uF / 10 V", "across 5 V and GND at DIN", red)
+    svg.line(520, y + 17, 550, y + 17, red, 1.5)
+    _box(svg, 550, y, 150, "LED strip 5 V / GND", f"{profile.leds} x WS2812", red)
+    # The data path: GPIO -> level shifter -> resistor -> DIN.
+    y2 = y + 46
+    _box(svg, 20, y2, 150, f"GP{profile.led_pin}", f"Pico pin {PICO_PIN[profile.led_pin]}, 3.3 V", led)
+    svg.line(170, y2 + 17, 200, y2 + 17, led, 1.5)
+    _box(svg, 200, y2, 130, "74AHCT125", "1A->1Y, 1OE GND, VCC 5 V", led)
+    svg.line(330, y2 + 17, 360, y2 + 17, led, 1.5)
+    _box(svg, 360, y2, 160, "330 ohm", "in series, near DIN", led)
+    svg.line(520, y2 + 17, 550, y2 + 17, led, 1.5)
+    _box(svg, 550, y2, 150, "DIN of LED 0", "GND common with the Pico", led)
     lines = [
-        f"GP{profile.led_pin} -> 74AHCT125 (1A->1Y, 1OE to GND, VCC 5 V) -> 330 ohm -> DIN of LED 0",
-        "(WS2812 wants 0.7 x 5 V = 3.5 V for a 1; a 3.3 V GPIO is out of spec;",
+        "(WS2812 wants 0.7 x 5 V = 3.5 V for a 1; a 3.3 V GPIO is out of spec;"
         " a BSS138 shifter is too slow for 800 kbit/s)",
         f"{profile.leds} LEDs x 60 mA = {profile.worst_case_ma} mA at full white;"
         f" x 20 mA typical = {profile.leds * 20} mA",
         f"firmware limit: {profile.budget_ma} mA per frame (idle {profile.leds * profile.idle_ma_per_led} mA)",
-        f"supply: {profile.supply_ma} mA {'USB' if profile.power_source == 'usb' else 'external 5 V'}"
-        + ("; inject 5 V + GND every 50 LEDs" if profile.power_source != "usb" else ""),
-        "1000 uF across 5 V / GND at the strip's input",
+        f"supply: {profile.supply_ma} mA {'USB' if usb else 'external 5 V'}"
+        + ("; inject 5 V + GND every 50 LEDs" if not usb else ""),
+        "the 1000 uF capacitor draws an inrush at plug-in: the fuse and the USB port's "
+        "current limit take it; plug the board in before opening the page",
     ]
+    y3 = y2 + 50
     for i, text in enumerate(lines):
-        svg.text(20, top + 32 + i * 15, text, size=10, colour=COLOURS["led"] if i == 0 else "#333")
-    return top + 32 + len(lines) * 15
+        svg.text(20, y3 + i * 15, text, size=10, colour="#333")
+    return y3 + len(lines) * 15
 
 
 def _site_xy(profile: Profile) -> dict[str, tuple[float, float]]:
@@ -340,7 +451,13 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--output needs exactly one profile")
     stale = 0
     for name in names:
-        profile = load_profile(name)
+        try:
+            profile = load_profile(name)
+        except ProfileError as exc:
+            print(f"cannot draw {name}: {exc}", file=sys.stderr)
+            print("fix the profile (meridian-table profile check lists every problem), "
+                  "then run this again", file=sys.stderr)
+            return 2
         # A shipped profile's diagram lives in hardware/diagrams/; any other profile
         # file gets its diagram next to it, never over a shipped one.
         source = resolve(name)

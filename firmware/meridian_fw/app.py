@@ -125,7 +125,7 @@ class App:
         boot are in the first SNAP instead of a burst of SENSE events."""
         deb = self.debouncer
         for _ in range(deb.n):
-            self.scanner.scan(self._raw)
+            self.scanner.scan(self._raw)  # type: ignore[union-attr]  # ok: a scanner
             deb.update(self._raw, self._changed)
             self.clock.sleep_ms(self._period)
         changed = self._changed
@@ -150,7 +150,7 @@ class App:
         self.leds.step(now)
 
     def _scan(self, now):
-        self.scanner.scan(self._raw)
+        self.scanner.scan(self._raw)  # type: ignore[union-attr]  # step() checked it
         counters = self.link.counters
         counters[SCANS] = (counters[SCANS] + 1) & COUNTER_WRAP
         if self.debouncer.update(self._raw, self._changed):
@@ -258,7 +258,7 @@ def boot(config_path="config.json", hal_factory=None):
         from meridian_fw.hal import make_hal as hal_factory
     app = App(hal_factory(config), config, problem)
     # Let go of the functions too: each one keeps its whole module alive.
-    hal_factory = load_config = None
+    del hal_factory, load_config
     _forget("meridian_fw.config")
     _forget("meridian_fw.hal")
     gc.collect()

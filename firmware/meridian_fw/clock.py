@@ -72,22 +72,26 @@ class SystemClock(PeriodClock):
     def __init__(self):
         if hasattr(time, "ticks_ms"):
             # MicroPython: the port's own period. ticks_add(0, -1) is period - 1.
-            PeriodClock.__init__(self, time.ticks_add(0, -1) + 1)
-            self.ticks_ms = time.ticks_ms
-            self.ticks_us = time.ticks_us
-            self.ticks_diff = time.ticks_diff
-            self.ticks_add = time.ticks_add
-            self.sleep_ms = time.sleep_ms
-            self.sleep_us = time.sleep_us
+            # The port's own functions replace the methods: one call, no Python frame.
+            # (The stubs type ticks as a private class and CircuitPython's time has no
+            # ticks_*: hasattr guards this branch, which mypy cannot see.)
+            period = time.ticks_add(0, -1) + 1  # type: ignore[attr-defined, type-var, unused-ignore]
+            PeriodClock.__init__(self, period)
+            self.ticks_ms = time.ticks_ms  # type: ignore[attr-defined, method-assign, unused-ignore]
+            self.ticks_us = time.ticks_us  # type: ignore[attr-defined, method-assign, unused-ignore]
+            self.ticks_diff = time.ticks_diff  # type: ignore[attr-defined, method-assign, unused-ignore]
+            self.ticks_add = time.ticks_add  # type: ignore[attr-defined, method-assign, unused-ignore]
+            self.sleep_ms = time.sleep_ms  # type: ignore[attr-defined, method-assign, unused-ignore]
+            self.sleep_us = time.sleep_us  # type: ignore[attr-defined, method-assign, unused-ignore]
         else:
             # CPython (in-process virtual board): RP2040's period, so wraps behave alike.
             PeriodClock.__init__(self, RP2040_PERIOD)
 
     def ticks_ms(self):
-        return int(time.monotonic() * 1000) & self._mask
+        return int(time.monotonic() * 1000) & self._mask  # type: ignore[attr-defined, unused-ignore]  # CPython only
 
     def ticks_us(self):
-        return int(time.monotonic() * 1000000) & self._mask
+        return int(time.monotonic() * 1000000) & self._mask  # type: ignore[attr-defined, unused-ignore]  # CPython only
 
     def sleep_ms(self, ms):
         if ms > 0:

@@ -9,7 +9,7 @@ must give a clear error over the link and a fault pattern, never a dead board.
 try:
     import json
 except ImportError:  # pragma: no cover - every port we target has json
-    json = None
+    json = None  # type: ignore[assignment]
 
 CONFIG_FILE = "config.json"
 
@@ -24,7 +24,7 @@ BAD = "bad_value"
 UNREADABLE = "unreadable"
 NOT_JSON = "not_json"
 
-DEFAULTS = {
+DEFAULTS = {  # type: dict
     "scanner": "matrix",
     "row_pins": None,
     "col_pins": None,
@@ -83,7 +83,7 @@ def validate(raw):
     """Check a config dict; returns (config with defaults filled in, problem or None)."""
     if not isinstance(raw, dict):
         return None, ("config", BAD)
-    cfg = {}
+    cfg = {}  # type: dict
     for key in DEFAULTS:
         cfg[key] = DEFAULTS[key]
     for key in raw:

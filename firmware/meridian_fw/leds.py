@@ -17,7 +17,7 @@ from meridian_fw.wire import EFFECT_LETTERS, MAX_PALETTE  # the one format modul
 try:
     from micropython import const
 except ImportError:
-    def const(x):
+    def const(x):  # type: ignore[misc]  # CPython: no micropython module
         return x
 
 FRAME_MS = const(20)        # at most 50 frames per second

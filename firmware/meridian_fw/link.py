@@ -13,7 +13,7 @@ from meridian_fw.leds import effect_code
 try:
     from micropython import const
 except ImportError:
-    def const(x):
+    def const(x):  # type: ignore[misc]  # CPython: no micropython module
         return x
 
 # Counter indices, in the order of their names in STATS (_STAT_KEYS).

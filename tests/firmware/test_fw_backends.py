@@ -121,13 +121,13 @@ def test_circuitpython_backend_drives_the_real_adafruit_neopixel_library():
 
     cpdir = __file__.replace("\\", "/").rsplit("/", 1)[0] + "/cpfakes"
     fakes = {}
-    for name in ("board", "digitalio", "neopixel_write", "usb_cdc"):
+    for name in ("board", "digitalio", "neopixel_write", "usb_cdc", "keypad"):
         spec = importlib.util.spec_from_file_location(name, cpdir + "/" + name + ".py")
         mod = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(mod)
         fakes[name] = mod
-    names = ("board", "digitalio", "neopixel_write", "usb_cdc", "neopixel",
-             "meridian_fw.hal.circuitpy")
+    names = ("board", "digitalio", "neopixel_write", "usb_cdc", "keypad", "neopixel",
+             "meridian_fw.hal.circuitpy", "meridian_fw.hal.cpkeys")
     saved = _swap_modules(names, fakes)
     try:
         import neopixel
@@ -142,8 +142,9 @@ def test_circuitpython_backend_drives_the_real_adafruit_neopixel_library():
         cfg = config(rows=2, cols=2, row_pins=[0, 1], col_pins=[2, 3], leds=2, led_pin=16,
                      brightness=255, budget_ma=10000, settle_us=0)
         fakes["digitalio"].levels["GP3"] = False   # column 1 pulled low by ... every row
+        cfg["cp_scanner"] = "digitalio"            # the portable scanner, kept for boards
         app = App(hal, cfg)
-        assert app.problem is None
+        assert app.problem is None and hal.scanner_kind == "digitalio"
         assert app.debouncer.state == [0b10, 0b10]
         from meridian_fw import wire
         serial.incoming += wire.encode("PLAN", 1, [1, 2, "000000O,123456S"])
@@ -158,6 +159,25 @@ def test_circuitpython_backend_drives_the_real_adafruit_neopixel_library():
         assert data == bytes((0x34, 0x12, 0x56, 0, 0, 0))   # GRB bytes on the wire
         app.deinit()
         assert fakes["neopixel_write"].calls[-1][1] == bytes(6)
+        # The default: keypad.KeyMatrix scans; its events become SENSE frames.
+        del cfg["cp_scanner"]
+        fakes["digitalio"].levels.clear()
+        serial = fakes["usb_cdc"].Serial()
+        hal = CircuitPyHal(serial=serial, ticks_ms=clock.ticks_ms, sleep=lambda s: None)
+        app = App(hal, cfg)
+        assert hal.scanner_kind == "keypad"
+        km = fakes["keypad"].matrices[-1]
+        assert [p.name for p in km.row_pins] == ["GP0", "GP1"]
+        assert [p.name for p in km.column_pins] == ["GP2", "GP3"]
+        km.press(3)            # row 1, column 1
+        for _ in range(40):
+            app.step()
+            clock.advance(1)
+        frames = [wire.decode(line + b"\n") for line in bytes(serial.outgoing).split(b"\n")
+                  if line.startswith(b"SENSE")]
+        assert [(f.fields[1], f.fields[2]) for f in frames][:1] == [("3", "1")], frames
+        app.deinit()
+        assert km.deinited
     finally:
         _swap_modules(names, saved)
 
@@ -222,3 +242,75 @@ def test_config_problems_name_the_key():
     ok = validate(config(scanner="sr165", sr={"load": 1, "clk": 2, "data": 3, "bits": 144},
                          row_pins=None, col_pins=None))
     assert ok[1] is None and ok[0]["debounce_scans"] == 4
+
+
+def _keypad_fake():
+    """The fake CircuitPython keypad, as the module ``keypad`` (both interpreters)."""
+    cpdir = __file__.replace("\\", "/").rsplit("/", 1)[0] + "/cpfakes"
+    if MICROPYTHON:
+        sys.path.append(cpdir)
+        try:
+            sys.modules.pop("keypad", None)
+            import keypad
+        finally:
+            sys.path.remove(cpdir)
+        return keypad
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("keypad", cpdir + "/keypad.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_keypad_scanner_turns_keymatrix_events_into_row_masks():
+    keypad = _keypad_fake()
+    saved = _swap_modules(("keypad", "meridian_fw.hal.cpkeys"), {"keypad": keypad})
+    try:
+        from meridian_fw.hal.cpkeys import KeypadScanner
+
+        scanner = KeypadScanner(["r0", "r1", "r2"], ["c0", "c1", "c2", "c3"], 2, 4)
+        km = keypad.matrices[-1]
+        # The diodes as drawn (anode to the column), the loop's period and debounce.
+        assert km.columns_to_anodes and km.interval == 0.002 and km.debounce_threshold == 4
+        masks = [0, 0, 0]
+        km.press(6)            # row 1, column 2: position 6, as the firmware numbers it
+        km.press(11)           # row 2, column 3
+        scanner.scan(masks)
+        assert masks == [0, 0b0100, 0b1000]
+        km.press(6, False)
+        scanner.scan(masks)
+        assert masks == [0, 0, 0b1000]
+        # An overflowed queue: the state is rebuilt from what is still closed.
+        km.events.overflowed = True
+        km.closed.add(0)
+        scanner.scan(masks)
+        assert masks == [0b0001, 0, 0b1000] and not km.events.overflowed
+        scanner.deinit()
+        assert km.deinited
+    finally:
+        _swap_modules(("keypad", "meridian_fw.hal.cpkeys"), saved)
+
+
+def test_keypad_scan_allocates_nothing():
+    if not MICROPYTHON:
+        return  # heap_lock exists only on MicroPython; mptest runs this for real
+    import micropython
+
+    keypad = _keypad_fake()
+    saved = _swap_modules(("keypad", "meridian_fw.hal.cpkeys"), {"keypad": keypad})
+    try:
+        from meridian_fw.hal.cpkeys import KeypadScanner
+
+        scanner = KeypadScanner(["r0", "r1"], ["c0", "c1"], 2, 4)
+        masks = [0, 0]
+        scan = scanner.scan
+        micropython.heap_lock()
+        try:
+            scan(masks)
+            scan(masks)
+        finally:
+            micropython.heap_unlock()
+        assert masks == [0, 0]
+    finally:
+        _swap_modules(("keypad", "meridian_fw.hal.cpkeys"), saved)

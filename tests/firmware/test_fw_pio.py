@@ -1,6 +1,6 @@
 """The rp2 backend's PIO WS2812 driver against the fake rp2 module (tests/firmware/fakes):
-the program's bit timing, the words put for a known frame, no allocation per write,
-deinit, and the neopixel fallback."""
+the program's bit timing, the words put (or fed by DMA) for a known frame, no
+allocation per write, deinit, and the put and neopixel fallbacks."""
 
 import sys
 
@@ -151,29 +151,91 @@ def test_pio_strip_puts_one_grb_word_per_led_for_the_boot_frame():
         env.close()
 
 
-def test_pio_write_allocates_nothing():
-    if not MICROPYTHON:
-        return  # heap_lock exists only on MicroPython; mptest runs this for real
+def _allocation_free_show(env, dma):
     import micropython
 
+    hal = env.hal()
+    if not dma:
+        del env.rp2.DMA   # a port without rp2.DMA
+    strip = hal.make_strip(config(leds=114, led_pin=16))
+    assert strip.feed == ("dma" if dma else "put")
+    sm = env.rp2.machines[0]
+    for i in range(len(strip.buf)):
+        strip.buf[i] = (i * 37) & 0xFF
+    show = strip.show
+    micropython.heap_lock()
+    try:
+        show()
+        show()
+    finally:
+        micropython.heap_unlock()
+    assert sm.sent_n == 114
+    assert sm.sent[113] == (strip.buf[339] << 24) | (strip.buf[340] << 16) | (
+        strip.buf[341] << 8)
+    return sm
+
+
+def test_pio_write_allocates_nothing_with_put_or_dma():
+    if not MICROPYTHON:
+        return  # heap_lock exists only on MicroPython; mptest runs this for real
+    env = _Env()
+    try:
+        sm = _allocation_free_show(env, dma=False)
+        assert sm.puts == 2
+    finally:
+        env.close()
+    env = _Env()
+    try:
+        _allocation_free_show(env, dma=True)
+        assert env.rp2.dma_channels[-1].transfers == 2
+    finally:
+        env.close()
+
+
+def test_dma_feeds_the_fifo_the_words_put_would_and_is_paced_by_its_dreq():
     env = _Env()
     try:
         hal = env.hal()
-        strip = hal.make_strip(config(leds=114, led_pin=16))
+        strip = hal.make_strip(config(leds=4, led_pin=16))
+        assert strip.feed == "dma"
+        _frame_leds(strip, 4)
         sm = env.rp2.machines[0]
-        for i in range(len(strip.buf)):
-            strip.buf[i] = (i * 37) & 0xFF
-        show = strip.show
-        micropython.heap_lock()
-        try:
-            show()
-            show()
-        finally:
-            micropython.heap_unlock()
-        assert sm.puts == 2 and sm.sent_n == 114
-        assert sm.sent[113] == (strip.buf[339] << 24) | (strip.buf[340] << 16) | (
-            strip.buf[341] << 8)
+        assert sm.puts == 0   # nothing went through the blocking put
+        assert sm.words() == [0x00FF0000, 0xFF000000, 0x0000FF00, 0x00FF0000]
+        dma = env.rp2.dma_channels[-1]
+        assert dma.write == 0x50200010 and dma.count == 4 and dma.transfers == 1
+        fields = dma.ctrl_fields
+        assert fields["size"] == 2 and fields["inc_read"] and not fields["inc_write"]
+        assert fields["treq_sel"] == 0   # PIO0 TX FIFO 0
+        # The same frame through the blocking path: the same words on the wire.
+        hal.deinit()
+        del env.rp2.DMA
+        strip = hal.make_strip(config(leds=4, led_pin=16))
+        assert strip.feed == "put"
+        _frame_leds(strip, 4)
+        assert env.rp2.machines[0].words() == [0x00FF0000, 0xFF000000, 0x0000FF00, 0x00FF0000]
     finally:
+        env.close()
+
+
+def test_dma_waits_for_the_last_transfer_and_falls_back_to_put_without_a_channel():
+    env = _Env()
+    try:
+        hal = env.hal()
+        strip = hal.make_strip(config(leds=2, led_pin=16))
+        dma = env.rp2.dma_channels[-1]
+        dma.busy = True    # the previous frame is still going out
+        strip.show()
+        assert not dma.busy and dma.transfers == 1
+        hal.deinit()
+        assert dma.closed  # the channel goes back to the port
+        env.rp2.dma_limit[0] = 0   # every channel taken (another driver holds them)
+        strip = hal.make_strip(config(leds=2, led_pin=16))
+        assert strip.feed == "put"
+        _frame_leds(strip, 2)
+        assert env.rp2.machines[0].puts >= 1
+    finally:
+        env.rp2.dma_limit[0] = 12
         env.close()
 
 

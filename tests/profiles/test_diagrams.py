@@ -83,3 +83,61 @@ def test_bom_quantities_follow_the_wiring() -> None:
     assert qty("kato-154", "1N4148") == 0 and qty("kato-154", "74HC165") == 21
     assert qty("colovini-50", "push button") == 17
     assert qty("kato-154", "injection lead") == 4 and qty("kato-114", "injection lead") == 0
+
+
+def _texts(name: str) -> str:
+    root = ET.fromstring(RENDER.render(load_profile(name)))
+    return " ".join(" ".join((t.text or "").split()) for t in root.iter(f"{SVG}text"))
+
+
+@pytest.mark.parametrize("name", list_profiles())
+def test_every_diagram_is_wiring_instructions_with_the_picos_physical_pins(name: str) -> None:
+    profile = load_profile(name)
+    text = _texts(name)
+    # The power pins, by their header numbers (the same on a Pico 2).
+    for pin, label in ((40, "VBUS"), (36, "3V3(OUT)"), (38, "GND")):
+        assert f"pin {pin} {label}" in text, (pin, label)
+    assert "GND also on pins 3, 8, 13, 18, 23, 28, 33" in text
+    # Every GP used, at its physical pin.
+    for gp in {*profile.row_pins, *profile.col_pins, profile.led_pin}:
+        assert f"pin {RENDER.PICO_PIN[gp]} GP{gp}" in text
+    # The LED and power section, part by part.
+    for part in ("fuse", "1000 uF / 10 V", "74AHCT125", "330 ohm", "DIN of LED 0", "inrush"):
+        assert part in text, part
+    assert ("DC jack" in text) == (profile.power_source == "external")
+
+
+@pytest.mark.parametrize("name", ["kato-114", "colovini-40", "empire-in-space"])
+def test_each_matrix_cell_is_a_reed_switch_and_a_diode_between_its_lines(name: str) -> None:
+    profile = load_profile(name)
+    svg = RENDER.render(profile)
+    used = sum(1 for pos in range(profile.positions) if profile.site_at(pos) is not None)
+    assert svg.count('rx="3" fill="none"') == used      # one reed's glass per switch
+    assert svg.count("Z M") == used                     # one diode per switch
+    assert "column line -> reed -> diode -> row line" in _texts(name)
+
+
+def test_kato_154_draws_the_74hc165_chain_at_pin_level() -> None:
+    profile = load_profile("kato-154")
+    chain = profile.shift_chain
+    assert chain is not None
+    text = _texts("kato-154")
+    for words in ("CLK INH (15) -> GND", "VCC (16) -> 3V3 (pin 36)", "GND (8) -> GND",
+                  f"SH/LD (1) <- GP{chain.load} (pin {RENDER.PICO_PIN[chain.load]})",
+                  f"CLK (2) <- GP{chain.clk} (pin {RENDER.PICO_PIN[chain.clk]})",
+                  f"chip 1's QH (9) -> GP{chain.data}",
+                  f"chip {profile.chips}'s SER (10) -> GND"):
+        assert words in text, words
+    # Each chip: its inputs with their pin numbers, and where QH and SER go.
+    assert text.count("H( 6)") == profile.chips and text.count("A(11)") == profile.chips
+    assert "QH(9) -> chip 1 SER(10)" in text and "SER(10) <- chip 3 QH(9)" in text
+
+
+def test_a_broken_profile_is_explained_not_a_traceback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"name": "broken", "game": "kato"}')
+    assert RENDER.main([str(broken)]) == 2
+    err = capsys.readouterr().err
+    assert "cannot draw" in err and "profile check" in err and "Traceback" not in err

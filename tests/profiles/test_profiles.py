@@ -127,6 +127,7 @@ def test_kato_154_needs_the_shift_register_chain() -> None:
 def test_usb_descriptor_warning_and_missing_buttons_warning() -> None:
     data = load_profile("kato-114").to_dict()
     del data["buttons"]["swap"]
+    data["leds"]["budget_ma"] = 400   # more than the USB descriptor's 250 mA allows
     profile = profile_from_dict(data, "t.json")
     assert any("250 mA" in w for w in profile.warnings)
     assert any("no swap button" in w for w in profile.warnings)

@@ -1,9 +1,18 @@
-"""The CircuitPython backend: board/digitalio pins, the Adafruit neopixel library, usb_cdc.
+"""The CircuitPython backend: keypad (or digitalio) scanning, the Adafruit neopixel
+library, usb_cdc.
+
+Scanning: ``keypad.KeyMatrix`` (``hal/cpkeys.py``), CircuitPython's own background
+scanner with its debounce in C, whose events become the same row masks and SENSE
+events as any scan; ``config["cp_scanner"] = "digitalio"`` (or a build without
+``keypad``) keeps the portable pin-by-pin ``digitalio`` scanner. 74HC165 chains
+(``"sr165"``) always use digitalio.
 
 The renderer fills a strip-order byte buffer (``leds.order_offsets`` is the one
 place that knows GRB). The Adafruit driver is therefore created with
 ``pixel_order=RGB`` and brightness 1.0, so it passes those bytes through unchanged.
-Serial is ``usb_cdc.data`` when enabled in boot.py, else ``usb_cdc.console``.
+The link goes over ``usb_cdc.data``, the second USB serial port, enabled in
+``boot.py`` with ``usb_cdc.enable(console=True, data=True)``; without it, over
+``usb_cdc.console``.
 """
 
 import board
@@ -17,7 +26,15 @@ from meridian_fw.scan import MatrixScanner, PinColumns, ShiftRegisterScanner
 try:
     import supervisor
 except ImportError:  # CPython test runs provide time-based stand-ins
-    supervisor = None
+    supervisor = None  # type: ignore[assignment]
+
+
+def _have_keypad():
+    try:
+        import keypad  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
 
 def board_pin(n):
@@ -121,6 +138,7 @@ class CircuitPyHal:
             pass
         self._led = None
         self._parts = []
+        self.scanner_kind = None  # "keypad" or "digitalio" once make_scanner() ran
         led = getattr(board, "LED", None)
         if led is not None:
             self._led = digitalio.DigitalInOut(led)
@@ -141,6 +159,18 @@ class CircuitPyHal:
 
     def make_scanner(self, config):
         sleep_us = self.clock.sleep_us
+        which = config.get("cp_scanner", "keypad")
+        if which not in ("keypad", "digitalio"):
+            raise ValueError("cp_scanner %r: use \"keypad\" or \"digitalio\"" % (which,))
+        if config["scanner"] == "matrix" and which == "keypad" and _have_keypad():
+            from meridian_fw.hal.cpkeys import KeypadScanner
+            scanner = KeypadScanner([board_pin(p) for p in config["row_pins"]],
+                                    [board_pin(p) for p in config["col_pins"]],
+                                    config["scan_period_ms"], config["debounce_scans"])
+            self._parts.append(scanner)
+            self.scanner_kind = "keypad"
+            return scanner
+        self.scanner_kind = "digitalio"
         if config["scanner"] == "sr165":
             sr = config["sr"]
             load = _OutPin(sr["load"])

@@ -121,10 +121,10 @@ class Rp2Hal:
         col_pins = config["col_pins"]
         cols = [machine.Pin(p, machine.Pin.IN, machine.Pin.PULL_UP) for p in col_pins]
         if _consecutive(col_pins) and col_pins[-1] < 30:
-            reader = GpioColumns(col_pins[0], len(col_pins))
+            read = GpioColumns(col_pins[0], len(col_pins)).read
         else:
-            reader = PinColumns(cols)
-        return MatrixScanner(rows, len(col_pins), reader.read, config["settle_us"], sleep_us)
+            read = PinColumns(cols).read
+        return MatrixScanner(rows, len(col_pins), read, config["settle_us"], sleep_us)
 
     def make_strip(self, config):
         """The strip: PIO unless config says "neopixel" or the port has no rp2 module."""
@@ -133,7 +133,8 @@ class Rp2Hal:
             raise LedDriverError("led_driver %r: use \"pio\" or \"neopixel\"" % (driver,))
         if driver == "pio" and _have_rp2():
             from meridian_fw.hal.ws2812_pio import PioStrip
-            strip = PioStrip(config["led_pin"], config["leds"], self.clock.sleep_us)
+            strip = PioStrip(config["led_pin"], config["leds"],
+                             self.clock.sleep_us)  # type: PioStrip | _Strip
         else:
             driver = "neopixel"
             strip = _Strip(config["led_pin"], config["leds"])

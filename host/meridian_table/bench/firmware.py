@@ -23,7 +23,21 @@ Figures:
 - ``heap_used_after_boot_sim_bytes``: the same boot with the default HAL choice on the
   unix port (the simulated HAL on stdin/stdout, as the virtual board runs it);
 - ``max_frame_current_ma``: the largest estimated draw of any frame while a full-white
-  plan is shown at full brightness on 114 LEDs (must be <= ``budget_ma``).
+  plan is shown at full brightness on 114 LEDs (must be <= ``budget_ma``);
+- ``heap_used_after_boot_pico2_bytes``: the boot path again with the firmware compiled
+  for the Pico 2 (``-march=armv7emsp``; bytecode, so the unix port loads it);
+- ``led_frame_loop_block_us``: how long one 114-LED frame keeps the loop from scanning,
+  for the blocking ``put`` feed and the DMA feed (``hal/ws2812_pio.py``). The firmware's
+  own work in ``show()`` (repacking the frame, starting the transfer) is measured on the
+  unix port against stand-ins for ``rp2`` whose ``put`` and ``DMA`` return at once;
+  ``put`` then adds the modelled wait for the FIFO to drain (it returns when the last
+  of 114 words is in the 4-deep FIFO: 110 words x 30 us), DMA adds nothing (the
+  transfer runs beside the CPU, paced by the FIFO). The unix port runs Python far
+  faster than a 133 MHz Cortex-M0+, so the measured part is a lower bound;
+- ``scan_jitter_max_us`` (a scan due during ``show()`` waits for it) and
+  ``switch_to_led_latency_ms`` (modelled worst case on the board's side: the debounce
+  window, that jitter, the 20 ms frame pacing and the frame's 3.72 ms on the wire)
+  for both feeds.
 """
 
 from __future__ import annotations
@@ -50,6 +64,11 @@ HEAP_TARGET_BYTES = 64 * 1024
 TARGETS = {"scan_ref_ratio": ("<=", 1.0), "alloc_bytes_per_iteration": ("<=", 0.0),
            "heap_used_after_boot_bytes": ("<", "heap_target_bytes"),
            "max_frame_current_ma": ("<=", "budget_ma")}
+LEDS = 114
+WS2812_US_PER_LED = 30     # 24 bits at 800 kHz
+LATCH_US = 300
+FIFO_DEPTH = 4             # words a PIO TX FIFO holds
+FRAME_MS = 20              # the firmware shows at most 50 frames a second
 
 
 class BenchError(RuntimeError):
@@ -193,6 +212,7 @@ start = gc.mem_alloc()
 if sys.argv[2] == "rp2":
     import machine
     import neopixel
+    import rp2
 gc.collect()
 before = gc.mem_alloc()
 from meridian_fw.app import boot
@@ -242,6 +262,87 @@ class _Mem32:
 mem32 = _Mem32()
 """
 
+# The rp2 port's built-in rp2 module: a state machine whose put() and a DMA channel whose
+# transfer return at once, so what remains is the firmware's own work in show().
+RP2_STANDIN = """
+class PIO:
+    OUT_LOW = 2
+    SHIFT_LEFT = 0
+
+    def __init__(self, n):
+        pass
+
+    def remove_program(self, program=None):
+        pass
+
+
+def asm_pio(**options):
+    def assemble(fn):
+        return fn
+    return assemble
+
+
+class StateMachine:
+    def __init__(self, id, program=None, freq=-1, sideset_base=None):
+        self.words = 0
+
+    def active(self, value=None):
+        return True
+
+    def put(self, value, shift=0):
+        self.words = len(value)
+
+    def tx_fifo(self):
+        return 0
+
+
+class DMA:
+    def __init__(self):
+        self.count = 0
+
+    def pack_ctrl(self, size=2, inc_read=True, inc_write=True, treq_sel=63):
+        return treq_sel << 15
+
+    def config(self, read=None, write=None, count=None, ctrl=None, trigger=False):
+        self.count = count
+
+    def active(self, value=None):
+        return False
+
+    def close(self):
+        pass
+"""
+
+# show() of the PIO strip for 114 LEDs, with and without DMA, best of a few runs.
+LED_SCRIPT = r"""
+import sys
+import time
+import json
+import rp2
+from meridian_fw.hal import ws2812_pio
+
+def best(strip, k):
+    buf = strip.buf
+    for i in range(len(buf)):
+        buf[i] = (i * 37) & 0xFF
+    show = strip.show
+    out = None
+    for _ in range(5):
+        t0 = time.ticks_us()
+        for _ in range(k):
+            show()
+        dt = time.ticks_diff(time.ticks_us(), t0)
+        if out is None or dt < out:
+            out = dt
+    return out / k
+
+k = int(sys.argv[1])
+put = ws2812_pio.PioStrip(16, 114, time.sleep_us, dma=False)
+dma = ws2812_pio.PioStrip(16, 114, time.sleep_us, sm_id=1)
+print("RESULT " + json.dumps({"put_us": best(put, k), "dma_us": best(dma, k),
+                              "feeds": [put.feed, dma.feed]}))
+"""
+
 NEOPIXEL_STANDIN = """
 class NeoPixel:
     def __init__(self, pin, n, bpp=3):
@@ -272,25 +373,29 @@ def _tool(name: str) -> str:
     return found
 
 
-def _mpy(mpy_cross: str, src: Path, rel: Path, out: Path) -> None:
+def _mpy(mpy_cross: str, src: Path, rel: Path, out: Path, arch: str | None = None) -> None:
     out.parent.mkdir(parents=True, exist_ok=True)
     # The unix port cannot load armv6m native code, but plain bytecode .mpy files
-    # are architecture-independent: compile without -march so the unix port loads them.
-    proc = subprocess.run([mpy_cross, "-O1", "-s", str(rel), "-o", str(out), str(src)],
+    # are architecture-independent (their header names no architecture), so the
+    # unix port loads a build made with -march for a Pico too.
+    march = [f"-march={arch}"] if arch else []
+    proc = subprocess.run([mpy_cross, "-O1", *march, "-s", str(rel), "-o", str(out), str(src)],
                           capture_output=True, text=True)
     if proc.returncode != 0:
         raise BenchError(f"mpy-cross failed on {src}: {proc.stderr.strip()}")
 
 
-def _compile(dest: Path) -> None:
-    """Compile meridian_fw to .mpy files under dest, as they are copied to the Pico."""
+def _compile(dest: Path, arch: str | None = None) -> None:
+    """Compile meridian_fw to .mpy files under dest, as they are copied to the Pico
+    (for ``arch``, as ``flash`` does; None: the unix port's own default)."""
     mpy_cross = _tool("mpy-cross")
     src_root = firmware_package()
     for src in sorted(src_root.rglob("*.py")):
         rel = Path("meridian_fw") / src.relative_to(src_root)
-        _mpy(mpy_cross, src, rel, dest / rel.with_suffix(".mpy"))
+        _mpy(mpy_cross, src, rel, dest / rel.with_suffix(".mpy"), arch)
     # The stand-ins for the port's built-in modules, beside the firmware.
-    for name, text in (("machine", MACHINE_STANDIN), ("neopixel", NEOPIXEL_STANDIN)):
+    for name, text in (("machine", MACHINE_STANDIN), ("neopixel", NEOPIXEL_STANDIN),
+                       ("rp2", RP2_STANDIN)):
         src = dest.parent / (name + ".py")
         src.write_text(text)
         _mpy(mpy_cross, src, Path(name + ".py"), dest / (name + ".mpy"))
@@ -335,13 +440,39 @@ def run(options: dict[str, Any]) -> dict[str, Any]:
         heap_script.write_text(HEAP_SCRIPT)
         heap_rp2, standins = _heap_after_boot(micropython, build, heap_script, "rp2")
         heap_sim, _ = _heap_after_boot(micropython, build, heap_script, "default")
+        build2 = Path(tmp) / "pico2" / "build"
+        _compile(build2, "armv7emsp")
+        (build2.parent / "config.json").write_text(json.dumps(BENCH_CONFIG))
+        heap_pico2, _ = _heap_after_boot(micropython, build2, heap_script, "rp2")
         script = Path(tmp) / "bench_fw.py"
         script.write_text(SCRIPT)
         raw: dict[str, Any] = json.loads(_micropython(micropython, build, [str(script), str(passes)]))
+        led_script = Path(tmp) / "bench_led.py"
+        led_script.write_text(LED_SCRIPT)
+        led: dict[str, Any] = json.loads(_micropython(
+            micropython, build, [str(led_script), str(20 if options.get("quick") else 200)]))
     LOGGER.debug("firmware bench raw figures: %r", raw)
     scan = float(raw["scan_us_per_pass"])
     ref = float(raw["ref_us_per_pass"])
+    if led["feeds"] != ["put", "dma"]:
+        raise BenchError(f"the LED bench did not get both feeds: {led['feeds']}")
+    drain_us = (LEDS - FIFO_DEPTH) * WS2812_US_PER_LED
+    block = {"pio_put": round(float(led["put_us"]) + drain_us, 1),
+             "dma": round(float(led["dma_us"]), 1)}
+    wire_ms = (LEDS * WS2812_US_PER_LED + LATCH_US) / 1000
+    debounce_ms = BENCH_CONFIG["debounce_scans"] * BENCH_CONFIG["scan_period_ms"]  # type: ignore[operator]
+    latency = {feed: round(debounce_ms + us / 1000 + FRAME_MS + wire_ms, 2)
+               for feed, us in block.items()}
+    verdict = {
+        "alloc_zero": raw["alloc_bytes"] == 0,
+        "scan_ratio_at_most_1": bool(ref) and scan / ref <= 1.0,
+        "heap_under_target": max(heap_rp2, heap_pico2) < HEAP_TARGET_BYTES,
+        "frame_current_within_budget": raw["max_ma"] <= raw["budget_ma"],
+        "dma_frees_the_loop": block["dma"] < block["pio_put"] / 10,
+    }
     return {
+        "verdict": "pass" if all(verdict.values()) else "fail",
+        "checks": verdict,
         "matrix": "12x12",
         "scan_us_per_pass": round(scan, 2),
         "ref_us_per_pass": round(ref, 2),
@@ -349,9 +480,18 @@ def run(options: dict[str, Any]) -> dict[str, Any]:
         "alloc_bytes_per_iteration": raw["alloc_bytes"] / raw["iterations"],
         "heap_used_after_boot_bytes": heap_rp2,
         "heap_used_after_boot_sim_bytes": heap_sim,
+        "heap_used_after_boot_pico2_bytes": heap_pico2,
         "heap_standins_excluded_bytes": standins,
         "heap_target_bytes": HEAP_TARGET_BYTES,
         "max_frame_current_ma": raw["max_ma"],
         "budget_ma": raw["budget_ma"],
         "heapsize": HEAPSIZE,
+        "leds": LEDS,
+        "led_frame_loop_block_us": block,
+        "led_frame_show_measured_us": {"pio_put": round(float(led["put_us"]), 1),
+                                       "dma": round(float(led["dma_us"]), 1)},
+        "led_frame_fifo_drain_modelled_us": drain_us,
+        "led_block_dma_to_put_ratio": round(block["dma"] / block["pio_put"], 4),
+        "scan_jitter_max_us": dict(block),
+        "switch_to_led_latency_ms": latency,
     }

@@ -10,10 +10,13 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import subprocess
 import sys
 import threading
-from collections.abc import Iterator, Sequence
+import time as time_module
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 from rich.console import Console
@@ -21,7 +24,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from meridian_table.link import BoardFault, Link, LinkError, LinkState, UnknownPortError, check_port
-from meridian_table.maker import flashing
+from meridian_table.maker import boards, flashing
+from meridian_table.maker import selftest as st
 from meridian_table.maker.calibration import (
     DEFAULT_TIMEOUT_MS,
     AwaitRelease,
@@ -32,6 +36,8 @@ from meridian_table.maker.calibration import (
     Flagged,
     Prompt,
     Recorded,
+    Reminder,
+    Skipped,
 )
 from meridian_table.maker.calibration_run import (
     CalibrationRun,
@@ -49,6 +55,10 @@ from meridian_table.profiles import (
     resolve,
     save_profile,
 )
+from meridian_table.profiles.problems import all_problems
+
+if TYPE_CHECKING:
+    from meridian_table.sim import VirtualBoard
 
 LOGGER = logging.getLogger(__name__)
 
@@ -117,6 +127,11 @@ def _profile_group(group: click.Group) -> None:
             except ProfileError as exc:
                 failed += 1
                 console.print(f"[red]FAIL[/red] {exc}")
+                more = all_problems(name)[1:] if exc.key != "(name)" else []
+                if more:
+                    console.print(f"     and {len(more)} more problem(s):")
+                for problem in more:
+                    console.print(f"     {problem.key}: {problem.problem}; {problem.fix}")
                 continue
             console.print(
                 f"[green]ok[/green]   {p.name}: {len(p.sites)} sites, {len(p.buttons)} buttons, "
@@ -205,7 +220,14 @@ def _describe_effect(effect: Effect) -> str | None:
     if isinstance(effect, Recorded):
         return f"    {effect.name} -> position {effect.pos}"
     if isinstance(effect, AwaitRelease):
-        return None
+        if effect.name:
+            return f"    lift the magnet from [bold]{effect.name}[/bold] now (or let go of it)"
+        return (f"    position {effect.pos} is closed: lift any magnet from the board "
+                "before the next site")
+    if isinstance(effect, Reminder):
+        return f"    [yellow]still waiting[/yellow]: {effect.text}"
+    if isinstance(effect, Skipped):
+        return f"    skipped {effect.name} ({effect.why})"
     if isinstance(effect, Flagged):
         colour = "yellow" if effect.flag.kind == "dead" else "red"
         return f"    [{colour}]{effect.flag.kind}[/{colour}]: {effect.flag.detail}"
@@ -296,6 +318,9 @@ def _calibrate_command(group: click.Group) -> None:
                     f"./{profile.name}.calibrated.json, then play with --profile FILE"
                 )
             target = profile.path
+        elif sim:
+            # A demo: the file says so, and is never offered as the board's profile.
+            target = output or Path.cwd() / f"{profile.name}.sim-demo.json"
         else:
             target = output or Path.cwd() / f"{profile.name}.calibrated.json"
         progress_path = target.with_name(target.name + ".progress.json")
@@ -305,8 +330,10 @@ def _calibrate_command(group: click.Group) -> None:
                 machine = Calibration.from_progress(
                     profile, load_progress(progress_path), timeout_ms=timeout_ms
                 )
-                console.print(f"resuming from {progress_path} "
-                              f"({len(machine.measured)} of {len(machine.steps)} done)")
+                done = len(set(machine.measured) | set(machine.skipped))
+                console.print(f"resuming from {progress_path} ({done} of "
+                              f"{len(machine.steps)} done: {len(machine.measured)} recorded, "
+                              f"{len(machine.skipped)} skipped)")
             else:
                 machine = Calibration(profile, include_buttons=not no_buttons,
                                       only=only or None, timeout_ms=timeout_ms)
@@ -335,8 +362,8 @@ def _calibrate_command(group: click.Group) -> None:
                     text = _describe_effect(effect)
                     if text is not None:
                         bar.console.print(text)
-                    if isinstance(effect, Flagged) and effect.flag.kind == "dead" and not skip_dead:
-                        bar.console.print("    press Enter to skip it, or keep trying")
+                    if isinstance(effect, Reminder) and not (skip_dead or sim):
+                        bar.console.print("    press Enter to skip, or keep trying")
                     if isinstance(effect, Prompt):
                         bar.update(task, completed=effect.index,
                                    description=f"{effect.step.name}")
@@ -367,11 +394,11 @@ def _calibrate_command(group: click.Group) -> None:
         if not finished:
             console.print(f"paused; progress is in {progress_path}. Run the same command to resume.")
             return
-        _finish(console, machine, target, progress_path, in_place)
+        _finish(console, machine, target, progress_path, in_place, sim)
 
 
 def _finish(console: Console, machine: Calibration, target: Path, progress_path: Path,
-            in_place: bool) -> None:
+            in_place: bool, sim: bool = False) -> None:
     try:
         result = machine.result_profile()
     except ProfileError as exc:
@@ -394,8 +421,15 @@ def _finish(console: Console, machine: Calibration, target: Path, progress_path:
                       "repaired and calibrated with --only): "
                       + ", ".join(f"{k} -> {v}" for k, v in moved.items()))
     console.print(f"wrote {target}" + (f" (previous version in {backup})" if backup else ""))
-    if not in_place:
-        console.print(f"use it with --profile {target}, or copy it over {machine.profile.path}")
+    if sim:
+        console.print("this was a demo on the virtual board: the file describes no real "
+                      "board; calibrate your board without --sim")
+    elif not in_place:
+        hint = f"use it with --profile {target}"
+        path = machine.profile.path
+        if path is not None and not is_shipped(path):
+            hint += f", or copy it over {path}"
+        console.print(hint)
 
 
 # -- flash -----------------------------------------------------------------------------------
@@ -411,8 +445,10 @@ def _flash_command(group: click.Group) -> None:
                   help="Where the compiled files and config.json are written (cleared first).")
     @click.option("--build-only", is_flag=True, help="Compile and write config.json; copy nothing.")
     @click.option("--no-verify", is_flag=True, help="Do not wait for the board's HELLO.")
+    @click.option("--update", is_flag=True,
+                  help="Replace the firmware only; keep the board's config.json.")
     def flash(profile_name: str, port: str, build_dir: Path, build_only: bool,
-              no_verify: bool) -> None:
+              no_verify: bool, update: bool) -> None:
         """Compile the firmware (mpy-cross), copy it and the board's config.json to the
         Pico (mpremote), reset it and check the firmware version in its HELLO.
 
@@ -430,19 +466,36 @@ def _flash_command(group: click.Group) -> None:
         for warning in profile.warnings:
             console.print(f"[yellow]warning[/yellow] {warning}")
         try:
-            with console.status("compiling the firmware with mpy-cross"):
-                files = flashing.build(profile, build_dir)
-            for f in files:
-                if f.remote.endswith(".mpy"):
-                    flashing.check_mpy(f.local)
-            console.print(f"built {len(files)} files in {build_dir} for {profile.name}")
             if build_only:
+                _build(console, profile, build_dir, _profile_arch(profile))
                 return
-            target = _pico_port(port)
-            if flashing.release(target):
+            target = _pico_port(port, profile, build_dir, console)
+            _refuse_virtual_board(target)
+            said_bye = flashing.release(target)
+            if said_bye:
                 console.print("the running firmware gave the REPL back")
-            commands = flashing.mpremote_commands(target, files)
-            labels = ["prepare folders"] + [f.remote for f in files] + ["reset"]
+            with console.status(f"asking {target} which board it is"):
+                try:
+                    info = flashing.probe(target)
+                except flashing.FlashError as exc:
+                    if said_bye:
+                        raise flashing.FlashError(
+                            f"{exc}. The Meridian firmware on {target} answered REPL and has "
+                            "stopped: unplug the board and plug it in again to restart it"
+                        ) from exc
+                    raise
+            arch = flashing.choose_arch(info, profile)
+            console.print(f"{info.machine or 'the board'}: MicroPython {info.version_text}, "
+                          f"building for {arch}")
+            files = _build(console, profile, build_dir, arch)
+            keep = flashing.keep_board_config(flashing.board_config(target), profile, update)
+            if keep:
+                console.print("keeping the board's config.json "
+                              + ("(--update)" if update else "(it is already the profile's)"))
+            commands = flashing.mpremote_commands(target, files, keep_config=keep)
+            copied = [f.remote for f in files if not (keep and f.remote == "config.json")]
+            labels = (["prepare the staging folder"] + copied
+                      + ["check every copy (SHA-256)", "switch to the new firmware", "reset"])
             with Progress(
                 TextColumn("{task.description:<28}"), BarColumn(), MofNCompleteColumn(),
                 console=console,
@@ -467,6 +520,33 @@ def _flash_command(group: click.Group) -> None:
         )
 
 
+def _profile_arch(profile: Profile) -> str:
+    """The architecture of the board the profile names (the RP2040's when it names none)."""
+    model = boards.MODELS.get(profile.pico)
+    return model.arch if model is not None else flashing.MPY_ARCH
+
+
+def _build(console: Console, profile: Profile, build_dir: Path,
+           arch: str) -> list[flashing.FirmwareFile]:
+    with console.status(f"compiling the firmware with mpy-cross for {arch}"):
+        files = flashing.build(profile, build_dir, arch=arch)
+    for f in files:
+        if f.remote.endswith(".mpy"):
+            flashing.check_mpy(f.local, arch)
+    console.print(f"built {len(files)} files in {build_dir} for {profile.name} ({arch})")
+    return files
+
+
+def _refuse_virtual_board(target: str) -> None:
+    from meridian_table.link import discovery
+
+    if target in {c.port for c in discovery.find_sims()}:
+        raise flashing.FlashError(
+            f"{target} is a virtual board (meridian-table sim): it runs the firmware from "
+            "this installation already and has nothing to flash; give the Pico's port"
+        )
+
+
 def _check_port(port: str, *, allow_sim: bool = True) -> None:
     try:
         check_port(port, allow_sim=allow_sim)
@@ -474,14 +554,27 @@ def _check_port(port: str, *, allow_sim: bool = True) -> None:
         raise click.BadParameter(str(exc), param_hint="--port") from None
 
 
-def _pico_port(port: str) -> str:
+def _pico_port(port: str, profile: Profile | None = None, build_dir: Path | None = None,
+               console: Console | None = None) -> str:
     if port not in ("auto", "pico"):
         return port
     picos = flashing_find_picos()
     if not picos:
+        manual = ""
+        if profile is not None and build_dir is not None and console is not None:
+            files = _build(console, profile, build_dir, _profile_arch(profile))
+            steps = "\n  ".join(flashing.manual_steps(build_dir, files))
+            manual = (
+                f"\nTo copy it by hand, once MicroPython runs on the Pico:\n  {steps}\n"
+                f"or, in Thonny, upload everything inside {build_dir} to the Pico's root "
+                "(View > Files, right-click > Upload to /)."
+            )
+        others = boards.boards_in_other_modes()
+        seen = ("\nFound, but not running MicroPython (install its UF2, docs/MAKERS.md): "
+                + "; ".join(others)) if others else ""
         raise click.ClickException(
-            "no Pico found (USB VID:PID 2E8A:0005); plug it in, or give --port "
-            "(hold BOOTSEL while plugging in only to install MicroPython itself)"
+            "no Pico found (USB VID:PID 2E8A:0005, MicroPython); plug it in, or give --port "
+            "(hold BOOTSEL while plugging in only to install MicroPython itself)" + seen + manual
         )
     if len(picos) > 1:
         raise click.ClickException(
@@ -501,3 +594,260 @@ def register(group: click.Group) -> None:
     _profile_group(group)
     _calibrate_command(group)
     _flash_command(group)
+    _selftest_command(group)
+    _leds_group(group)
+
+
+# -- leds --------------------------------------------------------------------------------------
+
+
+def _leds_group(group: click.Group) -> None:
+    @group.group()
+    def leds() -> None:
+        """Check the LED strip of a board.
+
+        \b
+        Example:
+          meridian-table leds test --profile kato-114
+        """
+
+    @leds.command("test")
+    @click.option("--profile", "profile_name", required=True, help="Board profile name or path.")
+    @click.option("--port", default="auto", show_default=True,
+                  help="Serial port of the board, auto, or sim (the virtual board).")
+    @click.option("--ident", "ident_s", default=3, show_default=True,
+                  type=click.IntRange(0, 60),
+                  help="Seconds of the identify pattern first (every LED blinks white).")
+    @click.option("--hold", "hold_s", default=0.15, show_default=True,
+                  type=click.FloatRange(0, 5), help="Seconds each LED stays lit in turn.")
+    @click.option("--ask/--no-ask", default=True, show_default=True,
+                  help="Ask which LEDs were wrong after each step.")
+    def leds_test(profile_name: str, port: str, ident_s: int, hold_s: float, ask: bool) -> None:
+        """Light each LED in turn, then the whole strip red, green and blue.
+
+        First the board's identify pattern (IDENT) blinks every LED white, so you know
+        which board answers. Type the numbers of the LEDs that were wrong when asked.
+
+        \b
+        Examples:
+          meridian-table leds test --profile kato-114
+          meridian-table leds test --profile kato-114 --port sim --no-ask
+        """
+        profile = _load(profile_name)
+        sim = port == "sim"
+        if not sim:
+            _check_port(port)
+        console = _console()
+        with _selftest_board(profile, port, sim, ()) as (vb, link_port, _maker):
+            with _make_link(link_port) as link:
+                try:
+                    link.wait_connected(timeout=15)
+                except LinkError as exc:
+                    raise click.ClickException(f"{exc}; is the firmware flashed?") from exc
+                if ident_s:
+                    console.print(f"identify: every LED blinks white for {ident_s} s")
+                    link.identify(ident_s)
+                    time_module.sleep(ident_s)
+                    link.identify(0)
+                eyes: st.Eyes
+                if vb is not None:
+                    eyes = st.SimEyes(vb, link)
+                elif ask:
+                    eyes = _HumanEyes(console)
+                else:
+                    eyes = _Blind()
+                console.print("each LED lights white in turn, then all red, green, blue")
+                with Progress(TextColumn("{task.description:<16}"), BarColumn(),
+                              MofNCompleteColumn(), console=console, transient=True) as bar:
+                    task = bar.add_task("LEDs", total=profile.leds + len(st.COLOURS))
+
+                    def on_led(index: int, total: int, what: str) -> None:
+                        bar.update(task, completed=index, description=what)
+
+                    results = st.check_leds(link, profile.leds, eyes, on_step=on_led,
+                                            hold_s=0.0 if vb is not None else hold_s)
+        if not ask and vb is None:
+            console.print("shown; run with --ask to record which LEDs were wrong")
+            return
+        for r in results:
+            mark = "[green]ok[/green]  " if r.passed else "[red]FAIL[/red]"
+            console.print(f"{mark} {r.name}: {r.detail}")
+        if not all(r.passed for r in results):
+            raise click.ClickException("some LEDs were wrong; see above")
+
+
+class _Blind:
+    """Nobody answers: every step is only shown."""
+
+    def look(self, description: str, expected: Sequence[tuple[int, int, int]]) -> set[int]:
+        return set()
+
+    def summary(self, description: str) -> set[int]:
+        return set()
+
+
+# -- selftest --------------------------------------------------------------------------------
+
+
+class _HumanEyes:
+    """A person at the board: watches, then types the numbers of the LEDs that were wrong."""
+
+    def __init__(self, console: Console) -> None:
+        self.console = console
+
+    def look(self, description: str, expected: Sequence[tuple[int, int, int]]) -> set[int]:
+        return set()  # answered once the whole step has been shown (summary)
+
+    def summary(self, description: str) -> set[int]:
+        while True:
+            answer = click.prompt(
+                f"{description}: type the numbers of the LEDs that did not (Enter: all did)",
+                default="", show_default=False,
+            )
+            try:
+                return {int(word) for word in answer.replace(",", " ").split()}
+            except ValueError:
+                self.console.print(f"[yellow]{answer!r}[/yellow]: LED numbers only, like 3 17")
+
+
+def _selftest_command(group: click.Group) -> None:
+    @group.command()
+    @click.option("--profile", "profile_name", required=True, help="Board profile name or path.")
+    @click.option("--board", "board_port", default="auto", show_default=True,
+                  help="The Pico's serial port, auto, or sim (the virtual board).")
+    @click.option("--report", "report_path", type=click.Path(dir_okay=False, path_type=Path),
+                  help="Where to save the report [default: ./NAME.selftest.json, beside "
+                       "./NAME.calibrated.json].")
+    @click.option("--timeout", "timeout_s", default=20.0, show_default=True,
+                  type=click.FloatRange(min=0.5),
+                  help="Seconds to wait for each switch before it is reported dead.")
+    @click.option("--fault", "faults", multiple=True,
+                  help="With --board sim: inject led:N, dead:SITE or stuck:SITE (repeatable).")
+    @click.option("--skip-tests", is_flag=True, help="Skip the firmware tests (step 1).")
+    def selftest(profile_name: str, board_port: str, report_path: Path | None, timeout_s: float,
+                 faults: tuple[str, ...], skip_tests: bool) -> None:
+        """Check a built board: the firmware's tests on its interpreter, every LED red,
+        green and blue, every button and every site's switch; save a pass/fail report.
+
+        \b
+        Examples:
+          meridian-table selftest --profile kato-114
+          meridian-table selftest --profile kato-114 --board sim --fault led:3 --fault dead:A1
+        """
+        profile = _load(profile_name)
+        sim = board_port == "sim"
+        if faults and not sim:
+            raise click.UsageError("--fault injects faults into the virtual board: add --board sim")
+        if not sim:
+            _check_port(board_port, allow_sim=False)
+        console = _console()
+        suffix = ".selftest-sim.json" if sim else ".selftest.json"
+        target = report_path or Path.cwd() / f"{profile.name}{suffix}"
+        report = st.SelftestReport(profile.name, "virtual board" if sim else board_port)
+        port = board_port if sim else _pico_port(board_port)
+        if not skip_tests:
+            report.results += _selftest_firmware(console, port, sim)
+        with _selftest_board(profile, port, sim, faults) as (vb, link_port, maker):
+            with _make_link(link_port) as link:
+                try:
+                    link.wait_connected(timeout=15)
+                except LinkError as exc:
+                    raise click.ClickException(f"{exc}; is the firmware flashed?") from exc
+                eyes = st.SimEyes(vb, link) if vb is not None else _HumanEyes(console)
+                with Progress(TextColumn("{task.description:<16}"), BarColumn(),
+                              MofNCompleteColumn(), console=console, transient=True) as bar:
+                    task = bar.add_task("LEDs", total=profile.leds + len(st.COLOURS))
+
+                    def on_led(index: int, total: int, what: str) -> None:
+                        bar.update(task, completed=index, description=what)
+
+                    if vb is None:
+                        console.print("LEDs: watch the strip: each LED lights white in turn, "
+                                      "then all red, all green, all blue")
+                    report.results += st.check_leds(link, profile.leds, eyes, on_step=on_led,
+                                                    hold_s=0.0 if vb is not None else 0.15)
+                console.print("switches: press each button and put a magnet on each site "
+                              "when asked; lift it when told")
+
+                def on_effect(effect: Effect) -> None:
+                    text = _describe_effect(effect)
+                    if text is not None:
+                        console.print(text)
+
+                report.results += st.check_switches(link, profile, maker,
+                                                    timeout_ms=int(timeout_s * 1000),
+                                                    on_effect=on_effect)
+        report.save(target)
+        table = Table(title=f"self-test of {profile.name}")
+        for column in ("step", "check", "result", "detail"):
+            table.add_column(column)
+        for r in report.results:
+            table.add_row(r.step, r.name, "[green]pass[/green]" if r.passed else "[red]FAIL[/red]",
+                          r.detail)
+        console.print(table)
+        console.print(f"report saved in {target}")
+        if not report.passed:
+            raise click.ClickException(
+                f"{len(report.failures)} check(s) failed; the report says what to look at"
+            )
+        console.print("[green]every check passed[/green]")
+
+
+def _selftest_firmware(console: Console, port: str, sim: bool) -> list[st.CheckResult]:
+    suite = st.firmware_suite()
+    if not suite:
+        return [st.CheckResult("firmware", "tests", True,
+                               "not run: the firmware tests ship with the source checkout")]
+    with Progress(TextColumn("{task.description:<20}"), BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), console=console, transient=True) as bar:
+        task = bar.add_task("firmware tests", total=len(suite))
+
+        def on_module(index: int, name: str) -> None:
+            bar.update(task, completed=index, description=name)
+
+        if sim:
+            from meridian_table.sim import micropython_binary
+
+            results = st.run_suite_unix(suite, micropython_binary(), on_module=on_module)
+        else:
+            results = _selftest_on_pico(port, suite, on_module)
+        bar.update(task, completed=len(suite))
+    return [r.as_check() for r in results]
+
+
+def _selftest_on_pico(port: str, suite: list[Path],
+                      on_module: Callable[[int, str], None]) -> list[st.ModuleResult]:
+    flashing.release(port)
+    copy, runs, cleanup = st.pico_suite_commands(flashing.mpremote_command(), port, suite)
+    try:
+        flashing.run_commands(copy)
+        results: list[st.ModuleResult] = []
+        for index, (path, cmd) in enumerate(zip(suite, runs, strict=True)):
+            on_module(index, path.stem)
+            try:
+                proc = flashing._run(cmd, st.MODULE_TIMEOUT_S)
+                results.append(st.parse_module_output(path.stem, proc.stdout + proc.stderr))
+            except subprocess.TimeoutExpired:
+                results.append(st.ModuleResult(path.stem, 0, 0, (),
+                                               f"no result within {st.MODULE_TIMEOUT_S:.0f} s"))
+        flashing.run_commands([cleanup, [*flashing.mpremote_command(), "connect", port, "reset"]])
+    except flashing.FlashError as exc:
+        raise click.ClickException(f"copying the firmware tests to {port}: {exc}") from exc
+    return results
+
+
+@contextlib.contextmanager
+def _selftest_board(profile: Profile, port: str, sim: bool,
+                    faults: Sequence[str]) -> Iterator[tuple[VirtualBoard | None, str, Maker | None]]:
+    if not sim:
+        yield None, port, None
+        return
+    from meridian_table.sim import VirtualBoard
+
+    with VirtualBoard(profile, mode="cpython") as board:
+        for spec in faults:
+            try:
+                st.apply_fault(board, profile, spec)
+            except ValueError as exc:
+                raise click.BadParameter(str(exc), param_hint="--fault") from None
+        yield board, board.port, SimMaker(board)

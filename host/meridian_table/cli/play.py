@@ -482,10 +482,33 @@ def _play(spec: GameSpec, kwargs: dict[str, Any]) -> None:
             click.echo(table.notice, err=headless)
         # Why the board is not there (a port that never answers, say), in the terminal.
         table.session.subscribe(BoardNotices())
+        _watch_firmware(table, headless)
         if headless:
             run_headless(table, sys.stdin, sys.stdout)
             return
         _serve(table, host, port)
+
+
+def _watch_firmware(table: RunningTable, headless: bool) -> None:
+    """Say once, when the board says HELLO, if its firmware is older than this host's."""
+    from meridian_table.maker.flashing import update_notice
+    from meridian_table.profiles import is_shipped
+
+    told = threading.Event()
+    path = table.profile.path
+    name = str(path) if path is not None and not is_shipped(path) else table.profile.name
+
+    def check(_event: object) -> None:
+        hello = table.link.hello
+        if hello is None or told.is_set():
+            return
+        told.set()
+        notice = update_notice(hello.fw, name)
+        if notice is not None:
+            click.echo(notice, err=headless)   # headless: stdout stays JSON lines
+
+    table.link.subscribe(check)
+    check(None)
 
 
 class _GamesGroup(click.Group):

@@ -3,19 +3,29 @@
 A pure state machine, driven by events and free of I/O, so it can be tested with a
 script and driven by ``meridian-table calibrate`` against a real or virtual board:
 
-1. ``start(closed, now_ms)`` with the board's occupancy. Anything closed before any
-   magnet is placed is flagged **stuck** and ignored from then on.
+Every step is said to the maker, and a fault is reported only when it is real:
+
+1. ``start(closed, now_ms)`` with the board's occupancy. Before any prompt, every
+   closed switch must open: the machine asks to lift it (``AwaitRelease``, phase
+   "clearing"): a magnet left from a paused run, or a neighbour that a double
+   closed and is still letting go. Only a switch that stays closed after the maker
+   says it is clear (``skip()``) is flagged **stuck**.
 2. For each step (every site in LED order, then every button) the machine emits a
    ``Prompt``: the shell lights that site's LED and asks for a magnet (or a press).
 3. ``switch(pos, closed, now_ms)``: the first switch to close is recorded for the
    prompted site. It is flagged **cross-wired** when that position already belongs
    to another step of this run, or when the profile expected it for another site
    (the wires are swapped, or the board was labelled differently). Then the machine
-   waits for the magnet to be lifted (``AwaitRelease``) before the next prompt.
-4. ``tick(now_ms)``: with nothing closing for ``timeout_ms`` the step is flagged
-   **dead** once (``Flagged``); the shell offers ``skip()``. A switch that stays closed
-   for ``timeout_ms`` after its magnet should have been lifted is flagged **stuck**.
-5. ``result_profile()`` gives the measured profile. A skipped site keeps its old
+   says "lift it now" (``AwaitRelease``) and waits for it to open; a second switch
+   closing meanwhile is a **double**.
+4. ``tick(now_ms)``: time is counted from the last thing the maker was told. After
+   ``timeout_ms`` without the awaited change, a ``Reminder`` repeats the request once
+   and says how to give up; it is not a fault (slow hands are not a broken board).
+5. ``skip()``: the maker gives up. While a magnet is asked for, the step is skipped
+   and flagged **dead** (nothing closed at all); while a lift is awaited, the switch
+   still closed is flagged **stuck** (the maker says the magnet is off). Each skip
+   says so (``Skipped``).
+6. ``result_profile()`` gives the measured profile. A skipped site keeps its old
    position when nothing else took it; otherwise it moves to a free position (no
    switch is wired there, so it senses nothing until repaired) and the flag says so.
 
@@ -38,7 +48,7 @@ DEFAULT_TIMEOUT_MS = 30_000
 PROGRESS_FORMAT = 1
 
 FlagKind = Literal["stuck", "dead", "cross-wired", "double"]
-Phase = Literal["idle", "waiting", "releasing", "done"]
+Phase = Literal["idle", "clearing", "waiting", "releasing", "done"]
 
 
 class CalibrationError(ValueError):
@@ -96,6 +106,23 @@ class Flagged:
 
 
 @dataclass(frozen=True)
+class Reminder:
+    """The awaited change has not come within the timeout: say the request again."""
+
+    name: str          # the step ("" while clearing a switch nobody owns)
+    pos: int | None    # the switch still closed, or None while waiting for a magnet
+    text: str
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """The maker skipped ``name`` (it keeps or loses its position, see ``moved()``)."""
+
+    name: str
+    why: str
+
+
+@dataclass(frozen=True)
 class Finished:
     """Every step has a result (recorded or skipped)."""
 
@@ -103,7 +130,7 @@ class Finished:
     skipped: int
 
 
-Effect = Prompt | Recorded | AwaitRelease | Flagged | Finished
+Effect = Prompt | Recorded | AwaitRelease | Flagged | Finished | Reminder | Skipped
 
 
 class Calibration:
@@ -150,7 +177,7 @@ class Calibration:
         self.closed: set[int] = set()
         self.stuck: set[int] = set()
         self._since = 0
-        self._dead_flagged = False
+        self._reminded = False
         self._holding: int | None = None
 
     def _all_steps(self) -> list[Step]:
@@ -163,7 +190,7 @@ class Calibration:
     @property
     def current(self) -> Step | None:
         """The step being asked for, or None when idle or done."""
-        if self.phase in ("waiting", "releasing") and self.index < len(self.steps):
+        if self.phase in ("clearing", "waiting", "releasing") and self.index < len(self.steps):
             return self.steps[self.index]
         return None
 
@@ -197,12 +224,18 @@ class Calibration:
                 # It opened after all: it works, but it was closed at the wrong time.
                 self.stuck.discard(pos)
                 LOGGER.info("position %d opened; no longer treated as stuck", pos)
+        if self.phase == "clearing":
+            if closed and pos not in self.stuck:
+                return [self._lift(pos, now_ms)]
+            if not self._unexplained():
+                return self._prompt(now_ms)
+            return []
         if self.phase == "waiting" and closed and pos not in self.stuck:
             return self._record(pos, now_ms)
         if self.phase == "releasing":
             if not closed and pos == self._holding:
                 return self._advance(now_ms)
-            if closed and pos != self._holding:
+            if closed and pos != self._holding and pos not in self.stuck:
                 step = self.steps[self.index]
                 owner = self._name_at(pos)
                 detail = (
@@ -225,37 +258,60 @@ class Calibration:
         return effects
 
     def tick(self, now_ms: int) -> list[Effect]:
-        """Time passes: flag a dead switch, or one stuck after its magnet was lifted."""
-        if now_ms - self._since < self.timeout_ms or self._dead_flagged:
+        """Time passes: after ``timeout_ms`` without the awaited change, remind once."""
+        if now_ms - self._since < self.timeout_ms or self._reminded:
             return []
         step = self.steps[self.index] if self.index < len(self.steps) else None
         if step is None:
             return []
+        seconds = self.timeout_ms // 1000
         if self.phase == "waiting":
-            self._dead_flagged = True
+            self._reminded = True
             what = "pressed" if step.kind == "button" else "given a magnet"
-            flag = Flag(
-                "dead", step.name, None,
-                f"nothing closed within {self.timeout_ms // 1000} s after {step.name} was "
-                f"{what}: check its switch, diode and solder joints, or skip it",
-            )
-            self.flags.append(flag)
-            return [Flagged(flag)]
-        if self.phase == "releasing" and self._holding is not None:
-            pos = self._holding
-            effects: list[Effect] = [
-                self._flag_stuck(pos, step.name, "stayed closed after the magnet was lifted")
-            ]
-            return effects + self._advance(now_ms)
+            return [Reminder(step.name, None,
+                             f"nothing has closed in {seconds} s since {step.name} was {what}: "
+                             f"check the magnet is on {step.name}, or skip it (a dead switch)")]
+        if self.phase in ("releasing", "clearing"):
+            self._reminded = True
+            pos = self._holding if self.phase == "releasing" else min(self._unexplained())
+            owner = self._name_at(pos) if pos is not None else None
+            where = f"position {pos}{f' ({owner})' if owner else ''}"
+            return [Reminder(step.name if self.phase == "releasing" else "", pos,
+                             f"{where} is still closed {seconds} s after it was to be "
+                             "lifted: lift the magnet; if nothing is on it, skip (the "
+                             "switch is stuck)")]
         return []
 
     def skip(self, now_ms: int) -> list[Effect]:
-        """Give up on the current step (a dead switch); it keeps or loses its position."""
+        """The maker gives up on the current request; see the module docstring."""
         if self.phase == "waiting":
-            self.skipped.append(self.steps[self.index].name)
-            return self._advance(now_ms)
+            step = self.steps[self.index]
+            self.skipped.append(step.name)
+            effects: list[Effect] = []
+            if step.expected_pos not in self.stuck:
+                what = "pressed" if step.kind == "button" else "given a magnet"
+                flag = Flag(
+                    "dead", step.name, None,
+                    f"nothing closed after {step.name} was {what}: check its switch, "
+                    "diode and solder joints (docs/MAKERS.md, a dead row or column)",
+                )
+                self.flags.append(flag)
+                effects.append(Flagged(flag))
+            effects.append(Skipped(step.name, "nothing closed"))
+            return effects + self._advance(now_ms)
         if self.phase == "releasing":
-            return self._advance(now_ms)
+            step = self.steps[self.index]
+            effects = []
+            if self._holding is not None and self._holding in self.closed:
+                effects.append(self._flag_stuck(self._holding, step.name,
+                                                "stayed closed after the magnet was lifted"))
+            return effects + self._advance(now_ms)
+        if self.phase == "clearing":
+            step = self.steps[self.index]
+            effects = [self._flag_stuck(pos, "", f"stayed closed with no magnet on it "
+                                                f"(before {step.name} was asked for)")
+                       for pos in sorted(self._unexplained())]
+            return effects + self._prompt(now_ms)
         raise CalibrationError(f"nothing to skip while {self.phase}")
 
     # -- internals ---------------------------------------------------------------------
@@ -290,7 +346,7 @@ class Calibration:
             self._holding = pos
             self.phase = "releasing"
             self._since = now_ms
-            self._dead_flagged = False
+            self._reminded = False
             return [Flagged(flag), AwaitRelease(step.name, pos)]
         expected_for = self._expected_owner.get(pos)
         if expected_for is not None and expected_for != step.name:
@@ -306,7 +362,7 @@ class Calibration:
         self._holding = pos
         self.phase = "releasing"
         self._since = now_ms
-        self._dead_flagged = False
+        self._reminded = False
         effects.append(AwaitRelease(step.name, pos))
         return effects
 
@@ -314,6 +370,15 @@ class Calibration:
         self.index += 1
         self._holding = None
         return self._prompt(now_ms)
+
+    def _unexplained(self) -> set[int]:
+        """Closed switches that should not be: everything closed but the known-stuck."""
+        return self.closed - self.stuck
+
+    def _lift(self, pos: int, now_ms: int) -> AwaitRelease:
+        self._since = now_ms
+        self._reminded = False
+        return AwaitRelease(self._name_at(pos) or "", pos)
 
     def _prompt(self, now_ms: int) -> list[Effect]:
         # Resuming skips the steps a previous run already finished.
@@ -323,17 +388,18 @@ class Calibration:
         ):
             self.index += 1
         self._since = now_ms
-        self._dead_flagged = False
+        self._reminded = False
         if self.index >= len(self.steps):
             self.phase = "done"
             return [Finished(len(self.measured), len(self.skipped))]
+        if self._unexplained():
+            # A magnet still down (a paused run, a double's neighbour letting go): ask
+            # for it to be lifted before the next prompt, instead of calling it stuck.
+            self.phase = "clearing"
+            return [self._lift(pos, now_ms) for pos in sorted(self._unexplained())]
         self.phase = "waiting"
         step = self.steps[self.index]
-        effects: list[Effect] = [
-            self._flag_stuck(pos, step.name, f"was closed before {step.name} was asked for")
-            for pos in sorted(self.closed - self.stuck)
-        ]
-        return [*effects, Prompt(step, self.index, len(self.steps))]
+        return [Prompt(step, self.index, len(self.steps))]
 
     # -- results -----------------------------------------------------------------------
 

@@ -29,6 +29,8 @@ from meridian_table.maker.calibration import (
     Flagged,
     Prompt,
     Recorded,
+    Reminder,
+    Skipped,
     Step,
 )
 from meridian_table.profiles.writer import write_atomically
@@ -57,10 +59,12 @@ class SwitchBoard(Protocol):
 
 
 class SimMaker:
-    """Plays the maker on a simulated board.
+    """Plays the maker on a simulated board: puts the magnet on the asked-for site and
+    lifts it when told.
 
     ``wiring`` maps a site or button to the position its switch really closes (None: a
-    dead switch); anything not listed is wired as the profile says.
+    dead switch); anything not listed is wired as the profile says. (A virtual board
+    can also carry the faults itself: ``VirtualBoard.swap_switches`` and friends.)
     """
 
     def __init__(self, board: SwitchBoard, wiring: Mapping[str, int | None] | None = None) -> None:
@@ -78,6 +82,9 @@ class SimMaker:
         if self._placed is not None:
             self.board.set_switch(self._placed, False)
             self._placed = None
+        elif pos is not None:
+            # Asked to clear a magnet this maker did not put down (left from a paused run).
+            self.board.set_switch(pos, False)
 
 
 def save_progress(path: Path, machine: Calibration) -> None:
@@ -164,7 +171,7 @@ class CalibrationRun:
                     if self.on_link is not None:
                         self.on_link(item)
                 elif item == "skip":
-                    if self.machine.phase in ("waiting", "releasing"):
+                    if self.machine.phase in ("clearing", "waiting", "releasing"):
                         self._apply(self.machine.skip(now))
                 self._apply(self.machine.tick(self._now_ms()))
             return self.machine.done
@@ -203,12 +210,12 @@ class CalibrationRun:
             elif isinstance(effect, AwaitRelease):
                 if self.maker is not None:
                     self.maker.lift(effect.name, effect.pos)
-            elif isinstance(effect, Recorded | Finished):
+            elif isinstance(effect, Recorded | Finished | Skipped | Flagged):
                 changed = True
-            elif isinstance(effect, Flagged):
-                changed = True
-                if effect.flag.kind == "dead" and self.auto_skip_dead:
-                    self._events.put("skip")
+            elif isinstance(effect, Reminder) and self.auto_skip_dead:
+                # Unattended (--skip-dead, the virtual board): give up at the reminder,
+                # so a dead switch is skipped and a stuck one confirmed.
+                self._events.put("skip")
         if changed:
             self._show()
             if self.progress_path is not None:

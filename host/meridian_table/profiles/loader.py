@@ -53,7 +53,7 @@ MAX_CHAIN_BITS = 32 * 30   # the firmware's largest bitmap
 SR_US_PER_BIT = 8         # MicroPython bit-banging: read data, clock high, clock low
 
 _TOP_KEYS = (
-    "format", "name", "title", "game", "variant", "notes",
+    "format", "name", "title", "game", "variant", "notes", "pico",
     "matrix", "leds", "power", "debounce", "sites", "buttons",
 )
 _NAME_RE = re.compile(r"^[a-z0-9][a-z0-9-]{0,31}$")
@@ -231,6 +231,10 @@ def profile_from_dict(data: Any, source: str, path: Path | None = None) -> Profi
         raise check.fail("notes", f"must be a string or a list of strings, found {_show(raw_notes)}",
                          "quote each note")
     notes = tuple(raw_notes)
+    model = data.get("pico", pico.ANY_PICO)
+    if not isinstance(model, str) or (model != pico.ANY_PICO and model not in pico.MODELS):
+        raise check.fail("pico", f"{_show(model)} is not a board the firmware runs on",
+                         f"use one of {', '.join(sorted(pico.MODELS))} or {pico.ANY_PICO!r}")
     game = data.get("game")
     if not isinstance(game, str) or game not in geometry.games():
         raise check.fail("game", f"{_show(game)} is not a game this installation knows",
@@ -480,6 +484,7 @@ def profile_from_dict(data: Any, source: str, path: Path | None = None) -> Profi
         idle_ma_per_led=idle, power_source=source_kind, supply_ma=supply,
         debounce_scans=scans, scan_period_ms=period, settle_us=settle,
         sites=sites, buttons=buttons, notes=notes, path=path, warnings=tuple(warnings),
+        pico=model,
     )
     # The firmware checks its config.json itself; a profile that loads here must never
     # make the board report FAULT CONFIG, so ask the firmware's own validator too.

@@ -81,6 +81,7 @@ class Profile:
     notes: tuple[str, ...] = ()
     path: Path | None = None
     warnings: tuple[str, ...] = ()
+    pico: str = "any"                 # the board model ("pico", "pico2"...: maker.boards)
     _by_pos: dict[int, str] = field(default_factory=dict, init=False, repr=False, compare=False)
     _by_led: dict[int, str] = field(default_factory=dict, init=False, repr=False, compare=False)
 
@@ -211,6 +212,8 @@ class Profile:
         }
         if self.notes:
             out["notes"] = list(self.notes)
+        if self.pico != "any":
+            out["pico"] = self.pico
         power: dict[str, Any] = {"source": self.power_source}
         if self.power_source != "usb":
             power["supply_ma"] = self.supply_ma

@@ -6,6 +6,8 @@ after configuration) and MicroPython's rp2 USB descriptor (bMaxPower = 250 mA).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 # GP23 (SMPS power save), GP24 (VBUS sense), GP25 (on-board LED) and GP29 (VSYS/3)
 # are wired on the Pico itself and are not on the header; on a Pico W they belong to
 # the radio. That leaves 26 header GPIOs.
@@ -44,3 +46,30 @@ def direct_matrix_capacity(pins: int) -> int:
     """The most matrix positions ``pins`` GPIOs can scan as a direct rows x cols matrix."""
     rows = pins // 2
     return rows * (pins - rows)
+
+
+# -- the models a profile can name ("pico": ...) ---------------------------------------
+
+@dataclass(frozen=True)
+class BoardModel:
+    """One Pico model: what a profile names in ``"pico"`` and what flash builds for it."""
+
+    key: str          # the profile's "pico" value
+    title: str
+    chip: str         # "RP2040" or "RP2350"
+    arch: str         # mpy-cross -march for its ARM cores
+    uf2: str          # MicroPython's board name on its download page
+    wireless: bool
+
+
+MODELS: dict[str, BoardModel] = {
+    m.key: m
+    for m in (
+        BoardModel("pico", "Raspberry Pi Pico", "RP2040", "armv6m", "RPI_PICO", False),
+        BoardModel("pico_w", "Raspberry Pi Pico W", "RP2040", "armv6m", "RPI_PICO_W", True),
+        BoardModel("pico2", "Raspberry Pi Pico 2", "RP2350", "armv7emsp", "RPI_PICO2", False),
+        BoardModel("pico2_w", "Raspberry Pi Pico 2 W", "RP2350", "armv7emsp", "RPI_PICO2_W",
+                   True),
+    )
+}
+ANY_PICO = "any"

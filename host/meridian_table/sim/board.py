@@ -141,6 +141,14 @@ class VirtualBoard:
         self._cond = threading.Condition()
         self._lock = threading.RLock()
         self._closed: set[int] = set(closed)
+        # Injected faults (``break_led``, ``kill_switch``...): what the firmware senses
+        # and what the LEDs show differ from the simulated world as on a faulty board.
+        self._dead: set[int] = set()
+        self._stuck: set[int] = set()
+        self._swapped: dict[int, int] = {}
+        self._doubles: dict[int, int] = {}
+        self._broken_leds: set[int] = set()
+        self._sensed: set[int] = set(closed)
         self._frame: list[RGB] = [(0, 0, 0)] * self.nleds
         self._frames = 0
         self._frame_time = 0.0
@@ -258,20 +266,83 @@ class VirtualBoard:
 
     # -- the simulated world ------------------------------------------------------------
 
-    def set_switch(self, pos: int, closed: bool) -> None:
-        """Close or open the switch at matrix position ``pos``."""
+    def _check_pos(self, pos: int) -> None:
         if isinstance(pos, bool) or not isinstance(pos, int) or not 0 <= pos < self.rows * self.cols:
             raise ValueError(
                 f"matrix position {pos!r} is outside 0..{self.rows * self.cols - 1} of "
                 f"this {self.rows}x{self.cols} board"
             )
+
+    def set_switch(self, pos: int, closed: bool) -> None:
+        """Put a magnet on (or take it off) the switch at matrix position ``pos``."""
+        self._check_pos(pos)
         with self._lock:
             if closed:
                 self._closed.add(pos)
             else:
                 self._closed.discard(pos)
-            if self._backend is not None:
-                self._backend.set_switch(pos, bool(closed))
+            self._resense()
+
+    # -- fault injection (a faulty board for the maker tools' tests) ----------------------
+
+    def kill_switch(self, pos: int) -> None:
+        """A dead switch: a magnet on ``pos`` closes nothing (a broken reed, a cold joint)."""
+        self._check_pos(pos)
+        with self._lock:
+            self._dead.add(pos)
+            self._resense()
+
+    def stick_switch(self, pos: int) -> None:
+        """A stuck switch: ``pos`` reads closed with or without a magnet (a welded reed)."""
+        self._check_pos(pos)
+        with self._lock:
+            self._stuck.add(pos)
+            self._resense()
+
+    def swap_switches(self, a: int, b: int) -> None:
+        """Crossed wires: a magnet on ``a`` closes ``b`` and one on ``b`` closes ``a``."""
+        self._check_pos(a)
+        self._check_pos(b)
+        with self._lock:
+            self._swapped[a], self._swapped[b] = b, a
+            self._resense()
+
+    def double_switch(self, pos: int, also: int) -> None:
+        """A magnet on ``pos`` closes ``also`` too (a strong magnet, reeds too close)."""
+        self._check_pos(pos)
+        self._check_pos(also)
+        with self._lock:
+            self._doubles[pos] = also
+            self._resense()
+
+    def break_led(self, index: int) -> None:
+        """A broken LED: it stays dark whatever the firmware sends it."""
+        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < self.nleds:
+            raise ValueError(f"LED {index!r} is outside 0..{self.nleds - 1} of this board")
+        with self._cond:
+            self._broken_leds.add(index)
+            self._frame = [(0, 0, 0) if i in self._broken_leds else c
+                           for i, c in enumerate(self._frame)]
+
+    def _sense(self) -> set[int]:
+        sensed = {self._swapped.get(p, p) for p in self._closed}
+        sensed |= {self._doubles[p] for p in self._closed if p in self._doubles}
+        return (sensed - self._dead) | self._stuck
+
+    def _resense(self) -> None:
+        new = self._sense()
+        old, self._sensed = self._sensed, new
+        if self._backend is not None:
+            for pos in sorted(old - new):
+                self._backend.set_switch(pos, False)
+            for pos in sorted(new - old):
+                self._backend.set_switch(pos, True)
+
+    @property
+    def sensed(self) -> frozenset[int]:
+        """The switches the firmware reads closed (the world through injected faults)."""
+        with self._lock:
+            return frozenset(self._sensed)
 
     def toggle(self, pos: int) -> bool:
         """Flip the switch at ``pos``; returns its new state (True: closed)."""
@@ -366,6 +437,8 @@ class VirtualBoard:
     def _rendered(self, raw: bytes | bytearray) -> None:
         r, g, b = self._order
         frame = [(raw[i + r], raw[i + g], raw[i + b]) for i in range(0, 3 * self.nleds, 3)]
+        for index in self._broken_leds:
+            frame[index] = (0, 0, 0)
         with self._cond:
             self._frame = frame
             self._frames += 1
@@ -502,7 +575,7 @@ class _CPythonBackend:
                 backend._idle(ms)
 
         hal = _Hal(self.vb.config, self.serial)
-        for pos in self.vb.closed:
+        for pos in self.vb.sensed:
             hal.set_pos(pos, True)
         self._hal = hal
         self._app = App(hal, self.vb.config)
@@ -606,7 +679,7 @@ class _MicroPythonBackend:
         )
         os.close(control_r)
         self._control_w = control_w
-        setup = {"config": self.vb.config, "closed": sorted(self.vb.closed)}
+        setup = {"config": self.vb.config, "closed": sorted(self.vb.sensed)}
         self._send(json.dumps(setup, separators=(",", ":")))
         self._thread = threading.Thread(
             target=self._bridge, name=f"virtual-board-mp-{self.vb.config.get('board')}",

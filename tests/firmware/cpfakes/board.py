@@ -1,4 +1,5 @@
-"""A fake CircuitPython ``board`` for an RP2040 board: pins GP0..GP29 and LED."""
+"""A fake CircuitPython ``board`` for the Raspberry Pi Pico: pins GP0..GP28 and LED
+(the names of ``board_definitions/raspberry_pi_pico`` in circuitpython-stubs)."""
 
 
 class Pin:
@@ -9,6 +10,6 @@ class Pin:
         return "board." + self.name
 
 
-for _n in range(30):
+for _n in range(29):
     globals()["GP" + str(_n)] = Pin("GP" + str(_n))
 LED = GP25  # noqa: F821  (defined by the loop above)

@@ -3,5 +3,5 @@
 calls = []
 
 
-def neopixel_write(pin, buf):
-    calls.append((pin, bytes(buf)))
+def neopixel_write(digitalinout, buf):
+    calls.append((digitalinout, bytes(buf)))

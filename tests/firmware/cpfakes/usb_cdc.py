@@ -13,9 +13,11 @@ class Serial:
     def in_waiting(self):
         return len(self.incoming)
 
-    def read(self, n=1):
-        out = bytes(self.incoming[:n])
-        self.incoming = self.incoming[n:]
+    def read(self, size=-1):
+        if size < 0:
+            size = len(self.incoming)
+        out = bytes(self.incoming[:size])
+        self.incoming = self.incoming[size:]
         return out
 
     def write(self, buf):

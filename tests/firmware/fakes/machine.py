@@ -49,7 +49,8 @@ class Pin:
     PULL_UP = 1
     PULL_DOWN = 2
 
-    def __init__(self, gpio, mode=-1, pull=-1, value=None):
+    def __init__(self, id, mode=-1, pull=-1, *, value=None, drive=None, alt=None):
+        gpio = id
         if gpio == "LED":
             gpio = 25
         if not isinstance(gpio, int) or not 0 <= gpio <= 29:

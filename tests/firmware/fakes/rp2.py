@@ -25,13 +25,13 @@ class PIO:
     SHIFT_LEFT = 0
     SHIFT_RIGHT = 1
 
-    def __init__(self, n):
-        if n not in (0, 1):
+    def __init__(self, id):
+        if id not in (0, 1):
             raise ValueError("PIO block 0 or 1")
-        self.n = n
+        self.n = id
 
-    def remove_program(self, prog=None):
-        removed.append(prog)
+    def remove_program(self, program=None):
+        removed.append(program)
 
 
 class _Instr:
@@ -159,7 +159,9 @@ def waveform(prog, words):
 
 
 class StateMachine:
-    def __init__(self, sm_id, prog, freq=125_000_000, sideset_base=None, **kw):
+    def __init__(self, id, program=None, *, freq=-1, sideset_base=None, **kw):
+        sm_id = id
+        prog = program
         if not 0 <= sm_id <= 7:
             raise ValueError("state machine 0..7")
         self.id = sm_id
@@ -172,11 +174,11 @@ class StateMachine:
         self.sent_n = 0
         machines[sm_id] = self
 
-    def active(self, v=None):
-        if v is None:
+    def active(self, value=None):
+        if value is None:
             return self.running
-        self.running = bool(v)
-        return None
+        self.running = bool(value)
+        return self.running
 
     def put(self, value, shift=0):
         if not self.running:
@@ -198,3 +200,92 @@ class StateMachine:
 
     def words(self):
         return list(self.sent[0:self.sent_n])
+
+
+# DMA: one channel per DMA(); config(..., trigger=True) runs the transfer at once into
+# the state machine whose TX FIFO address it writes to, as the words put() would leave.
+_PIO_TXF = (0x50200010, 0x50300010)
+dma_channels = []   # every DMA() made, in order
+dma_limit = [12]    # channels the chip has (the tests lower it to model "all taken")
+
+
+def _txf_of(sm_id):
+    return _PIO_TXF[sm_id >> 2] + 4 * (sm_id & 3)
+
+
+class DMA:
+    def __init__(self):
+        if len([d for d in dma_channels if not d.closed]) >= dma_limit[0]:
+            raise OSError("fake rp2: no free DMA channel")
+        self.channel = len(dma_channels)
+        self.closed = False
+        self.busy = False   # a test sets it to model a transfer still running
+        self.ctrl_fields = {}
+        self.transfers = 0
+        self.read = None
+        self.write = None
+        self.count = 0
+        self.ctrl = 0x3F << 15
+        dma_channels.append(self)
+
+    def pack_ctrl(self, *, default=None, enable=True, high_pri=False, size=2, inc_read=True,
+                  inc_write=True, inc_read_rev=None, inc_write_rev=None, **kwargs):
+        fields = {"enable": enable, "high_pri": high_pri, "size": size,
+                  "inc_read": inc_read, "inc_write": inc_write}
+        for key in kwargs:
+            fields[key] = kwargs[key]
+        self.ctrl_fields = fields
+        # Like the hardware's CTRL register: EN, HIGH_PRIORITY, DATA_SIZE, INCR_READ,
+        # INCR_WRITE, TREQ_SEL (bits 15..20).
+        return ((1 if enable else 0) | (2 if high_pri else 0) | (size << 2)
+                | (16 if inc_read else 0) | (32 if inc_write else 0)
+                | (fields.get("treq_sel", 0x3F) << 15))
+
+    @staticmethod
+    def unpack_ctrl(value):
+        return {"enable": value & 1, "size": (value >> 2) & 3, "treq_sel": (value >> 15) & 0x3F}
+
+    def config(self, *, read=None, write=None, count=None, ctrl=None, trigger=False):
+        if self.closed:
+            raise ValueError("fake rp2: DMA channel used after close()")
+        self.read = read
+        self.write = write
+        self.count = count
+        if ctrl is not None:
+            self.ctrl = ctrl
+        if trigger:
+            self.run()
+
+    def run(self):
+        """Move ``count`` 32-bit little-endian words from ``read`` to the FIFO at ``write``."""
+        target = None
+        for sm_id in machines:
+            if _txf_of(sm_id) == self.write:
+                target = machines[sm_id]
+        if target is None:
+            raise ValueError("fake rp2: DMA write address is no state machine's TX FIFO")
+        if (self.ctrl >> 15) & 0x3F != 8 * (target.id >> 2) + (target.id & 3):
+            raise ValueError("fake rp2: DMA not paced by the state machine's TX DREQ")
+        if not target.running:
+            raise RuntimeError("fake rp2: DMA to a stopped state machine never finishes")
+        src = self.read
+        sent = target.sent
+        for i in range(self.count):
+            k = 4 * i
+            sent[i] = src[k] | (src[k + 1] << 8) | (src[k + 2] << 16) | (src[k + 3] << 24)
+        target.sent_n = self.count
+        self.transfers += 1
+
+    def active(self, value=None):
+        if value is None:
+            if self.busy:
+                self.busy = False   # it finishes while the caller waits
+                return True
+            return False
+        return bool(value)
+
+    def irq(self, handler=None, hard=False):
+        return None
+
+    def close(self):
+        self.closed = True
