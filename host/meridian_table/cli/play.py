@@ -37,6 +37,7 @@ from meridian_table.games import registry
 from meridian_table.games.contract import GameSpec, OptionError, OptionSpec, parse_options
 from meridian_table.link import UnknownPortError, check_port
 from meridian_table.store import StoreError
+from meridian_table.table.lobby import TableHost
 from meridian_table.table.presenter import PageState
 from meridian_table.table.runner import RunningTable, SetupError, TableSetup, open_table
 
@@ -392,13 +393,18 @@ def _play(spec: GameSpec, kwargs: dict[str, Any]) -> None:
         table = open_table(setup)
     except (SetupError, StoreError, ValueError, OSError) as exc:
         raise click.ClickException(str(exc)) from exc
-    with table:
-        if table.notice:
-            click.echo(table.notice, err=headless)
-        if headless:
+    if headless:
+        with table:
+            if table.notice:
+                click.echo(table.notice, err=True)
             run_headless(table, sys.stdin, sys.stdout)
-            return
-        _serve(table, host, port)
+        return
+    # The page may start new games and rematches: the host closes whichever table is
+    # in play when the command ends.
+    with TableHost(table) as lobby:
+        if table.notice:
+            click.echo(table.notice)
+        _serve(lobby, host, port)
 
 
 class _GamesGroup(click.Group):
@@ -426,11 +432,12 @@ def register(group: click.Group) -> None:
         play.add_command(_game_command(spec))
 
 
-def _serve(table: RunningTable, host: str, port: int) -> None:
+def _serve(lobby: TableHost, host: str, port: int) -> None:
     from meridian_table.web import WebServerError, serve
 
+    table = lobby.table
     try:
-        server = serve(table.session, host, port)
+        server = serve(lobby, host, port)
     except (WebServerError, ValueError) as exc:
         raise click.ClickException(str(exc)) from exc
     with server:

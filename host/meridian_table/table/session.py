@@ -56,6 +56,7 @@ from meridian_table.link.events import BoardFault, LinkState, SenseEvent, Snapsh
 from meridian_table.table.automata import Execution, Seats, Thinker
 from meridian_table.table.faults import fault_text
 from meridian_table.table.journal import Journal, MemoryJournal
+from meridian_table.table.names import clean_names
 from meridian_table.table.presenter import Automaton, PageState, TableView, present
 from meridian_table.table.settler import Settler
 
@@ -515,13 +516,22 @@ class TableSession:
                 return {"ok": True, "games": self._archive.games()}
             if kind == "state":
                 return {"ok": True, "state": self.state()}
+            if kind == "rename":
+                names = cmd.get("players")
+                if not isinstance(names, list):
+                    raise SessionError(
+                        f"rename needs 'players', a list of {len(self.players)} names in seat "
+                        f"order, e.g. {{\"cmd\": \"rename\", \"players\": [\"Ann\", \"Bob\"]}}"
+                    )
+                self.rename(tuple(str(n) for n in names))
+                return {"ok": True}
             if kind == "seat":
                 automaton = cmd.get("automaton")
                 self.set_seat(cmd.get("seat"), None if automaton is None else str(automaton))
                 return {"ok": True}
             raise SessionError(
-                f"unknown command {kind!r}; use button, toggle, choose, agree, seat, replay, "
-                "games or state"
+                f"unknown command {kind!r}; use button, toggle, choose, agree, seat, rename, "
+                "replay, games or state"
             )
         except (ValueError, LookupError, TypeError) as exc:
             with self._lock:
@@ -547,6 +557,30 @@ class TableSession:
             raise
         if self._thinker.player == player and self.seats.policy(player) is None:
             self._thinker.cancel()
+        self._evaluate()
+
+    def rename(self, players: tuple[str, ...]) -> None:
+        """Give the players new names (seat order) before the first move. Logged."""
+        with self._lock:
+            self._accepted(lambda: self._rename(players))
+        self._notify()
+
+    def _rename(self, players: tuple[str, ...]) -> None:
+        if len(players) != len(self.players):
+            raise SessionError(
+                f"players {list(players)!r}: this game has {len(self.players)} players; give "
+                "one name for each"
+            )
+        if self.adapter.history() or self.adapter.result() is not None:
+            raise SessionError(
+                "the names are kept once the first move is played; start a new game to play "
+                "under other names"
+            )
+        names = clean_names(players)
+        if names == self.players:
+            return
+        self._log("players", {"players": list(names), "previous": list(self.players)})
+        self.players = names
         self._evaluate()
 
     def _player_index(self, seat: object) -> int:

@@ -40,6 +40,8 @@ class StoreJournal:
     def append(self, kind: str, payload: Mapping[str, Any]) -> None:
         if kind == "result":
             self.store.finish(self._game_id, dict(payload))
+        elif kind == "players":
+            self.store.rename_players(self._game_id, list(payload["players"]))
         else:
             self.store.append(self._game_id, kind, dict(payload))
 
