@@ -197,7 +197,7 @@ class TableHost:
         if seats:
             settings["seats"] = seats
         setup = replace(table.setup, players=turned, options=asked, settings=settings,
-                        profile=table.profile.name, resume=False)
+                        profile=_profile_of(table), resume=False)
         self._switch(setup)
 
     # --- switching -------------------------------------------------------------------
@@ -234,7 +234,7 @@ class TableHost:
 
     def _reopen(self, old: RunningTable) -> RunningTable:
         over = old.session.adapter.result() is not None
-        setup = replace(old.setup, profile=old.profile.name,
+        setup = replace(old.setup, profile=_profile_of(old),
                         resume=not over and old.store is not None)
         return self._opener(setup)
 
@@ -257,6 +257,12 @@ class TableHost:
 
     def _publish(self) -> None:
         self._forward(self.state())
+
+
+def _profile_of(table: RunningTable) -> str:
+    """The board profile to open ``table``'s game again: as named (a shipped name or a
+    file), else the one it was played on."""
+    return table.setup.profile or table.profile.name
 
 
 def _names(value: object) -> tuple[str, ...]:

@@ -266,6 +266,14 @@ def _game_options(setup: TableSetup, profile: Profile) -> dict[str, OptionValue]
     given: dict[str, object] = {k: v for k, v in profile.variant.items() if k in schema}
     if setup.players and "players" in schema:
         given["players"] = len(setup.players)
+    for name, value in setup.options.items():
+        if name in given and name != "players" and str(value) != str(given[name]):
+            # The board is what it is: an option its profile fixes cannot differ from it.
+            raise SetupError(
+                f"option {name} {value!r} does not fit board profile {profile.name!r}, which "
+                f"has {name} {given[name]!r}; choose a board for {name} {value!r} or leave "
+                "the board to the game's default"
+            )
     given.update(setup.options)
     options, _ = parse_options(spec.options, given, spec.id)
     return spec.prepare(options) if spec.prepare is not None else options

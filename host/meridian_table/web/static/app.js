@@ -1132,6 +1132,8 @@
       });
       renderMoves(s.moves || [], null);
     }
+    // The page's own modules (newgame.js, clock.js, ...) draw their parts from this.
+    document.dispatchEvent(new CustomEvent("meridian:state", { detail: s }));
   }
 
   // ---- replay -----------------------------------------------------------------------
