@@ -52,6 +52,16 @@ class Tentative(TypedDict):
     leaving: list[str]
 
 
+class ClockPanel(TypedDict):
+    """The players' clocks (table/clocks.py): the rule, whose runs and each seat's time."""
+
+    rule: dict[str, Any]
+    words: str
+    low_s: float
+    running: str | None
+    seats: dict[str, dict[str, Any]]
+
+
 class PageState(TypedDict):
     """``TableSession.state()``: everything the page draws (docs/TABLE.md)."""
 
@@ -83,6 +93,7 @@ class PageState(TypedDict):
     control_state: dict[str, dict[str, Any]]
     settle_ms: int
     tentative: Tentative
+    clocks: ClockPanel | None
 
 
 @dataclass(frozen=True)
@@ -111,6 +122,7 @@ class TableView:
     settle_ms: int
     arriving: frozenset[str]
     leaving: frozenset[str]
+    clocks: ClockPanel | None = None
 
 
 def present(adapter: Adapter, table: TableView) -> PageState:
@@ -169,7 +181,8 @@ def present(adapter: Adapter, table: TableView) -> PageState:
         "control_state": control_state(adapter, view, facts, table.controls),
         "settle_ms": table.settle_ms,
         "tentative": {"arriving": sorted(table.arriving), "leaving": sorted(table.leaving)},
+        "clocks": table.clocks,
     }
 
 
-__all__ = ["Automaton", "Diff", "LinkPanel", "PageState", "TableView", "Tentative", "present"]
+__all__ = ["Automaton", "ClockPanel", "Diff", "LinkPanel", "PageState", "TableView", "Tentative", "present"]

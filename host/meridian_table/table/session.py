@@ -54,10 +54,17 @@ from meridian_table.games import registry
 from meridian_table.ledplan import LedPlan, Light
 from meridian_table.link.events import BoardFault, LinkState, SenseEvent, Snapshot
 from meridian_table.table.automata import Execution, Seats, Thinker
+from meridian_table.table.clocks import ClockRule, Clocks
 from meridian_table.table.faults import fault_text
 from meridian_table.table.journal import Journal, MemoryJournal
 from meridian_table.table.names import clean_names
-from meridian_table.table.presenter import Automaton, PageState, TableView, present
+from meridian_table.table.presenter import (
+    Automaton,
+    ClockPanel,
+    PageState,
+    TableView,
+    present,
+)
 from meridian_table.table.settler import Settler
 
 LOGGER = logging.getLogger(__name__)
@@ -70,6 +77,16 @@ TABLE_BUTTONS = ("undo", "menu")
 CONNECTED = "connected"
 #: The link state after the host itself closed the link (``Link.close``).
 CLOSED = "closed"
+
+
+#: How often the ticker looks at a running clock, and how often the times are logged (a
+#: ``clock`` event), so a process killed mid-turn resumes within a second of the truth.
+CLOCK_TICK_S = 0.1
+CLOCK_SAVE_S = 0.5
+
+
+def _num(value: object) -> float:
+    return float(value) if isinstance(value, int | float) else float("-inf")
 
 
 class SessionError(ValueError):
@@ -162,10 +179,13 @@ class TableSession:
         automaton_seed: int | None = None,
         think_s: float = DEFAULT_THINK_S,
         pending: Mapping[str, Any] | None = None,
+        clock_rule: ClockRule | None = None,
+        clock_state: Mapping[str, Any] | None = None,
     ) -> None:
         """``seats``: player index -> automaton description (``random``, ``bot:4``);
         ``pending``: an automaton's move that was being carried out when the last
-        process stopped (from the log), to resume in the execute phase."""
+        process stopped (from the log), to resume in the execute phase; ``clock_rule``: the
+        players' clocks (clocks.py), ``clock_state`` their logged times on resume."""
         if settle_s < 0:
             raise SessionError(f"settle window {settle_s!r} s is negative; use 0 or more")
         self.adapter = adapter
@@ -238,6 +258,13 @@ class TableSession:
             self._execution = self._restore_execution(pending)
         history = adapter.history()
         self._prior = next(iter(history[-1].placed), None) if history else None
+        self._clocks = (Clocks(clock_rule, tuple(adapter.colours))
+                        if clock_rule is not None else None)
+        if self._clocks is not None and clock_state is not None:
+            self._clocks.restore(clock_state)
+        self._clock_moves = len(history)
+        self._clock_saved_at = clock()
+        self._time_up: set[str] = set()  # seats whose flag fell under the "warn" rule
         with self._lock:
             self._evaluate()
 
@@ -353,9 +380,11 @@ class TableSession:
         applied = provisional.applied
         try:
             self.journal.append("sense", provisional.sense)
-            self.journal.append("action", {"notation": applied.notation,
-                                           "player": applied.player, "source": "board",
-                                           "by": "person"})
+            action: dict[str, Any] = {"notation": applied.notation, "player": applied.player,
+                                      "source": "board", "by": "person"}
+            if self._clocks is not None:
+                action["clocks"] = self._clocks.snapshot(self._clock())
+            self.journal.append("action", action)
         except Exception as exc:
             # Not durable means not done: take it back so the log and the game agree.
             self.adapter.undo()
@@ -442,6 +471,8 @@ class TableSession:
                     changed = False
             else:
                 changed = False
+            if self._clock_tick(now):
+                changed = True
             left = self._settler.due(now)
             if left is not None and left <= 0:
                 self._settle()
@@ -455,7 +486,87 @@ class TableSession:
         if changed:
             self._notify()
         waits = [w for w in (left, flush_left) if w is not None]
+        if self._clocks is not None and self._clocks.running is not None:
+            waits.append(CLOCK_TICK_S)  # a flag falls on time, the times are saved often
         return max(0.0, min(waits)) if waits else None
+
+    # --- clocks ------------------------------------------------------------------------
+
+    def _mover(self) -> str | None:
+        """The seat whose clock should run now, or None (paused, counting, over)."""
+        if not self._connected or self._adjudicating or self.adapter.result() is not None:
+            return None
+        mover = self.adapter.to_move
+        if mover is None and self._view is not None:
+            mover = self._view.to_move
+        return mover
+
+    def _sync_clocks(self) -> None:
+        """Run the mover's clock; a turn that ended with a move gets its increment."""
+        clocks = self._clocks
+        if clocks is None:
+            return
+        mover = self._mover()
+        moves = len(self.adapter.history())
+        moved = moves > self._clock_moves
+        self._clock_moves = moves
+        if mover != clocks.running or moved:
+            clocks.run(mover, self._clock(), moved)
+
+    def _clock_tick(self, now: float) -> bool:
+        """A flag falling (True: the state changed); else save the times now and then."""
+        clocks = self._clocks
+        if clocks is None or clocks.running is None:
+            return False
+        seat = clocks.flagged(now)
+        if seat is not None and seat not in self._time_up:
+            self._flag_fell(seat, now)
+            return True
+        if now - self._clock_saved_at >= CLOCK_SAVE_S:
+            self._clock_saved_at = now
+            try:
+                self._log("clock", clocks.snapshot(now))
+            except Exception:  # the next save tries again; the game goes on
+                LOGGER.exception("the clocks could not be saved")
+        return False
+
+    def _flag_fell(self, seat: str, now: float) -> None:
+        """``seat``'s time ran out: end the game as the clock's rule says."""
+        clocks = self._clocks
+        if clocks is None:
+            return
+        label = seat.capitalize()
+        rule = clocks.rule.flag
+        result: dict[str, Any] | None = None
+        if rule == "score":
+            count = self.adapter.adjudicate()
+            if count is not None:
+                result = dict(count, reason=f"{label}'s time ran out; "
+                              f"the count decides: {count.get('reason', '')}".rstrip(": "))
+        elif rule == "lose":
+            others = [c for c in self.adapter.colours if c != seat]
+            totals = {c: self.adapter.scores().get(c, {}).get("total") for c in others}
+            winner: str | None = others[0] if len(others) == 1 else None
+            if winner is None:
+                best = [c for c in others if totals[c] == max(totals.values(), key=_num)]
+                winner = best[0] if len(best) == 1 else None
+            result = {"winner": winner, "reason": f"{label}'s time ran out",
+                      "scores": self.adapter.scores()}
+        if result is not None:
+            try:
+                self.adapter.conclude(result)
+            except ValueError as exc:
+                LOGGER.info("%s cannot end on a flag (%s): time is up only", self.adapter.game, exc)
+                result = None
+        if result is None:
+            self._time_up.add(seat)
+            try:
+                self._log("note", {"text": f"{label}'s time is up", "clock": seat,
+                                   "clocks": clocks.snapshot(now)})
+            except Exception:
+                LOGGER.exception("the flag fall could not be noted")
+        LOGGER.info("%s's flag fell (%s)", seat, rule)
+        self._evaluate()
 
     def _settle(self) -> None:
         self._quick = self._settler.window < self._settler.settle_s
@@ -720,6 +831,9 @@ class TableSession:
         }
         if automaton is not None:
             payload["automaton"] = automaton
+        if self._clocks is not None:
+            self._sync_clocks()
+            payload["clocks"] = self._clocks.snapshot(self._clock())
         try:
             self._log("action", payload)
         except Exception:
@@ -910,6 +1024,14 @@ class TableSession:
         self.journal.append(kind, payload)
 
     def _evaluate(self, from_board: bool = False) -> None:
+        """Recompute phase, message and LEDs (and whose clock runs); apply a sensed
+        action when there is one."""
+        try:
+            self._evaluate_board(from_board)
+        finally:
+            self._sync_clocks()
+
+    def _evaluate_board(self, from_board: bool = False) -> None:
         """Recompute phase, message and LEDs; apply a sensed action when there is one.
 
         Only a freshly settled board may be read as an action: after an undo or on
@@ -1251,7 +1373,24 @@ class TableSession:
                 settle_ms=round(self.settle_s * 1000),
                 arriving=arriving,
                 leaving=leaving,
+                clocks=self._clocks_json(),
             ))
+
+    def _clocks_json(self) -> ClockPanel | None:
+        clocks = self._clocks
+        if clocks is None:
+            return None
+        now = self._clock()
+        return {
+            "rule": clocks.rule.to_setting(),
+            "words": clocks.rule.words(),
+            "low_s": clocks.rule.low_s,
+            "running": clocks.running,
+            "seats": {seat: {"remaining_s": round(clocks.left(seat, now), 3),
+                             "time_up": seat in self._time_up
+                             or (clocks.left(seat, now) <= 0 and seat != clocks.running)}
+                      for seat in clocks.seats},
+        }
 
 
 def _hello_json(hello: object) -> dict[str, Any] | None:
