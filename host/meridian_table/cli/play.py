@@ -37,6 +37,7 @@ from meridian_table.games import registry
 from meridian_table.games.contract import GameSpec, OptionError, OptionSpec, parse_options
 from meridian_table.link import UnknownPortError, check_port
 from meridian_table.store import StoreError
+from meridian_table.table.clocks import FLAG_RULES, ClockError, ClockRule
 from meridian_table.table.lobby import TableHost
 from meridian_table.table.presenter import PageState
 from meridian_table.table.runner import RunningTable, SetupError, TableSetup, open_table
@@ -320,6 +321,13 @@ _COMMON_OPTIONS = (
                  help="Player names in seat order: Ann,Bob."),
     click.option("--seat", "seat", multiple=True, metavar="N=AUTOMATON",
                  help="Give seat N to an automaton (e.g. 2=random); repeatable."),
+    click.option("--clock", default=None, metavar="KIND:TIME[+EXTRA]",
+                 help="Players' clocks: sudden:10m, fischer:5m+3s (increment), "
+                 "bronstein:5m+5s (delay) or turn:90s (a timer per turn)."),
+    click.option("--flag", "flag_rule", type=click.Choice(list(FLAG_RULES)), default="lose",
+                 show_default=True,
+                 help="When a clock runs out: lose (that player loses), score (the count "
+                 "decides) or warn (play on)."),
     click.option("--resume", is_flag=True, help="Continue the last unfinished game."),
     click.option("--db", default=None,
                  help="Game log file (default: $MERIDIAN_TABLE_DB, else the user data dir)."),
@@ -346,6 +354,17 @@ def _play(spec: GameSpec, kwargs: dict[str, Any]) -> None:
     settle_ms = int(kwargs.pop("settle_ms"))
     sim_mode = str(kwargs.pop("sim_mode"))
     seats = parse_seats(tuple(kwargs.pop("seat")), spec)
+    clock_text = kwargs.pop("clock")
+    flag_rule = str(kwargs.pop("flag_rule"))
+    clock = None
+    if clock_text:
+        if resume:
+            raise click.BadParameter("--resume continues the logged game with its own clocks; "
+                                     "leave --clock out", param_hint="--clock")
+        try:
+            clock = ClockRule.parse(clock_text, flag=flag_rule).to_setting()
+        except ClockError as exc:
+            raise click.BadParameter(str(exc), param_hint="--clock") from None
     if board != "sim":
         try:
             check_port(board)
@@ -377,6 +396,8 @@ def _play(spec: GameSpec, kwargs: dict[str, Any]) -> None:
     setting: dict[str, Any] = dict(settings)
     if seats:
         setting["seats"] = seats
+    if clock is not None:
+        setting["clock"] = clock
     setup = TableSetup(
         game=spec.id,
         board=board,

@@ -31,6 +31,7 @@ from typing import Any
 from meridian_table.games import registry
 from meridian_table.games.contract import GameSpec, OptionError, parse_options
 from meridian_table.profiles import ProfileError, list_profiles, load_profile
+from meridian_table.table.clocks import ClockError, ClockRule
 from meridian_table.table.names import clean_names
 from meridian_table.table.presenter import PageState
 from meridian_table.table.runner import RunningTable, TableSetup, open_table
@@ -139,6 +140,8 @@ class TableHost:
                             if isinstance(v, bool | int | str)},
                 "settings": _plain(table.setup.settings),
                 "profile": table.profile.name,
+                "clock": None if table.session.clock_rule is None
+                else table.session.clock_rule.to_setting(),
                 "over": state["result"] is not None,
                 "moves": len(state["moves"]),
             },
@@ -167,6 +170,13 @@ class TableHost:
         seats = _seats(cmd.get("seats"), spec, len(players) or max(spec.player_counts))
         if seats:
             setting["seats"] = seats
+        clock = cmd.get("clock") or None
+        if clock is not None:
+            try:
+                setting["clock"] = ClockRule.parse(
+                    str(clock), flag=str(cmd.get("flag") or "lose")).to_setting()
+            except ClockError as exc:
+                raise LobbyError(str(exc)) from None
         profile = cmd.get("profile") or None
         if profile is not None:
             self._check_profile(str(profile), spec)
@@ -194,6 +204,9 @@ class TableHost:
         }
         settings = {k: v for k, v in table.setup.settings.items() if k != "seats"}
         settings.update(session.adapter.settings())
+        rule = session.clock_rule
+        if rule is not None:
+            settings["clock"] = rule.to_setting()
         if seats:
             settings["seats"] = seats
         setup = replace(table.setup, players=turned, options=asked, settings=settings,

@@ -26,6 +26,7 @@ from meridian_table.link import Link, find_picos
 from meridian_table.profiles import Profile, load_profile
 from meridian_table.store import Store
 from meridian_table.table.automata import parse_seats
+from meridian_table.table.clocks import ClockError, ClockRule
 from meridian_table.table.journal import Journal, MemoryJournal
 from meridian_table.table.session import DEFAULT_SETTLE_S, DEFAULT_THINK_S, TableSession
 from meridian_table.table.storejournal import Resumed, StoreArchive, resume_game, start_game
@@ -195,6 +196,8 @@ def open_table(setup: TableSetup) -> RunningTable:
             automaton_seed=_int_or_none(settings.get("automaton_seed")),
             think_s=float(settings.get("think_s", DEFAULT_THINK_S)),
             pending=logged.pending if logged is not None else None,
+            clock_rule=_clock_rule(settings.get("clock")),
+            clock_state=logged.clocks if logged is not None else None,
         )
         link.subscribe(session.on_link_event)
         link.start()
@@ -240,10 +243,28 @@ def _open_game(
                                       else random.SystemRandom().randrange(1 << 31))
         if "think_s" in setup.settings:
             settings["think_s"] = float(setup.settings["think_s"])
+    if setup.settings.get("clock"):
+        rule = _clock_rule(setup.settings["clock"])
+        if rule is not None:
+            settings["clock"] = rule.to_setting()
     if store is None:
         return MemoryJournal(), adapter, players, settings
     journal = start_game(store, adapter, players, profile=profile.name, settings=settings)
     return journal, adapter, players, settings
+
+
+def _clock_rule(value: object) -> ClockRule | None:
+    """The players' clocks from a setting: a logged rule (a mapping) or ``fischer:5m+3s``."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, ClockRule):
+        return value
+    try:
+        if isinstance(value, str):
+            return ClockRule.parse(value)
+        return ClockRule.from_setting(value)
+    except (ClockError, KeyError, TypeError, ValueError) as exc:
+        raise SetupError(f"clock {value!r}: {exc}") from None
 
 
 def _int_or_none(value: object) -> int | None:

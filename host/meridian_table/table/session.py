@@ -493,6 +493,11 @@ class TableSession:
 
     # --- clocks ------------------------------------------------------------------------
 
+    @property
+    def clock_rule(self) -> ClockRule | None:
+        """How the players' clocks run, or None when the game has none."""
+        return self._clocks.rule if self._clocks is not None else None
+
     def _mover(self) -> str | None:
         """The seat whose clock should run now, or None (paused, counting, over)."""
         if not self._connected or self._adjudicating or self.adapter.result() is not None:
