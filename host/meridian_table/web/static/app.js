@@ -1060,7 +1060,7 @@
     // Clocks are optional (state.clocks: seat -> {remaining_s}, low_s): the mover's
     // clock under its low mark, else null.
     const clocks = s.clocks && typeof s.clocks === "object" ? s.clocks : null;
-    const c = clocks && s.to_move ? clocks[s.to_move] : null;
+    const c = clocks && s.to_move ? (clocks.seats || clocks)[s.to_move] : null;
     const low = Number((clocks && clocks.low_s) ?? 10);
     return c && typeof c.remaining_s === "number" && c.remaining_s <= low ? c.remaining_s : null;
   }

@@ -219,6 +219,7 @@
     prow.append(prof);
     opts.append(prow);
     form.append(opts);
+    form.append(clockFields(same ? current.clock : null));
     const err = el("p", { id: "ng-error", class: "ng-error", role: "alert", hidden: true });
     form.append(err);
     const buttons = el("div", { class: "ng-buttons" });
@@ -238,6 +239,51 @@
       err.hidden = false;
     });
     d.append(form);
+  }
+
+  // The players' clocks: the same for every game (the table runs them, not the game).
+  const CLOCKS = [["", "no clocks"], ["sudden", "sudden death"], ["fischer", "Fischer increment"],
+    ["bronstein", "Bronstein delay"], ["turn", "a timer per turn"]];
+  const FLAGS = [["lose", "that player loses"], ["score", "the count decides"], ["warn", "play on"]];
+
+  function clockFields(was) {
+    const fs = el("fieldset", { class: "ng-clocks" });
+    fs.append(el("legend", {}, "Clocks"));
+    const kindRow = el("div", { class: "ng-row" });
+    kindRow.append(el("label", { for: "ng-clock-kind" }, "Clock"));
+    const kind = el("select", { id: "ng-clock-kind", name: "clock-kind" });
+    for (const [v, t] of CLOCKS) kind.append(el("option", { value: v, selected: (was ? was.kind : "") === v }, t));
+    kindRow.append(kind);
+    const timeRow = el("div", { class: "ng-row" });
+    timeRow.append(el("label", { for: "ng-clock-time" }, "Minutes"));
+    timeRow.append(el("input", { id: "ng-clock-time", name: "clock-time", type: "number", min: "0.1", step: "any", inputmode: "decimal", value: was ? +(was.base_s / 60).toFixed(2) : 10 }));
+    const extraRow = el("div", { class: "ng-row" });
+    extraRow.append(el("label", { for: "ng-clock-extra" }, "Seconds added (Fischer) or delay (Bronstein)"));
+    extraRow.append(el("input", { id: "ng-clock-extra", name: "clock-extra", type: "number", min: "0", step: "any", inputmode: "decimal", value: was ? was.extra_s : 5 }));
+    const flagRow = el("div", { class: "ng-row" });
+    flagRow.append(el("label", { for: "ng-clock-flag" }, "When a clock runs out"));
+    const flag = el("select", { id: "ng-clock-flag", name: "clock-flag" });
+    for (const [v, t] of FLAGS) flag.append(el("option", { value: v, selected: (was ? was.flag : "lose") === v }, t));
+    flagRow.append(flag);
+    const show = () => {
+      const on = kind.value !== "";
+      timeRow.hidden = !on;
+      flagRow.hidden = !on;
+      extraRow.hidden = !(kind.value === "fischer" || kind.value === "bronstein");
+    };
+    kind.addEventListener("change", show);
+    show();
+    fs.append(kindRow, timeRow, extraRow, flagRow);
+    return fs;
+  }
+
+  function clockOf(form) {
+    const kind = form.querySelector("[name=clock-kind]").value;
+    if (!kind) return {};
+    const time = form.querySelector("[name=clock-time]").value || "0";
+    const extra = form.querySelector("[name=clock-extra]").value;
+    const plus = (kind === "fischer" || kind === "bronstein") && extra !== "" ? `+${extra}` : "";
+    return { clock: `${kind}:${time}${plus}`, flag: form.querySelector("[name=clock-flag]").value };
   }
 
   function names(form) {
@@ -283,7 +329,7 @@
       else if (input.value !== "") options[o.name] = input.value;
     }
     const profile = form.querySelector("select[name=profile]").value || null;
-    return { cmd: "new_game", game: game.id, players, seats, options, profile };
+    return { cmd: "new_game", game: game.id, players, seats, options, profile, ...clockOf(form) };
   }
 
   document.addEventListener("meridian:state", (e) => {
