@@ -289,6 +289,18 @@ class Applied:
 
 
 @dataclass(frozen=True)
+class Caution:
+    """Something the mover may still prevent, said on the page (Kato's stones with no
+    path, which the removal step will take unless the mover gives them one)."""
+
+    sites: tuple[str, ...]
+    text: str
+
+    def to_json(self) -> dict[str, object]:
+        return {"sites": list(self.sites), "text": self.text}
+
+
+@dataclass(frozen=True)
 class View:
     """What the adapter shows for a board that matches the expected position."""
 
@@ -298,6 +310,7 @@ class View:
     legal: tuple[str, ...] = ()
     question: Question | None = None
     to_move: str | None = None
+    warnings: tuple[Caution, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,7 @@ from meridian_table.adapters.base import (
     Adapter,
     AdapterError,
     Applied,
+    Caution,
     Interpretation,
     Mistake,
     Motion,
@@ -199,7 +200,30 @@ class KatoAdapter(Adapter):
         if self._assist == "full":
             for site in placements:
                 lights.setdefault(site, hint(COLOURS[mover]))
-        return View(PLAY, self._play_message(mover), lights, placements, None, mover)
+        return View(PLAY, self._play_message(mover), lights, placements, None, mover,
+                    self._warnings(mover))
+
+    def _warnings(self, mover: str) -> tuple[Caution, ...]:
+        """With full assist: the mover's groups with no path, which the removal step at
+        the start of the opponent's turn takes unless this move gives them one."""
+        if self._assist != "full":
+            return ()
+        other = _other(mover)
+        # No removal before the opponent's third turn; and a second stone must see the
+        # first, so a lone first stone always gets its path.
+        if self._engine.turn_number(other) < 3 or self._engine.turn_number(mover) < 3:
+            return ()
+        found = []
+        for group in self._engine.dead_groups(mover):
+            sites = tuple(sorted(group, key=self._points.index))
+            named = _and(sites)
+            verb = "has" if len(sites) == 1 else "have"
+            pronoun = "it" if len(sites) == 1 else "them"
+            found.append(Caution(sites, (
+                f"{named} {verb} no path: {'it is' if len(sites) == 1 else 'they are'} "
+                f"removed at the start of {other.capitalize()}'s turn unless you give "
+                f"{pronoun} one")))
+        return tuple(found)
 
     def finale(self, observation: Observation) -> View:
         """After the end: stones the game no longer has (the last move's removed group,
@@ -464,6 +488,11 @@ class KatoAdapter(Adapter):
         if self.result() is not None:
             raise AdapterError("the game is already over")
         self._concluded = dict(result)
+
+
+def _and(sites: tuple[str, ...]) -> str:
+    """``("G6", "K6", "B2")`` -> ``"G6, K6 and B2"``."""
+    return sites[0] if len(sites) == 1 else f"{', '.join(sites[:-1])} and {sites[-1]}"
 
 
 def _other(colour: str) -> str:

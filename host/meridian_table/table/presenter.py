@@ -94,6 +94,7 @@ class PageState(TypedDict):
     settle_ms: int
     tentative: Tentative
     clocks: ClockPanel | None
+    warnings: list[dict[str, object]]
 
 
 @dataclass(frozen=True)
@@ -182,6 +183,8 @@ def present(adapter: Adapter, table: TableView) -> PageState:
         "settle_ms": table.settle_ms,
         "tentative": {"arriving": sorted(table.arriving), "leaving": sorted(table.leaving)},
         "clocks": table.clocks,
+        "warnings": [w.to_json() for w in view.warnings]
+        if view is not None and table.phase != ADJUDICATE else [],
     }
 
 

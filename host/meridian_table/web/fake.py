@@ -495,6 +495,7 @@ class FakeSession:
             "settle_ms": 0,
             "tentative": {"arriving": [], "leaving": []},
             "clocks": None,
+            "warnings": [],
         }
 
     def _board(self, sites: list[dict[str, Any]]) -> dict[str, Any]:

@@ -1,0 +1,56 @@
+// Meridian Table: warnings the mover can still act on (state.warnings: [{sites, text}]),
+// e.g. Kato's stones with no path, removed at the start of the opponent's turn unless
+// the mover gives them one. The sites get an amber dashed ring with "!" and the words
+// stand under the message. No warnings in the state: nothing shown.
+"use strict";
+(() => {
+  const NS = "http://www.w3.org/2000/svg";
+
+  function box() {
+    let el = document.getElementById("warnings");
+    if (el) return el;
+    el = document.createElement("ul");
+    el.id = "warnings";
+    el.className = "warnings";
+    el.setAttribute("aria-label", "Warnings");
+    el.hidden = true;
+    const anchor = document.getElementById("message");
+    if (anchor) anchor.after(el); else document.body.prepend(el);
+    return el;
+  }
+
+  document.addEventListener("meridian:state", (e) => {
+    const s = e.detail || {};
+    const warnings = Array.isArray(s.warnings) ? s.warnings : [];
+    const list = box();
+    const text = warnings.map((w) => w.text).join("\n");
+    if (list.dataset.text !== text) {
+      list.dataset.text = text;
+      list.replaceChildren(...warnings.map((w) => {
+        const li = document.createElement("li");
+        li.textContent = w.text;
+        return li;
+      }));
+    }
+    list.hidden = warnings.length === 0 || Boolean(window.meridian && window.meridian.replay);
+    const warned = new Set(window.meridian && window.meridian.replay ? [] : warnings.flatMap((w) => w.sites || []));
+    for (const g of document.querySelectorAll("#board g.site")) {
+      const on = warned.has(g.dataset.site);
+      let mark = g.querySelector(".warn-mark");
+      if (on && !mark) {
+        mark = document.createElementNS(NS, "g");
+        mark.setAttribute("class", "warn-mark");
+        const ring = document.createElementNS(NS, "circle");
+        ring.setAttribute("r", "0.46");
+        const bang = document.createElementNS(NS, "text");
+        bang.setAttribute("y", "-0.42");
+        bang.textContent = "!";
+        mark.append(ring, bang);
+        g.append(mark);
+      } else if (!on && mark) {
+        mark.remove();
+      }
+      if (on) g.dataset.warn = "no-path"; else delete g.dataset.warn;
+    }
+  });
+})();
