@@ -43,7 +43,8 @@
         const ring = document.createElementNS(NS, "circle");
         ring.setAttribute("r", "0.46");
         const bang = document.createElementNS(NS, "text");
-        bang.setAttribute("y", "-0.42");
+        bang.setAttribute("x", "0.36");
+        bang.setAttribute("y", "-0.2");
         bang.textContent = "!";
         mark.append(ring, bang);
         g.append(mark);
