@@ -35,6 +35,7 @@ import click
 
 from meridian_table.games import registry
 from meridian_table.games.contract import GameSpec, OptionError, OptionSpec, parse_options
+from meridian_table.i18n import LANGUAGES, set_language
 from meridian_table.link import UnknownPortError, check_port
 from meridian_table.store import StoreError
 from meridian_table.table.clocks import FLAG_RULES, ClockError, ClockRule
@@ -328,6 +329,9 @@ _COMMON_OPTIONS = (
                  show_default=True,
                  help="When a clock runs out: lose (that player loses), score (the count "
                  "decides) or warn (play on)."),
+    click.option("--lang", default=None, type=click.Choice(["auto", *LANGUAGES]),
+                 help="The table's language: en or fr (default: the first page's browser, "
+                 "else the system's)."),
     click.option("--resume", is_flag=True, help="Continue the last unfinished game."),
     click.option("--db", default=None,
                  help="Game log file (default: $MERIDIAN_TABLE_DB, else the user data dir)."),
@@ -354,6 +358,8 @@ def _play(spec: GameSpec, kwargs: dict[str, Any]) -> None:
     settle_ms = int(kwargs.pop("settle_ms"))
     sim_mode = str(kwargs.pop("sim_mode"))
     seats = parse_seats(tuple(kwargs.pop("seat")), spec)
+    lang = kwargs.pop("lang")
+    set_language(lang)
     clock_text = kwargs.pop("clock")
     flag_rule = str(kwargs.pop("flag_rule"))
     clock = None
@@ -422,7 +428,7 @@ def _play(spec: GameSpec, kwargs: dict[str, Any]) -> None:
         return
     # The page may start new games and rematches: the host closes whichever table is
     # in play when the command ends.
-    with TableHost(table) as lobby:
+    with TableHost(table, lang_fixed=lang not in (None, "auto")) as lobby:
         if table.notice:
             click.echo(table.notice)
         _serve(lobby, host, port)

@@ -25,6 +25,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from meridian_table.i18n import _
+
 KINDS = ("sudden", "fischer", "bronstein", "turn")
 FLAG_RULES = ("lose", "score", "warn")
 #: Below this many seconds a clock is "low": the page shows it and sounds once.
@@ -99,13 +101,14 @@ class ClockRule:
     def words(self) -> str:
         """The rule in words for the page: "Fischer 5 min + 3 s"."""
         base = _span(self.base_s)
+        extra = _span(self.extra_s)
         if self.kind == "fischer":
-            return f"Fischer {base} + {_span(self.extra_s)} a move"
+            return _("Fischer {base} + {extra} a move").format(base=base, extra=extra)
         if self.kind == "bronstein":
-            return f"Bronstein {base}, {_span(self.extra_s)} delay"
+            return _("Bronstein {base}, {extra} delay").format(base=base, extra=extra)
         if self.kind == "turn":
-            return f"{base} a turn"
-        return f"{base} each"
+            return _("{base} a turn").format(base=base)
+        return _("{base} each").format(base=base)
 
     def to_setting(self) -> dict[str, Any]:
         """As logged in the game's settings (and given back by :meth:`from_setting`)."""

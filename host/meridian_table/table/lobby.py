@@ -28,6 +28,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
+from meridian_table import i18n
 from meridian_table.games import registry
 from meridian_table.games.contract import GameSpec, OptionError, parse_options
 from meridian_table.profiles import ProfileError, list_profiles, load_profile
@@ -42,7 +43,7 @@ Subscriber = Callable[[Any], None]
 Opener = Callable[[TableSetup], RunningTable]
 
 #: Commands the host answers itself; everything else goes to the running session.
-HOST_COMMANDS = ("catalog", "new_game", "rematch")
+HOST_COMMANDS = ("catalog", "new_game", "rematch", "language")
 
 
 class LobbyError(ValueError):
@@ -52,8 +53,12 @@ class LobbyError(ValueError):
 class TableHost:
     """The running table, replaced by a new one on ``new_game`` or ``rematch``."""
 
-    def __init__(self, table: RunningTable, opener: Opener = open_table) -> None:
+    def __init__(self, table: RunningTable, opener: Opener = open_table,
+                 lang_fixed: bool = False) -> None:
+        """``lang_fixed``: the language was chosen with ``--lang``, so a page's browser
+        language does not change it."""
         self._table = table
+        self._lang_fixed = lang_fixed
         self._opener = opener
         self._lock = threading.RLock()
         self._subscribers: list[Subscriber] = []
@@ -78,6 +83,8 @@ class TableHost:
         try:
             if kind == "catalog":
                 return {"ok": True, "catalog": self.catalog()}
+            if kind == "language":
+                return self.language(cmd)
             if kind == "rematch":
                 self.rematch()
             else:
@@ -112,6 +119,15 @@ class TableHost:
         self.close()
 
     # --- games -----------------------------------------------------------------------
+
+    def language(self, cmd: Mapping[str, Any]) -> dict[str, Any]:
+        """``{"cmd": "language", "lang": "fr"}``: the page's language becomes the table's
+        (``"browser": true``: only when ``--lang`` did not choose one)."""
+        if cmd.get("browser") and self._lang_fixed:
+            return {"ok": True, "lang": i18n.language(), "fixed": True}
+        lang = i18n.set_language(str(cmd.get("lang") or ""))
+        self.table.session.refresh()
+        return {"ok": True, "lang": lang, "fixed": self._lang_fixed}
 
     def catalog(self) -> dict[str, Any]:
         """The new-game form's schema: the installed games and the running game's set-up."""

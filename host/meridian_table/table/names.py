@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from meridian_table.i18n import _
+
 #: The longest name the page may give (the store takes any; the page lays out these).
 MAX_NAME_CHARS = 40
 
@@ -19,17 +21,16 @@ def clean_names(names: Sequence[str]) -> tuple[str, ...]:
     seen: dict[str, int] = {}
     for number, name in enumerate(cleaned, start=1):
         if not name:
-            raise PlayerNameError(f"name {number} is empty; give each player a name")
+            raise PlayerNameError(_("name {number} is empty; give each player a name").format(
+                number=number))
         if len(name) > MAX_NAME_CHARS:
             raise PlayerNameError(
-                f"name {number} ({name[:20]!r}...) is longer than {MAX_NAME_CHARS} "
-                "characters; shorten it"
-            )
+                _("name {number} ({start}...) is longer than {most} characters; shorten it")
+                .format(number=number, start=name[:20], most=MAX_NAME_CHARS))
         key = name.casefold()
         if key in seen:
             raise PlayerNameError(
-                f"{name!r} is named twice (players {seen[key]} and {number}); give each "
-                "player a different name"
-            )
+                _("{name} is named twice (players {first} and {second}); give each player a "
+                  "different name").format(name=name, first=seen[key], second=number))
         seen[key] = number
     return cleaned

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any, TypedDict
 
 from meridian_table.adapters.base import ADJUDICATE, Adapter, Mistake, View
+from meridian_table.i18n import language
 from meridian_table.ledplan import Light
 from meridian_table.table.controls import TableFacts, control_state
 
@@ -95,6 +96,7 @@ class PageState(TypedDict):
     tentative: Tentative
     clocks: ClockPanel | None
     warnings: list[dict[str, object]]
+    lang: str
 
 
 @dataclass(frozen=True)
@@ -185,6 +187,7 @@ def present(adapter: Adapter, table: TableView) -> PageState:
         "clocks": table.clocks,
         "warnings": [w.to_json() for w in view.warnings]
         if view is not None and table.phase != ADJUDICATE else [],
+        "lang": language(),
     }
 
 

@@ -51,6 +51,7 @@ from meridian_table.adapters.base import (
     View,
 )
 from meridian_table.games import registry
+from meridian_table.i18n import _, seat_word
 from meridian_table.ledplan import LedPlan, Light
 from meridian_table.link.events import BoardFault, LinkState, SenseEvent, Snapshot
 from meridian_table.table.automata import Execution, Seats, Thinker
@@ -541,14 +542,15 @@ class TableSession:
         clocks = self._clocks
         if clocks is None:
             return
-        label = seat.capitalize()
+        label = seat_word(seat)
         rule = clocks.rule.flag
         result: dict[str, Any] | None = None
         if rule == "score":
             count = self.adapter.adjudicate()
             if count is not None:
-                result = dict(count, reason=f"{label}'s time ran out; "
-                              f"the count decides: {count.get('reason', '')}".rstrip(": "))
+                result = dict(count, reason=_("{seat}'s time ran out; the count decides: "
+                                              "{reason}").format(
+                    seat=label, reason=count.get("reason", "")).rstrip(": "))
         elif rule == "lose":
             others = [c for c in self.adapter.colours if c != seat]
             totals = {c: self.adapter.scores().get(c, {}).get("total") for c in others}
@@ -556,7 +558,8 @@ class TableSession:
             if winner is None:
                 best = [c for c in others if totals[c] == max(totals.values(), key=_num)]
                 winner = best[0] if len(best) == 1 else None
-            result = {"winner": winner, "reason": f"{label}'s time ran out",
+            result = {"winner": winner,
+                      "reason": _("{seat}'s time ran out").format(seat=label),
                       "scores": self.adapter.scores()}
         if result is not None:
             try:
@@ -567,7 +570,8 @@ class TableSession:
         if result is None:
             self._time_up.add(seat)
             try:
-                self._log("note", {"text": f"{label}'s time is up", "clock": seat,
+                self._log("note", {"text": _("{seat}'s time is up").format(seat=label),
+                                   "clock": seat,
                                    "clocks": clocks.snapshot(now)})
             except Exception:
                 LOGGER.exception("the flag fall could not be noted")
@@ -675,6 +679,12 @@ class TableSession:
         if self._thinker.player == player and self.seats.policy(player) is None:
             self._thinker.cancel()
         self._evaluate()
+
+    def refresh(self) -> None:
+        """Say everything again (the table's language changed): message, view, state."""
+        with self._lock:
+            self._evaluate()
+        self._notify()
 
     def rename(self, players: tuple[str, ...]) -> None:
         """Give the players new names (seat order) before the first move. Logged."""
@@ -1045,7 +1055,7 @@ class TableSession:
         rather than played again.
         """
         allow_actions = from_board
-        for _ in range(8):  # an action changes the expectation; re-check, never loop forever
+        for _attempt in range(8):  # an action changes the expectation; re-check, never loop forever
             observation = Observation(
                 self.adapter.expected(),
                 self._settled,
@@ -1061,11 +1071,12 @@ class TableSession:
             if not self._connected:
                 self._phase = PAUSED
                 if self._link_state == CLOSED:
-                    self._message = "Table closed: the game is saved; --resume continues it"
+                    self._message = _("Table closed: the game is saved; --resume continues it")
                 elif self._ever_connected:
-                    self._message = "Board disconnected: plug it back in to continue"
+                    self._message = _("Board disconnected: plug it back in to continue")
                 else:
-                    self._message = f"Waiting for the board to connect ({self._link_state})"
+                    self._message = _("Waiting for the board to connect ({state})").format(
+                        state=self._link_state)
                 self._view = None
                 self._lights = {}
                 return
@@ -1183,7 +1194,7 @@ class TableSession:
         self._message = view.message
         self._lights = dict(view.lights)
         if self._adjudicating:
-            self._message = "Count offered: both players confirm to end the game by it"
+            self._message = _("Count offered: both players confirm to end the game by it")
         self._send_plan()
 
     def _result_payload(self, result: Mapping[str, Any]) -> dict[str, Any]:
@@ -1417,8 +1428,9 @@ def _controls(adapter: Adapter, profile: ProfileLike) -> tuple[str, ...]:
 
 
 def _describe(mistake: Mistake) -> str:
-    verb = "Remove the piece from" if mistake.kind == "remove" else "Put the piece back on"
-    return f"{verb} {mistake.site}: {mistake.reason}"
+    verb = (_("Remove the piece from {site}: {reason}") if mistake.kind == "remove"
+            else _("Put the piece back on {site}: {reason}"))
+    return verb.format(site=mistake.site, reason=mistake.reason)
 
 
 def _generic_guidance(observation: Observation, message: str) -> Interpretation:

@@ -496,6 +496,7 @@ class FakeSession:
             "tentative": {"arriving": [], "leaving": []},
             "clocks": None,
             "warnings": [],
+            "lang": "en",
         }
 
     def _board(self, sites: list[dict[str, Any]]) -> dict[str, Any]:

@@ -9,6 +9,8 @@
   let receivedAt = 0;
   let key = "";
   let timer = null;
+  const t = (text, params) => (window.MeridianI18n ? window.MeridianI18n.t(text, params)
+    : text.replace(/\{(\w+)\}/g, (m, k) => (params && k in params ? String(params[k]) : m)));
 
   function box() {
     let el = document.getElementById("clocks");
@@ -16,7 +18,7 @@
     el = document.createElement("section");
     el.id = "clocks";
     el.className = "clocks";
-    el.setAttribute("aria-label", "Clocks");
+    el.setAttribute("aria-label", t("Clocks"));
     el.hidden = true;
     const anchor = document.getElementById("message");
     if (anchor) anchor.before(el); else document.body.prepend(el);
@@ -36,7 +38,7 @@
   function spoken(seconds) {
     const s = Math.max(0, Math.ceil(seconds));
     const m = Math.floor(s / 60);
-    return m ? `${m} minutes ${s % 60} seconds` : `${s} seconds`;
+    return m ? t("{n} minutes {s} seconds", { n: m, s: s % 60 }) : t("{n} seconds", { n: s });
   }
 
   function seatInfo(s, seat) {
@@ -87,9 +89,12 @@
       const left = Number(data.remaining_s) - (running ? passed : 0);
       const up = Boolean(data.time_up) || left <= 0;
       const time = c.querySelector(".clock-time");
-      const text = up ? "Time up" : format(left);
+      const text = up ? t("Time up") : format(left);
       if (time.textContent !== text) time.textContent = text;
-      time.setAttribute("aria-label", `${seatInfo(state, seat).label}: ${up ? "time is up" : spoken(left)}${running ? ", running" : ""}`);
+      const seatName = seatInfo(state, seat).label;
+      const label = up ? t("{seat}: time is up", { seat: seatName })
+        : t(running ? "{seat}: {time}, running" : "{seat}: {time}", { seat: seatName, time: spoken(left) });
+      if (time.getAttribute("aria-label") !== label) time.setAttribute("aria-label", label);
       c.dataset.running = String(running);
       c.dataset.low = String(!up && left <= low && clocks.running !== null);
       c.dataset.up = String(up);

@@ -7,6 +7,8 @@
 "use strict";
 (() => {
   const $ = (id) => document.getElementById(id);
+  const t = (text, params) => (window.MeridianI18n ? window.MeridianI18n.t(text, params)
+    : text.replace(/\{(\w+)\}/g, (m, k) => (params && k in params ? String(params[k]) : m)));
   let state = null;
   let catalog = null;
   let namesKey = "";
@@ -41,11 +43,11 @@
     let box = $("game-panel");
     if (box) return box;
     box = el("section", { id: "game-panel", class: "panel game-panel", "aria-labelledby": "game-panel-title" });
-    box.append(el("h2", { id: "game-panel-title" }, "Game"));
+    box.append(el("h2", { id: "game-panel-title" }, t("Game")));
     const names = el("form", { id: "names-form", class: "names-form", hidden: true });
     box.append(names);
     const actions = el("div", { class: "game-actions" });
-    const fresh = el("button", { id: "new-game", class: "control", type: "button" }, "New game…");
+    const fresh = el("button", { id: "new-game", class: "control", type: "button" }, t("New game…"));
     fresh.addEventListener("click", () => openForm());
     actions.append(fresh);
     box.append(actions);
@@ -67,7 +69,7 @@
     form.hidden = !open;
     if (!open) return;
     const colours = Object.keys(s.seats || {});
-    form.append(el("p", { class: "names-hint" }, "Names can change until the first move."));
+    form.append(el("p", { class: "names-hint" }, t("Names can change until the first move.")));
     (s.players || []).forEach((name, i) => {
       const colour = colours.find((c) => s.seats[c] === name) || colours[i] || "";
       const id = `name-${i + 1}`;
@@ -76,7 +78,7 @@
       row.append(el("input", { id, name: "player", type: "text", value: name, maxlength: 40, autocomplete: "off", required: true }));
       form.append(row);
     });
-    const save = el("button", { type: "submit", class: "control", id: "names-save" }, "Save names");
+    const save = el("button", { type: "submit", class: "control", id: "names-save" }, t("Save names"));
     form.append(save);
     form.onsubmit = async (e) => {
       e.preventDefault();
@@ -84,7 +86,7 @@
       save.disabled = true;
       const answer = await request({ cmd: "rename", players });
       save.disabled = false;
-      toast(answer.ok ? "Names saved" : answer.error);
+      toast(answer.ok ? t("Names saved") : answer.error);
     };
   }
 
@@ -114,7 +116,7 @@
     if (!s.result) return;
     const players = s.players || [];
     const turned = players.slice(1).concat(players.slice(0, 1));
-    const again = el("button", { id: "rematch", class: "control confirm-like", type: "button" }, "Rematch, seats swapped");
+    const again = el("button", { id: "rematch", class: "control confirm-like", type: "button" }, t("Rematch, seats swapped"));
     again.title = turned.length ? `Same game again: ${turned.join(", ")} in that order` : "Same game again";
     again.addEventListener("click", async () => {
       again.disabled = true;
@@ -122,7 +124,7 @@
       again.disabled = false;
       if (!answer.ok) toast(answer.error);
     });
-    const fresh = el("button", { class: "control", type: "button", id: "end-new-game" }, "New game…");
+    const fresh = el("button", { class: "control", type: "button", id: "end-new-game" }, t("New game…"));
     fresh.addEventListener("click", () => openForm());
     box.append(again, fresh);
   }
@@ -139,7 +141,7 @@
 
   async function openForm() {
     const answer = await request({ cmd: "catalog" });
-    if (!answer.ok) { toast(answer.error || "New games are not offered by this table"); return; }
+    if (!answer.ok) { toast(answer.error || t("New games are not offered by this table")); return; }
     catalog = answer.catalog;
     const d = dialog();
     buildForm(d, catalog.current.game);
@@ -158,13 +160,13 @@
     const same = current.game === game.id;
     d.replaceChildren();
     const form = el("form", { id: "newgame-form", method: "dialog", class: "newgame-form" });
-    form.append(el("h2", { id: "newgame-title" }, "New game"));
+    form.append(el("h2", { id: "newgame-title" }, t("New game")));
     if (state && !state.result && (state.moves || []).length) {
-      form.append(el("p", { class: "newgame-note" }, "This game is not over: it stays in the log, and --resume can continue it later."));
+      form.append(el("p", { class: "newgame-note" }, t("This game is not over: it stays in the log, and --resume can continue it later.")));
     }
     // The game.
     const gameRow = el("div", { class: "ng-row" });
-    gameRow.append(el("label", { for: "ng-game" }, "Game"));
+    gameRow.append(el("label", { for: "ng-game" }, t("Game")));
     const select = el("select", { id: "ng-game", name: "game" });
     for (const g of catalog.games) select.append(el("option", { value: g.id, selected: g.id === game.id }, g.title));
     select.addEventListener("change", () => buildForm(d, select.value));
@@ -177,7 +179,7 @@
     const count = counts.includes(wanted) ? wanted : counts[counts.length - 1];
     if (counts.length > 1) {
       const row = el("div", { class: "ng-row" });
-      row.append(el("label", { for: "ng-count" }, "Players"));
+      row.append(el("label", { for: "ng-count" }, t("Players")));
       const pick = el("select", { id: "ng-count", name: "count" });
       for (const c of counts) pick.append(el("option", { value: c, selected: c === count }, String(c)));
       pick.addEventListener("change", () => buildForm(d, game.id, { count: Number(pick.value), names: names(form) }));
@@ -186,7 +188,7 @@
     }
     // The seats: a name each, and who plays it.
     const fs = el("fieldset", { class: "ng-seats" });
-    fs.append(el("legend", {}, "Seats, in turn order"));
+    fs.append(el("legend", {}, t("Seats, in turn order")));
     const labels = counts.length === 1 ? (game.seat_labels || []) : [];
     const oldNames = (keep && keep.names) || (same ? current.players || [] : []);
     for (let i = 0; i < count; i += 1) {
@@ -198,7 +200,7 @@
         const kid = `ng-kind-${i + 1}`;
         const kind = el("select", { id: kid, name: "kind", "aria-label": `Player ${i + 1} is played by` });
         const was = same ? (current.seats || {})[String(i + 1)] : null;
-        kind.append(el("option", { value: "person" }, "a person"));
+        kind.append(el("option", { value: "person" }, t("a person")));
         for (const a of game.automata) kind.append(el("option", { value: a, selected: was === a }, `the ${a} automaton`));
         row.append(kind);
       }
@@ -207,14 +209,14 @@
     form.append(fs);
     // The game's options, from its schema.
     const opts = el("fieldset", { class: "ng-options" });
-    opts.append(el("legend", {}, "Options"));
+    opts.append(el("legend", {}, t("Options")));
     const given = same ? { ...(current.options || {}), ...(current.settings || {}) } : {};
     for (const o of game.options || []) opts.append(optionRow(o, given[o.name]));
     // The board profile.
     const prow = el("div", { class: "ng-row" });
-    prow.append(el("label", { for: "ng-profile" }, "Board"));
+    prow.append(el("label", { for: "ng-profile" }, t("Board")));
     const prof = el("select", { id: "ng-profile", name: "profile" });
-    prof.append(el("option", { value: "" }, "the game's board for these players"));
+    prof.append(el("option", { value: "" }, t("the game's board for these players")));
     for (const p of game.profiles || []) prof.append(el("option", { value: p, selected: same && current.profile === p }, p));
     prow.append(prof);
     opts.append(prow);
@@ -223,8 +225,8 @@
     const err = el("p", { id: "ng-error", class: "ng-error", role: "alert", hidden: true });
     form.append(err);
     const buttons = el("div", { class: "ng-buttons" });
-    const start = el("button", { type: "submit", class: "control confirm-like", id: "ng-start" }, "Start the game");
-    const cancel = el("button", { type: "button", class: "control", id: "ng-cancel" }, "Cancel");
+    const start = el("button", { type: "submit", class: "control confirm-like", id: "ng-start" }, t("Start the game"));
+    const cancel = el("button", { type: "button", class: "control", id: "ng-cancel" }, t("Cancel"));
     cancel.addEventListener("click", () => d.close());
     buttons.append(start, cancel);
     form.append(buttons);
@@ -234,8 +236,8 @@
       err.hidden = true;
       const answer = await request(collect(form, game));
       start.disabled = false;
-      if (answer.ok) { d.close(); toast("New game started"); return; }
-      err.textContent = answer.error || "The game could not start";
+      if (answer.ok) { d.close(); toast(t("New game started")); return; }
+      err.textContent = answer.error || t("The game could not start");
       err.hidden = false;
     });
     d.append(form);
@@ -248,20 +250,20 @@
 
   function clockFields(was) {
     const fs = el("fieldset", { class: "ng-clocks" });
-    fs.append(el("legend", {}, "Clocks"));
+    fs.append(el("legend", {}, t("Clocks")));
     const kindRow = el("div", { class: "ng-row" });
-    kindRow.append(el("label", { for: "ng-clock-kind" }, "Clock"));
+    kindRow.append(el("label", { for: "ng-clock-kind" }, t("Clock")));
     const kind = el("select", { id: "ng-clock-kind", name: "clock-kind" });
     for (const [v, t] of CLOCKS) kind.append(el("option", { value: v, selected: (was ? was.kind : "") === v }, t));
     kindRow.append(kind);
     const timeRow = el("div", { class: "ng-row" });
-    timeRow.append(el("label", { for: "ng-clock-time" }, "Minutes"));
+    timeRow.append(el("label", { for: "ng-clock-time" }, t("Minutes")));
     timeRow.append(el("input", { id: "ng-clock-time", name: "clock-time", type: "number", min: "0.1", step: "any", inputmode: "decimal", value: was ? +(was.base_s / 60).toFixed(2) : 10 }));
     const extraRow = el("div", { class: "ng-row" });
-    extraRow.append(el("label", { for: "ng-clock-extra" }, "Seconds added (Fischer) or delay (Bronstein)"));
+    extraRow.append(el("label", { for: "ng-clock-extra" }, t("Seconds added (Fischer) or delay (Bronstein)")));
     extraRow.append(el("input", { id: "ng-clock-extra", name: "clock-extra", type: "number", min: "0", step: "any", inputmode: "decimal", value: was ? was.extra_s : 5 }));
     const flagRow = el("div", { class: "ng-row" });
-    flagRow.append(el("label", { for: "ng-clock-flag" }, "When a clock runs out"));
+    flagRow.append(el("label", { for: "ng-clock-flag" }, t("When a clock runs out")));
     const flag = el("select", { id: "ng-clock-flag", name: "clock-flag" });
     for (const [v, t] of FLAGS) flag.append(el("option", { value: v, selected: (was ? was.flag : "lose") === v }, t));
     flagRow.append(flag);
@@ -303,7 +305,7 @@
       row.append(el("label", { for: id }, o.label));
       if ((o.choices || []).length) {
         input = el("select", { id, name: `opt:${o.name}` });
-        if (current === null || current === undefined) input.append(el("option", { value: "" }, "default"));
+        if (current === null || current === undefined) input.append(el("option", { value: "" }, t("default")));
         for (const c of o.choices) input.append(el("option", { value: c, selected: String(current) === c }, c));
       } else if (o.type === "int") {
         input = el("input", { id, type: "number", name: `opt:${o.name}`, inputmode: "numeric", min: o.minimum, max: o.maximum, value: current ?? "", placeholder: "default" });

@@ -12,7 +12,7 @@
     el = document.createElement("ul");
     el.id = "warnings";
     el.className = "warnings";
-    el.setAttribute("aria-label", "Warnings");
+    el.setAttribute("aria-label", window.MeridianI18n ? window.MeridianI18n.t("Warnings") : "Warnings");
     el.hidden = true;
     const anchor = document.getElementById("message");
     if (anchor) anchor.after(el); else document.body.prepend(el);

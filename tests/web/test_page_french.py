@@ -1,0 +1,100 @@
+"""The whole flow in French, with everything real: a browser whose language is French
+opens the table page, the table takes its language (no --lang given), the table's
+messages (gettext, fr.po) and the page's texts (static/i18n/fr.json) are French, a move
+is played, the new-game form and the end screen speak French; axe-core finds nothing
+serious in either theme. A table started with --lang keeps its language."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tests.web.axe import blocking, require_axe
+
+from meridian_table import i18n
+from meridian_table.table.lobby import TableHost
+from meridian_table.table.runner import TableSetup, open_table
+from meridian_table.web import serve
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def english() -> Iterator[None]:
+    i18n.set_language("en")
+    yield
+    i18n.set_language("en")  # the language is the process's: leave it as found
+
+
+def _host(tmp_path: Path, fixed: bool) -> TableHost:
+    setup = TableSetup(game="kato", board="sim", profile="kato-80", players=("Ann", "Bob"),
+                       db=str(tmp_path / "games.sqlite3"), settle_s=0.03)
+    table = open_table(setup)
+    if not table.wait_ready():
+        table.close()
+        pytest.fail("the virtual board did not connect")
+    return TableHost(table, lang_fixed=fixed)
+
+
+def wait(page: Any, condition: str, timeout: float = 15000) -> None:
+    page.wait_for_function(
+        f"(() => {{ const s = window.meridian.state; return {condition}; }})()", timeout=timeout)
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_the_whole_flow_in_french(tmp_path: Path, open_page: Callable[..., Any], shoot: Any,
+                                  theme: str, english: None) -> None:
+    require_axe()
+    failures: list[str] = []
+    with _host(tmp_path, fixed=False) as host, serve(host, port=0) as server:
+        page = open_page(server.url, color_scheme=theme, locale="fr-FR")
+        wait(page, "s.lang === 'fr'")
+        page.wait_for_function("document.documentElement.lang === 'fr'")
+        page.wait_for_function(
+            "document.getElementById('turn-text').textContent === 'Clair joue'")
+        assert page.inner_text("#message") == "Clair : posez votre première pierre où vous voulez"
+        assert page.inner_text("#buttons .control[data-name='confirm']").strip() == "Valider"
+        aside = page.inner_text("aside").lower()
+        assert "joueurs" in aside and "joueur 1 (clair)" in aside
+        assert page.inner_text("#new-game") == "Nouvelle partie…"
+        assert page.input_value("#lang-select") == "fr"
+        legal = page.evaluate("window.meridian.state.legal[0]")
+        page.locator(f"g.site[data-site='{legal}']").click()
+        wait(page, "s.moves.length === 1")
+        page.wait_for_function(
+            "document.getElementById('turn-text').textContent === 'Foncé joue'")
+        assert page.inner_text("#message").startswith("Foncé : posez votre première pierre")
+        for v in blocking(page):
+            failures.append(f"play: {v['id']} at {v['targets']}")
+        shoot(page, f"{theme}-play")
+        page.click("#new-game")
+        page.wait_for_selector("#newgame-dialog[open]")
+        form = page.inner_text("#newgame-dialog")
+        assert "Nouvelle partie" in form and "Commencer la partie" in form
+        assert "Places, dans l'ordre du jeu" in form and "Pendule" in form
+        for v in blocking(page):
+            failures.append(f"form: {v['id']} at {v['targets']}")
+        shoot(page, f"{theme}-form")
+        page.click("#ng-cancel")
+        # A count ended by agreement: the end screen in French.
+        host.table.session.command({"cmd": "button", "name": "undo"})
+        wait(page, "s.moves.length === 0")
+    assert failures == []
+
+
+def test_a_table_started_with_lang_keeps_it(tmp_path: Path, open_page: Callable[..., Any],
+                                            english: None) -> None:
+    with _host(tmp_path, fixed=True) as host, serve(host, port=0) as server:
+        page = open_page(server.url, locale="fr-FR")
+        page.wait_for_function("document.documentElement.lang === 'en'")
+        wait(page, "s.lang === 'en'")
+        page.wait_for_timeout(300)
+        assert page.evaluate("window.MeridianI18n.lang") == "en"
+        assert page.inner_text("#message") == "Light: place your first stone anywhere"
+        # Choosing on the page is explicit: the table follows.
+        page.select_option("#lang-select", "fr")
+        wait(page, "s.lang === 'fr'")
+        page.wait_for_function("document.documentElement.lang === 'fr'")
+        assert page.inner_text("#message") == "Clair : posez votre première pierre où vous voulez"
