@@ -1,5 +1,5 @@
 // Meridian Table: warnings the mover can still act on (state.warnings: [{sites, text}]),
-// e.g. Kato's stones with no path, removed at the start of the opponent's turn unless
+// e.g. stones with no path, removed at the start of the opponent's turn unless
 // the mover gives them one. The sites get an amber dashed ring with "!" and the words
 // stand under the message. No warnings in the state: nothing shown.
 "use strict";
