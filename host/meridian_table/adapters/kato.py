@@ -464,8 +464,8 @@ class KatoAdapter(Adapter):
             out[colour] = {
                 "total": safe,
                 "breakdown": [
-                    {"label": "safe points", "value": safe},
-                    {"label": "stones", "value": stones},
+                    {"label": _("safe points"), "value": safe},
+                    {"label": _("stones"), "value": stones},
                 ],
             }
         return out
