@@ -60,6 +60,9 @@ def test_the_whole_flow_in_french(tmp_path: Path, open_page: Callable[..., Any],
         assert "joueurs" in aside and "joueur 1 (clair)" in aside
         assert page.inner_text("#new-game") == "Nouvelle partie…"
         assert page.input_value("#lang-select") == "fr"
+        # The voice speaks the page's language: announcements go through the catalog.
+        assert page.evaluate("MeridianI18n.translate('Dark: remove G6')") == "Foncé : retirez G6"
+        assert page.evaluate("MeridianI18n.translate('Light to move')") == "Clair joue"
         legal = page.evaluate("window.meridian.state.legal[0]")
         page.locator(f"g.site[data-site='{legal}']").click()
         wait(page, "s.moves.length === 1")

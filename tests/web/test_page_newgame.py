@@ -115,6 +115,20 @@ def test_names_a_game_a_rematch_and_a_new_game_from_the_page(
     assert kinds == {"Ann": "person", "Bob": "random"}
     page.wait_for_selector("g.site[data-site='A1']")
     shoot(page, f"{theme}-kato")
+
+    # The players and their history, from the log: replay a game from there.
+    page.click("#players-open")
+    page.wait_for_selector("#players-dialog[open]")
+    xena = page.locator(".player-card[data-player='Xena Warrior']")
+    assert "2 games: 1 won, 0 drawn, 0 lost, 1 not over" in xena.inner_text()
+    assert "toy: 1 of 2 won" in xena.inner_text()
+    otto = page.locator(".player-card[data-player='Otto']").inner_text()
+    assert "2 games: 0 won, 0 drawn, 1 lost, 1 not over" in otto
+    assert "Ann" in page.inner_text("#players-dialog")
+    axe(page, "players dialog", failures)
+    shoot(page, f"{theme}-players")
+    xena.locator(f"tr[data-game-id='{first}'] button").click()
+    page.wait_for_function(f"window.meridian.replay && window.meridian.replay.gameId === {first}")
     assert failures == []
 
 
