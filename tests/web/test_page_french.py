@@ -81,6 +81,11 @@ def test_the_whole_flow_in_french(tmp_path: Path, open_page: Callable[..., Any],
             failures.append(f"form: {v['id']} at {v['targets']}")
         shoot(page, f"{theme}-form")
         page.click("#ng-cancel")
+        page.wait_for_function("document.getElementById('score-note').textContent.includes('points sûrs')")
+        page.click("#rules-open")
+        page.wait_for_selector("#rules-dialog[open]")
+        assert "Groupe mort" in page.inner_text("#rules-dialog")
+        page.click("#rules-close")
         # A count ended by agreement: the end screen in French.
         host.table.session.command({"cmd": "button", "name": "undo"})
         wait(page, "s.moves.length === 0")

@@ -67,4 +67,13 @@ def test_a_stone_with_no_path_is_marked_before_it_is_removed(
     assert page.locator("g.site[data-warn]").count() == 0
     assert page.evaluate("window.meridian.state.moves[4].removed") == ["D1"]
     shoot(page, f"{theme}-removed")
+    # The rules in short and the glossary, one tap away; the big number explained.
+    assert "safe points" in page.inner_text("#score-note")
+    page.click("#rules-open")
+    page.wait_for_selector("#rules-dialog[open]")
+    rules = page.inner_text("#rules-dialog")
+    assert "Dead group" in rules and "Path" in rules and "Pie rule" in rules
+    failures += [f"rules: {v['id']} at {v['targets']}" for v in blocking(page)]
+    shoot(page, f"{theme}-rules")
+    page.click("#rules-close")
     assert failures == []
