@@ -445,6 +445,13 @@ class Adapter(ABC):
         """``action`` in words for the page ("a 4-high tower on meridian 3, city 2")."""
         return action
 
+    def move_words(self, notation: str) -> str | None:
+        """A logged move in words for the page's move list ("card 4-5-6-7: a 3-high tower
+        on meridian 4, city 1"), when the notation is not words already; None: the
+        notation is shown."""
+        del notation
+        return None
+
     def settle_time(self, motion: Motion) -> float | None:
         """How long the table waits before reading the board after ``motion``, when
         this game can tell sooner than the table's window (docs/TABLE.md, adaptive

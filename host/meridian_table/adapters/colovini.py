@@ -625,6 +625,22 @@ class ColoviniAdapter(TurnDialogue, Adapter):
             parts.append("pushing the tower standing there along the meridian")
         return f"card {parsed.card}: " + ", then ".join(parts)
 
+    def move_words(self, notation: str) -> str | None:
+        """``4-5-6-7:4.1=3`` -> "card 4-5-6-7: a 3-high tower on meridian 4, city 1"."""
+        try:
+            parsed = Action.parse(notation)
+        except ValueError:
+            return None
+        if parsed.meridian == 0:
+            return f"discards card {parsed.card} and passes"
+        parts = []
+        if parsed.remove:
+            parts.append(f"takes the tower off meridian {parsed.meridian}, city {parsed.remove}")
+        if parsed.city:
+            parts.append(f"a {parsed.height}-high tower on meridian {parsed.meridian}, "
+                         f"city {parsed.city}")
+        return f"card {parsed.card}: " + ", then ".join(parts)
+
     def person_inputs(self, action: str) -> tuple[tuple[str, str], ...]:
         """A person's answers for ``action``: the pass button and the card for a pass;
         else the meridian, the card, where and the height (a removal answers yes)."""

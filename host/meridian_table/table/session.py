@@ -1336,6 +1336,11 @@ class TableSession:
     def _moves_json(self, history: tuple[Applied, ...]) -> list[dict[str, Any]]:
         """The moves; one read early and not logged yet is marked ``provisional``."""
         moves = [a.to_json(i + 1) for i, a in enumerate(history)]
+        names = self._names()
+        for move in moves:
+            words = self.adapter.move_words(str(move.get("notation", "")))
+            if words:
+                move["words"] = f"{names.get(str(move.get('player')), move.get('player'))}: {words}"
         if self._provisional is not None and moves:
             moves[-1]["provisional"] = True
         return moves

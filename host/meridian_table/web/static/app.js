@@ -759,7 +759,7 @@
   }
 
   function moveLabel(m) {
-    return m.notation || m.action || "?";
+    return m.words || m.notation || m.action || "?";
   }
 
   function renderMoves(moves, current) {

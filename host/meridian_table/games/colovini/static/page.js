@@ -50,6 +50,7 @@
     svg("rect", { width: 0.22, height: 0.22, fill: "#ffa000" }, hatch);
     svg("rect", { width: 0.09, height: 0.22, fill: "#5a3a00" }, hatch);
     const bands = svg("g", { class: "groups" }, layer);
+    const labels = [];
     groups.forEach((group, index) => {
       const members = pts.filter((p, i) => sites[i].group === group.id);
       if (!members.length) return;
@@ -81,8 +82,13 @@
       }
       // The label at the island's north-west city, as on the printed map.
       const first = members.reduce((a, b) => (b.y < a.y - 1e-6 || (Math.abs(b.y - a.y) < 1e-6 && b.x < a.x) ? b : a));
-      svg("text", { class: "group-label", x: first.x - 0.42, y: first.y - 0.3 }, g).textContent = group.id;
+      labels.push([group.id, first.x - 0.42, first.y - 0.3]);
     });
+    // The labels go over every band, so no island's band hides another island's name.
+    const names = svg("g", { class: "group-labels" }, layer);
+    for (const [id, x, y] of labels) {
+      svg("text", { class: "group-label", "data-group": id, x, y }, names).textContent = id;
+    }
   }
 
   function drawLabels(layer, ctx) {
