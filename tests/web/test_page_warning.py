@@ -60,6 +60,13 @@ def test_a_stone_with_no_path_is_marked_before_it_is_removed(
     assert warned == ["D1", "F1"], warned
     assert page.locator("g.site[data-site='D1'] .warn-mark").count() == 1
     failures = [f"{v['id']} at {v['targets']}" for v in blocking(page)]
+    # A long press (a right click here) on a stone explains it; a click would move it.
+    page.locator("g.site[data-site='D1']").click(button="right")
+    page.wait_for_selector("#about-site:not([hidden])")
+    assert page.inner_text("#about-site") == (
+        "D1: a lone Light stone; the group has no path: it is a dead group")
+    assert "no path" in (page.get_attribute("g.site[data-site='D1']", "aria-description") or "")
+    assert page.evaluate("window.meridian.state.moves.length") == 4  # nothing moved
     shoot(page, f"{theme}-warned")
     page.locator("g.site[data-site='F10']").click()
     wait(page, "s.moves.length === 5 && s.diff.remove.includes('D1')")

@@ -445,6 +445,11 @@ class Adapter(ABC):
         """``action`` in words for the page ("a 4-high tower on meridian 3, city 2")."""
         return action
 
+    def about(self) -> dict[str, str]:
+        """What a tap on a site explains, by site: a stone's group and its paths, a
+        tower's island and its garrisons. Sites left out explain nothing."""
+        return {}
+
     def move_words(self, notation: str) -> str | None:
         """A logged move in words for the page's move list ("card 4-5-6-7: a 3-high tower
         on meridian 4, city 1"), when the notation is not words already; None: the

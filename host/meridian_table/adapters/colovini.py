@@ -625,6 +625,29 @@ class ColoviniAdapter(TurnDialogue, Adapter):
             parts.append("pushing the tower standing there along the meridian")
         return f"card {parsed.card}: " + ", then ".join(parts)
 
+    def about(self) -> dict[str, str]:
+        """Each tower: its height and owner, its island and the garrisons there."""
+        board_map = self._engine.board_map
+        garrisons = self._engine.garrisons()
+        out: dict[str, str] = {}
+        for city, seat in garrisons.items():
+            tower = self._engine.tower_at(city)
+            height = tower[1] if tower else 0
+            island = board_map.island_of(city)
+            strength: dict[str, int] = {}
+            for other in island.cities:
+                holder = garrisons.get(other)
+                if holder is not None:
+                    name = self.colours[holder].capitalize()
+                    strength[name] = strength.get(name, 0) + board_map.cities[other].strength
+            held = ", ".join(f"{name} {n}" for name, n in sorted(strength.items(),
+                                                                   key=lambda kv: -kv[1]))
+            capital = " (a capital: its garrison counts 2)" if board_map.cities[city].capital else ""
+            out[city] = (f"{city}: a {height}-high {self.colours[seat].capitalize()} tower"
+                         f"{capital}; island {island.key}{f' {island.name}' if island.name else ''}, "
+                         f"{island.value} points: garrisons {held}")
+        return out
+
     def move_words(self, notation: str) -> str | None:
         """``4-5-6-7:4.1=3`` -> "card 4-5-6-7: a 3-high tower on meridian 4, city 1"."""
         try:

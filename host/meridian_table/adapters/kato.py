@@ -207,6 +207,25 @@ class KatoAdapter(Adapter):
         return View(PLAY, self._play_message(mover), lights, placements, None, mover,
                     self._warnings(mover))
 
+    def about(self) -> dict[str, str]:
+        """Each stone: its group and whether the group has a path."""
+        out: dict[str, str] = {}
+        for colour in ("light", "dark"):
+            dead = {frozenset(g) for g in self._engine.dead_groups(colour)}
+            for group in self._engine.groups(colour):
+                sites = tuple(sorted(group, key=self._points.index))
+                if len(sites) == 1:
+                    what = _("a lone {seat} stone").format(seat=seat_word(colour))
+                else:
+                    what = _("a {seat} stone in a group of {count} ({sites})").format(
+                        seat=seat_word(colour), count=len(sites), sites=_and(sites))
+                path = (_("the group has no path: it is a dead group") if frozenset(group) in dead
+                        else _("the group has a path to another {seat} group").format(
+                            seat=seat_word(colour)))
+                for site in sites:
+                    out[site] = f"{site}: {what}; {path}"
+        return out
+
     def _warnings(self, mover: str) -> tuple[Caution, ...]:
         """With full assist: the mover's groups with no path, which the removal step at
         the start of the opponent's turn takes unless this move gives them one."""

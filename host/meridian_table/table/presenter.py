@@ -131,8 +131,11 @@ class TableView:
 def present(adapter: Adapter, table: TableView) -> PageState:
     """The page's state for ``adapter``'s game at ``table``."""
     board = adapter.board_json()
+    about = adapter.about()
     for site in board["sites"]:
         site["sensed"] = site["id"] in table.settled
+        if site["id"] in about:
+            site["about"] = about[site["id"]]
     view = table.view
     result = adapter.result()
     history = adapter.history()

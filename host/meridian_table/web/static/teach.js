@@ -19,8 +19,56 @@
     return el;
   }
 
+  // Tapping a piece explains it (its group and paths, its island and garrisons:
+  // site.about from the table). On the virtual board a click moves a piece, so there a
+  // long press (or a right click) explains, and "?" on the focused point does too.
+  let about = {};
+  function aboutBox() {
+    let el = document.getElementById("about-site");
+    if (el) return el;
+    el = document.createElement("p");
+    el.id = "about-site";
+    el.className = "about-site";
+    el.setAttribute("role", "status");
+    el.hidden = true;
+    const legend = document.querySelector(".legend");
+    if (legend) legend.after(el); else document.body.append(el);
+    return el;
+  }
+  function explain(site) {
+    const text = about[site];
+    const box = aboutBox();
+    box.textContent = text || "";
+    box.hidden = !text;
+    return Boolean(text);
+  }
+  function siteOf(target) {
+    const g = target && target.closest ? target.closest("#board g.site") : null;
+    return g ? g.dataset.site : null;
+  }
+  document.addEventListener("contextmenu", (e) => {
+    const site = siteOf(e.target);
+    if (site && explain(site)) e.preventDefault();
+  });
+  document.addEventListener("click", (e) => {
+    const s = window.meridian && window.meridian.state;
+    const site = siteOf(e.target);
+    if (site && s && !(s.link && s.link.virtual)) explain(site);
+  });
+  document.addEventListener("keydown", (e) => {
+    if (e.key !== "?") return;
+    const site = siteOf(document.activeElement);
+    if (site && explain(site)) e.preventDefault();
+  });
+
   document.addEventListener("meridian:state", (e) => {
     const s = e.detail || {};
+    about = {};
+    for (const site of ((s.board || {}).sites || [])) if (site.about) about[site.id] = site.about;
+    for (const g of document.querySelectorAll("#board g.site")) {
+      const text = about[g.dataset.site];
+      if (text) g.setAttribute("aria-description", text); else g.removeAttribute("aria-description");
+    }
     const warnings = Array.isArray(s.warnings) ? s.warnings : [];
     const list = box();
     const text = warnings.map((w) => w.text).join("\n");
