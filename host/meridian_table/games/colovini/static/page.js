@@ -36,6 +36,16 @@
     return (ctx.board.axis_labels || []).map((a) => ({ text: String(a.text), x: a.x / ctx.unit, y: a.y / ctx.unit }));
   }
 
+  // The city numbers (the part after the dot in "3.2", counted from the north) down
+  // the west edge, beside the westernmost meridian's cities.
+  function rows(ctx) {
+    const west = ctx.pts.filter((p) => /^\d+\.\d+$/.test(p.id));
+    if (!west.length) return [];
+    const minX = Math.min(...west.map((p) => p.x));
+    return west.filter((p) => Math.abs(p.x - minX) < 1e-6)
+      .map((p) => ({ text: `.${p.id.split(".")[1]}`, x: p.x - 0.5, y: p.y }));
+  }
+
   function drawGroups(layer, ctx) {
     // Each island is a rounded band: thick round-capped strokes joining its cities that
     // are neighbours (diagonals too), so it reads as one shape behind the cities.
@@ -96,6 +106,7 @@
     if (!labels.length && !ctx.board.north_label) return;
     const g = ctx.svg("g", { class: "axis" }, layer);
     for (const a of labels) ctx.svg("text", { class: "axis-label", x: a.x, y: a.y }, g).textContent = a.text;
+    for (const r of rows(ctx)) ctx.svg("text", { class: "row-label", x: r.x, y: r.y }, g).textContent = r.text;
     if (ctx.board.north_label) {
       ctx.svg("text", { class: "north-label", x: (ctx.siteMinX + ctx.siteMaxX) / 2, y: ctx.top + 0.26 },
         g).textContent = ctx.board.north_label;
@@ -106,7 +117,7 @@
     // Room for the meridian numbers under the board and the north label above it.
     extent(ctx) {
       return {
-        points: axis(ctx).map((a) => [a.x, a.y - 0.2]),
+        points: axis(ctx).map((a) => [a.x, a.y - 0.2]).concat(rows(ctx).map((r) => [r.x + 0.3, r.y])),
         top: ctx.board.north_label ? 0.42 : 0,
       };
     },
