@@ -115,3 +115,24 @@ def test_the_page_catalog_keeps_every_placeholder() -> None:
         for source, target in catalog[kind].items():
             assert target.strip(), f"{source!r} has an empty translation"
             assert set(PLACEHOLDER.findall(source)) == set(PLACEHOLDER.findall(target)), source
+
+
+def test_play_lang_fr_speaks_french_headless(tmp_path: Path) -> None:
+    import json
+    import subprocess
+    import sys
+
+    out = subprocess.run(
+        [sys.executable, "-m", "meridian_table.cli.main", "play", "kato", "--headless",
+         "--board", "sim", "--db", str(tmp_path / "g.sqlite3"), "--lang", "fr",
+         "--profile", "kato-80"],
+        input="state\nquit\n", capture_output=True, text=True, timeout=120, check=False)
+    assert out.returncode == 0, out.stderr
+    states = [json.loads(line) for line in out.stdout.splitlines()
+              if line.startswith("{") and '"full-state"' in line]
+    assert states[-1]["state"]["message"] == "Clair : posez votre première pierre où vous voulez"
+    assert states[-1]["state"]["lang"] == "fr"
+    bad = subprocess.run(
+        [sys.executable, "-m", "meridian_table.cli.main", "play", "kato", "--lang", "de"],
+        capture_output=True, text=True, timeout=60, check=False)
+    assert bad.returncode == 2 and "--lang" in bad.stderr

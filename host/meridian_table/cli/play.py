@@ -35,7 +35,7 @@ import click
 
 from meridian_table.games import registry
 from meridian_table.games.contract import GameSpec, OptionError, OptionSpec, parse_options
-from meridian_table.i18n import LANGUAGES, set_language
+from meridian_table.i18n import LANGUAGES, _, set_language
 from meridian_table.link import UnknownPortError, check_port
 from meridian_table.store import StoreError
 from meridian_table.table.clocks import FLAG_RULES, ClockError, ClockRule
@@ -469,21 +469,20 @@ def _serve(lobby: TableHost, host: str, port: int) -> None:
         raise click.ClickException(str(exc)) from exc
     with server:
         state = table.session.state()
-        what = "resumed" if table.resumed else "new"
-        click.echo(
-            f"{what} {state['game']} game {state['game_id'] or ''} on "
-            f"{'the virtual board' if table.virtual is not None else table.link.port}"
-        )
+        where = _("the virtual board") if table.virtual is not None else str(table.link.port)
+        line = (_("resumed {game} game {id} on {where}") if table.resumed
+                else _("new {game} game {id} on {where}"))
+        click.echo(line.format(game=state["game"], id=state["game_id"] or "", where=where))
         options = state.get("options") or {}
         if options.get("deck") == "digital" and options.get("seed") is not None:
-            click.echo(f"digital deck shuffled with seed {options['seed']} "
-                       f"(--seed {options['seed']} deals this game again)")
-        click.echo(f"Table page: {server.url}")
+            click.echo(_("digital deck shuffled with seed {seed} (--seed {seed} deals this "
+                         "game again)").format(seed=options["seed"]))
+        click.echo(_("Table page: {url}").format(url=server.url))
         if server.token:
-            click.echo(f"Access token (for other devices): {server.token}")
-        click.echo("Press Ctrl-C to stop; the game is saved and `--resume` continues it.")
+            click.echo(_("Access token (for other devices): {token}").format(token=server.token))
+        click.echo(_("Press Ctrl-C to stop; the game is saved and `--resume` continues it."))
         try:
             while server.running:
                 server.wait(0.5)
         except KeyboardInterrupt:
-            click.echo("stopping")
+            click.echo(_("stopping"))

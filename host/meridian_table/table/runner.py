@@ -22,6 +22,7 @@ from meridian_table import adapters
 from meridian_table.adapters.base import Adapter
 from meridian_table.games import registry
 from meridian_table.games.contract import OptionValue, parse_options
+from meridian_table.i18n import _
 from meridian_table.link import Link, find_picos
 from meridian_table.profiles import Profile, load_profile
 from meridian_table.store import Store
@@ -125,7 +126,7 @@ def choose_board(spec: str) -> tuple[str | None, str | None]:
         picos = find_picos()
         if picos:
             return "pico", None
-        return None, (
+        return None, _(
             "No Meridian board found on USB: playing on the virtual board "
             "(the real firmware with simulated switches)."
         )
@@ -297,7 +298,7 @@ def _game_options(setup: TableSetup, profile: Profile) -> dict[str, OptionValue]
                 "the board to the game's default"
             )
     given.update(setup.options)
-    options, _ = parse_options(spec.options, given, spec.id)
+    options, _settings = parse_options(spec.options, given, spec.id)
     return spec.prepare(options) if spec.prepare is not None else options
 
 
