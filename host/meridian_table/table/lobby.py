@@ -26,9 +26,10 @@ import logging
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import replace
+from functools import cache
 from typing import Any
 
-from meridian_table import i18n
+from meridian_table import adapters, i18n
 from meridian_table.games import registry
 from meridian_table.games.contract import GameSpec, OptionError, parse_options
 from meridian_table.profiles import ProfileError, list_profiles, load_profile
@@ -144,6 +145,10 @@ class TableHost:
             entry["options"] = [o.to_json() for o in spec.options if not o.from_table]
             entry["seat_labels"] = [s.label for s in spec.page.seats]
             entry["profiles"] = profiles.get(spec.id, [])
+            why = _not_at_table(spec.id)
+            entry["at_table"] = why is None
+            if why is not None:
+                entry["why_not"] = why
             games.append(entry)
         state = table.session.state()
         return {
@@ -170,6 +175,9 @@ class TableHost:
             spec = registry.spec(game)
         except LookupError as exc:
             raise LobbyError(str(exc)) from None
+        why = _not_at_table(spec.id)
+        if why is not None:
+            raise LobbyError(why)  # before anything is closed: the game in play goes on
         players = _names(cmd.get("players"))
         if players and len(players) not in spec.player_counts:
             counts = " or ".join(str(c) for c in spec.player_counts)
@@ -286,6 +294,17 @@ class TableHost:
 
     def _publish(self) -> None:
         self._forward(self.state())
+
+
+@cache
+def _not_at_table(game: str) -> str | None:
+    """Why ``game`` cannot be played on a sensing board (its adapter refuses even its
+    defaults), or None when it can."""
+    try:
+        adapters.create(game)
+    except Exception as exc:  # the game's own words say why and what to do instead
+        return str(exc)
+    return None
 
 
 def _profile_of(table: RunningTable) -> str:

@@ -151,7 +151,8 @@
   }
 
   function gameOf(id) {
-    return (catalog.games || []).find((g) => g.id === id) || catalog.games[0];
+    const games = catalog.games || [];
+    return games.find((g) => g.id === id) || games.find((g) => g.at_table !== false) || games[0];
   }
 
   function buildForm(d, gameId, keep) {
@@ -168,7 +169,10 @@
     const gameRow = el("div", { class: "ng-row" });
     gameRow.append(el("label", { for: "ng-game" }, t("Game")));
     const select = el("select", { id: "ng-game", name: "game" });
-    for (const g of catalog.games) select.append(el("option", { value: g.id, selected: g.id === game.id }, g.title));
+    for (const g of catalog.games) {
+      if (g.at_table === false && g.id !== game.id) continue;  // not playable on a sensing board
+      select.append(el("option", { value: g.id, selected: g.id === game.id }, g.title));
+    }
     select.addEventListener("change", () => buildForm(d, select.value));
     gameRow.append(select);
     form.append(gameRow);
