@@ -100,6 +100,9 @@ def test_every_text_of_the_page_is_in_the_french_catalog() -> None:
     catalog = _page_catalog()
     parser = _Texts()
     parser.feed((STATIC / "index.html").read_text(encoding="utf-8"))
+    # The scoring assistant's page speaks through the same catalog.
+    parser.feed((HOST / "games" / "colovini" / "static" / "score" / "index.html")
+                .read_text(encoding="utf-8"))
     texts = {t for t in parser.texts if re.search(r"[A-Za-z]{2}", t)}
     for script in sorted(STATIC.glob("*.js")):
         source = script.read_text(encoding="utf-8")

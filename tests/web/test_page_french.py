@@ -106,3 +106,25 @@ def test_a_table_started_with_lang_keeps_it(tmp_path: Path, open_page: Callable[
         wait(page, "s.lang === 'fr'")
         page.wait_for_function("document.documentElement.lang === 'fr'")
         assert page.inner_text("#message") == "Clair : posez votre première pierre où vous voulez"
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_the_scoring_assistant_in_french(open_page_plain: Callable[..., Any], shoot: Any,
+                                         theme: str) -> None:
+    from meridian_table.games import colovini
+    from meridian_table.games.colovini.score_page import ScoreServer
+
+    require_axe()
+    with ScoreServer(colovini.load_map("sample-50"), ["Ann", "Bob"]) as server:
+        page = open_page_plain(server.url, width=390, height=844, is_mobile=True,
+                               has_touch=True, color_scheme=theme, locale="fr-FR")
+        page.wait_for_selector("#totals tbody tr")
+        page.wait_for_function("document.documentElement.lang === 'fr'")
+        page.wait_for_function("document.querySelector('h1').textContent === 'Assistant de décompte'")
+        assert page.inner_text("#clear") == "Vider le plateau"
+        assert page.inner_text("#mapname").startswith("Carte sample-50 :")
+        label = page.get_attribute('#board g[data-site="1.1"]', "aria-label") or ""
+        assert label.startswith("Ville 1.1, île") and label.endswith("vide"), label
+        failures = [f"{v['id']} at {v['targets']}" for v in blocking(page)]
+        shoot(page, f"{theme}-score", full_page=True)
+        assert failures == []

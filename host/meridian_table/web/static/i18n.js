@@ -9,6 +9,9 @@
 "use strict";
 (() => {
   const KEY = "meridian.lang";
+  // The catalogs sit beside this script: static/i18n/ on the table page, and the same
+  // folder when another page (the scoring assistant) serves this file elsewhere.
+  const BASE = document.currentScript ? new URL(".", document.currentScript.src).href : "static/";
   const LANGS = { en: "English", fr: "Français" };
   let lang = "en";
   let messages = {};
@@ -99,7 +102,7 @@
 
   async function load(next) {
     if (next === "en") { messages = {}; templates = []; lang = "en"; return; }
-    const answer = await fetch(`static/i18n/${next}.json`);
+    const answer = await fetch(`${BASE}i18n/${next}.json`);
     if (!answer.ok) throw new Error(`catalog ${next}: ${answer.status}`);
     const data = await answer.json();
     messages = data.messages || {};
@@ -167,6 +170,8 @@
   function start() {
     observer.observe(document.documentElement, { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ATTRS });
     selector();
+    // A page with no table behind it (the scoring assistant) takes the browser's language.
+    if (document.documentElement.dataset.lang === "browser") use(wanted(), false);
   }
 
   window.MeridianI18n = { t, translate, get lang() { return lang; }, use, onChange: (cb) => listeners.push(cb) };
