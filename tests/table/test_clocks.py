@@ -171,3 +171,20 @@ def test_clocks_survive_kill_9_and_resume_within_a_second(tmp_path: Path) -> Non
     settings = [e.payload for e in events if e.kind == "settings"][0]
     assert settings["clock"]["kind"] == "fischer" and settings["clock"]["extra_s"] == 2.0
     assert json.dumps([e.payload for e in events if e.kind == "action"][0]["clocks"])
+
+
+def test_low_time_on_the_leds_makes_the_movers_lights_breathe() -> None:
+    session, board, clock, _journal = _kato(ClockRule("sudden", 15, leds=True, low_s=10))
+    legal = session.state()["legal"][0]
+    assert board.light_at(legal)[1] == "S"   # the legal points, steady
+    clock.advance(4.0)
+    session.tick()
+    assert board.light_at(legal)[1] == "S"   # 11 s left: not low yet
+    clock.advance(2.0)
+    session.tick()
+    assert board.light_at(legal)[1] == "P"   # 9 s left: they breathe
+    assert session.state()["leds"][legal]["effect"] == "S"  # the page has its own cue
+    plain, board2, clock2, _ = _kato(ClockRule("sudden", 15, low_s=10))
+    clock2.advance(6.0)
+    plain.tick()
+    assert board2.light_at(legal)[1] == "S"  # without --clock-leds the board stays calm

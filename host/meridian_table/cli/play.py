@@ -329,6 +329,8 @@ _COMMON_OPTIONS = (
                  show_default=True,
                  help="When a clock runs out: lose (that player loses), score (the count "
                  "decides) or warn (play on)."),
+    click.option("--clock-leds", is_flag=True,
+                 help="Show low time on the board too: the mover's lit points breathe."),
     click.option("--lang", default=None, type=click.Choice(["auto", *LANGUAGES]),
                  help="The table's language: en or fr (default: the first page's browser, "
                  "else the system's)."),
@@ -362,13 +364,14 @@ def _play(spec: GameSpec, kwargs: dict[str, Any]) -> None:
     set_language(lang)
     clock_text = kwargs.pop("clock")
     flag_rule = str(kwargs.pop("flag_rule"))
+    clock_leds = bool(kwargs.pop("clock_leds"))
     clock = None
     if clock_text:
         if resume:
             raise click.BadParameter("--resume continues the logged game with its own clocks; "
                                      "leave --clock out", param_hint="--clock")
         try:
-            clock = ClockRule.parse(clock_text, flag=flag_rule).to_setting()
+            clock = ClockRule.parse(clock_text, flag=flag_rule, leds=clock_leds).to_setting()
         except ClockError as exc:
             raise click.BadParameter(str(exc), param_hint="--clock") from None
     if board != "sim":

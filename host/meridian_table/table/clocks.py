@@ -66,6 +66,8 @@ class ClockRule:
     extra_s: float = 0.0
     flag: str = "lose"
     low_s: float = DEFAULT_LOW_S
+    #: Show low time on the board too: the mover's steady lights breathe instead.
+    leds: bool = False
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -83,7 +85,8 @@ class ClockRule:
             )
 
     @classmethod
-    def parse(cls, text: str, flag: str = "lose", low_s: float = DEFAULT_LOW_S) -> ClockRule:
+    def parse(cls, text: str, flag: str = "lose", low_s: float = DEFAULT_LOW_S,
+              leds: bool = False) -> ClockRule:
         """``KIND:TIME[+EXTRA]``: ``sudden:10m``, ``fischer:5m+3s``, ``bronstein:5m+5s``,
         ``turn:90s``. A bare time is minutes (the extra: seconds)."""
         kind, sep, rest = text.strip().partition(":")
@@ -96,7 +99,7 @@ class ClockRule:
         base, plus, extra = rest.partition("+")
         base_s = parse_duration(base, "clock time")
         extra_s = parse_duration(extra, "clock increment", bare="s") if plus else 0.0
-        return cls(kind, base_s, extra_s, flag, low_s)
+        return cls(kind, base_s, extra_s, flag, low_s, leds)
 
     def words(self) -> str:
         """The rule in words for the page: "Fischer 5 min + 3 s"."""
@@ -113,7 +116,7 @@ class ClockRule:
     def to_setting(self) -> dict[str, Any]:
         """As logged in the game's settings (and given back by :meth:`from_setting`)."""
         return {"kind": self.kind, "base_s": self.base_s, "extra_s": self.extra_s,
-                "flag": self.flag, "low_s": self.low_s}
+                "flag": self.flag, "low_s": self.low_s, "leds": self.leds}
 
     @classmethod
     def from_setting(cls, value: object) -> ClockRule | None:
@@ -121,7 +124,8 @@ class ClockRule:
         if not isinstance(value, Mapping):
             return None
         return cls(str(value["kind"]), float(value["base_s"]), float(value.get("extra_s", 0)),
-                   str(value.get("flag", "lose")), float(value.get("low_s", DEFAULT_LOW_S)))
+                   str(value.get("flag", "lose")), float(value.get("low_s", DEFAULT_LOW_S)),
+                   bool(value.get("leds", False)))
 
 
 def _span(seconds: float) -> str:
@@ -183,6 +187,12 @@ class Clocks:
         if self.running is not None:
             self.started_at = now
             self.held = self.remaining[self.running]
+
+    def low(self, now: float) -> bool:
+        """The running clock is under the rule's low mark (and not yet out)."""
+        if self.running is None:
+            return False
+        return 0 < self.left(self.running, now) <= self.rule.low_s
 
     def snapshot(self, now: float) -> dict[str, Any]:
         """What the log keeps: each seat's time left (ms precision) and whose runs."""

@@ -198,7 +198,8 @@ class TableHost:
         if clock is not None:
             try:
                 setting["clock"] = ClockRule.parse(
-                    str(clock), flag=str(cmd.get("flag") or "lose")).to_setting()
+                    str(clock), flag=str(cmd.get("flag") or "lose"),
+                    leds=bool(cmd.get("clock_leds"))).to_setting()
             except ClockError as exc:
                 raise LobbyError(str(exc)) from None
         profile = cmd.get("profile") or None

@@ -52,7 +52,7 @@ from meridian_table.adapters.base import (
 )
 from meridian_table.games import registry
 from meridian_table.i18n import _, seat_word
-from meridian_table.ledplan import LedPlan, Light
+from meridian_table.ledplan import PULSE, SOLID, LedPlan, Light
 from meridian_table.link.events import BoardFault, LinkState, SenseEvent, Snapshot
 from meridian_table.table.automata import Execution, Seats, Thinker
 from meridian_table.table.clocks import ClockRule, Clocks
@@ -271,6 +271,7 @@ class TableSession:
         self._clock_moves = len(history)
         self._clock_saved_at = clock()
         self._time_up: set[str] = set()  # seats whose flag fell under the "warn" rule
+        self._low_leds = False  # the mover's lights breathe: their clock is low
         with self._lock:
             self._evaluate()
 
@@ -535,6 +536,9 @@ class TableSession:
         if seat is not None and seat not in self._time_up:
             self._flag_fell(seat, now)
             return True
+        if clocks.rule.leds and clocks.low(now) != self._low_leds:
+            self._low_leds = not self._low_leds
+            self._send_plan()
         if now - self._clock_saved_at >= CLOCK_SAVE_S:
             self._clock_saved_at = now
             try:
@@ -1252,6 +1256,13 @@ class TableSession:
 
     def _send_plan(self) -> None:
         shown = dict(self._lights)
+        clocks = self._clocks
+        if clocks is not None and clocks.rule.leds:
+            self._low_leds = clocks.low(self._clock())
+            if self._low_leds:
+                # Low on time: the steady lights (the legal points) breathe.
+                shown = {s: Light(light.colour, PULSE) if light.effect == SOLID else light
+                         for s, light in shown.items()}
         arriving, leaving = self._tentative()
         for site in arriving:
             shown[site] = SEEN_ARRIVING

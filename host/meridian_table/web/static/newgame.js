@@ -271,15 +271,19 @@
     const flag = el("select", { id: "ng-clock-flag", name: "clock-flag" });
     for (const [v, t] of FLAGS) flag.append(el("option", { value: v, selected: (was ? was.flag : "lose") === v }, t));
     flagRow.append(flag);
+    const ledRow = el("div", { class: "ng-row ng-check" });
+    ledRow.append(el("input", { id: "ng-clock-leds", name: "clock-leds", type: "checkbox", checked: Boolean(was && was.leds) }),
+      el("label", { for: "ng-clock-leds" }, t("Low time on the board too (the lit points breathe)")));
     const show = () => {
       const on = kind.value !== "";
       timeRow.hidden = !on;
       flagRow.hidden = !on;
+      ledRow.hidden = !on;
       extraRow.hidden = !(kind.value === "fischer" || kind.value === "bronstein");
     };
     kind.addEventListener("change", show);
     show();
-    fs.append(kindRow, timeRow, extraRow, flagRow);
+    fs.append(kindRow, timeRow, extraRow, flagRow, ledRow);
     return fs;
   }
 
@@ -289,7 +293,8 @@
     const time = form.querySelector("[name=clock-time]").value || "0";
     const extra = form.querySelector("[name=clock-extra]").value;
     const plus = (kind === "fischer" || kind === "bronstein") && extra !== "" ? `+${extra}` : "";
-    return { clock: `${kind}:${time}${plus}`, flag: form.querySelector("[name=clock-flag]").value };
+    return { clock: `${kind}:${time}${plus}`, flag: form.querySelector("[name=clock-flag]").value,
+      clock_leds: form.querySelector("[name=clock-leds]").checked };
   }
 
   function names(form) {
