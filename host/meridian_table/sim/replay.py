@@ -322,10 +322,12 @@ class VirtualTable(Driver):
     """The whole table in real time on the virtual board; LED frames are watched."""
 
     def __init__(self, game: str, adaptive: bool = True, settle_s: float = 0.3,
-                 options: dict[str, Any] | None = None) -> None:
+                 options: dict[str, Any] | None = None, sim_mode: str = "cpython") -> None:
+        """``sim_mode`` "micropython" runs the firmware in the real MicroPython unix
+        port (its own process), "cpython" in a thread of this one."""
         self.running: RunningTable = open_table(TableSetup(
             game=game, board="sim", db=":memory:", settle_s=settle_s, adaptive=adaptive,
-            options=dict(options or {})))
+            options=dict(options or {}), sim_mode=sim_mode))
         if not self.running.wait_ready(30):
             self.running.close()
             raise RuntimeError("the virtual board did not connect within 30 s")
