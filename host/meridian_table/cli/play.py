@@ -205,7 +205,14 @@ def _headless_command(table: RunningTable, verb: str, args: list[str]) -> dict[s
         pause = threading.Event()
         deadline = time.monotonic() + 10
         pause.wait(0.05)  # let a switch just set reach the host before asking
-        while session.settling and time.monotonic() < deadline:
+        vb = table.virtual
+        # On the virtual board, first until the host has heard of every switch the
+        # simulated world has set (a loaded machine may take longer than the pause).
+        while (vb is not None and table.link.occupancy != vb.closed
+               and time.monotonic() < deadline):
+            pause.wait(0.01)
+        while time.monotonic() < deadline and (
+                session.settling or _thinking(session.state())):
             pause.wait(0.01)
         return {"ok": True, "state": session.state()}
     if verb == "state":
@@ -215,6 +222,12 @@ def _headless_command(table: RunningTable, verb: str, args: list[str]) -> dict[s
         "button NAME, choose FIELD VALUE, agree SEAT, seat N AUTOMATON|person, wait, state "
         "or quit"
     )
+
+
+def _thinking(state: PageState) -> bool:
+    """An automaton is still choosing its move (its answer is a moment away)."""
+    automaton = state.get("automaton")
+    return bool(automaton and automaton.get("status") == "thinking")
 
 
 def _check_db(db: str) -> None:
