@@ -521,7 +521,7 @@ def test_groups_majors_and_axis_labels_are_drawn_and_light_up_at_the_end(
         assert page.locator("#board g.group").count() == len(groups)
         ids = page.eval_on_selector_all("#board g.group", "els => els.map(e => e.dataset.group)")
         assert ids == [g["id"] for g in groups]
-        assert page.text_content("#board g.group[data-group='A'] .group-label") == "A"
+        assert page.text_content("#board .group-label[data-group='A']") == "A"
         assert page.evaluate(
             "document.querySelector('#board g.groups').compareDocumentPosition("
             "document.querySelector('#board g.site')) & Node.DOCUMENT_POSITION_FOLLOWING"

@@ -292,6 +292,18 @@ class Applied:
 
 
 @dataclass(frozen=True)
+class Caution:
+    """Something the mover may still prevent, said on the page (Kato's stones with no
+    path, which the removal step will take unless the mover gives them one)."""
+
+    sites: tuple[str, ...]
+    text: str
+
+    def to_json(self) -> dict[str, object]:
+        return {"sites": list(self.sites), "text": self.text}
+
+
+@dataclass(frozen=True)
 class View:
     """What the adapter shows for a board that matches the expected position."""
 
@@ -301,6 +313,7 @@ class View:
     legal: tuple[str, ...] = ()
     question: Question | None = None
     to_move: str | None = None
+    warnings: tuple[Caution, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -440,6 +453,18 @@ class Adapter(ABC):
     def describe(self, action: str) -> str:
         """``action`` in words for the page ("a 4-high tower on meridian 3, city 2")."""
         return action
+
+    def about(self) -> dict[str, str]:
+        """What a tap on a site explains, by site: a stone's group and its paths, a
+        tower's island and its garrisons. Sites left out explain nothing."""
+        return {}
+
+    def move_words(self, notation: str) -> str | None:
+        """A logged move in words for the page's move list ("card 4-5-6-7: a 3-high tower
+        on meridian 4, city 1"), when the notation is not words already; None: the
+        notation is shown."""
+        del notation
+        return None
 
     def settle_time(self, motion: Motion) -> float | None:
         """How long the table waits before reading the board after ``motion``, when

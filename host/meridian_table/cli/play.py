@@ -40,8 +40,11 @@ from meridian_table.cli._params import PagePort
 from meridian_table.cli.club import club_replication, remote_side
 from meridian_table.games import registry
 from meridian_table.games.contract import GameSpec, OptionError, OptionSpec, parse_options
+from meridian_table.i18n import LANGUAGES, _, set_language
 from meridian_table.link import UnknownPortError, check_port
 from meridian_table.store import StoreError
+from meridian_table.table.clocks import FLAG_RULES, ClockError, ClockRule
+from meridian_table.table.lobby import TableHost
 from meridian_table.table.presenter import PageState
 from meridian_table.table.runner import RunningTable, SetupError, TableSetup, open_table
 
@@ -290,6 +293,12 @@ def _headless_command(table: RunningTable, verb: str, args: list[str]) -> dict[s
     )
 
 
+def _thinking(state: PageState) -> bool:
+    """An automaton is still choosing its move (its answer is a moment away)."""
+    automaton = state.get("automaton")
+    return bool(automaton and automaton.get("status") == "thinking")
+
+
 def _check_db(db: str) -> None:
     """Refuse a --db whose folder does not exist: a typo there would silently start an
     empty log somewhere new, and the players would think their games were lost."""
@@ -395,6 +404,18 @@ _COMMON_OPTIONS = (
                  help="Player names in seat order: Ann,Bob."),
     click.option("--seat", "seat", multiple=True, metavar="N=AUTOMATON",
                  help="Give seat N to an automaton (e.g. 2=random); repeatable."),
+    click.option("--clock", default=None, metavar="KIND:TIME[+EXTRA]",
+                 help="Players' clocks: sudden:10m, fischer:5m+3s (increment), "
+                 "bronstein:5m+5s (delay) or turn:90s (a timer per turn)."),
+    click.option("--flag", "flag_rule", type=click.Choice(list(FLAG_RULES)), default="lose",
+                 show_default=True,
+                 help="When a clock runs out: lose (that player loses), score (the count "
+                 "decides) or warn (play on)."),
+    click.option("--clock-leds", is_flag=True,
+                 help="Show low time on the board too: the mover's lit points breathe."),
+    click.option("--lang", default=None, type=click.Choice(["auto", *LANGUAGES]),
+                 help="The table's language: en or fr (default: the first page's browser, "
+                 "else the system's)."),
     click.option("--resume", is_flag=True, help="Continue the last unfinished game."),
     click.option("--db", default=None,
                  help="Game log file (default: $MERIDIAN_TABLE_DB, else the user data dir)."),
@@ -429,6 +450,20 @@ def _play(spec: GameSpec, kwargs: dict[str, Any]) -> None:
     settle_ms = int(kwargs.pop("settle_ms"))
     sim_mode = str(kwargs.pop("sim_mode"))
     seats = parse_seats(tuple(kwargs.pop("seat")), spec)
+    lang = kwargs.pop("lang")
+    set_language(lang)
+    clock_text = kwargs.pop("clock")
+    flag_rule = str(kwargs.pop("flag_rule"))
+    clock_leds = bool(kwargs.pop("clock_leds"))
+    clock = None
+    if clock_text:
+        if resume:
+            raise click.BadParameter("--resume continues the logged game with its own clocks; "
+                                     "leave --clock out", param_hint="--clock")
+        try:
+            clock = ClockRule.parse(clock_text, flag=flag_rule, leds=clock_leds).to_setting()
+        except ClockError as exc:
+            raise click.BadParameter(str(exc), param_hint="--clock") from None
     if board != "sim":
         try:
             check_port(board)
@@ -460,6 +495,8 @@ def _play(spec: GameSpec, kwargs: dict[str, Any]) -> None:
     setting: dict[str, Any] = dict(settings)
     if seats:
         setting["seats"] = seats
+    if clock is not None:
+        setting["clock"] = clock
     setup = TableSetup(
         game=spec.id,
         board=board,
@@ -477,16 +514,24 @@ def _play(spec: GameSpec, kwargs: dict[str, Any]) -> None:
         table = open_table(setup)
     except (SetupError, StoreError, ValueError, OSError) as exc:
         raise click.ClickException(str(exc)) from exc
-    with table, club_replication(table, club, headless, link):
+    if headless:
+        with table, club_replication(table, club, headless, link):
+            if table.notice:
+                click.echo(table.notice, err=True)
+            # Why the board is not there (a port that never answers, say), in the terminal.
+            table.session.subscribe(BoardNotices())
+            _watch_firmware(table, headless)
+            run_headless(table, sys.stdin, sys.stdout)
+        return
+    # The page may start new games and rematches: the host closes whichever table is
+    # in play when the command ends. The club replicates the game the command opened.
+    with TableHost(table, lang_fixed=lang not in (None, "auto")) as lobby, \
+            club_replication(table, club, headless, link):
         if table.notice:
-            click.echo(table.notice, err=headless)
-        # Why the board is not there (a port that never answers, say), in the terminal.
+            click.echo(table.notice)
         table.session.subscribe(BoardNotices())
         _watch_firmware(table, headless)
-        if headless:
-            run_headless(table, sys.stdin, sys.stdout)
-            return
-        _serve(table, host, port)
+        _serve(lobby, host, port)
 
 
 def _watch_firmware(table: RunningTable, headless: bool) -> None:
@@ -536,30 +581,30 @@ def register(group: click.Group) -> None:
         play.add_command(_game_command(spec))
 
 
-def _serve(table: RunningTable, host: str, port: int) -> None:
+def _serve(lobby: TableHost, host: str, port: int) -> None:
     from meridian_table.web import WebServerError, serve
 
+    table = lobby.table
     try:
-        server = serve(table.session, host, port)
+        server = serve(lobby, host, port)
     except (WebServerError, ValueError) as exc:
         raise click.ClickException(str(exc)) from exc
     with server:
         state = table.session.state()
-        what = "resumed" if table.resumed else "new"
-        click.echo(
-            f"{what} {state['game']} game {state['game_id'] or ''} on "
-            f"{'the virtual board' if table.virtual is not None else table.link.port}"
-        )
+        where = _("the virtual board") if table.virtual is not None else str(table.link.port)
+        line = (_("resumed {game} game {id} on {where}") if table.resumed
+                else _("new {game} game {id} on {where}"))
+        click.echo(line.format(game=state["game"], id=state["game_id"] or "", where=where))
         options = state.get("options") or {}
         if options.get("deck") == "digital" and options.get("seed") is not None:
-            click.echo(f"digital deck shuffled with seed {options['seed']} "
-                       f"(--seed {options['seed']} deals this game again)")
-        click.echo(f"Table page: {server.url}")
+            click.echo(_("digital deck shuffled with seed {seed} (--seed {seed} deals this "
+                         "game again)").format(seed=options["seed"]))
+        click.echo(_("Table page: {url}").format(url=server.url))
         if server.token:
-            click.echo(f"Access token (for other devices): {server.token}")
-        click.echo("Press Ctrl-C to stop; the game is saved and `--resume` continues it.")
+            click.echo(_("Access token (for other devices): {token}").format(token=server.token))
+        click.echo(_("Press Ctrl-C to stop; the game is saved and `--resume` continues it."))
         try:
             while server.running:
                 server.wait(0.5)
         except KeyboardInterrupt:
-            click.echo("stopping")
+            click.echo(_("stopping"))

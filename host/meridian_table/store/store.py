@@ -578,6 +578,54 @@ class Store:
         body = validate_result(dict(result), info.players, game_id)
         return self._append(game_id, "result", body)
 
+    def rename_players(self, game_id: int, players: Sequence[str]) -> Event:
+        """Give the game's seats new names before its first action: the game's row and a
+        ``players`` event (``{"players": [...], "previous": [...]}``) in one transaction.
+        Refused once an action stands or the game has a result, since results, exports
+        and the players page name players by these names."""
+        self._check_open(writing=True)
+        names = list(players)
+        if not all(isinstance(p, str) and p.strip() for p in names) or len(set(names)) != len(names):
+            raise errors.InvalidEventError(
+                f"players {names!r} must be different non-empty names; nothing was written"
+            )
+        with self._lock:
+            self._check_open(writing=True)
+            conn = self._conn
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                self._check_appendable(game_id, "players", {})
+                row = conn.execute("SELECT players FROM games WHERE id = ?", (game_id,)).fetchone()
+                previous = json.loads(row[0])
+                if len(previous) != len(names):
+                    raise errors.InvalidEventError(
+                        f"game {game_id} has {len(previous)} players, not {len(names)}; give "
+                        "one name per seat"
+                    )
+                if self._standing_actions(game_id):
+                    raise errors.InvalidEventError(
+                        f"game {game_id} has begun, so its players keep their names; start a "
+                        "new game to play under other names"
+                    )
+                body = {"players": names, "previous": previous}
+                conn.execute("UPDATE games SET players = ? WHERE id = ?",
+                             (_dumps(names, "players"), game_id))
+                seq = int(conn.execute(
+                    "SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE game_id = ?", (game_id,)
+                ).fetchone()[0])
+                at = self._stamp()
+                cursor = conn.execute(
+                    "INSERT INTO events (game_id, seq, kind, at, payload) VALUES (?, ?, ?, ?, ?)",
+                    (game_id, seq, "players", at, _dumps(body, "players")),
+                )
+                conn.execute("COMMIT")
+            except BaseException:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
+        LOGGER.info("game %d: players renamed to %s", game_id, ", ".join(names))
+        return Event(int(cursor.lastrowid or 0), game_id, seq, "players", at, body)
+
     def abandon(self, game_id: int, reason: str = "abandoned") -> Event:
         """End a game without a winner; it is then no longer offered for resuming."""
         return self.finish(game_id, {"winners": [], "abandoned": True, "reason": reason})

@@ -22,10 +22,12 @@ from meridian_table import adapters
 from meridian_table.adapters.base import Adapter
 from meridian_table.games import registry
 from meridian_table.games.contract import OptionValue, PolicyFactory, parse_options
+from meridian_table.i18n import _
 from meridian_table.link import Link, find_picos
 from meridian_table.profiles import Profile, load_profile
 from meridian_table.store import MissingDatabaseError, OlderSchemaError, Store
 from meridian_table.table.automata import parse_seats
+from meridian_table.table.clocks import ClockError, ClockRule
 from meridian_table.table.journal import Journal, MemoryJournal
 from meridian_table.table.session import DEFAULT_SETTLE_S, DEFAULT_THINK_S, TableSession
 from meridian_table.table.storejournal import Resumed, StoreArchive, resume_game, start_game
@@ -126,7 +128,7 @@ def choose_board(spec: str) -> tuple[str | None, str | None]:
         picos = find_picos()
         if picos:
             return "pico", None
-        return None, (
+        return None, _(
             "No Meridian board found on USB: playing on the virtual board "
             "(the real firmware with simulated switches)."
         )
@@ -220,6 +222,8 @@ def open_table(setup: TableSetup) -> RunningTable:
             think_s=float(settings.get("think_s", DEFAULT_THINK_S)),
             pending=logged.pending if logged is not None else None,
             policies=setup.policies,
+            clock_rule=_clock_rule(settings.get("clock")),
+            clock_state=logged.clocks if logged is not None else None,
         )
         link.subscribe(session.on_link_event)
         link.start()
@@ -269,10 +273,28 @@ def _open_game(
                                       else random.SystemRandom().randrange(1 << 31))
         if "think_s" in setup.settings:
             settings["think_s"] = float(setup.settings["think_s"])
+    if setup.settings.get("clock"):
+        rule = _clock_rule(setup.settings["clock"])
+        if rule is not None:
+            settings["clock"] = rule.to_setting()
     if store is None:
         return MemoryJournal(), adapter, players, settings
     journal = start_game(store, adapter, players, profile=profile.name, settings=settings)
     return journal, adapter, players, settings
+
+
+def _clock_rule(value: object) -> ClockRule | None:
+    """The players' clocks from a setting: a logged rule (a mapping) or ``fischer:5m+3s``."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, ClockRule):
+        return value
+    try:
+        if isinstance(value, str):
+            return ClockRule.parse(value)
+        return ClockRule.from_setting(value)
+    except (ClockError, KeyError, TypeError, ValueError) as exc:
+        raise SetupError(f"clock {value!r}: {exc}") from None
 
 
 def _int_or_none(value: object) -> int | None:
@@ -295,8 +317,16 @@ def _game_options(setup: TableSetup, profile: Profile) -> dict[str, OptionValue]
     given: dict[str, object] = {k: v for k, v in profile.variant.items() if k in schema}
     if setup.players and "players" in schema:
         given["players"] = len(setup.players)
+    for name, value in setup.options.items():
+        if name in given and name != "players" and str(value) != str(given[name]):
+            # The board is what it is: an option its profile fixes cannot differ from it.
+            raise SetupError(
+                f"option {name} {value!r} does not fit board profile {profile.name!r}, which "
+                f"has {name} {given[name]!r}; choose a board for {name} {value!r} or leave "
+                "the board to the game's default"
+            )
     given.update(setup.options)
-    options, _ = parse_options(spec.options, given, spec.id)
+    options, _settings = parse_options(spec.options, given, spec.id)
     return spec.prepare(options) if spec.prepare is not None else options
 
 
@@ -329,6 +359,6 @@ def _players(setup: TableSetup, adapter: Adapter) -> tuple[str, ...]:
             "e.g. --players Ann,Bob"
         )
     names = [name.strip() for name in players]
-    for index, (name, _) in sorted(fixed.items()):
+    for index, (name, _automaton) in sorted(fixed.items()):
         names.insert(index, name)
     return tuple(names)

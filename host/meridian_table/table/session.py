@@ -52,13 +52,22 @@ from meridian_table.adapters.base import (
 )
 from meridian_table.games import registry
 from meridian_table.games.contract import PolicyFactory
-from meridian_table.ledplan import LedPlan, Light
+from meridian_table.i18n import _, seat_word
+from meridian_table.ledplan import PULSE, SOLID, LedPlan, Light
 from meridian_table.link.events import BoardFault, LinkState, SenseEvent, Snapshot
 from meridian_table.table import fields
 from meridian_table.table.automata import Execution, Seats, Thinker
+from meridian_table.table.clocks import ClockRule, Clocks
 from meridian_table.table.faults import fault_text
 from meridian_table.table.journal import Journal, MemoryJournal
-from meridian_table.table.presenter import Automaton, PageState, TableView, present
+from meridian_table.table.names import clean_names
+from meridian_table.table.presenter import (
+    Automaton,
+    ClockPanel,
+    PageState,
+    TableView,
+    present,
+)
 from meridian_table.table.settler import Settler
 
 LOGGER = logging.getLogger(__name__)
@@ -85,6 +94,16 @@ def _action_payload(applied: Applied, source: str, automaton: str | None = None)
     if automaton is not None:
         payload["automaton"] = automaton
     return payload
+
+
+#: How often the ticker looks at a running clock, and how often the times are logged (a
+#: ``clock`` event), so a process killed mid-turn resumes within a second of the truth.
+CLOCK_TICK_S = 0.1
+CLOCK_SAVE_S = 0.5
+
+
+def _num(value: object) -> float:
+    return float(value) if isinstance(value, int | float) else float("-inf")
 
 
 class SessionError(ValueError):
@@ -179,13 +198,16 @@ class TableSession:
         pending: Mapping[str, Any] | None = None,
         adaptive: bool = True,
         policies: Mapping[str, PolicyFactory] | None = None,
+        clock_rule: ClockRule | None = None,
+        clock_state: Mapping[str, Any] | None = None,
     ) -> None:
         """``adaptive``: let the game change the settle window (docs/TABLE.md); False
         reads every change after the fixed ``settle_s`` (the reference of bench feel).
         ``policies``: automata the platform adds to the game's own (the club's remote
         player). ``seats``: player index -> automaton description (``random``, ``bot:4``);
         ``pending``: an automaton's move that was being carried out when the last
-        process stopped (from the log), to resume in the execute phase."""
+        process stopped (from the log), to resume in the execute phase; ``clock_rule``: the
+        players' clocks (clocks.py), ``clock_state`` their logged times on resume."""
         if settle_s < 0:
             raise SessionError(f"settle window {settle_s!r} s is negative; use 0 or more")
         self.adapter = adapter
@@ -261,6 +283,14 @@ class TableSession:
             self._execution = self._restore_execution(pending)
         history = adapter.history()
         self._prior = next(iter(history[-1].placed), None) if history else None
+        self._clocks = (Clocks(clock_rule, tuple(adapter.colours))
+                        if clock_rule is not None else None)
+        if self._clocks is not None and clock_state is not None:
+            self._clocks.restore(clock_state)
+        self._clock_moves = len(history)
+        self._clock_saved_at = clock()
+        self._time_up: set[str] = set()  # seats whose flag fell under the "warn" rule
+        self._low_leds = False  # the mover's lights breathe: their clock is low
         with self._lock:
             self._evaluate()
 
@@ -378,7 +408,10 @@ class TableSession:
         applied = provisional.applied
         try:
             self.journal.append("sense", provisional.sense)
-            self.journal.append("action", _action_payload(applied, "board"))
+            action = _action_payload(applied, "board")
+            if self._clocks is not None:
+                action["clocks"] = self._clocks.snapshot(self._clock())
+            self.journal.append("action", action)
         except Exception as exc:
             # Not durable means not done: take it back so the log and the game agree.
             self.adapter.undo()
@@ -465,6 +498,8 @@ class TableSession:
                     changed = False
             else:
                 changed = False
+            if self._clock_tick(now):
+                changed = True
             left = self._settler.due(now)
             if left is not None and left <= 0:
                 self._settle()
@@ -478,7 +513,98 @@ class TableSession:
         if changed:
             self._notify()
         waits = [w for w in (left, flush_left) if w is not None]
+        if self._clocks is not None and self._clocks.running is not None:
+            waits.append(CLOCK_TICK_S)  # a flag falls on time, the times are saved often
         return max(0.0, min(waits)) if waits else None
+
+    # --- clocks ------------------------------------------------------------------------
+
+    @property
+    def clock_rule(self) -> ClockRule | None:
+        """How the players' clocks run, or None when the game has none."""
+        return self._clocks.rule if self._clocks is not None else None
+
+    def _mover(self) -> str | None:
+        """The seat whose clock should run now, or None (paused, counting, over)."""
+        if not self._connected or self._adjudicating or self.adapter.result() is not None:
+            return None
+        mover = self.adapter.to_move
+        if mover is None and self._view is not None:
+            mover = self._view.to_move
+        return mover
+
+    def _sync_clocks(self) -> None:
+        """Run the mover's clock; a turn that ended with a move gets its increment."""
+        clocks = self._clocks
+        if clocks is None:
+            return
+        mover = self._mover()
+        moves = len(self.adapter.history())
+        moved = moves > self._clock_moves
+        self._clock_moves = moves
+        if mover != clocks.running or moved:
+            clocks.run(mover, self._clock(), moved)
+
+    def _clock_tick(self, now: float) -> bool:
+        """A flag falling (True: the state changed); else save the times now and then."""
+        clocks = self._clocks
+        if clocks is None or clocks.running is None:
+            return False
+        seat = clocks.flagged(now)
+        if seat is not None and seat not in self._time_up:
+            self._flag_fell(seat, now)
+            return True
+        if clocks.rule.leds and clocks.low(now) != self._low_leds:
+            self._low_leds = not self._low_leds
+            self._send_plan()
+        if now - self._clock_saved_at >= CLOCK_SAVE_S:
+            self._clock_saved_at = now
+            try:
+                self._log("clock", clocks.snapshot(now))
+            except Exception:  # the next save tries again; the game goes on
+                LOGGER.exception("the clocks could not be saved")
+        return False
+
+    def _flag_fell(self, seat: str, now: float) -> None:
+        """``seat``'s time ran out: end the game as the clock's rule says."""
+        clocks = self._clocks
+        if clocks is None:
+            return
+        label = seat_word(seat)
+        rule = clocks.rule.flag
+        result: dict[str, Any] | None = None
+        if rule == "score":
+            count = self.adapter.adjudicate()
+            if count is not None:
+                result = dict(count, reason=_("{seat}'s time ran out; the count decides: "
+                                              "{reason}").format(
+                    seat=label, reason=count.get("reason", "")).rstrip(": "))
+        elif rule == "lose":
+            others = [c for c in self.adapter.colours if c != seat]
+            totals = {c: self.adapter.scores().get(c, {}).get("total") for c in others}
+            winner: str | None = others[0] if len(others) == 1 else None
+            if winner is None:
+                best = [c for c in others if totals[c] == max(totals.values(), key=_num)]
+                winner = best[0] if len(best) == 1 else None
+            result = {"winner": winner,
+                      "reason": _("{seat}'s time ran out").format(seat=label),
+                      "scores": self.adapter.scores()}
+        if result is not None:
+            try:
+                self.adapter.conclude(result)
+            except ValueError as exc:
+                LOGGER.info("%s cannot end on a flag (%s): time is up only", self.adapter.game, exc)
+                result = None
+        if result is None:
+            self._time_up.add(seat)
+            try:
+                self._log("note", {"text": _("{seat}'s time is up").format(seat=label),
+                                   "clock": seat,
+                                   "clocks": clocks.snapshot(now)})
+            except Exception:
+                LOGGER.exception("the flag fall could not be noted")
+        LOGGER.info("%s's flag fell (%s)", seat, rule)
+        self._evaluate()
 
     def _settle(self) -> None:
         self._quick = self._settler.window < self._settler.settle_s
@@ -540,13 +666,22 @@ class TableSession:
                 return {"ok": True, "games": self._archive.games()}
             if kind == "state":
                 return {"ok": True, "state": self.state()}
+            if kind == "rename":
+                names = cmd.get("players")
+                if not isinstance(names, list):
+                    raise SessionError(
+                        f"rename needs 'players', a list of {len(self.players)} names in seat "
+                        f"order, e.g. {{\"cmd\": \"rename\", \"players\": [\"Ann\", \"Bob\"]}}"
+                    )
+                self.rename(tuple(str(n) for n in names))
+                return {"ok": True}
             if kind == "seat":
                 automaton = None if cmd.get("automaton") is None else fields.text(cmd, "automaton")
                 self.set_seat(fields.text(cmd, "seat"), automaton)
                 return {"ok": True}
             raise SessionError(
-                f"unknown command {kind!r}; use button, toggle, choose, agree, seat, replay, "
-                "games or state"
+                f"unknown command {kind!r}; use button, toggle, choose, agree, seat, rename, "
+                "replay, games or state"
             )
         except (ValueError, LookupError, TypeError) as exc:
             with self._lock:
@@ -572,6 +707,36 @@ class TableSession:
             raise
         if self._thinker.player == player and self.seats.policy(player) is None:
             self._thinker.cancel()
+        self._evaluate()
+
+    def refresh(self) -> None:
+        """Say everything again (the table's language changed): message, view, state."""
+        with self._lock:
+            self._evaluate()
+        self._notify()
+
+    def rename(self, players: tuple[str, ...]) -> None:
+        """Give the players new names (seat order) before the first move. Logged."""
+        with self._lock:
+            self._accepted(lambda: self._rename(players))
+        self._notify()
+
+    def _rename(self, players: tuple[str, ...]) -> None:
+        if len(players) != len(self.players):
+            raise SessionError(
+                f"players {list(players)!r}: this game has {len(self.players)} players; give "
+                "one name for each"
+            )
+        if self.adapter.history() or self.adapter.result() is not None:
+            raise SessionError(
+                "the names are kept once the first move is played; start a new game to play "
+                "under other names"
+            )
+        names = clean_names(players)
+        if names == self.players:
+            return
+        self._log("players", {"players": list(names), "previous": list(self.players)})
+        self.players = names
         self._evaluate()
 
     def _player_index(self, seat: object) -> int:
@@ -706,6 +871,9 @@ class TableSession:
     def _apply(self, action: str, source: str, automaton: str | None = None) -> Applied:
         applied = self.adapter.play(action)
         payload = _action_payload(applied, source, automaton)
+        if self._clocks is not None:
+            self._sync_clocks()
+            payload["clocks"] = self._clocks.snapshot(self._clock())
         try:
             self._log("action", payload)
         except Exception:
@@ -915,6 +1083,14 @@ class TableSession:
         self.journal.append(kind, payload)
 
     def _evaluate(self, from_board: bool = False) -> None:
+        """Recompute phase, message and LEDs (and whose clock runs); apply a sensed
+        action when there is one."""
+        try:
+            self._evaluate_board(from_board)
+        finally:
+            self._sync_clocks()
+
+    def _evaluate_board(self, from_board: bool = False) -> None:
         """Recompute phase, message and LEDs; apply a sensed action when there is one.
 
         Only a freshly settled board may be read as an action: after an undo or on
@@ -922,7 +1098,7 @@ class TableSession:
         rather than played again.
         """
         allow_actions = from_board
-        for _ in range(8):  # an action changes the expectation; re-check, never loop forever
+        for _attempt in range(8):  # an action changes the expectation; re-check, never loop forever
             observation = Observation(
                 self.adapter.expected(),
                 self._settled,
@@ -939,11 +1115,12 @@ class TableSession:
             if not self._connected:
                 self._phase = PAUSED
                 if self._link_state == CLOSED:
-                    self._message = "Table closed: the game is saved; --resume continues it"
+                    self._message = _("Table closed: the game is saved; --resume continues it")
                 elif self._ever_connected:
-                    self._message = "Board disconnected: plug it back in to continue"
+                    self._message = _("Board disconnected: plug it back in to continue")
                 else:
-                    self._message = f"Waiting for the board to connect ({self._link_state})"
+                    self._message = _("Waiting for the board to connect ({state})").format(
+                        state=self._link_state)
                 self._view = None
                 self._lights = {}
                 return
@@ -1065,7 +1242,7 @@ class TableSession:
         self._message = view.message
         self._lights = dict(view.lights)
         if self._adjudicating:
-            self._message = "Count offered: both players confirm to end the game by it"
+            self._message = _("Count offered: both players confirm to end the game by it")
         self._send_plan()
 
     def _result_payload(self, result: Mapping[str, Any]) -> dict[str, Any]:
@@ -1115,6 +1292,13 @@ class TableSession:
 
     def _send_plan(self) -> None:
         shown = dict(self._lights)
+        clocks = self._clocks
+        if clocks is not None and clocks.rule.leds:
+            self._low_leds = clocks.low(self._clock())
+            if self._low_leds:
+                # Low on time: the steady lights (the legal points) breathe.
+                shown = {s: Light(light.colour, PULSE) if light.effect == SOLID else light
+                         for s, light in shown.items()}
         arriving, leaving = self._tentative()
         for site in arriving:
             shown[site] = SEEN_ARRIVING
@@ -1206,6 +1390,11 @@ class TableSession:
     def _moves_json(self, history: tuple[Applied, ...]) -> list[dict[str, Any]]:
         """The moves; one read early and not logged yet is marked ``provisional``."""
         moves = [a.to_json(i + 1) for i, a in enumerate(history)]
+        names = self._names()
+        for move in moves:
+            words = self.adapter.move_words(str(move.get("notation", "")))
+            if words:
+                move["words"] = f"{names.get(str(move.get('player')), move.get('player'))}: {words}"
         if self._provisional is not None and moves:
             moves[-1]["provisional"] = True
         return moves
@@ -1277,7 +1466,24 @@ class TableSession:
                 arriving=arriving,
                 leaving=leaving,
                 undo_waits=self._undo_waits(),
+                clocks=self._clocks_json(),
             ))
+
+    def _clocks_json(self) -> ClockPanel | None:
+        clocks = self._clocks
+        if clocks is None:
+            return None
+        now = self._clock()
+        return {
+            "rule": clocks.rule.to_setting(),
+            "words": clocks.rule.words(),
+            "low_s": clocks.rule.low_s,
+            "running": clocks.running,
+            "seats": {seat: {"remaining_s": round(clocks.left(seat, now), 3),
+                             "time_up": seat in self._time_up
+                             or (clocks.left(seat, now) <= 0 and seat != clocks.running)}
+                      for seat in clocks.seats},
+        }
 
 
 def _hello_json(hello: object) -> dict[str, Any] | None:
@@ -1298,8 +1504,9 @@ def _controls(adapter: Adapter, profile: ProfileLike) -> tuple[str, ...]:
 
 
 def _describe(mistake: Mistake) -> str:
-    verb = "Remove the piece from" if mistake.kind == "remove" else "Put the piece back on"
-    return f"{verb} {mistake.site}: {mistake.reason}"
+    verb = (_("Remove the piece from {site}: {reason}") if mistake.kind == "remove"
+            else _("Put the piece back on {site}: {reason}"))
+    return verb.format(site=mistake.site, reason=mistake.reason)
 
 
 def _generic_guidance(observation: Observation, message: str) -> Interpretation:

@@ -40,6 +40,8 @@ class StoreJournal:
     def append(self, kind: str, payload: Mapping[str, Any]) -> None:
         if kind == "result":
             self.store.finish(self._game_id, dict(payload))
+        elif kind == "players":
+            self.store.rename_players(self._game_id, list(payload["players"]))
         else:
             self.store.append(self._game_id, kind, dict(payload))
 
@@ -73,6 +75,18 @@ def start_game(
     return journal
 
 
+def logged_clocks(events: Sequence[Event]) -> dict[str, Any] | None:
+    """The clocks' last logged times: a ``clock`` event (saved every half second while a
+    clock runs) or the ``clocks`` an action carries, whichever came last."""
+    found: dict[str, Any] | None = None
+    for event in events:
+        if event.kind == "clock":
+            found = dict(event.payload)
+        elif event.kind in ("action", "note") and isinstance(event.payload.get("clocks"), dict):
+            found = dict(event.payload["clocks"])
+    return found
+
+
 def pending_execution(events: Sequence[Event]) -> dict[str, Any] | None:
     """The automaton's move that was waiting to be carried out when the log stops: the
     last ``execute`` event not followed by its ``action``, an ``undo`` or a ``cancel``."""
@@ -95,6 +109,8 @@ class Resumed:
     settings: dict[str, Any]
     #: An automaton's move waiting to be carried out (see pending_execution).
     pending: dict[str, Any] | None = None
+    #: The players' clocks as last logged (see logged_clocks), None without clocks.
+    clocks: dict[str, Any] | None = None
 
 
 def rebuild(info: GameInfo, events: Sequence[Event], upto: int | None = None) -> tuple[Adapter, dict[str, Any]]:
@@ -138,7 +154,7 @@ def resume_game(store: Store, game_id: int | None = None, game: str | None = Non
     adapter, settings = rebuild(info, events)
     LOGGER.info("resumed game %d after %d actions", info.id, len(adapter.history()))
     return Resumed(adapter, StoreJournal(store, info.id), info, settings,
-                   pending_execution(events))
+                   pending_execution(events), logged_clocks(events))
 
 
 class StoreArchive:

@@ -124,6 +124,7 @@ SPEC = GameSpec(
             SeatLook("dark", "Dark", "#23252b", "D", "#ffffff"),
         ),
         drawing="hex",
+        script="static/page.js",
         piece_word="stone",
     ),
     records=RecordFormat(_export, _parse, ".kato"),

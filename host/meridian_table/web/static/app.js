@@ -783,7 +783,7 @@
   }
 
   function moveLabel(m) {
-    return m.notation || m.action || "?";
+    return m.words || m.notation || m.action || "?";
   }
 
   function renderMoves(moves, current) {
@@ -1091,7 +1091,7 @@
     // Clocks are optional (state.clocks: seat -> {remaining_s}, low_s): the mover's
     // clock under its low mark, else null.
     const clocks = s.clocks && typeof s.clocks === "object" ? s.clocks : null;
-    const c = clocks && s.to_move ? clocks[s.to_move] : null;
+    const c = clocks && s.to_move ? (clocks.seats || clocks)[s.to_move] : null;
     const low = Number((clocks && clocks.low_s) ?? 10);
     return c && typeof c.remaining_s === "number" && c.remaining_s <= low ? c.remaining_s : null;
   }
@@ -1166,6 +1166,8 @@
       });
       renderMoves(s.moves || [], null);
     }
+    // The page's own modules (newgame.js, clock.js, ...) draw their parts from this.
+    document.dispatchEvent(new CustomEvent("meridian:state", { detail: s }));
   }
 
   // ---- replay -----------------------------------------------------------------------
