@@ -293,12 +293,6 @@ def _headless_command(table: RunningTable, verb: str, args: list[str]) -> dict[s
     )
 
 
-def _thinking(state: PageState) -> bool:
-    """An automaton is still choosing its move (its answer is a moment away)."""
-    automaton = state.get("automaton")
-    return bool(automaton and automaton.get("status") == "thinking")
-
-
 def _check_db(db: str) -> None:
     """Refuse a --db whose folder does not exist: a typo there would silently start an
     empty log somewhere new, and the players would think their games were lost."""
