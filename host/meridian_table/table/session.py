@@ -254,6 +254,7 @@ class TableSession:
         to the caller."""
         self._closing.set()
         self._thinker.close()
+        self.seats.close()
         self._wake.set()
         if self._ticker is not None and self._ticker is not threading.current_thread():
             self._ticker.join(timeout=2)
