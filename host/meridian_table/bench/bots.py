@@ -75,6 +75,13 @@ def _match(spec: GameSpec, make_bot: Callable[[int], Policy], opponent: str, pla
             "fair_share": round(1 / players, 3)}
 
 
+def _maker(spec: GameSpec, level: int) -> Callable[[int], Policy]:
+    def make(seed: int) -> Policy:
+        return bots.create(spec.id, level, seed)
+
+    return make
+
+
 def _game(spec: GameSpec, games: int, tick: Tick) -> dict[str, Any]:
     players = min(spec.player_counts)
     out: dict[str, Any] = {"budget_s": _budget[0], "levels": {}}
@@ -83,9 +90,8 @@ def _game(spec: GameSpec, games: int, tick: Tick) -> dict[str, Any]:
         think: list[float] = []
         row: dict[str, Any] = {}
         for opponent in opponents:
-            row[f"vs_{opponent}"] = _match(
-                spec, lambda seed, level=level: bots.create(spec.id, level, seed), opponent,
-                players, games, tick, think)
+            row[f"vs_{opponent}"] = _match(spec, _maker(spec, level), opponent, players,
+                                           games, tick, think)
         p50, p99 = _percentile(think, 0.5), _percentile(think, 0.99)
         row["think_ms_p50"] = None if p50 is None else round(p50 * 1000, 1)
         row["think_ms_p99"] = None if p99 is None else round(p99 * 1000, 1)
@@ -95,10 +101,10 @@ def _game(spec: GameSpec, games: int, tick: Tick) -> dict[str, Any]:
     for count in spec.player_counts:
         if count != players:
             out[f"top_vs_random_{count}_players"] = _match(
-                spec, lambda seed: bots.create(spec.id, top, seed), "random", count, games, tick)
+                spec, _maker(spec, top), "random", count, games, tick)
     if "uct" in spec.policies:
         out["top_vs_uct_equal_time"] = _match(
-            spec, lambda seed: bots.create(spec.id, top, seed), "uct", players, games, tick)
+            spec, _maker(spec, top), "uct", players, games, tick)
     return out
 
 
