@@ -241,7 +241,10 @@ class Search:
         else:
             k = max(range(len(root.codes)), key=lambda i: (root.n[i], root.w[i]))
             best = _name(g, root.codes[k])
-        mine = values.get(best, 0.5)
+        # The position's value: the root's mean (the best child's value is biased upwards
+        # by the maximum over noisy estimates, the mean far less).
+        total = sum(root.n)
+        mine = sum(root.w) / total if total else values.get(best, 0.5)
         seat_values = (mine, 1.0 - mine) if root.seat == 0 else (1.0 - mine, mine)
         return Analysis(best, values, seat_values, self.iterations)
 
