@@ -115,11 +115,48 @@ def test_a_slide_across_neighbours_reads_only_where_the_stone_stops() -> None:
         t.board.set(site, closed)
         t.clock.advance(dt)
         t.session.tick()
-    assert t.moves() == []  # a slide waits the full window
+    assert t.moves() == []  # a slide waits longer than the table's window...
     t.settle()
+    assert t.moves() == []  # ...a hand may rest on a point on its way (docs/TABLE.md)
+    t.clock.advance(0.3)
+    t.session.tick()
     assert t.moves() == ["H7"]
     assert [p["notation"] for _, p in t.journal.of_kind("action")] == ["H7"]
     assert t.journal.of_kind("undo") == []
+
+
+def test_a_hand_resting_mid_slide_is_not_read_as_the_move() -> None:
+    t = make()
+    # G6 then G7 on the way, resting 400 ms on G7 (a legal point), then on to H7.
+    for site, closed, dt in (("G6", True, 0.04), ("G6", False, 0.0), ("G7", True, 0.4),
+                             ("G7", False, 0.0), ("H7", True, 0.0)):
+        t.board.set(site, closed)
+        t.clock.advance(dt)
+        t.session.tick()
+    assert t.moves() == []
+    t.clock.advance(0.61)
+    t.session.tick()
+    assert t.moves() == ["H7"]
+    assert [p["notation"] for _, p in t.journal.of_kind("action")] == ["H7"]
+
+
+def test_a_knocked_neighbour_settling_back_waits_for_the_hands() -> None:
+    t = make()
+    t.place("G6")
+    t.board.set("C3", True)
+    t.clock.advance(0.04)
+    t.session.tick()
+    assert t.moves() == ["G6", "C3"]  # read early, shown at once
+    t.board.set("G6", False)  # the hand knocks G6: it wobbles and settles back
+    t.clock.advance(0.02)
+    t.board.set("G6", True)
+    assert t.moves() == ["G6"]  # the early read is taken back, unlogged
+    t.settle()
+    assert t.moves() == ["G6"]  # a re-place waits longer
+    t.clock.advance(0.3)
+    t.session.tick()
+    assert t.moves() == ["G6", "C3"]
+    assert [p["notation"] for _, p in t.journal.of_kind("action")] == ["G6", "C3"]
 
 
 def test_two_stones_at_once_retract_an_early_read_and_are_two_mistakes() -> None:

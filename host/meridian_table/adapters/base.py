@@ -21,6 +21,7 @@ rhythms (fast blink versus pulse), so a colour-blind player can tell them apart.
 from __future__ import annotations
 
 import logging
+import math
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -145,18 +146,28 @@ class Change:
     age_s: float
 
 
+#: How long the table waits while the hands are visibly still at work (a slide across
+#: neighbouring sites, a lift and re-place, a tower being stacked, a piece in transit):
+#: longer than the hesitations of the hand model (50-400 ms, docs/TABLE.md), so a hand
+#: resting on a point on its way is not read as the move.
+HANDS_AT_WORK_S = 0.6
+
+
 @dataclass(frozen=True)
 class Motion:
     """What the hands did lately, for an adapter to decide how long to wait.
 
     ``recent`` holds every site change of the last ``window_s`` seconds (the table's
     full settle window), newest last, whether or not a board was settled in between.
+    ``neighbours`` says which sites are next to which on the board (from the adapter's
+    drawing), so a slide can be told from two unrelated changes.
     """
 
     expected: frozenset[str]
     sensed: frozenset[str]
     recent: tuple[Change, ...]
     window_s: float
+    neighbours: Mapping[str, frozenset[str]] = dc_field(default_factory=dict)
 
     @property
     def extra(self) -> frozenset[str]:
@@ -173,6 +184,22 @@ class Motion:
             return None
         change = self.recent[0]
         return change.site if change.closed and change.site in self.extra else None
+
+    def replaced(self) -> bool:
+        """A site changed more than once in the window: a lift and re-place, a piece
+        knocked and settling back, a tower stacked piece by piece."""
+        sites = [c.site for c in self.recent]
+        return len(set(sites)) < len(sites)
+
+    def slide(self) -> bool:
+        """Two changes in the window on neighbouring sites: a piece dragged from one
+        point to the next (or pushed along, or knocked onto its neighbour)."""
+        sites = {c.site for c in self.recent}
+        return any(self.neighbours.get(site, frozenset()) & sites for site in sites)
+
+    def hands_at_work(self) -> bool:
+        """The pattern of a hand still busy: a slide or a re-place (wait longer)."""
+        return self.replaced() or self.slide()
 
 
 @dataclass(frozen=True)
@@ -282,6 +309,17 @@ class SiteDrawing:
     y: float
 
 
+def _neighbours(sites: tuple[SiteDrawing, ...]) -> dict[str, frozenset[str]]:
+    spacing = min((math.dist((a.x, a.y), (b.x, b.y))
+                   for i, a in enumerate(sites) for b in sites[i + 1:]), default=0.0)
+    if spacing <= 0:
+        return {s.site: frozenset() for s in sites}
+    reach = 1.25 * spacing
+    return {a.site: frozenset(b.site for b in sites
+                              if b is not a and math.dist((a.x, a.y), (b.x, b.y)) <= reach)
+            for a in sites}
+
+
 class Adapter(ABC):
     """One game on a physical board. Subclasses wrap a rules engine.
 
@@ -298,6 +336,9 @@ class Adapter(ABC):
     colours: tuple[str, ...]
     #: The game buttons the adapter understands besides the table's ``undo``/``menu``.
     controls: ClassVar[tuple[str, ...]] = ("confirm",)
+    #: Pieces stack on a site (Colovini's towers): a hand builds them piece by piece,
+    #: and the site's switch may open and close again as each piece goes on.
+    stacked: ClassVar[bool] = False
 
     @property
     @abstractmethod
@@ -307,6 +348,23 @@ class Adapter(ABC):
     @abstractmethod
     def sites(self) -> tuple[SiteDrawing, ...]:
         """Every site of the board with its place on the drawing."""
+
+    def neighbours(self) -> Mapping[str, frozenset[str]]:
+        """Which sites are next to which: the nearest ones on the drawing (within 1.25
+        times the smallest spacing of any two sites). Computed once per adapter."""
+        cached: Mapping[str, frozenset[str]] | None = getattr(self, "_neighbours", None)
+        if cached is None:
+            cached = _neighbours(self.sites())
+            self._neighbours = cached
+        return cached
+
+    def person_inputs(self, action: str) -> tuple[tuple[str, str], ...]:
+        """What a person answers besides moving pieces to make ``action``: the table's
+        questions as ``(field, value)`` in the order they come (Colovini: the meridian,
+        the card, where, the height). Used by the hand model that replays realistic
+        hands (``meridian_table.sim.hands``); Kato asks nothing for a placement."""
+        del action
+        return ()
 
     @abstractmethod
     def expected(self) -> frozenset[str]:

@@ -35,6 +35,7 @@ from meridian_table.adapters.base import (
     ASK,
     CHOICE,
     ENDED,
+    HANDS_AT_WORK_S,
     PASS,
     PLAY,
     REMOVE,
@@ -43,6 +44,7 @@ from meridian_table.adapters.base import (
     Applied,
     Interpretation,
     Mistake,
+    Motion,
     Observation,
     Question,
     SiteDrawing,
@@ -51,6 +53,7 @@ from meridian_table.adapters.base import (
     hint,
 )
 from meridian_table.adapters.colovini_dialogue import (
+    CARD,
     HEIGHT,
     MERIDIAN,
     MERIDIAN_BUTTONS,
@@ -104,6 +107,7 @@ class ColoviniAdapter(TurnDialogue, Adapter):
     """Colovini's Meridian for 2, 3 or 4 players; options as in ``colovini.new_game``."""
 
     game: ClassVar[str] = "colovini"
+    stacked: ClassVar[bool] = True
     colours: tuple[str, ...] = SEATS  # the seats in play: set per game in __init__
     controls: ClassVar[tuple[str, ...]] = ("confirm", "pass", "plus", "minus", *MERIDIAN_BUTTONS)
 
@@ -620,6 +624,30 @@ class ColoviniAdapter(TurnDialogue, Adapter):
         if parsed.city and column[parsed.city - 1] is not None and parsed.city != parsed.remove:
             parts.append("pushing the tower standing there along the meridian")
         return f"card {parsed.card}: " + ", then ".join(parts)
+
+    def person_inputs(self, action: str) -> tuple[tuple[str, str], ...]:
+        """A person's answers for ``action``: the pass button and the card for a pass;
+        else the meridian, the card, where and the height (a removal answers yes)."""
+        parsed = Action.parse(action)
+        if parsed.meridian == 0:
+            return (("button", "pass"), (CARD, parsed.card))
+        inputs = [(MERIDIAN, str(parsed.meridian)), (CARD, parsed.card)]
+        if parsed.remove:
+            inputs.append((REMOVE_OWN, "yes"))
+        if parsed.city:
+            inputs += [(WHERE, city_id(parsed.meridian, parsed.city)),
+                       (HEIGHT, str(parsed.height))]
+        return tuple(inputs)
+
+    def settle_time(self, motion: Motion) -> float | None:
+        """While a meridian is chosen, a tower being stacked (its city's switch opening
+        and closing again) or towers pushed along the meridian (changes on neighbouring
+        cities) wait HANDS_AT_WORK_S; anything else the table's full window. No early
+        read: the board read asks the height anyway, and a tower is often still being
+        stacked when its first piece lands."""
+        if self._meridian is not None and motion.hands_at_work():
+            return HANDS_AT_WORK_S
+        return None
 
     # --- changing the game -------------------------------------------------------------
 

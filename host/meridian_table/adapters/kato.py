@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 from meridian_table.adapters.base import (
     CHOICE,
     ENDED,
+    HANDS_AT_WORK_S,
     PASS,
     PLAY,
     REMOVE,
@@ -352,12 +353,16 @@ class KatoAdapter(Adapter):
 
     def settle_time(self, motion: Motion) -> float | None:
         """One new stone on a legal point, nothing else moving in the window: read it
-        after QUICK_SETTLE_S. Anything else (a slide, a lift and re-place, two stones,
-        dead stones still standing, the pie choice) waits the table's full window."""
-        site = motion.single_arrival()
-        if site is None or self._choice_open() or self.result() is not None:
+        after QUICK_SETTLE_S. A slide across neighbouring points or a lift and re-place
+        (a stone knocked and settling back too) waits HANDS_AT_WORK_S, longer than a
+        hand's hesitation on its way. Anything else (two stones at once, dead stones
+        still standing, the pie choice) waits the table's full window."""
+        if self._choice_open() or self.result() is not None:
             return None
-        return QUICK_SETTLE_S if site in self._legal() else None
+        site = motion.single_arrival()
+        if site is not None:
+            return QUICK_SETTLE_S if site in self._legal() else None
+        return HANDS_AT_WORK_S if motion.hands_at_work() else None
 
     def automaton_inputs(self, action: str) -> tuple[tuple[str, str], ...]:
         """Playing on instead of swapping answers the pie choice with "keep"."""

@@ -315,9 +315,10 @@ class TableSession:
         if self._provisional is not None:
             self._retract()
         if self._may_read_early():
-            wait = self.adapter.settle_time(self._settler.motion(self.adapter.expected()))
+            wait = self.adapter.settle_time(self._settler.motion(
+                self.adapter.expected(), neighbours=self.adapter.neighbours()))
             if wait is not None:
-                self._settler.shorten(wait)
+                self._settler.set_window(wait)
         self._send_plan()  # the instant acknowledgement: the tentative cue under the piece
         return True
 

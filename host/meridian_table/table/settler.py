@@ -5,9 +5,10 @@ injected clock gives it), and every case is testable without a thread. The switc
 events move the sensed positions; :meth:`Settler.due` says when the board has been
 still for the current window, and :meth:`Settler.settle` takes the settled sites.
 
-The window is the table's ``settle_s`` unless the game shortens it for a change whose
-meaning is already clear (adaptive settling, docs/TABLE.md): :meth:`Settler.motion`
-describes the recent changes for the game's adapter to judge.
+The window is the table's ``settle_s`` unless the game changes it for the pending change
+(adaptive settling, docs/TABLE.md): shorter when its meaning is already clear, longer
+(at most twice the table's window) while the hands are visibly still at work.
+:meth:`Settler.motion` describes the recent changes for the game's adapter to judge.
 """
 
 from __future__ import annotations
@@ -64,15 +65,23 @@ class Settler:
         self._window = self.settle_s
         self._recent.clear()
 
-    def motion(self, expected: frozenset[str], now: float | None = None) -> Motion:
+    def motion(self, expected: frozenset[str], now: float | None = None,
+               neighbours: Mapping[str, frozenset[str]] | None = None) -> Motion:
         """The recent changes (within the full window) against ``expected``."""
         now = self._clock() if now is None else now
         recent = tuple(Change(site, closed, now - t) for site, closed, t in self._recent
                        if now - t <= self.settle_s)
-        return Motion(expected, self.sites(), recent, self.settle_s)
+        return Motion(expected, self.sites(), recent, self.settle_s, neighbours or {})
+
+    def set_window(self, seconds: float) -> None:
+        """Settle the pending change ``seconds`` after it: sooner (the game judged it
+        clear) or later (hands still at work), never more than twice the table's
+        window, so ``settle_s`` keeps bounding how long a board can go unread."""
+        if seconds >= 0:
+            self._window = min(seconds, 2 * self.settle_s)
 
     def shorten(self, seconds: float) -> None:
-        """Settle the pending change after ``seconds`` (the game judged it clear)."""
+        """Settle the pending change after ``seconds`` if that is sooner."""
         if 0 <= seconds < self._window:
             self._window = seconds
 
