@@ -20,6 +20,7 @@ from tests.adapters.test_kato_virtual import white
 from tests.table.test_automata_virtual import _open, _sources, carry_out, resolve, wait_phase
 
 from meridian_table.bots.worker import WorkerPolicy
+from meridian_table.table.runner import TableSetup, open_table
 
 
 def _wait(predicate: object, timeout: float = 20.0) -> None:
@@ -96,3 +97,32 @@ def test_colovini_with_a_person_and_two_bots(tmp_path: Path) -> None:
         wait_phase(d, "ended", timeout=30)
         by = {(src, who) for _, src, who in _sources(d)}
         assert ("automaton", "automaton") in by and any(w == "person" for _, w in by)
+
+
+def _cyan(c: tuple[int, int, int]) -> bool:  # the hint's pulse: green and blue, no red
+    return c[0] == 0 and c[1] > 0 and c[2] > 0
+
+
+def test_a_hint_lights_the_bots_move_for_the_person_to_move(tmp_path: Path) -> None:
+    running = _open(tmp_path, "kato", "kato-80", ("Ann", "Bob"), {})
+    with running:
+        d = KatoDriver(running)
+        state = d.state()
+        assert "hint" in state["controls"] and state["control_state"]["hint"]["enabled"]
+        d.session.press("hint")
+        _wait(lambda: d.state()["message"].startswith("Hint: "), timeout=60)
+        state = d.state()
+        hinted = [site for site, led in state["leds"].items() if led.get("colour") == "#00b4c8"]
+        assert len(hinted) == 1, state["leds"]
+        site = hinted[0]
+        assert site in state["legal"]
+        d.shows(site, _cyan, timeout=10)
+        # A move makes the hint stale: it is no longer lit.
+        d.set(site, True)
+        wait_phase(d, "play")
+        assert d.moves() == [site]
+    setup = TableSetup(game="kato", board="sim", profile="kato-80", players=("Ann", "Bob"),
+                       settings={"assist": "tournament"}, db=str(tmp_path / "t.sqlite3"))
+    with open_table(setup) as tournament:
+        assert tournament.wait_ready(30)
+        assert "hint" not in tournament.session.state()["controls"]

@@ -55,6 +55,8 @@ from meridian_table.ledplan import LedPlan, Light
 from meridian_table.link.events import BoardFault, LinkState, SenseEvent, Snapshot
 from meridian_table.table.automata import Execution, Seats, Thinker
 from meridian_table.table.faults import fault_text
+from meridian_table.table.hints import HINT, HINT_LIGHT, Hint, Hinter
+from meridian_table.table.hints import available as hints_available
 from meridian_table.table.journal import Journal, MemoryJournal
 from meridian_table.table.presenter import Automaton, PageState, TableView, present
 from meridian_table.table.settler import Settler
@@ -231,6 +233,8 @@ class TableSession:
         self.seats = Seats(spec, seats or {}, automaton_seed)
         self.think_s = think_s
         self._thinker = Thinker(self._on_automaton, clock)
+        self._hinter = (Hinter(spec, self._on_hint)
+                        if spec is not None and hints_available(spec, adapter.settings()) else None)
         self._think_error = ""
         self._execution: Execution | None = None
         if pending is not None:
@@ -255,6 +259,8 @@ class TableSession:
         self._closing.set()
         self._thinker.close()
         self.seats.close()
+        if self._hinter is not None:
+            self._hinter.close()
         self._wake.set()
         if self._ticker is not None and self._ticker is not threading.current_thread():
             self._ticker.join(timeout=2)
@@ -606,6 +612,9 @@ class TableSession:
         self._check_agreement()
 
     def _press(self, name: str, source: str) -> None:
+        if name == HINT and self._hinter is not None:
+            self._ask_hint()
+            return
         if name == "undo":
             self._require_connected("undo")
             self._undo(source)
@@ -628,6 +637,43 @@ class TableSession:
             )
         self._require_person(f"button {name!r}")
         self._handle(self.adapter.button(name), source=source)
+
+    # --- hints (table/hints.py) ------------------------------------------------------
+
+    def _ask_hint(self) -> None:
+        if self.adapter.result() is not None:
+            raise SessionError("the game is over: there is no move to hint")
+        if self._phase in (RESYNC, THINKING, EXECUTE):
+            raise SessionError(f"a hint waits: {self._message}")
+        self._require_person("a hint")
+        if self._hinter is not None:
+            self._hinter.ask(len(self.adapter.history()), self.adapter.engine.clone())
+            self._message = "The bot is looking for a move to suggest…"
+
+    def _on_hint(self, ply: int, action: str | None, error: str | None) -> None:
+        """The hint's answer, on its thread: lit while the position stands."""
+        with self._lock:
+            if self._hinter is None or ply != len(self.adapter.history()):
+                return
+            if action is None:
+                self._error = error or "no hint"
+            else:
+                try:
+                    before, after, _, words = self._preview(action)
+                except (ValueError, LookupError) as exc:
+                    self._error = f"the hint {action!r} does not apply: {exc}"
+                else:
+                    self._hinter.hint = Hint(ply, action, words, before ^ after)
+                    self._message = f"Hint: {words}"
+                    self._send_plan()
+        self._notify()
+
+    def _hint_lights(self) -> dict[str, Light]:
+        hint = None if self._hinter is None else self._hinter.current(
+            len(self.adapter.history()))
+        if hint is None or self._phase in (RESYNC, THINKING, EXECUTE):
+            return {}
+        return {site: HINT_LIGHT for site in hint.sites}
 
     def _require_connected(self, what: str) -> None:
         if not self._connected:
@@ -1069,7 +1115,7 @@ class TableSession:
         return sensed - self._settled, self._settled - sensed
 
     def _send_plan(self) -> None:
-        shown = dict(self._lights)
+        shown = {**self._lights, **self._hint_lights()}
         arriving, leaving = self._tentative()
         for site in arriving:
             shown[site] = SEEN_ARRIVING
@@ -1200,7 +1246,7 @@ class TableSession:
                 settled=self._settled,
                 view=self._view,
                 mistakes=self._mistakes,
-                lights=dict(self._lights),
+                lights={**self._lights, **self._hint_lights()},
                 agreed=frozenset(self._agreed),
                 moves=self._moves_json(adapter.history()),
                 link={
@@ -1213,7 +1259,7 @@ class TableSession:
                     "firmware": self._firmware(),
                     "faults": [dict(f, detail=list(f["detail"])) for f in self._faults.values()],
                 },
-                controls=_controls(adapter, self.profile),
+                controls=_controls(adapter, self.profile) + ((HINT,) if self._hinter else ()),
                 connected=self._connected,
                 adjudicating=self._adjudicating,
                 settle_ms=round(self.settle_s * 1000),
