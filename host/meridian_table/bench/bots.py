@@ -150,13 +150,15 @@ def run(options: dict[str, Any]) -> dict[str, Any]:
     specs = [s for s in registry.specs().values() if bots.BOT in s.policies]
     if not specs:
         raise RuntimeError("no installed game has a bot (a 'bot' policy in its spec)")
+    from rich.console import Console
     from rich.progress import Progress
 
     started = time.perf_counter()
     _budget[0] = QUICK_BUDGET_S if quick else BUDGET_S
     figures: dict[str, Any] = {"games_per_pairing": games, "budget_s": _budget[0]}
     total = sum(_pairings(s) for s in specs) * games
-    with Progress(transient=True) as progress:
+    # On stderr, so that --json output stays clean.
+    with Progress(console=Console(stderr=True), transient=True) as progress:
         task = progress.add_task("bots", total=total)
 
         def tick() -> None:

@@ -190,6 +190,7 @@ SPEC = GameSpec(
         "play colovini --players Ann,Bob --deck digital --seed 42",
         "play colovini --deck physical --map my-board.toml",
         "play colovini --players Ann,Bob,Cid --seat 2=random --seat 3=random",
+        "play colovini --players Ann,Bob --seat 2=bot:5",
     ),
     benches=(BenchSpec("colovini", "Colovini's Meridian: legal_actions() latency over "
                        "positions from random games.", _bench),),
