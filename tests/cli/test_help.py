@@ -47,4 +47,5 @@ def test_help_is_complete(path: tuple[str, ...], command: click.Command) -> None
 
 def test_bench_help_lists_the_benches() -> None:
     result = CliRunner().invoke(main, ["bench", "--help"])
-    assert "NAME is one of: all, colovini, empire, firmware, kato, link, table, web." in result.output
+    assert ("NAME is one of: all, bots, colovini, empire, firmware, kato, link, table, web."
+            in result.output)
