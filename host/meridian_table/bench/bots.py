@@ -6,7 +6,7 @@ played with the seats alternated:
 
 - every level against a uniformly random player and against the game's ``greedy``
   one-ply player (at the game's smallest player count), and the top level against
-  random players at every other player count (Colovini with 4: three random players);
+  random players at every other player count (with 4 players: three random players);
 - the top level against the game's ``uct`` player (plain UCT with random playouts) at
   equal think time, when the game has one (the reference measured in the same run);
 - think time p50/p99 per level (the budget is 0.2 s a move);

@@ -4,7 +4,7 @@ Each game brings its own bot as the ``bot`` policy of its spec (``bot:1`` ... ``
 the levels); this package names no game. It holds what is common to them::
 
     from meridian_table import bots
-    p = bots.create("kato", level=5, seed=1)       # or "colovini"
+    p = bots.create(game_id, level=5, seed=1)       # a game's id (play --help lists them)
     action = p.choose(game, budget_s=1.0)           # an action the engine accepts
 
 - :func:`create`: a game's bot at a level (optionally with a fixed amount of search,
@@ -75,7 +75,7 @@ def has_bot(game: str) -> bool:
 def create(game: str, level: int = 5, seed: int | None = None,
            iterations: int | None = None) -> Policy:
     """``game``'s bot at ``level`` (1 to 5). ``iterations`` fixes the amount of search
-    (for a game's bot, its own unit: Kato iterations, Colovini re-deals), which makes the
+    (in the bot's own unit: search iterations, re-deals of hidden cards), which makes the
     bot's choice depend only on the seed and the position."""
     return registry.spec(game).policy(description(level, iterations), seed)
 
