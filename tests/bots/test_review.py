@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from meridian_table import bots
@@ -65,3 +66,19 @@ def test_review_from_the_command_line(tmp_path: Path) -> None:
     missing = runner.invoke(main, ["review", "9", "--db", str(db)])
     assert missing.exit_code != 0 and "Traceback" not in missing.output
     assert "9" in missing.output
+
+
+def test_the_pages_review_command_gives_the_better_moves_sites(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from meridian_table.table import storejournal
+    from meridian_table.table.storejournal import StoreArchive
+
+    monkeypatch.setattr(storejournal, "REVIEW_BUDGET_S", 0.01)  # the logic, not the strength
+
+    db, actions = _logged(tmp_path)
+    with Store.open(db) as store:
+        data = StoreArchive(store).review(1)
+    assert data["game"] == "kato" and data["moves"] == len(actions)
+    for mark in data["marks"]:
+        # Kato's move is one stone (and the dead stones its removal step takes off).
+        assert mark["best"] in mark["best_sites"] or mark["best"] in ("pass", "swap")

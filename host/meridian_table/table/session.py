@@ -122,6 +122,8 @@ class Archive(Protocol):
 
     def replay(self, game_id: int) -> dict[str, Any]: ...
 
+    def review(self, game_id: int) -> dict[str, Any]: ...
+
 
 Subscriber = Callable[[PageState], None]
 #: How long an automaton may think by default (its level may use less).
@@ -517,6 +519,10 @@ class TableSession:
                 if self._archive is None:
                     raise SessionError("replay needs the game log; start the table with a database")
                 return {"ok": True, "replay": self._archive.replay(int(cmd.get("game_id", 0)))}
+            if kind == "review":
+                if self._archive is None:
+                    raise SessionError("the review needs the game log; start the table with a database")
+                return {"ok": True, "review": self._archive.review(int(cmd.get("game_id", 0)))}
             if kind == "games":
                 if self._archive is None:
                     raise SessionError("the list of games needs the game log (a database)")
@@ -529,7 +535,7 @@ class TableSession:
                 return {"ok": True}
             raise SessionError(
                 f"unknown command {kind!r}; use button, toggle, choose, agree, seat, replay, "
-                "games or state"
+                "review, games or state"
             )
         except (ValueError, LookupError, TypeError) as exc:
             with self._lock:
