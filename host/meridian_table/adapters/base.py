@@ -336,7 +336,7 @@ class Adapter(ABC):
     colours: tuple[str, ...]
     #: The game buttons the adapter understands besides the table's ``undo``/``menu``.
     controls: ClassVar[tuple[str, ...]] = ("confirm",)
-    #: Pieces stack on a site (Colovini's towers): a hand builds them piece by piece,
+    #: Pieces stack on a site (towers): a hand builds them piece by piece,
     #: and the site's switch may open and close again as each piece goes on.
     stacked: ClassVar[bool] = False
 
@@ -360,9 +360,9 @@ class Adapter(ABC):
 
     def person_inputs(self, action: str) -> tuple[tuple[str, str], ...]:
         """What a person answers besides moving pieces to make ``action``: the table's
-        questions as ``(field, value)`` in the order they come (Colovini: the meridian,
-        the card, where, the height). Used by the hand model that replays realistic
-        hands (``meridian_table.sim.hands``); Kato asks nothing for a placement."""
+        questions as ``(field, value)`` in the order they come (a meridian, a card,
+        where, a height), ``("button", name)`` for a press. Used by the hand model that
+        replays realistic hands (``meridian_table.sim.hands``)."""
         del action
         return ()
 

@@ -364,6 +364,10 @@ class KatoAdapter(Adapter):
             return QUICK_SETTLE_S if site in self._legal() else None
         return HANDS_AT_WORK_S if motion.hands_at_work() else None
 
+    def person_inputs(self, action: str) -> tuple[tuple[str, str], ...]:
+        """A pass or a swap is a button press; a placement asks nothing."""
+        return (("button", action),) if action in ("pass", "swap") else ()
+
     def automaton_inputs(self, action: str) -> tuple[tuple[str, str], ...]:
         """Playing on instead of swapping answers the pie choice with "keep"."""
         if self._choice_open() and action != "swap":

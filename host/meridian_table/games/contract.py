@@ -393,6 +393,12 @@ class GameSpec:
     #: True when random play of this game (a piece on a lit legal site, Confirm to pass)
     #: exercises the whole table: ``bench table`` plays the first such game by default.
     table_bench: bool = False
+    #: ``bench feel`` replays this game's hand corpus (its adapter describes a turn on
+    #: the board: docs/TABLE.md, "The hand model").
+    hand_corpus: bool = False
+    #: The ``bench feel`` target for clean placements (switch change to the move shown,
+    #: p99 ms); None when the game asks something before a move counts as read.
+    commit_target_ms: float | None = None
 
     def policy(self, description: str, seed: int | None = None) -> Policy:
         """The automaton for a seat description: ``random``, ``bot:4``."""

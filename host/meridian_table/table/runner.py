@@ -53,6 +53,7 @@ class TableSetup:
     db: str | None = None             # None: the store's default; ":memory:": no file
     settle_s: float = DEFAULT_SETTLE_S
     sim_mode: str = "cpython"
+    adaptive: bool = True             # False: the fixed settle window (docs/TABLE.md)
 
 
 @dataclass
@@ -186,7 +187,7 @@ def open_table(setup: TableSetup) -> RunningTable:
             link,
             journal=journal,
             players=players,
-            settle_s=setup.settle_s,
+            settle_s=setup.settle_s, adaptive=setup.adaptive,
             toggle=toggle,
             port=getattr(virtual, "port", None) or port,
             virtual=virtual is not None,

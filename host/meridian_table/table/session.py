@@ -165,8 +165,11 @@ class TableSession:
         automaton_seed: int | None = None,
         think_s: float = DEFAULT_THINK_S,
         pending: Mapping[str, Any] | None = None,
+        adaptive: bool = True,
     ) -> None:
-        """``seats``: player index -> automaton description (``random``, ``bot:4``);
+        """``adaptive``: let the game change the settle window (docs/TABLE.md); False
+        reads every change after the fixed ``settle_s`` (the reference of bench feel).
+        ``seats``: player index -> automaton description (``random``, ``bot:4``);
         ``pending``: an automaton's move that was being carried out when the last
         process stopped (from the log), to resume in the execute phase."""
         if settle_s < 0:
@@ -179,6 +182,7 @@ class TableSession:
             f"Player {i + 1}" for i in range(len(adapter.colours))
         )
         self._clock = clock
+        self.adaptive = adaptive
         self._toggle = toggle
         self._port = port
         self._virtual = virtual
@@ -210,6 +214,7 @@ class TableSession:
         self._stale: frozenset[str] = frozenset()
         self._provisional: Provisional | None = None
         self._quick = False  # the board being read was settled early (adaptive window)
+        self._unread: frozenset[str] = frozenset()  # pieces of a move read early, taken back
         self._full_window_end = 0.0  # when that board's full window ends
         self._all_sites = frozenset(profile.sites)
         self._seen_empty: set[str] = set(self._all_sites - self._settled)
@@ -333,7 +338,7 @@ class TableSession:
     def _may_read_early(self) -> bool:
         """Whether the game may shorten the window: a person's turn on a quiet table."""
         return (
-            self._connected and self._phase == PLAY and self._execution is None
+            self.adaptive and self._connected and self._phase == PLAY and self._execution is None
             and not self._stale and not self._adjudicating
             and self.seats.policy(self._player_to_act()) is None
         )
@@ -346,6 +351,7 @@ class TableSession:
             return
         self._provisional = None
         self.adapter.undo()
+        self._unread = frozenset(provisional.applied.placed)
         self._prior = provisional.prior
         self._seen_empty = provisional.seen_empty
         self._flash = None
@@ -470,6 +476,7 @@ class TableSession:
         self._quick = self._settler.window < self._settler.settle_s
         self._full_window_end = self._settler.full_window_end() or self._clock()
         self._settled = self._settler.settle()
+        self._unread = frozenset()
         self._stale &= self._settled
         self._seen_empty |= self._all_sites - self._settled
         self._flash = None
@@ -945,7 +952,8 @@ class TableSession:
                 frozenset(self._seen_empty),
             )
             result = self.adapter.result()
-            if result is not None and not self._result_logged:
+            # A game ended by a move read early is logged as ended once the move is.
+            if result is not None and not self._result_logged and self._provisional is None:
                 self._log("result", self._result_payload(result))
                 self._result_logged = True
             self._mistakes = ()
@@ -1118,7 +1126,10 @@ class TableSession:
     def _tentative(self) -> tuple[frozenset[str], frozenset[str]]:
         """Sites whose switch changed since the board was last read: (arriving, leaving)."""
         sensed = self._settler.sites()
-        return sensed - self._settled, self._settled - sensed
+        # A piece of a move read early and taken back is unread again: put down once
+        # more, it is seen arriving; lifted, it is not a read piece leaving.
+        unread = self._unread
+        return (sensed - self._settled) | (sensed & unread), self._settled - sensed - unread
 
     def _send_plan(self) -> None:
         shown = {**self._lights, **self._hint_lights()}

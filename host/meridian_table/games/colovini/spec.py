@@ -165,6 +165,7 @@ SPEC = GameSpec(
     title="Colovini's Meridian",
     published="Meridian",
     summary="Colovini's game of towers and islands, played with cards (2 to 4 players)",
+    hand_corpus=True,
     player_counts=(2, 3, 4),
     options=OPTIONS,
     new_game=_new_game,

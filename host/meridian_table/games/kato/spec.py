@@ -132,6 +132,8 @@ SPEC = GameSpec(
     policies={"random": RandomPolicy, "bot": KatoBot, "greedy": GreedyPlayer, "uct": UctPlayer},
     text_diagram=_diagram,
     table_bench=True,
+    hand_corpus=True,
+    commit_target_ms=120.0,
     help_examples=(
         "play kato --players Ann,Bob",
         "play kato --board /dev/ttyACM0 --assist tournament --pie",

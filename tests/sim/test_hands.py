@@ -1,0 +1,86 @@
+"""The hand corpus (meridian_table.sim.hands) replayed through the real table: a fixed
+slice of what `meridian-table bench feel` replays in full (docs/TABLE.md)."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from meridian_table.sim.hands import PATTERNS, corpus
+from meridian_table.sim.replay import VirtualTable, replay_clocked
+
+SEED = 20261126
+
+
+def test_the_corpus_is_the_same_for_the_same_seed_and_covers_every_pattern() -> None:
+    first = list(corpus("colovini", 120, seed=3))
+    again = list(corpus("colovini", 120, seed=3))
+    assert first == again
+    patterns = Counter(t.pattern for t in first if t.counted)
+    assert set(patterns) == set(PATTERNS)
+    kato = [t for t in corpus("kato", 120, seed=3) if t.counted]
+    assert len(kato) == 120 and "tower" not in {t.pattern for t in kato}
+    for trace in kato:
+        times = [s.t_ms for s in trace.steps]
+        assert times == sorted(times) and times[0] >= 0
+        assert trace.landed_ms is not None and trace.target in {s.site for s in trace.steps}
+
+
+@pytest.mark.parametrize("game", ["kato", "colovini"])
+def test_a_fixed_slice_replays_in_simulated_time_with_exactly_the_moves_made(game: str) -> None:
+    traces = list(corpus(game, 150, seed=SEED))
+    results = replay_clocked(traces, adaptive=True)
+    counted = [r for r in results if r.trace.counted]
+    assert len(counted) == 150
+    wrong = [(r.trace.describe(), r.logged) for r in counted if r.misread]
+    assert wrong == []
+    assert all(r.logged == [r.trace.action] and r.undos == 0 for r in counted)
+    # The cue answered every new piece within the firmware's debounce and a scan.
+    acks = [r.ack_ms for r in counted if r.trace.fresh]
+    assert None not in acks and max(a for a in acks if a is not None) < 20
+
+
+def test_the_fixed_window_reads_a_resting_hand_as_a_move_and_adaptive_settling_does_not() -> None:
+    """The reference the bench compares against: with the fixed 300 ms window a hand
+    resting on a legal point on its way is read as the move there."""
+    traces = [t for t in corpus("kato", 60, seed=SEED)]
+    fixed = replay_clocked(traces, adaptive=False)
+    adaptive = replay_clocked(traces, adaptive=True)
+    misread_fixed = [r for r in fixed if r.misread]
+    assert misread_fixed and {r.trace.pattern for r in misread_fixed} == {"hesitate"}
+    assert not [r for r in adaptive if r.misread]
+
+
+@pytest.mark.parametrize("game,count", [("kato", 10), ("colovini", 5)])
+def test_a_slice_through_the_virtual_board_reads_right_and_the_cue_is_rendered(
+        game: str, count: int) -> None:
+    rng = random.Random(SEED)
+    table: VirtualTable | None = None
+    seen = cues = fresh = 0
+    try:
+        for trace in corpus(game, count, seed=SEED + 1):
+            if table is None or trace.new_game:
+                if table is not None:
+                    table.close()
+                table = VirtualTable(game, options=dict(trace.options))
+            result = table.play(trace, rng)
+            if not trace.counted:
+                continue
+            seen += 1
+            assert result.logged == [trace.action], (trace.describe(), result.logged)
+            assert result.undos == 0
+            if trace.fresh:
+                # The board answered under the new piece in a rendered frame: the white
+                # tentative cue, or the move itself when it came first.
+                assert result.ack_ms is not None, trace.describe()
+                cues += result.cue_seen
+                fresh += 1
+                if trace.pattern == "clean":
+                    assert result.commit_ms is not None, trace.describe()
+    finally:
+        if table is not None:
+            table.close()
+    assert seen == count
+    assert cues >= fresh // 2, (cues, fresh)  # the firmware drew the cue itself
