@@ -1236,6 +1236,7 @@ class TableSession:
         return {"seat": colour, "player": self.players[player],
                 "automaton": self.seats.kind(player), "status": "thinking",
                 "elapsed_s": None if elapsed is None else round(elapsed, 2),
+                "budget_s": self.think_s,
                 "action": None, "words": None}
 
     def state(self) -> PageState:
