@@ -32,6 +32,8 @@ Clock = Callable[[], float]
 PIECE_COST = 0.08
 #: Playouts build towers of at most this height (random heights burn every piece).
 PLAYOUT_HEIGHT = 3
+#: The share of a timed level's budget that one-ply scoring may take before playouts.
+SCORING_SHARE = 0.4
 
 
 @dataclass(frozen=True)
@@ -168,10 +170,22 @@ class ColoviniBot:
         del real, game
         level = LEVELS[self.level]
         actions = view.legal_actions()
+        order = list(range(len(actions)))
+        scoring_ends = None
+        if self.deals is None:
+            # Timed: score a random sample (every pass first) if the actions are too many
+            # to score within the share of the budget left for it.
+            rng.shuffle(order)
+            order.sort(key=lambda k: actions[k].kind != "pass")
+            scoring_ends = start + budget_s * (SCORING_SHARE if level.candidates else 0.85)
         scored: list[tuple[float, int, Action]] = []
-        for k, action in enumerate(actions):
-            if k % 64 == 0 and cancel is not None and cancel.is_set():
-                raise PolicyCancelled("the bot was cancelled")
+        for j, k in enumerate(order):
+            if j % 32 == 0:
+                if cancel is not None and cancel.is_set():
+                    raise PolicyCancelled("the bot was cancelled")
+                if scoring_ends is not None and j and self._clock() >= scoring_ends:
+                    break
+            action = actions[k]
             value = _one_ply(view, action, seat)
             if level.noise:
                 value += rng.gauss(0.0, level.noise)
@@ -185,7 +199,8 @@ class ColoviniBot:
             # Not playing is always weighed in the search.
             candidates.append(next(a for _, _, a in scored if a.kind == "pass"))
         totals = [[0.0] * view.players for _ in candidates]
-        deadline = None if self.deals is not None else start + budget_s * level.share
+        deadline = (None if self.deals is not None
+                    else start + budget_s * level.share - min(0.04, budget_s / 4))
         done = 0
         first = self._clock()
         while deals is None or done < deals:

@@ -38,10 +38,13 @@ class Level:
     iterations: int | None
     share: float = 1.0
     playout: int = 12
+    #: Score every root move one ply deep first (the greedy player's judgement) and
+    #: count it as PRIOR_VISITS visits: the search starts from there.
+    prior: bool = True
 
 
 LEVELS: dict[int, Level] = {
-    1: Level(24, playout=6),
+    1: Level(24, playout=6, prior=False),
     2: Level(120),
     3: Level(500),
     4: Level(None, share=0.5),
@@ -52,7 +55,10 @@ RAVE_K = 600.0
 EXPLORE = 0.25
 #: How many safe points of difference make a position about 73 % won (the logistic scale).
 SAFE_SCALE = 4.0
-CHECK_EVERY = 16
+CHECK_EVERY = 8
+#: Stop this much before the budget ends: the answer still has to travel.
+MARGIN_S = 0.04
+PRIOR_VISITS = 8
 
 
 def _need_kato(game: Engine, who: str) -> Game:
@@ -133,6 +139,22 @@ class Search:
         self.clock = clock
         self.root = _Node(game)
         self.iterations = 0
+        self.prior_n = 0
+        self.prior_w = 0.0
+
+    def seed_prior(self) -> None:
+        """Every root move's one-ply value (the safe-point estimate after it), counted
+        as PRIOR_VISITS visits: the same for every move, so the final choice by visits
+        is still the search's, but the first iterations go to the promising moves."""
+        root = self.root
+        for i, code in enumerate(root.codes):
+            child = self.root_game.clone()
+            child.play_index(code)
+            root.n[i] = PRIOR_VISITS
+            root.w[i] = PRIOR_VISITS * estimate_value(child, root.seat)
+        root.visits = PRIOR_VISITS * len(root.codes)
+        self.prior_n = root.visits
+        self.prior_w = sum(root.w)
 
     def run(self, iterations: int | None, deadline: float | None,
             cancel: threading.Event | None) -> None:
@@ -243,8 +265,9 @@ class Search:
             best = _name(g, root.codes[k])
         # The position's value: the root's mean (the best child's value is biased upwards
         # by the maximum over noisy estimates, the mean far less).
-        total = sum(root.n)
-        mine = sum(root.w) / total if total else values.get(best, 0.5)
+        total = sum(root.n) - self.prior_n
+        mine = ((sum(root.w) - self.prior_w) / total if total > 0
+                else values.get(best, 0.5))
         seat_values = (mine, 1.0 - mine) if root.seat == 0 else (1.0 - mine, mine)
         return Analysis(best, values, seat_values, self.iterations)
 
@@ -302,6 +325,8 @@ class KatoBot:
         level = LEVELS[self.level]
         search = Search(g, _rng(self._seed, g, "bot"), rave=True, playout=level.playout,
                         clock=self._clock)
+        if level.prior and len(search.root.codes) > 1:
+            search.seed_prior()
         win = _winning_code(g)
         if win is not None:
             name = _name(g, win)
@@ -311,7 +336,8 @@ class KatoBot:
         iterations = self.iterations if self.iterations is not None else level.iterations
         # Levels 1-3 stop at their iteration count, or at the budget, whichever is first;
         # a fixed iteration count (tests) ignores the clock.
-        deadline = None if self.iterations is not None else start + budget_s * level.share
+        deadline = (None if self.iterations is not None
+                    else start + budget_s * level.share - min(MARGIN_S, budget_s / 4))
         search.run(iterations, deadline, cancel)
         self.last = search.analysis()
         return self.last
