@@ -212,11 +212,16 @@ class ColoviniBot:
                                          >= deadline):
                 break
             deal_seed = rng.getrandbits(64)
+            results: list[list[float]] = []
             for i, action in enumerate(candidates):
+                if deadline is not None and done and self._clock() >= deadline:
+                    break  # a re-deal cut short counts for no candidate
                 world = view.hidden_from(seat, random.Random(deal_seed))
                 world.play(action)
-                rewards = _playout(world, random.Random(deal_seed ^ i))
-                row = totals[i]
+                results.append(_playout(world, random.Random(deal_seed ^ i)))
+            if len(results) < len(candidates):
+                break
+            for row, rewards in zip(totals, results, strict=True):
                 for s, r in enumerate(rewards):
                     row[s] += r
             done += 1
