@@ -21,6 +21,7 @@ import random
 from collections import Counter
 from typing import Any
 
+from meridian_table.bench.table import plan_reference
 from meridian_table.games import registry
 from meridian_table.sim.hands import corpus
 from meridian_table.sim.replay import Result, VirtualTable, replay_clocked
@@ -35,6 +36,9 @@ QUICK_LIVE_CLEAN = 15
 LIVE_MIXED = 16
 QUICK_LIVE_MIXED = 6
 SEED = 20261126
+#: The firmware behind the virtual board runs in the real MicroPython unix port, in its
+#: own process, as on the Pico: its scan and render loop does not share this process.
+SIM_MODE = "micropython"
 TARGETS = {"ack_ms_p99": 20.0, "misreads": 0}  # and each game's commit_target_ms
 
 
@@ -64,6 +68,8 @@ def _live(game: str, adaptive: bool, clean: int, mixed: int) -> dict[str, Any]:
     wrong = 0
     played = 0
     cues = 0
+    examples: list[str] = []
+    reference: list[float] = []
     rng = random.Random(SEED)
     for patterns, count in ((("clean",), clean), (None, mixed)):
         table: VirtualTable | None = None
@@ -72,23 +78,34 @@ def _live(game: str, adaptive: bool, clean: int, mixed: int) -> dict[str, Any]:
                 if table is None or trace.new_game:
                     if table is not None:
                         table.close()
-                    table = VirtualTable(game, adaptive=adaptive, options=dict(trace.options))
+                    table = VirtualTable(game, adaptive=adaptive, options=dict(trace.options),
+                                         sim_mode=SIM_MODE)
                 result = table.play(trace, rng)
                 if not trace.counted:
                     continue
                 played += 1
                 wrong += result.misread
+                if result.misread and len(examples) < 3:
+                    examples.append(f"{trace.describe()} -> logged {result.logged or 'nothing'}"
+                                    f"{' and an undo' if result.undos else ''}")
                 if result.ack_ms is not None:
                     acks.append(result.ack_ms)
                     cues += result.cue_seen
                 if trace.pattern == "clean" and result.commit_ms is not None:
                     commits.append(result.commit_ms)
+            if table is not None and patterns is not None:
+                # The reference, same run, same table: a bare LED plan round trip
+                # (link and firmware, no switch, no session).
+                reference = plan_reference(table.running, 40)
         finally:
             if table is not None:
                 table.close()
     return {
+        "reference_plan_ms_p50": _pct(reference, 0.5),
+        "reference_plan_ms_p99": _pct(reference, 0.99),
         "live_traces": played,
         "live_misreads": wrong,
+        "live_examples": examples,
         "ack_ms_p50": _pct(acks, 0.5),
         "ack_ms_p99": _pct(acks, 0.99),
         "ack_samples": len(acks),

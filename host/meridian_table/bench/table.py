@@ -84,7 +84,7 @@ def run(options: dict[str, Any]) -> dict[str, Any]:
             if len(samples) + missing >= target:
                 stats = table.link.stats()
                 debounce_ms = table.profile.debounce_scans * table.profile.scan_period_ms
-                reference = _plan_reference(table, 30 if options.get("quick") else 200)
+                reference = plan_reference(table, 30 if options.get("quick") else 200)
     p50 = _percentile(samples, 0.50)
     p99 = _percentile(samples, 0.99)
     ref50 = statistics.median(reference) if reference else None
@@ -137,7 +137,7 @@ def _play(table: RunningTable, rng: random.Random, budget: int, samples: list[fl
     return missing
 
 
-def _plan_reference(table: RunningTable, count: int) -> list[float]:
+def plan_reference(table: RunningTable, count: int) -> list[float]:
     """Plan round trips with no switch and no table: link and firmware alone (ms)."""
     link = table.link
     table.session.close()  # the session must not send plans of its own meanwhile

@@ -322,10 +322,12 @@ class VirtualTable(Driver):
     """The whole table in real time on the virtual board; LED frames are watched."""
 
     def __init__(self, game: str, adaptive: bool = True, settle_s: float = 0.3,
-                 options: dict[str, Any] | None = None) -> None:
+                 options: dict[str, Any] | None = None, sim_mode: str = "cpython") -> None:
+        """``sim_mode`` "micropython" runs the firmware in the real MicroPython unix
+        port (its own process), "cpython" in a thread of this one."""
         self.running: RunningTable = open_table(TableSetup(
             game=game, board="sim", db=":memory:", settle_s=settle_s, adaptive=adaptive,
-            options=dict(options or {})))
+            options=dict(options or {}), sim_mode=sim_mode))
         if not self.running.wait_ready(30):
             self.running.close()
             raise RuntimeError("the virtual board did not connect within 30 s")
@@ -336,9 +338,6 @@ class VirtualTable(Driver):
         self.frames: list[tuple[float, list[Any]]] = []
         self._lock = threading.Lock()
         self._unsub = self.running.virtual.on_frame(self._frame)
-        self.applied_at: list[float] = []
-        self._unsub_state = self.session.subscribe(self._state)
-        self._moves = 0
         # Let the first snapshot settle and its frame show before a hand moves.
         time.sleep(settle_s + 0.2)
 
@@ -346,16 +345,8 @@ class VirtualTable(Driver):
         with self._lock:
             self.frames.append((time.perf_counter(), list(leds)))
 
-    def _state(self, state: Any) -> None:
-        moves = len(state.get("moves") or [])
-        asked = state.get("question") is not None
-        if moves > self._moves or asked:
-            self.applied_at.append(time.perf_counter())
-        self._moves = moves
-
     def close(self) -> None:
         self._unsub()
-        self._unsub_state()
         self.running.close()
 
     def now(self) -> float:
@@ -378,18 +369,24 @@ class VirtualTable(Driver):
         if led is None:
             return
         with self._lock:
+            before = [leds[led] for t, leds in self.frames if t < landed]
             frames = [f for f in self.frames if f[0] >= landed]
+        baseline = tuple(before[-1][:3]) if before else (0, 0, 0)
         for t, leds in frames:
             r, g, b = leds[led][:3]
             if r == g == b and r >= 48:
                 result.ack_ms = round((t - landed) * 1000, 3)
                 result.cue_seen = True
                 break
-        applied = [t for t in self.applied_at if t >= landed]
-        if applied:
-            later = [t for t, _ in frames if t >= applied[0]]
-            if later:
-                result.commit_ms = round((later[0] - landed) * 1000, 3)
+        # The move shown: the first frame whose light under the piece is neither what
+        # it was before, nor the cue, nor dark (a read move lights its piece; a board
+        # read that asks first lights it as waiting for the answer).
+        for t, leds in frames:
+            rgb = tuple(leds[led][:3])
+            white = rgb[0] == rgb[1] == rgb[2]
+            if rgb != baseline and not white and any(rgb):
+                result.commit_ms = round((t - landed) * 1000, 3)
+                break
         if result.commit_ms is not None and (result.ack_ms is None
                                              or result.commit_ms < result.ack_ms):
             # The move was shown before the cue's frame: the firmware drew the newer
