@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, TypedDict
+from typing import Any, NotRequired, TypedDict
 
 from meridian_table.adapters.base import ADJUDICATE, Adapter, Mistake, View
 from meridian_table.i18n import language
@@ -31,6 +31,8 @@ class Automaton(TypedDict):
     automaton: str
     status: str                 # "thinking" | "executing"
     elapsed_s: float | None
+    #: The time it may think (the table's ``think_s``): the page shows progress against it.
+    budget_s: NotRequired[float]
     action: str | None
     words: str | None
 

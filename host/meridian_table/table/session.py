@@ -59,6 +59,8 @@ from meridian_table.table import fields
 from meridian_table.table.automata import Execution, Seats, Thinker
 from meridian_table.table.clocks import ClockRule, Clocks
 from meridian_table.table.faults import fault_text
+from meridian_table.table.hints import HINT, HINT_LIGHT, Hint, Hinter
+from meridian_table.table.hints import available as hints_available
 from meridian_table.table.journal import Journal, MemoryJournal
 from meridian_table.table.names import clean_names
 from meridian_table.table.presenter import (
@@ -154,6 +156,8 @@ class Archive(Protocol):
     def games(self) -> list[dict[str, Any]]: ...
 
     def replay(self, game_id: int) -> dict[str, Any]: ...
+
+    def review(self, game_id: int) -> dict[str, Any]: ...
 
 
 Subscriber = Callable[[PageState], None]
@@ -277,6 +281,8 @@ class TableSession:
         self.seats = Seats(spec, seats or {}, automaton_seed, policies)
         self.think_s = think_s
         self._thinker = Thinker(self._on_automaton, clock)
+        self._hinter = (Hinter(spec, self._on_hint)
+                        if spec is not None and hints_available(spec, adapter.settings()) else None)
         self._think_error = ""
         self._execution: Execution | None = None
         if pending is not None:
@@ -308,6 +314,9 @@ class TableSession:
         to the caller."""
         self._closing.set()
         self._thinker.close()
+        self.seats.close()
+        if self._hinter is not None:
+            self._hinter.close()
         self._wake.set()
         if self._ticker is not None and self._ticker is not threading.current_thread():
             self._ticker.join(timeout=2)
@@ -660,6 +669,10 @@ class TableSession:
                 if self._archive is None:
                     raise SessionError("replay needs the game log; start the table with a database")
                 return {"ok": True, "replay": self._archive.replay(fields.game_id(cmd))}
+            if kind == "review":
+                if self._archive is None:
+                    raise SessionError("the review needs the game log; start the table with a database")
+                return {"ok": True, "review": self._archive.review(fields.game_id(cmd))}
             if kind == "games":
                 if self._archive is None:
                     raise SessionError("the list of games needs the game log (a database)")
@@ -681,7 +694,7 @@ class TableSession:
                 return {"ok": True}
             raise SessionError(
                 f"unknown command {kind!r}; use button, toggle, choose, agree, seat, rename, "
-                "replay, games or state"
+                "replay, review, games or state"
             )
         except (ValueError, LookupError, TypeError) as exc:
             with self._lock:
@@ -794,6 +807,9 @@ class TableSession:
         self._check_agreement()
 
     def _press(self, name: str, source: str) -> None:
+        if name == HINT and self._hinter is not None:
+            self._ask_hint()
+            return
         if name == "undo":
             self._require_connected("undo")
             self._undo(source)
@@ -816,6 +832,43 @@ class TableSession:
             )
         self._require_person(f"button {name!r}")
         self._handle(self.adapter.button(name), source=source)
+
+    # --- hints (table/hints.py) ------------------------------------------------------
+
+    def _ask_hint(self) -> None:
+        if self.adapter.result() is not None:
+            raise SessionError("the game is over: there is no move to hint")
+        if self._phase in (RESYNC, THINKING, EXECUTE):
+            raise SessionError(f"a hint waits: {self._message}")
+        self._require_person("a hint")
+        if self._hinter is not None:
+            self._hinter.ask(len(self.adapter.history()), self.adapter.engine.clone())
+            self._message = "The bot is looking for a move to suggest…"
+
+    def _on_hint(self, ply: int, action: str | None, error: str | None) -> None:
+        """The hint's answer, on its thread: lit while the position stands."""
+        with self._lock:
+            if self._hinter is None or ply != len(self.adapter.history()):
+                return
+            if action is None:
+                self._error = error or "no hint"
+            else:
+                try:
+                    before, after, _, words = self._preview(action)
+                except (ValueError, LookupError) as exc:
+                    self._error = f"the hint {action!r} does not apply: {exc}"
+                else:
+                    self._hinter.hint = Hint(ply, action, words, before ^ after)
+                    self._message = f"Hint: {words}"
+                    self._send_plan()
+        self._notify()
+
+    def _hint_lights(self) -> dict[str, Light]:
+        hint = None if self._hinter is None else self._hinter.current(
+            len(self.adapter.history()))
+        if hint is None or self._phase in (RESYNC, THINKING, EXECUTE):
+            return {}
+        return {site: HINT_LIGHT for site in hint.sites}
 
     def _require_connected(self, what: str) -> None:
         if not self._connected:
@@ -1291,7 +1344,7 @@ class TableSession:
         return (sensed - self._settled) | (sensed & unread), self._settled - sensed - unread
 
     def _send_plan(self) -> None:
-        shown = dict(self._lights)
+        shown = {**self._lights, **self._hint_lights()}
         clocks = self._clocks
         if clocks is not None and clocks.rule.leds:
             self._low_leds = clocks.low(self._clock())
@@ -1414,6 +1467,7 @@ class TableSession:
         return {"seat": colour, "player": self.players[player],
                 "automaton": self.seats.kind(player), "status": "thinking",
                 "elapsed_s": None if elapsed is None else round(elapsed, 2),
+                "budget_s": self.think_s,
                 "action": None, "words": None}
 
     def state(self) -> PageState:
@@ -1446,7 +1500,7 @@ class TableSession:
                 settled=self._settled,
                 view=self._view,
                 mistakes=self._mistakes,
-                lights=dict(self._lights),
+                lights={**self._lights, **self._hint_lights()},
                 agreed=frozenset(self._agreed),
                 moves=self._moves_json(adapter.history()),
                 link={
@@ -1459,7 +1513,7 @@ class TableSession:
                     "firmware": self._firmware(),
                     "faults": [dict(f, detail=list(f["detail"])) for f in self._faults.values()],
                 },
-                controls=_controls(adapter, self.profile),
+                controls=_controls(adapter, self.profile) + ((HINT,) if self._hinter else ()),
                 connected=self._connected,
                 adjudicating=self._adjudicating,
                 settle_ms=round(self.settle_s * 1000),

@@ -615,7 +615,10 @@
     const who = `${seatLabel(auto.seat)}${name ? ` (${name})` : ""}, ${auto.automaton || seatKind(s, auto.seat)}`;
     const tick = () => {
       const secs = Math.max(0, (performance.now() - autoSince) / 1000);
-      $("automaton-time").textContent = `${secs.toFixed(secs < 10 ? 1 : 0)} s`;
+      // With the time it may take (state.automaton.budget_s), the progress in words.
+      const budget = Number(auto.budget_s) || 0;
+      $("automaton-time").textContent = `${secs.toFixed(secs < 10 ? 1 : 0)} s` +
+        (budget ? ` of ${budget.toFixed(budget < 10 ? 1 : 0)} s` : "");
     };
     if (auto.status === "executing") {
       $("automaton-title").textContent = `${who} has chosen. Carry it out on the board:`;
