@@ -9,7 +9,7 @@ STAMP  := $(VENV)/.installed
 # axe-core from the npm registry, for the page's accessibility tests (tests/web).
 AXE    := node_modules/axe-core/axe.min.js
 
-.PHONY: run test venv lint typecheck stubcheck pytest wheeltest mptest mpycheck bench clean
+.PHONY: run test venv lint typecheck stubcheck pytest portable wheeltest mptest mpycheck bench clean
 
 run: $(STAMP)
 	$(BIN)/meridian-table play kato $(ARGS)
@@ -22,6 +22,7 @@ test: $(STAMP) $(AXE)
 	$(BIN)/python tools/mptest.py
 	$(BIN)/python -m pytest -m "not browser and not wheel"
 	$(BIN)/python -m pytest -m browser
+	$(MAKE) --no-print-directory portable
 	$(BIN)/python -m pytest -m wheel tests/wheel
 
 venv: $(STAMP)
@@ -48,6 +49,13 @@ typecheck: $(STAMP)
 pytest: $(STAMP) $(AXE)
 	$(BIN)/python -m pytest -m "not browser and not wheel"
 	$(BIN)/python -m pytest -m browser
+
+# As on Windows, where there is no pty: the virtual-board, table, web and CLI tests again
+# with the virtual board behind a loopback socket (socket://), plus the portability check
+# (tests/test_portability.py; docs/LINK.md).
+PORTABLE_TESTS := tests/test_portability.py tests/sim tests/table tests/web tests/cli tests/adapters tests/service
+portable: $(STAMP)
+	MERIDIAN_TABLE_SIM_TRANSPORT=socket $(BIN)/python -m pytest -m "not browser and not wheel" $(PORTABLE_TESTS)
 
 # The wheel plays: built, installed into a fresh venv outside the checkout, and run
 # from there (tests/wheel; docs/PACKAGING.md). Prints the time of each step.

@@ -171,7 +171,7 @@ def parse_config(text):
     """Parse JSON text and validate it; returns (config, problem)."""
     try:
         raw = json.loads(text)
-    except ValueError:
+    except (ValueError, RuntimeError):  # RuntimeError: nested too deep to read (both ports)
         return None, (CONFIG_FILE, NOT_JSON)
     return validate(raw)
 

@@ -11,8 +11,10 @@ One frame per line of printable ASCII::
   separated by single spaces.
 - CRC: four upper-case hex digits, CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF)
   over every byte before the ``*``.
-- A line is at most MAX_LINE bytes, newline included. ``\\r`` before ``\\n`` is
-  tolerated. No 0x00 and no 0x03 byte can appear in a valid frame.
+- A line is at most MAX_LINE bytes, newline included. One ``\\r`` before ``\\n`` is
+  tolerated. SEQ has no leading zero. A line that encode() could not have written
+  (an empty field, a trailing space, a ``*`` in a field) is refused even when its CRC
+  matches: decode(encode(x)) == x, and decode() refuses everything else. No 0x00 and no 0x03 byte can appear in a valid frame.
 
 This module is written in the common subset of MicroPython and CPython. The
 firmware uses ``Encoder`` and ``LineReader`` (no allocation per frame); the host
@@ -94,8 +96,8 @@ def check(buf: "bytes | bytearray | memoryview", n: int) -> int:
 
     Allocates nothing, so the firmware can reject garbage inside its hot loop.
     """
-    while n > 0 and buf[n - 1] == _CR:
-        n -= 1
+    if n > 0 and buf[n - 1] == _CR:
+        n -= 1  # one CR before the newline is line-ending noise, not part of the frame
     if n == 0:
         return ERR_EMPTY
     i = 0
@@ -128,16 +130,25 @@ def check(buf: "bytes | bytearray | memoryview", n: int) -> int:
     while i < n - 5 and 48 <= buf[i] <= 57:
         seq = seq * 10 + buf[i] - 48
         i += 1
-    if i == start or i - start > 5 or seq > MAX_SEQ:
+    if i == start or i - start > 5 or seq > MAX_SEQ or (buf[start] == 48 and i - start > 1):
         return ERR_FORMAT
-    if i < n - 5 and buf[i] != _SPACE:
-        return ERR_FORMAT
+    # FIELDS: each is one space then one or more bytes other than space and '*', exactly
+    # what encode() writes, so a CRC-valid line that encode() could not produce is refused.
+    end = n - 5
+    while i < end:
+        if buf[i] != _SPACE or i + 1 >= end or buf[i + 1] == _SPACE:
+            return ERR_FORMAT
+        i += 1
+        while i < end and buf[i] != _SPACE:
+            if buf[i] == _STAR:
+                return ERR_FORMAT
+            i += 1
     return OK
 
 
 def body_length(buf: "bytes | bytearray | memoryview", n: int) -> int:
     """Length of the frame body (TYPE SEQ FIELDS) of a line that passed check()."""
-    while n > 0 and buf[n - 1] == _CR:
+    if n > 0 and buf[n - 1] == _CR:
         n -= 1
     return n - 5
 

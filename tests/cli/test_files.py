@@ -191,7 +191,7 @@ def test_play_refuses_a_log_it_cannot_use_before_any_board_starts(tmp_path: Path
 @pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs a /proc file system")
 def test_a_log_sqlite_cannot_create_is_an_error_not_a_crash() -> None:
     refuse(["play", "kato", "--board", "sim", "--headless", "--db", "/proc/games.sqlite3"],
-           "/proc/games.sqlite3", "cannot be opened for writing", "--db", code=1)
+           "/proc/games.sqlite3", "its folder /proc is read-only", "--db", code=1)
 
 
 def test_a_read_only_log_is_refused_for_play_but_readable(logged_db: Path) -> None:

@@ -74,7 +74,7 @@ def board(request: pytest.FixtureRequest) -> Iterator[VirtualBoard]:
 def test_the_firmware_survives_and_counts_every_corrupt_line(board: VirtualBoard) -> None:
     expected = _expected_counts()
     assert set(expected) == {"garbage", "bad_crc", "bad_format", "too_long"}
-    with serial.Serial(board.port, timeout=0.05) as port:
+    with serial.serial_for_url(board.port, timeout=0.05) as port:
         for line in BAD_LINES:
             port.write(line + b"\n")
         port.write(PING + b"\n")

@@ -20,6 +20,6 @@ def test_bench_link_reports_both_modes() -> None:
             assert mode_figures[key] >= 0, key
         assert mode_figures["sense_to_host_us_p50"] <= mode_figures["sense_to_host_us_p99"]
         assert mode_figures["duplicates"] == 0 and mode_figures["samples"] == 30
-    assert figures["pty_line_us_p50"] > 0
+    assert figures["port_line_us_p50"] > 0 and figures["transport"] in ("pty", "socket")
     assert figures["sense_to_host_us_p99"] == max(
         figures[m]["sense_to_host_us_p99"] for m in ("cpython", "micropython"))

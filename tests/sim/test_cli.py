@@ -9,6 +9,7 @@ import sys
 from click.testing import CliRunner
 from rich.console import Console
 from tests.link.collector import Collector
+from tests.portable import PORT_PREFIX
 
 from meridian_table.cli.link import Monitor
 from meridian_table.cli.main import main
@@ -64,7 +65,7 @@ def test_sim_command_prints_its_port_and_obeys_typed_commands(collector: Collect
     try:
         assert proc.stdout is not None and proc.stdin is not None
         port = proc.stdout.readline().strip()
-        assert port.startswith("/dev/")
+        assert port.startswith(PORT_PREFIX)
         with Link(port, collector) as link:
             assert link.wait_connected(10).board == "kato-80"
             proc.stdin.write("t G6\n")

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 from tests.link.collector import Collector
+from tests.portable import BUSY_WORDS, port_exists
 
 from meridian_table.link import Link, discovery
 from meridian_table.profiles import load_profile
@@ -52,14 +52,14 @@ def test_unplug_removes_the_port_and_replug_brings_one_back(collector: Collector
     with VirtualBoard(SMALL, closed={1}) as vb, Link(vb.find_port, collector) as link:
         link.wait_connected(5)
         first = vb.port
-        assert os.path.exists(first)
+        assert port_exists(first)
         vb.unplug()
         assert vb.find_port() is None
         # The pty node goes once the firmware thread's pending select() lets go of it.
-        collector.wait(lambda ev: not os.path.exists(first), timeout=2)
+        collector.wait(lambda ev: not port_exists(first), timeout=2)
         assert vb.port == first  # still named for display while unplugged
         vb.replug()
-        assert vb.find_port() == vb.port and os.path.exists(vb.port)
+        assert vb.find_port() == vb.port and port_exists(vb.port)
         collector.wait(lambda ev: link.stats()["reconnects"] == 1 and link.state == "connected")
         assert link.occupancy == {1}
 
@@ -91,7 +91,7 @@ def test_close_stops_the_firmware(mode: str) -> None:
     port = vb.port
     vb.close()
     vb.close()
-    assert not os.path.exists(port)
+    assert not port_exists(port)
     with pytest.raises(VirtualBoardError):
         vb.reset()
 
@@ -101,6 +101,6 @@ def test_a_second_host_cannot_steal_the_port(collector: Collector) -> None:
         first.wait_connected(5)
         second = Link(vb.port)
         with second:
-            with pytest.raises(TimeoutError, match="lock"):
+            with pytest.raises(TimeoutError, match=BUSY_WORDS):
                 second.wait_connected(0.5)
         assert first.state == "connected"

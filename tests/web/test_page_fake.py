@@ -181,7 +181,8 @@ def test_the_banner_says_why_the_board_is_not_there(open_page: Callable[..., Any
     fake = kato_fake(connected=False)
     with serve(fake, port=0) as running:
         page = open_page(running.url)
-        assert banner(page, "searching") == "Looking for the board…"
+        assert banner(page, "searching") == "Looking for the board… — no board found: plug in the Pico"
+        assert page.inner_text("#conn") == "Live — no board"
         assert "Board disconnected" not in page.inner_text("#banner")
         advice = "the board speaks protocol 2, this host 1: run `pip install -U meridian-table`"
         fake.set_link_state("version-mismatch", advice)
@@ -520,7 +521,7 @@ def test_groups_majors_and_axis_labels_are_drawn_and_light_up_at_the_end(
         assert page.locator("#board g.group").count() == len(groups)
         ids = page.eval_on_selector_all("#board g.group", "els => els.map(e => e.dataset.group)")
         assert ids == [g["id"] for g in groups]
-        assert page.text_content("#board g.group[data-group='A'] .group-label") == "A"
+        assert page.text_content("#board .group-label[data-group='A']") == "A"
         assert page.evaluate(
             "document.querySelector('#board g.groups').compareDocumentPosition("
             "document.querySelector('#board g.site')) & Node.DOCUMENT_POSITION_FOLLOWING"
@@ -732,7 +733,7 @@ def test_any_seat_can_be_given_to_an_automaton_from_the_page(
     assert menu.input_value() == "person"
     options = page.eval_on_selector_all(
         ".score[data-colour='dark'] .seat-kind option", "els => els.map(e => e.value)")
-    assert options == ["person", "random"]
+    assert options == ["person", "bot", "greedy", "random", "uct"]  # the spec's automata
     menu.select_option("random")
     wait_state(page, "s.seats_kind.dark === 'random'")
     assert {"cmd": "seat", "seat": "dark", "automaton": "random"} in fake.commands

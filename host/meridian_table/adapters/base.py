@@ -249,6 +249,8 @@ class Interpretation:
     - none of them: nothing to guide. From :meth:`Adapter.interpret` this means the
       differing board is acceptable as it stands (e.g. a tournament level that lets
       the mover lift or overlook pieces the rules remove); from a button, nothing happened.
+      ``view`` then says what the table shows for that board instead of
+      :meth:`Adapter.view` (a piece in the hand: where it may go, and a question).
 
     ``message`` is the sentence the page shows (and the CLI prints).
     """
@@ -258,6 +260,7 @@ class Interpretation:
     all_at_once: bool = False
     choice: tuple[str, str] | None = None
     message: str = ""
+    view: View | None = None
 
     @property
     def kind(self) -> str:
@@ -289,6 +292,18 @@ class Applied:
 
 
 @dataclass(frozen=True)
+class Caution:
+    """Something the mover may still prevent, said on the page (Kato's stones with no
+    path, which the removal step will take unless the mover gives them one)."""
+
+    sites: tuple[str, ...]
+    text: str
+
+    def to_json(self) -> dict[str, object]:
+        return {"sites": list(self.sites), "text": self.text}
+
+
+@dataclass(frozen=True)
 class View:
     """What the adapter shows for a board that matches the expected position."""
 
@@ -298,6 +313,7 @@ class View:
     legal: tuple[str, ...] = ()
     question: Question | None = None
     to_move: str | None = None
+    warnings: tuple[Caution, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -428,9 +444,27 @@ class Adapter(ABC):
         del action
         return ()
 
+    def automaton_seats(self) -> dict[int, tuple[str, str]]:
+        """Seats the game itself always gives to one of its automata: player index ->
+        ``(name, automaton)`` (a game's own opponent). The table names them and
+        seats the automaton; ``--players`` names only the others."""
+        return {}
+
     def describe(self, action: str) -> str:
         """``action`` in words for the page ("a 4-high tower on meridian 3, city 2")."""
         return action
+
+    def about(self) -> dict[str, str]:
+        """What a tap on a site explains, by site: a stone's group and its paths, a
+        tower's island and its garrisons. Sites left out explain nothing."""
+        return {}
+
+    def move_words(self, notation: str) -> str | None:
+        """A logged move in words for the page's move list ("card 4-5-6-7: a 3-high tower
+        on meridian 4, city 1"), when the notation is not words already; None: the
+        notation is shown."""
+        del notation
+        return None
 
     def settle_time(self, motion: Motion) -> float | None:
         """How long the table waits before reading the board after ``motion``, when

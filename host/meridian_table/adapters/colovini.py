@@ -66,6 +66,7 @@ from meridian_table.adapters.colovini_dialogue import (
 from meridian_table.games import colovini
 from meridian_table.games.colovini import Action, card_meridians, city_id
 from meridian_table.games.colovini.meridian import Column, apply_placement, placement_cities
+from meridian_table.i18n import N_, _, seat_word
 from meridian_table.ledplan import BLINK, SOLID, Light
 
 LOGGER = logging.getLogger(__name__)
@@ -101,6 +102,10 @@ def _player_count(players: int | None, side: int | None) -> int:
             )
         return int(players)
     return 3 if side == 40 else 4
+
+
+#: The seats' words, for the catalog (seat_word translates them).
+SEAT_WORDS = (N_("Orange"), N_("Black"), N_("Brown"), N_("Grey"))
 
 
 class ColoviniAdapter(TurnDialogue, Adapter):
@@ -321,27 +326,30 @@ class ColoviniAdapter(TurnDialogue, Adapter):
         if prior is not None and prior in self.expected():
             seat = self._engine.garrisons()[prior]
             lights[prior] = flash(self._colour(seat))
-        name = mover.capitalize()
+        name = seat_word(mover)
         if self._pending:
             return self._pending_view(lights)
         if self._passing:
-            question = self._card_question("Which card do you discard to pass?",
+            question = self._card_question(_("Which card do you discard to pass?"),
                                            list(self._engine.playable_cards()))
             return View(CHOICE, question.prompt, lights, (), question, mover)
         if self._meridian is None:
             allowed = self._allowed_meridians()
-            cards = ", ".join(self._engine.face_up(self._engine.to_move)) or "any card left"
+            cards = ", ".join(self._engine.face_up(self._engine.to_move)) or _("any card left")
             phase = PASS if self._engine.must_pass() else PLAY
-            extra = " No tower can be built: press Pass." if phase == PASS else " Or press Pass."
+            prompt = (_("{seat}: choose a meridian (cards: {cards}). No tower can be built: "
+                        "press Pass.") if phase == PASS else
+                      _("{seat}: choose a meridian (cards: {cards}). Or press Pass."))
             question = Question(
-                MERIDIAN, f"{name}: choose a meridian (cards: {cards}).{extra}",
+                MERIDIAN, prompt.format(seat=name, cards=cards),
                 tuple(str(m) for m in allowed),
                 {f"meridian{m}": str(m) for m in allowed},
             )
             return View(phase, question.prompt, lights, (), question, mover)
         if self._card is None:
             question = self._card_question(
-                f"{name}: which card do you play on meridian {self._meridian}?",
+                _("{seat}: which card do you play on meridian {meridian}?").format(
+                    seat=name, meridian=self._meridian),
                 self._cards_for(self._meridian),
             )
             return View(CHOICE, question.prompt, lights, (), question, mover)
@@ -409,11 +417,13 @@ class ColoviniAdapter(TurnDialogue, Adapter):
                 if column[action.city - 1] is not None:
                     lights[site] = PUSHED
         summary = _summarise(actions, column, m)
-        name = mover.capitalize()
+        name = seat_word(mover)
         if not actions:
-            message = f"{name}: nothing can be built on meridian {m} with card {self._card}: press Pass"
+            message = _("{seat}: nothing can be built on meridian {meridian} with card {card}: "
+                        "press Pass").format(seat=name, meridian=m, card=self._card)
             return View(PASS, message, lights, (), None, mover)
-        message = f"{name}, meridian {m} (card {self._card}): {summary}. Or press Pass."
+        message = _("{seat}, meridian {meridian} (card {card}): {summary}. Or press Pass.").format(
+            seat=name, meridian=m, card=self._card, summary=summary)
         return View(PLAY, message, lights, tuple(legal), None, mover)
 
     def _pending_view(self, lights: dict[str, Light]) -> View:
@@ -430,9 +440,9 @@ class ColoviniAdapter(TurnDialogue, Adapter):
             lights[site] = ASK
             question = Question(
                 REMOVE_OWN,
-                f"{mover.capitalize()}: you lifted your tower from {site}. Confirm to remove it "
-                "and keep its pieces, or build the new tower (on this city too, at another "
-                "height)",
+                _("{seat}: you lifted your tower from {site}. Confirm to remove it and keep its "
+                  "pieces, or build the new tower (on this city too, at another height)").format(
+                    seat=seat_word(mover), site=site),
                 ("yes",), {"confirm": "yes"},
             )
             return View(CHOICE, question.prompt, lights, (), question, mover)
@@ -440,16 +450,18 @@ class ColoviniAdapter(TurnDialogue, Adapter):
         if len(groups) == 1:
             values = tuple(str(a.height) for a in actions)
             where = city_id(actions[0].meridian, actions[0].city)
-            prompt = f"{mover.capitalize()}: how high is the new tower on {where}?"
+            prompt = _("{seat}: how high is the new tower on {site}?").format(
+                seat=seat_word(mover), site=where)
             field_name = HEIGHT
         else:
             values = tuple(groups)
             cursor %= len(values)
-            prompt = (f"{mover.capitalize()}: where did you stand the new tower? "
-                      "(the occupancy fits several cities)")
+            prompt = _("{seat}: where did you stand the new tower? (the occupancy fits several "
+                       "cities)").format(seat=seat_word(mover))
             field_name = WHERE
         buttons = {"confirm": values[cursor]}
-        question = Question(field_name, f"{prompt} (now: {values[cursor]}; plus/minus, then Confirm)",
+        question = Question(field_name, _("{prompt} (now: {value}; plus/minus, then Confirm)").format(
+                                prompt=prompt, value=values[cursor]),
                             values, buttons)
         return View(CHOICE, question.prompt, lights, (), question, mover)
 
@@ -479,12 +491,14 @@ class ColoviniAdapter(TurnDialogue, Adapter):
                 else:
                     lights.pop(city, None)  # lifted: that city goes dark
             if left:
-                message = (f"Tidy-up: take off the towers that blink red ({len(left)} left), "
-                           f"then count. {result.tie_break}")
+                message = _("Tidy-up: take off the towers that blink red ({left} left), then "
+                            "count. {tie_break}").format(left=len(left), tie_break=result.tie_break)
             else:
-                message = f"Tidy-up done: count the islands. {result.tie_break}"
+                message = _("Tidy-up done: count the islands. {tie_break}").format(
+                    tie_break=result.tie_break)
         else:
-            message = f"{result.tie_break} Press Confirm for the tidy-up guide."
+            message = _("{tie_break} Press Confirm for the tidy-up guide.").format(
+                tie_break=result.tie_break)
         return View(ENDED, message, lights, (), None, None)
 
     def _tidy_sites(self) -> list[str]:
@@ -566,7 +580,7 @@ class ColoviniAdapter(TurnDialogue, Adapter):
         # the nearest legal outcome (the starting position counts: maybe nothing was meant)
         targets = [(len(p ^ sensed), len(p - sensed), n, p) for n, p in enumerate(outcomes)]
         targets.append((len(current ^ sensed), len(current - sensed), -1, current))
-        _, _, _, target = min(targets)
+        target = min(targets)[3]
         moves: dict[int, int] = {}
         new_city = 0
         if target in outcomes:
@@ -624,6 +638,46 @@ class ColoviniAdapter(TurnDialogue, Adapter):
         if parsed.city and column[parsed.city - 1] is not None and parsed.city != parsed.remove:
             parts.append("pushing the tower standing there along the meridian")
         return f"card {parsed.card}: " + ", then ".join(parts)
+
+    def about(self) -> dict[str, str]:
+        """Each tower: its height and owner, its island and the garrisons there."""
+        board_map = self._engine.board_map
+        garrisons = self._engine.garrisons()
+        out: dict[str, str] = {}
+        for city, seat in garrisons.items():
+            tower = self._engine.tower_at(city)
+            height = tower[1] if tower else 0
+            island = board_map.island_of(city)
+            strength: dict[str, int] = {}
+            for other in island.cities:
+                holder = garrisons.get(other)
+                if holder is not None:
+                    name = self.colours[holder].capitalize()
+                    strength[name] = strength.get(name, 0) + board_map.cities[other].strength
+            held = ", ".join(f"{name} {n}" for name, n in sorted(strength.items(),
+                                                                   key=lambda kv: -kv[1]))
+            capital = " (a capital: its garrison counts 2)" if board_map.cities[city].capital else ""
+            out[city] = (f"{city}: a {height}-high {self.colours[seat].capitalize()} tower"
+                         f"{capital}; island {island.key}{f' {island.name}' if island.name else ''}, "
+                         f"{island.value} points: garrisons {held}")
+        return out
+
+    def move_words(self, notation: str) -> str | None:
+        """``4-5-6-7:4.1=3`` -> "card 4-5-6-7: a 3-high tower on meridian 4, city 1"."""
+        try:
+            parsed = Action.parse(notation)
+        except ValueError:
+            return None
+        if parsed.meridian == 0:
+            return _("discards card {card} and passes").format(card=parsed.card)
+        parts = []
+        if parsed.remove:
+            parts.append(_("takes the tower off meridian {meridian}, city {city}").format(
+                meridian=parsed.meridian, city=parsed.remove))
+        if parsed.city:
+            parts.append(_("a {height}-high tower on meridian {meridian}, city {city}").format(
+                height=parsed.height, meridian=parsed.meridian, city=parsed.city))
+        return _("card {card}: {what}").format(card=parsed.card, what=_(", then ").join(parts))
 
     def person_inputs(self, action: str) -> tuple[tuple[str, str], ...]:
         """A person's answers for ``action``: the pass button and the card for a pass;
@@ -724,7 +778,7 @@ def _summarise(actions: list[Action], column: Column, meridian: int) -> str:
             parts.append(f"lift {city_id(meridian, action.remove)} to remove it")
         elif action.kind == "place":
             groups.setdefault((action.remove, action.city), []).append(action.height)
-    for (_, city), heights in groups.items():
+    for (_removed, city), heights in groups.items():
         occupant = column[city - 1]
         push = ""
         if occupant is not None:

@@ -25,6 +25,7 @@ from meridian_table.adapters.base import (
     Adapter,
     AdapterError,
     Applied,
+    Caution,
     Interpretation,
     Mistake,
     Motion,
@@ -38,6 +39,7 @@ from meridian_table.adapters.base import (
 )
 from meridian_table.games import kato
 from meridian_table.games.kato import geometry
+from meridian_table.i18n import N_, _, seat_word
 from meridian_table.ledplan import BLINK, Light
 
 LOGGER = logging.getLogger(__name__)
@@ -45,6 +47,8 @@ LOGGER = logging.getLogger(__name__)
 LIGHT_COLOUR = 0xFFB000
 DARK_COLOUR = 0x0050FF
 COLOURS = {"light": LIGHT_COLOUR, "dark": DARK_COLOUR}
+#: The seats' words, for the catalog (seat_word translates them).
+SEAT_WORDS = (N_("Light"), N_("Dark"))
 LABELS = {"light": "L", "dark": "D"}
 ASSISTS = ("full", "captures", "tournament")
 #: How soon an unambiguous placement is read (docs/TABLE.md, "Adaptive settling"): the
@@ -186,20 +190,61 @@ class KatoAdapter(Adapter):
                 lights[site] = Light(COLOURS["light" if label == "L" else "dark"], BLINK)
             question = Question(
                 PIE,
-                "Pie: the second player chooses: Swap colours, or Keep (Confirm) and let "
-                "the opener keep Dark",
+                _("Pie: the second player chooses: Swap colours, or Keep (Confirm) and let "
+                  "the opener keep Dark"),
                 ("swap", "keep"),
                 {"swap": "swap", "confirm": "keep"},
             )
             return View(CHOICE, question.prompt, lights, ("swap",), question, mover)
         if legal == {"pass"}:
-            message = f"{mover.capitalize()} has no legal placement: press Confirm to pass"
+            message = _("{seat} has no legal placement: press Confirm to pass").format(
+                seat=seat_word(mover))
             return View(PASS, message, lights, ("pass",), None, mover)
         placements = tuple(sorted(legal - {"swap", "pass"}, key=self._points.index))
         if self._assist == "full":
             for site in placements:
                 lights.setdefault(site, hint(COLOURS[mover]))
-        return View(PLAY, self._play_message(mover), lights, placements, None, mover)
+        return View(PLAY, self._play_message(mover), lights, placements, None, mover,
+                    self._warnings(mover))
+
+    def about(self) -> dict[str, str]:
+        """Each stone: its group and whether the group has a path."""
+        out: dict[str, str] = {}
+        for colour in ("light", "dark"):
+            dead = {frozenset(g) for g in self._engine.dead_groups(colour)}
+            for group in self._engine.groups(colour):
+                sites = tuple(sorted(group, key=self._points.index))
+                if len(sites) == 1:
+                    what = _("a lone {seat} stone").format(seat=seat_word(colour))
+                else:
+                    what = _("a {seat} stone in a group of {count} ({sites})").format(
+                        seat=seat_word(colour), count=len(sites), sites=_and(sites))
+                path = (_("the group has no path: it is a dead group") if frozenset(group) in dead
+                        else _("the group has a path to another {seat} group").format(
+                            seat=seat_word(colour)))
+                for site in sites:
+                    out[site] = f"{site}: {what}; {path}"
+        return out
+
+    def _warnings(self, mover: str) -> tuple[Caution, ...]:
+        """With full assist: the mover's groups with no path, which the removal step at
+        the start of the opponent's turn takes unless this move gives them one."""
+        if self._assist != "full":
+            return ()
+        other = _other(mover)
+        # No removal before the opponent's third turn; and a second stone must see the
+        # first, so a lone first stone always gets its path.
+        if self._engine.turn_number(other) < 3 or self._engine.turn_number(mover) < 3:
+            return ()
+        found = []
+        for group in self._engine.dead_groups(mover):
+            sites = tuple(sorted(group, key=self._points.index))
+            text = (_("{sites} has no path: it is removed at the start of {seat}'s turn "
+                      "unless you give it one") if len(sites) == 1 else
+                    _("{sites} have no path: they are removed at the start of {seat}'s "
+                      "turn unless you give them one"))
+            found.append(Caution(sites, text.format(sites=_and(sites), seat=seat_word(other))))
+        return tuple(found)
 
     def finale(self, observation: Observation) -> View:
         """After the end: stones the game no longer has (the last move's removed group,
@@ -209,22 +254,24 @@ class KatoAdapter(Adapter):
         if not extra:
             return view
         dead = self._pending_removal()
-        what = "dead stones" if set(extra) <= dead else "stones no longer in the game"
-        message = f"{view.message}. Lift the {what} that blink red: {', '.join(extra)}"
+        what = (_("Lift the dead stones that blink red: {sites}") if set(extra) <= dead
+                else _("Lift the stones no longer in the game that blink red: {sites}"))
+        message = f"{view.message}. {what.format(sites=', '.join(extra))}"
         return View(ENDED, message, {site: REMOVE for site in extra}, (), None, None)
 
     def _play_message(self, mover: str) -> str:
         plies = len([a for a in self._history if a.placed])
-        name = mover.capitalize()
+        name = seat_word(mover)
         if self._pie and plies == 0:
-            return "Pie: the opener places the Light stone"
+            return _("Pie: the opener places the Light stone")
         if self._pie and plies == 1:
-            return "Pie: the opener places the Dark stone"
+            return _("Pie: the opener places the Dark stone")
         if plies < 2:
-            return f"{name}: place your first stone anywhere"
+            return _("{seat}: place your first stone anywhere").format(seat=name)
         if plies < 4:
-            return f"{name}: place your second stone with an empty point between it and the first"
-        return f"{name}: place a stone"
+            return _("{seat}: place your second stone with an empty point between it and "
+                     "the first").format(seat=name)
+        return _("{seat}: place a stone").format(seat=name)
 
     def control_state(self, view: View | None) -> dict[str, tuple[bool, str]]:
         """Which of Kato's buttons a press would use now, and why not (docs/TABLE.md).
@@ -278,42 +325,46 @@ class KatoAdapter(Adapter):
         mistakes: list[Mistake] = []
         loser = _other(self.to_move)
         for site in sorted(dead, key=self._points.index):
-            mistakes.append(Mistake(site, "remove", f"{loser.capitalize()}'s dead group: remove it"))
+            mistakes.append(Mistake(site, "remove", _("{seat}'s dead group: remove it").format(
+                seat=seat_word(loser))))
         others = sorted(extra - dead, key=self._points.index)
         for site in others:
             mistakes.append(Mistake(site, "remove", self._why_not(site, len(others), bool(dead))))
         prior = observation.prior
         for site in sorted(missing, key=self._points.index):
             if site == prior and self._history and site in self._history[-1].placed:
-                reason = f"press Undo to take back {site}, or put the stone back"
+                reason = _("press Undo to take back {site}, or put the stone back").format(
+                    site=site)
             else:
-                reason = "this stone is still in play: put it back"
+                reason = _("this stone is still in play: put it back")
             mistakes.append(Mistake(site, "put_back", reason))
         all_at_once = bool(dead) and len(dead) == len(mistakes) and self._assist != "tournament"
         if all_at_once:
-            message = (
-                f"{self.to_move.capitalize()}'s turn: remove {loser.capitalize()}'s dead "
-                f"stones ({', '.join(m.site for m in mistakes)})"
-            )
+            message = _("{seat}'s turn: remove {loser}'s dead stones ({sites})").format(
+                seat=seat_word(self.to_move), loser=seat_word(loser),
+                sites=", ".join(m.site for m in mistakes))
         else:
             first = mistakes[0]
-            verb = "Remove the stone on" if first.kind == "remove" else "Put a stone back on"
-            message = f"{verb} {first.site}: {first.reason}"
+            verb = (_("Remove the stone on {site}: {reason}") if first.kind == "remove"
+                    else _("Put a stone back on {site}: {reason}"))
+            message = verb.format(site=first.site, reason=first.reason)
         return Interpretation(mistakes=tuple(mistakes), all_at_once=all_at_once, message=message)
 
     def _why_not(self, site: str, count: int, dead_pending: bool) -> str:
-        mover = self.to_move.capitalize()
+        mover = seat_word(self.to_move)
         if self.result() is not None:
-            return "the game is over"
+            return _("the game is over")
         if count > 1:
-            return f"{count} stones were placed at once: lift them and place one"
+            return _("{count} stones were placed at once: lift them and place one").format(
+                count=count)
         if dead_pending:
-            return "remove the dead stones first, then place"
+            return _("remove the dead stones first, then place")
         if self._choice_open():
-            return "the pie choice comes first: Swap, or Keep with Confirm"
+            return _("the pie choice comes first: Swap, or Keep with Confirm")
         legal = self._legal()
         if legal == {"pass"}:
-            return f"{mover} has no legal placement: lift it and press Confirm to pass"
+            return _("{seat} has no legal placement: lift it and press Confirm to pass").format(
+                seat=mover)
         return self._illegal_reason(site)
 
     def _illegal_reason(self, site: str) -> str:
@@ -432,8 +483,8 @@ class KatoAdapter(Adapter):
             out[colour] = {
                 "total": safe,
                 "breakdown": [
-                    {"label": "safe points", "value": safe},
-                    {"label": "stones", "value": stones},
+                    {"label": _("safe points"), "value": safe},
+                    {"label": _("stones"), "value": stones},
                 ],
             }
         return out
@@ -447,7 +498,8 @@ class KatoAdapter(Adapter):
         loser = _other(str(winner))
         return {
             "winner": str(winner),
-            "reason": f"{loser.capitalize()} has no stones at the start of its turn",
+            "reason": _("{seat} has no stones at the start of its turn").format(
+                seat=seat_word(loser)),
             "scores": self.scores(),
         }
 
@@ -470,6 +522,11 @@ class KatoAdapter(Adapter):
         self._concluded = dict(result)
 
 
+def _and(sites: tuple[str, ...]) -> str:
+    """``("G6", "K6", "B2")`` -> ``"G6, K6 and B2"``."""
+    return sites[0] if len(sites) == 1 else f"{', '.join(sites[:-1])} and {sites[-1]}"
+
+
 def _other(colour: str) -> str:
     return "dark" if colour == "light" else "light"
 
@@ -478,7 +535,7 @@ def _result_message(result: dict[str, Any]) -> str:
     winner = result.get("winner")
     reason = str(result.get("reason", ""))
     if isinstance(winner, str):
-        return f"{winner.capitalize()} wins: {reason}"
-    return f"A draw: {reason}"
+        return _("{seat} wins: {reason}").format(seat=seat_word(winner), reason=reason)
+    return _("A draw: {reason}").format(reason=reason)
 
 

@@ -60,6 +60,10 @@ NAME = "firmware"
 HELP = "Scan cost, allocation, heap after boot and frame current on the MicroPython unix port."
 HEAPSIZE = "192k"
 HEAP_TARGET_BYTES = 64 * 1024
+#: The docstring's targets.
+TARGETS = {"scan_ref_ratio": ("<=", 1.0), "alloc_bytes_per_iteration": ("<=", 0.0),
+           "heap_used_after_boot_bytes": ("<", "heap_target_bytes"),
+           "max_frame_current_ma": ("<=", "budget_ma")}
 LEDS = 114
 WS2812_US_PER_LED = 30     # 24 bits at 800 kHz
 LATCH_US = 300

@@ -26,6 +26,7 @@ from meridian_table.table.runner import RunningTable, TableSetup, open_table
 LOGGER = logging.getLogger(__name__)
 
 NAME = "table"
+TARGETS = {"switch_to_led_ms_p99": ("<", 10.0)}
 HELP = "switch change -> LED frame rendered by the firmware, through link, table and adapter"
 MOVES = 1000
 QUICK_MOVES = 60
@@ -97,7 +98,7 @@ def run(options: dict[str, Any]) -> dict[str, Any]:
         "switch_to_led_ms_p99": round(p99, 3),
         "switch_to_led_ms_max": round(max(samples), 3),
         "target_p99_ms": 10.0,
-        "meets_target": p99 < 10.0,
+        "meets_target": p99 < 10.0,  # kept for old readers; the CLI judges TARGETS
         "reference_plan_ms_p50": round(ref50, 3) if ref50 is not None else None,
         # The firmware's debounce (N equal scans) is inside the measured path by design.
         "firmware_debounce_ms": debounce_ms,

@@ -1,16 +1,26 @@
 """`meridian-table bench NAME [--json]`: benchmarks that print figures.
 
 Each module in `meridian_table.bench` defines `NAME` (the bench's name), `HELP` (one
-line) and `run(options) -> dict` returning the figures; each game brings its own
-through its spec's `benches`. Targets are proved by these
-figures, never by timed assertions in tests; each bench measures its own reference
-in the same run and reports ratios where the machine's noise would otherwise decide.
+line) and `run(options) -> dict` returning the figures, and may define `TARGETS`
+(``{figure: (op, limit)}``, op one of ``<``, ``<=``, ``>``, ``>=``, limit a number or the
+name of another figure); each game brings its own through its spec's `benches`. Targets
+are proved by these figures, never by timed assertions in tests; each bench measures its
+own reference in the same run and reports ratios where the machine's noise would
+otherwise decide.
+
+Every run ends with a verdict per target (pass or fail) and the machine's load average,
+since a busy machine explains a slow figure. Targets come from ``TARGETS``, from the
+figures themselves (a ``verdict`` dict; ``target_X`` next to figure ``X``: at least
+``X`` for a rate ``per_s``, else at most; ``meets_target``), and the verdicts go into
+the figures as ``verdict`` with ``load_average`` ([1, 5, 15] minutes).
 """
 
 from __future__ import annotations
 
 import importlib
 import json
+import operator
+import os
 import pkgutil
 from collections.abc import Callable
 from typing import Any
@@ -21,20 +31,86 @@ from meridian_table import bench as _bench_pkg
 from meridian_table.games import registry
 
 BenchRun = Callable[[dict[str, Any]], dict[str, Any]]
+Targets = dict[str, tuple[str, float | str]]
+
+_OPS: dict[str, Callable[[float, float], bool]] = {
+    "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
+}
 
 
-def _benches() -> dict[str, BenchRun]:
+def _benches() -> dict[str, tuple[BenchRun, Targets]]:
     """The platform's benches (modules of ``meridian_table.bench``) and every game's."""
-    found: dict[str, BenchRun] = {}
+    found: dict[str, tuple[BenchRun, Targets]] = {}
     for info in pkgutil.iter_modules(_bench_pkg.__path__):
         if info.name.startswith("_"):
             continue
         module = importlib.import_module(f"meridian_table.bench.{info.name}")
-        found[module.NAME] = module.run
+        found[module.NAME] = (module.run, _targets(getattr(module, "TARGETS", {})))
     for spec in registry.specs().values():
         for bench in spec.benches:
-            found[bench.name] = bench.run
+            found[bench.name] = (bench.run, {})
     return dict(sorted(found.items()))
+
+
+def _targets(declared: object) -> Targets:
+    """A module's TARGETS: ``(op, limit)`` pairs, or a bare number meaning "at most"."""
+    out: Targets = {}
+    if isinstance(declared, dict):
+        for name, target in declared.items():
+            if isinstance(target, tuple) and len(target) == 2 and target[0] in _OPS:
+                out[str(name)] = (str(target[0]), target[1])
+            elif _number(target) is not None:
+                out[str(name)] = ("<=", float(target))
+    return out
+
+
+def _number(value: object) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return float(value)
+
+
+def judge(figures: dict[str, Any], targets: Targets) -> dict[str, str]:
+    """``{target: "pass" | "fail"}`` for every target the bench declares or its figures
+    carry (see the module docstring)."""
+    verdict: dict[str, str] = {}
+    given = figures.get("verdict")
+    if isinstance(given, dict):
+        verdict.update({str(k): str(v) for k, v in given.items()})
+    checks: Targets = dict(targets)
+    for key, value in figures.items():
+        name = key.removeprefix("target_")
+        if key.startswith("target_") and name in figures and _number(value) is not None:
+            checks.setdefault(name, (">=" if "per_s" in name else "<=", float(value)))
+    for name, (op, limit) in checks.items():
+        if name in verdict:
+            continue
+        if name not in figures:
+            continue  # judged inside the bench (per game, per mode): see meets_target(s)
+        value = _number(figures.get(name))
+        bound = _number(figures.get(limit)) if isinstance(limit, str) else _number(limit)
+        if value is None or bound is None:
+            verdict[name] = "fail"  # a target whose figure could not be measured is not met
+            continue
+        verdict[name] = "pass" if _OPS[op](value, bound) else "fail"
+    for key in ("meets_target", "meets_targets"):
+        if isinstance(figures.get(key), bool) and not verdict:
+            verdict[key.removeprefix("meets_")] = "pass" if figures[key] else "fail"
+    return verdict
+
+
+def _load_average() -> list[float]:
+    try:
+        return [round(x, 2) for x in os.getloadavg()]
+    except OSError:  # not every platform has one
+        return []
+
+
+def _with_verdict(figures: dict[str, Any], targets: Targets) -> dict[str, Any]:
+    out = dict(figures)
+    out["verdict"] = judge(figures, targets)
+    out["load_average"] = _load_average()
+    return out
 
 
 def _print(name: str, figures: dict[str, Any], as_json: bool) -> None:
@@ -48,8 +124,22 @@ def _print(name: str, figures: dict[str, Any], as_json: bool) -> None:
     table.add_column("figure")
     table.add_column("value", justify="right")
     for key, value in figures.items():
+        if key in ("verdict", "load_average"):
+            continue
         table.add_row(key, json.dumps(value) if not isinstance(value, str) else value)
-    Console().print(table)
+    console = Console()
+    console.print(table)
+    verdict = figures.get("verdict") or {}
+    for target, outcome in verdict.items():
+        style = "green" if outcome == "pass" else "bold red"
+        console.print(f"{target}: [{style}]{outcome}[/{style}]")
+    if not verdict:
+        console.print("no target declared for this bench: figures only")
+    load = figures.get("load_average") or []
+    cpus = os.cpu_count() or 1
+    console.print(f"load average {' '.join(map(str, load)) or 'unknown'} on {cpus} CPUs"
+                  + (" (busy: figures may be slower than on an idle machine)"
+                     if load and load[0] > cpus else ""))
 
 
 def _help() -> str:
@@ -83,7 +173,8 @@ def register(group: click.Group) -> None:
             )
         results: dict[str, Any] = {}
         for key in chosen:
-            results[key] = benches[key]({"quick": quick})
+            run, targets = benches[key]
+            results[key] = _with_verdict(run({"quick": quick}), targets)
         if len(chosen) == 1:
             _print(chosen[0], results[chosen[0]], as_json)
         elif as_json:

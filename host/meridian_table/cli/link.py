@@ -122,7 +122,8 @@ def stats_table(stats: dict[str, Any]) -> Table:
     table = Table(title=f"link {stats.get('state')} {stats.get('port', '')}", title_justify="left")
     table.add_column("host counter")
     table.add_column("value", justify="right")
-    for key in ("frames_in", "frames_out", "crc_errors", "garbage", "events_delivered",
+    for key in ("frames_in", "frames_out", "crc_errors", "garbage", "bad_frames", "stalls",
+                "events_delivered",
                 "duplicates", "gaps", "snapshots", "events_folded", "resends", "reconnects",
                 "plans_sent", "plans_shown", "naks", "faults", "last_rtt_ms", "last_plan_rtt_ms",
                 "board_pending"):

@@ -94,12 +94,15 @@ def _replay(game_id: int, db: Path | None, ply: int | None) -> None:
         table.add_column("#", justify="right")
         table.add_column("player")
         table.add_column("move")
+        table.add_column("removes")
         table.add_column("at")
         for number, event in enumerate(rebuilt.moves[: rebuilt.ply], start=1):
+            removed = event.payload.get("removed")
             table.add_row(
                 str(number),
                 str(event.payload.get("player", "")),
                 str(event.payload["notation"]),
+                " ".join(map(str, removed)) if isinstance(removed, list) else "",
                 _when(event.at),
             )
         console.print(table)

@@ -78,9 +78,16 @@ def _console() -> Console:
 
 
 def _summary_table(profiles: Sequence[Profile]) -> Table:
-    table = Table(title="board profiles")
-    for column in ("name", "game", "sites", "buttons", "scanner", "GPIOs", "LEDs", "budget"):
-        table.add_column(column, justify="right" if column in ("sites", "buttons", "GPIOs", "LEDs") else "left")
+    table = Table(title="board profiles", show_edge=False)
+    # The name is what --profile takes and the game what `play` takes: never cut them;
+    # the other columns fold onto more lines instead of ending in "…".
+    for column, texts in (("name", [p.name for p in profiles]), ("game", [p.game for p in profiles])):
+        table.add_column(column, no_wrap=True, min_width=max(map(len, texts), default=4))
+    for column in ("sites", "buttons", "scanner", "GPIOs", "LEDs", "budget"):
+        if column in ("scanner", "budget"):
+            table.add_column(column, overflow="fold", min_width=len(column))
+        else:
+            table.add_column(column, justify="right", no_wrap=True, min_width=len(column))
     for p in profiles:
         scanner = (
             f"matrix {p.rows}x{p.cols}" if p.shift_chain is None

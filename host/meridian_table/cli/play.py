@@ -13,6 +13,9 @@ JSON line per acknowledged move and per state change (for automation and tests):
     state                              print the whole state
     quit                               stop (end of input does the same)
 
+Each place/lift/toggle first lets the previous change be read (successive lines are
+separate moves), and quitting first settles and logs what the board sensed.
+
 Output lines: {"event": "ready", ...}, {"event": "move", "n": 3, "notation": "G6",
 "player": "light"} (only after the move is in the log), {"event": "undo", ...},
 {"event": "state", "phase": ..., "message": ...}, {"event": "fault", "code": "GHOST",
@@ -33,10 +36,15 @@ from typing import IO, Any
 
 import click
 
+from meridian_table.cli._params import PagePort
+from meridian_table.cli.club import club_replication, remote_side
 from meridian_table.games import registry
 from meridian_table.games.contract import GameSpec, OptionError, OptionSpec, parse_options
+from meridian_table.i18n import LANGUAGES, _, set_language
 from meridian_table.link import UnknownPortError, check_port
 from meridian_table.store import StoreError
+from meridian_table.table.clocks import FLAG_RULES, ClockError, ClockRule
+from meridian_table.table.lobby import TableHost
 from meridian_table.table.presenter import PageState
 from meridian_table.table.runner import RunningTable, SetupError, TableSetup, open_table
 
@@ -107,6 +115,7 @@ class HeadlessPrinter:
                         "diff": state["diff"],
                         "result": state["result"],
                         "link": state["link"]["state"],
+                        "link_detail": state["link"].get("detail", ""),
                     }
                 )
         for record in records:
@@ -114,12 +123,35 @@ class HeadlessPrinter:
 
 
 def _summary(state: PageState) -> tuple[Any, ...]:
+    link = state["link"]
     return (
         state["phase"],
         state["message"],
-        state["link"]["state"],
+        link["state"],
+        # While there is no board, why (a wrong port says so, with advice) is news too.
+        "" if link["state"] in ("connected", "none") else link.get("detail", ""),
         json.dumps(state["diff"], sort_keys=True),
     )
+
+
+class BoardNotices:
+    """Prints (to stderr) each new reason the board is not connected, once: the page
+    is not the only place a wrong `--board` is diagnosed."""
+
+    def __init__(self) -> None:
+        self._last = ""
+        self._lock = threading.Lock()
+
+    def __call__(self, state: PageState) -> None:
+        link = state["link"]
+        quiet = link["state"] in ("connected", "none", "closed")  # closed: we are quitting
+        detail = "" if quiet else str(link.get("detail", ""))
+        with self._lock:
+            if detail == self._last:
+                return
+            self._last = detail
+        if detail:
+            click.echo(f"board: {detail}", err=True)
 
 
 def run_headless(table: RunningTable, lines: IO[str], out: IO[str]) -> None:
@@ -139,10 +171,16 @@ def run_headless(table: RunningTable, lines: IO[str], out: IO[str]) -> None:
             "moves": state["moves"],
             "phase": state["phase"],
             "virtual": table.virtual is not None,
+            "link": state["link"]["state"],
+            "link_detail": state["link"].get("detail", ""),
         }
     )
     try:
         _headless_loop(table, lines, printer)
+        # End of input (or quit) first finishes what the board sensed: the last move is
+        # settled, applied and logged, and printed, before the table closes.
+        settle_board(table, automaton=True)
+        printer(session.state())
     finally:
         # Quitting closes the link next: the table closing is no state change to print.
         unsubscribe()
@@ -163,14 +201,51 @@ def _headless_loop(table: RunningTable, lines: IO[str], printer: HeadlessPrinter
             reply = {"ok": False, "error": str(exc)}
         if not reply.get("ok", False):
             printer.emit({"event": "error", "cmd": line, "error": reply.get("error", "")})
+        # What the command changed is printed before its ack (the session's own
+        # notification may come later, from another thread; the printer prints each once).
+        printer(table.session.state())
         if "state" in reply:
             printer.emit({"event": "full-state", "state": reply["state"]})
         printer.emit({"event": "ack", "cmd": line})
 
 
+SETTLE_TIMEOUT_S = 10.0
+
+
+def settle_board(table: RunningTable, timeout: float = SETTLE_TIMEOUT_S,
+                 automaton: bool = False) -> bool:
+    """Wait until the session has read the virtual board as it stands (every switch set
+    has reached the host) and nothing is settling, and with ``automaton`` until no
+    automaton is thinking; False when ``timeout`` passed first. On a real board only
+    the settling (and thinking) is waited for."""
+    session = table.session
+    vb = table.virtual
+    pause = threading.Event()
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if vb is not None:
+            closed = vb.closed
+            want = {name for name, site in table.profile.sites.items() if site.pos in closed}
+            if session.sensed != want:
+                pause.wait(0.01)
+                continue
+        if not session.settling and not (automaton and _thinking(session.state())):
+            return True
+        pause.wait(0.01)
+    return False
+
+
+def _thinking(state: PageState) -> bool:
+    working = state.get("automaton")
+    return isinstance(working, dict) and working.get("status") == "thinking"
+
+
 def _headless_command(table: RunningTable, verb: str, args: list[str]) -> dict[str, Any]:
     session = table.session
     if verb in ("place", "lift", "toggle"):
+        # The previous change is read first: quick successive lines are separate moves,
+        # as a player's hands make them, not one change of several stones.
+        settle_board(table)
         if len(args) != 1:
             # A ValueError, not a UsageError: one mistyped line must not end the session.
             raise ValueError(f"{verb} takes one site, e.g. '{verb} G6'; got {' '.join(args)!r}")
@@ -187,29 +262,33 @@ def _headless_command(table: RunningTable, verb: str, args: list[str]) -> dict[s
         if verb == "toggle":
             vb.toggle(table.profile.sites[site].pos)
         else:
-            vb.set_site(site, verb == "place")
+            closed = verb == "place"
+            vb.set_site(site, closed)
+            # Acknowledged once the host has the switch (a loaded machine can take longer
+            # than `wait`'s first pause), so `place X` then `wait` always reads X.
+            pause = threading.Event()
+            deadline = time.monotonic() + 5
+            while (site in session.sensed) != closed and time.monotonic() < deadline:
+                pause.wait(0.002)
         return {"ok": True}
     if verb == "button" and len(args) == 1:
         return session.command({"cmd": "button", "name": args[0]})
-    if verb == "choose" and len(args) == 2:
-        return session.command({"cmd": "choose", "field": args[0], "value": args[1]})
+    if verb == "choose" and len(args) >= 2:
+        # The value is the rest of the line: an answer may have words (an action).
+        return session.command({"cmd": "choose", "field": args[0], "value": " ".join(args[1:])})
     if verb == "seat" and len(args) == 2:
         automaton = None if args[1] == "person" else args[1]
         return session.command({"cmd": "seat", "seat": args[0], "automaton": automaton})
     if verb == "agree" and len(args) == 1:
         return session.command({"cmd": "agree", "player": args[0]})
     if verb == "wait":
-        pause = threading.Event()
-        deadline = time.monotonic() + 10
-        pause.wait(0.05)  # let a switch just set reach the host before asking
-        while session.settling and time.monotonic() < deadline:
-            pause.wait(0.01)
+        settle_board(table, automaton=True)
         return {"ok": True, "state": session.state()}
     if verb == "state":
         return {"ok": True, "state": session.state()}
     raise ValueError(
         f"unknown headless command {' '.join([verb, *args])!r}; use place, lift, toggle, "
-        "button NAME, choose FIELD VALUE, agree SEAT, seat N AUTOMATON|person, wait, state "
+        "button NAME, choose FIELD VALUE..., agree SEAT, seat N AUTOMATON|person, wait, state "
         "or quit"
     )
 
@@ -319,11 +398,29 @@ _COMMON_OPTIONS = (
                  help="Player names in seat order: Ann,Bob."),
     click.option("--seat", "seat", multiple=True, metavar="N=AUTOMATON",
                  help="Give seat N to an automaton (e.g. 2=random); repeatable."),
+    click.option("--clock", default=None, metavar="KIND:TIME[+EXTRA]",
+                 help="Players' clocks: sudden:10m, fischer:5m+3s (increment), "
+                 "bronstein:5m+5s (delay) or turn:90s (a timer per turn)."),
+    click.option("--flag", "flag_rule", type=click.Choice(list(FLAG_RULES)), default="lose",
+                 show_default=True,
+                 help="When a clock runs out: lose (that player loses), score (the count "
+                 "decides) or warn (play on)."),
+    click.option("--clock-leds", is_flag=True,
+                 help="Show low time on the board too: the mover's lit points breathe."),
+    click.option("--lang", default=None, type=click.Choice(["auto", *LANGUAGES]),
+                 help="The table's language: en or fr (default: the first page's browser, "
+                 "else the system's)."),
     click.option("--resume", is_flag=True, help="Continue the last unfinished game."),
     click.option("--db", default=None,
                  help="Game log file (default: $MERIDIAN_TABLE_DB, else the user data dir)."),
+    click.option("--club", default=None, metavar="URL",
+                 help="Replicate this table's log to a club (docs/CLUB.md; default: the "
+                 "one saved by `club join`)."),
+    click.option("--remote", default=None, metavar="GAME-ID",
+                 help="Play your seats of the club's remote game GAME-ID; the other "
+                 "table's moves light up here (docs/CLUB.md)."),
     click.option("--host", default="127.0.0.1", show_default=True, help="Page address."),
-    click.option("--port", default=8765, show_default=True, type=click.IntRange(0, 65535),
+    click.option("--port", default=8765, show_default=True, type=PagePort("--board"),
                  help="Page port (0: any free one)."),
     click.option("--settle-ms", default=300, show_default=True, type=click.IntRange(0, 5000),
                  help="How long the board must be still before a change counts."),
@@ -337,6 +434,8 @@ def _play(spec: GameSpec, kwargs: dict[str, Any]) -> None:
     board = str(kwargs.pop("board"))
     resume = bool(kwargs.pop("resume"))
     db = kwargs.pop("db")
+    club = kwargs.pop("club")
+    remote = kwargs.pop("remote")
     host = str(kwargs.pop("host"))
     port = int(kwargs.pop("port"))
     headless = bool(kwargs.pop("headless"))
@@ -345,6 +444,20 @@ def _play(spec: GameSpec, kwargs: dict[str, Any]) -> None:
     settle_ms = int(kwargs.pop("settle_ms"))
     sim_mode = str(kwargs.pop("sim_mode"))
     seats = parse_seats(tuple(kwargs.pop("seat")), spec)
+    lang = kwargs.pop("lang")
+    set_language(lang)
+    clock_text = kwargs.pop("clock")
+    flag_rule = str(kwargs.pop("flag_rule"))
+    clock_leds = bool(kwargs.pop("clock_leds"))
+    clock = None
+    if clock_text:
+        if resume:
+            raise click.BadParameter("--resume continues the logged game with its own clocks; "
+                                     "leave --clock out", param_hint="--clock")
+        try:
+            clock = ClockRule.parse(clock_text, flag=flag_rule, leds=clock_leds).to_setting()
+        except ClockError as exc:
+            raise click.BadParameter(str(exc), param_hint="--clock") from None
     if board != "sim":
         try:
             check_port(board)
@@ -376,6 +489,8 @@ def _play(spec: GameSpec, kwargs: dict[str, Any]) -> None:
     setting: dict[str, Any] = dict(settings)
     if seats:
         setting["seats"] = seats
+    if clock is not None:
+        setting["clock"] = clock
     setup = TableSetup(
         game=spec.id,
         board=board,
@@ -388,18 +503,29 @@ def _play(spec: GameSpec, kwargs: dict[str, Any]) -> None:
         settle_s=settle_ms / 1000.0,
         sim_mode=sim_mode,
     )
+    setup, link = remote_side(setup, club, remote)
     try:
         table = open_table(setup)
     except (SetupError, StoreError, ValueError, OSError) as exc:
         raise click.ClickException(str(exc)) from exc
-    with table:
-        if table.notice:
-            click.echo(table.notice, err=headless)
-        _watch_firmware(table, headless)
-        if headless:
+    if headless:
+        with table, club_replication(table, club, headless, link):
+            if table.notice:
+                click.echo(table.notice, err=True)
+            # Why the board is not there (a port that never answers, say), in the terminal.
+            table.session.subscribe(BoardNotices())
+            _watch_firmware(table, headless)
             run_headless(table, sys.stdin, sys.stdout)
-            return
-        _serve(table, host, port)
+        return
+    # The page may start new games and rematches: the host closes whichever table is
+    # in play when the command ends. The club replicates the game the command opened.
+    with TableHost(table, lang_fixed=lang not in (None, "auto")) as lobby, \
+            club_replication(table, club, headless, link):
+        if table.notice:
+            click.echo(table.notice)
+        table.session.subscribe(BoardNotices())
+        _watch_firmware(table, headless)
+        _serve(lobby, host, port)
 
 
 def _watch_firmware(table: RunningTable, headless: bool) -> None:
@@ -449,30 +575,30 @@ def register(group: click.Group) -> None:
         play.add_command(_game_command(spec))
 
 
-def _serve(table: RunningTable, host: str, port: int) -> None:
+def _serve(lobby: TableHost, host: str, port: int) -> None:
     from meridian_table.web import WebServerError, serve
 
+    table = lobby.table
     try:
-        server = serve(table.session, host, port)
+        server = serve(lobby, host, port)
     except (WebServerError, ValueError) as exc:
         raise click.ClickException(str(exc)) from exc
     with server:
         state = table.session.state()
-        what = "resumed" if table.resumed else "new"
-        click.echo(
-            f"{what} {state['game']} game {state['game_id'] or ''} on "
-            f"{'the virtual board' if table.virtual is not None else table.link.port}"
-        )
+        where = _("the virtual board") if table.virtual is not None else str(table.link.port)
+        line = (_("resumed {game} game {id} on {where}") if table.resumed
+                else _("new {game} game {id} on {where}"))
+        click.echo(line.format(game=state["game"], id=state["game_id"] or "", where=where))
         options = state.get("options") or {}
         if options.get("deck") == "digital" and options.get("seed") is not None:
-            click.echo(f"digital deck shuffled with seed {options['seed']} "
-                       f"(--seed {options['seed']} deals this game again)")
-        click.echo(f"Table page: {server.url}")
+            click.echo(_("digital deck shuffled with seed {seed} (--seed {seed} deals this "
+                         "game again)").format(seed=options["seed"]))
+        click.echo(_("Table page: {url}").format(url=server.url))
         if server.token:
-            click.echo(f"Access token (for other devices): {server.token}")
-        click.echo("Press Ctrl-C to stop; the game is saved and `--resume` continues it.")
+            click.echo(_("Access token (for other devices): {token}").format(token=server.token))
+        click.echo(_("Press Ctrl-C to stop; the game is saved and `--resume` continues it."))
         try:
             while server.running:
                 server.wait(0.5)
         except KeyboardInterrupt:
-            click.echo("stopping")
+            click.echo(_("stopping"))

@@ -8,6 +8,13 @@ Virtual boards started with ``meridian-table sim`` register themselves in a smal
 directory of JSON files (one per running sim, removed when it stops or is unplugged),
 so ``Link(port="auto")`` falls back to a virtual board when no Pico is plugged in, and
 ``Link(port="sim")`` picks a virtual board only.
+
+Port names differ by system, and pyserial's ``list_ports`` gives each system's own:
+``/dev/ttyACM0`` on Linux; ``/dev/cu.usbmodem1101`` on macOS (the "callout" device,
+which opens without waiting for a carrier; its twin ``/dev/tty.usbmodem1101`` is not
+listed); ``COM5`` on Windows (pyserial adds the prefix that COM10 and up need).
+Several boards are listed in natural order (COM9 before COM10). A virtual
+board's port is a pty path, or ``socket://127.0.0.1:PORT`` where there is no pty.
 """
 
 from __future__ import annotations
@@ -15,6 +22,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 import stat
 import sys
 import tempfile
@@ -22,8 +30,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import platformdirs
+import psutil
 import serial
 from serial.tools import list_ports
+
+from meridian_table.textload import json_loads
 
 LOGGER = logging.getLogger(__name__)
 
@@ -50,8 +61,13 @@ def find_picos(serial_number: str | None = None) -> list[Candidate]:
         if serial_number is not None and info.serial_number != serial_number:
             continue
         found.append(Candidate(info.device, "pico", info.description or "", info.serial_number))
-    found.sort(key=lambda c: c.port)
+    found.sort(key=lambda c: port_order(c.port))
     return found
+
+
+def port_order(port: str) -> tuple[str | int, ...]:
+    """Sort key: numbers compare as numbers (COM9 before COM10, ttyACM2 before ttyACM10)."""
+    return tuple(int(part) if part.isdigit() else part for part in re.split(r"(\d+)", port))
 
 
 def registry_dir() -> Path:
@@ -66,28 +82,28 @@ def registry_dir() -> Path:
 
 
 def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
+    # Not os.kill(pid, 0): on Windows that terminates the process.
+    return psutil.pid_exists(pid)
+
+
+def _present(port: str) -> bool:
+    """A pty must still exist; a ``socket://`` port is withdrawn with its registry file."""
+    return "://" in port or os.path.exists(port)
 
 
 def find_sims() -> list[Candidate]:
-    """Every registered virtual board whose process is alive and whose pty exists."""
+    """Every registered virtual board whose process is alive and whose port exists."""
     folder = registry_dir()
     found: list[Candidate] = []
     if not folder.is_dir():
         return found
     for entry in sorted(folder.glob("*.json")):
         try:
-            data = json.loads(entry.read_text())
+            data = json_loads(entry.read_text())
             port, pid = str(data["port"]), int(data["pid"])
         except (OSError, ValueError, KeyError, TypeError):
             continue
-        if _alive(pid) and os.path.exists(port):
+        if _alive(pid) and _present(port):
             found.append(Candidate(port, "sim", str(data.get("board", ""))))
     return found
 

@@ -11,6 +11,9 @@ import logging
 from dataclasses import dataclass, field
 from typing import Literal
 
+from meridian_fw.config import MAX_COLS, MAX_LEDS, MAX_ROWS
+from meridian_table.link import fields as grammar
+
 LOGGER = logging.getLogger(__name__)
 
 State = Literal["searching", "connected", "version-mismatch", "closed"]
@@ -76,11 +79,11 @@ class Hello:
         """Parse HELLO's fields; raises ValueError naming the bad field."""
         if len(fields) < 8:
             raise ValueError(f"HELLO needs 8 fields (proto fw board rows cols leds caps boot), got {fields!r}")
-        try:
-            proto = int(fields[0])
-            rows, cols, leds = int(fields[3]), int(fields[4]), int(fields[5])
-        except ValueError:
-            raise ValueError(f"HELLO has a non-numeric proto/rows/cols/leds field: {fields!r}") from None
+        # The bounds are the firmware's own (meridian_fw.config): a board cannot say more.
+        proto = grammar.dec(fields[0], "HELLO protocol", 65535)
+        rows = grammar.dec(fields[3], "HELLO rows", MAX_ROWS, 1)
+        cols = grammar.dec(fields[4], "HELLO cols", MAX_COLS, 1)
+        leds = grammar.dec(fields[5], "HELLO leds", MAX_LEDS)
         caps = frozenset(c for c in fields[6].split(",") if c and c != "-")
         return cls(proto, fields[1], fields[2], rows, cols, leds, caps, fields[7])
 

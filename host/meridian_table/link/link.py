@@ -13,8 +13,11 @@ Callbacks run on the link's reader thread; keep them short or hand off to a queu
 from __future__ import annotations
 
 import logging
+import re
+import sys
 import threading
 import time
+import traceback
 from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
@@ -24,6 +27,7 @@ from meridian_fw import wire
 from meridian_table import __version__ as HOST_VERSION
 from meridian_table.ledplan import LedPlan
 from meridian_table.link import discovery
+from meridian_table.link import fields as grammar
 from meridian_table.link.events import (
     BoardFault,
     Hello,
@@ -48,6 +52,8 @@ PLAN_RETRY = 1.0  # s without SHOWN: resend the plan
 SEARCH_BACKOFF = (0.1, 2.0)  # s: first and longest wait between searches
 MISMATCH_RETRY = 5.0  # s: how often to re-check a board that speaks another protocol
 MAX_GEN = (1 << 30) - 1  # plan generations stay small ints on the RP2040
+T_MS_MAX = (1 << 30) - 1  # SENSE times are ticks_ms modulo 2**30
+STALL_AFTER = 5.0  # s without a turn of the reader loop: the link thread is stuck
 
 
 class SerialLike(Protocol):
@@ -114,19 +120,49 @@ def mismatch_message(board_proto: int, board_fw: str, port: str) -> str:
     )
 
 
-def _closed_from_masks(rows: int, cols: int, masks: Iterable[str]) -> frozenset[int]:
+def no_hello(port: str, received: int) -> str:
+    """Why a port that never said HELLO is not the board, and what to try next."""
+    heard = ("it sent nothing" if received == 0
+             else f"it sent {received} bytes that are not Meridian frames")
+    return (f"no HELLO from {port} within {HELLO_TIMEOUT:g} s ({heard}): is this the Pico? "
+            f"try `meridian-table monitor {port}`, or `--board auto` to find it by USB")
+
+
+def _closed_from_masks(rows: int, cols: int, masks: list[str]) -> frozenset[int]:
+    """The closed positions of a SNAP's row masks; raises ValueError unless there is one
+    upper-case hex mask per row with no bit beyond the last column."""
+    if len(masks) != rows:
+        raise ValueError(f"SNAP has {len(masks)} row masks for a board of {rows} rows")
     closed: set[int] = set()
     for row, text in enumerate(masks):
-        if row >= rows:
-            break
-        mask = int(text, 16)
-        col = 0
-        while mask:
-            if mask & 1 and col < cols:
-                closed.add(row * cols + col)
-            mask >>= 1
-            col += 1
+        mask = grammar.hex_mask(text, f"SNAP row {row} mask", cols)
+        closed.update(row * cols + col for col in range(cols) if mask >> col & 1)
     return frozenset(closed)
+
+
+def _sense_event(seq: int, fields: list[str], hello: Hello) -> SenseEvent:
+    """A SENSE frame's event; raises ValueError for a field the firmware cannot send."""
+    if len(fields) != 3:
+        raise ValueError(f"SENSE needs 3 fields (t pos st), got {len(fields)}")
+    if seq == 0:
+        raise ValueError("SENSE event number 0 is never used")
+    t_ms = grammar.dec(fields[0], "SENSE time", T_MS_MAX)
+    pos = grammar.dec(fields[1], "SENSE position", hello.rows * hello.cols - 1)
+    return SenseEvent(seq, t_ms, pos, grammar.flag(fields[2], "SENSE state"))
+
+
+_STAT_KEY = re.compile(r"[a-z_]{1,16}")
+
+
+def _board_counters(fields: list[str]) -> dict[str, str]:
+    """A STATS frame's ``key=value`` counters; raises ValueError for any other field."""
+    out: dict[str, str] = {}
+    for text in fields:
+        key, eq, value = text.partition("=")
+        if not eq or _STAT_KEY.fullmatch(key) is None:
+            raise ValueError(f"STATS field {text!r} is not key=value")
+        out[key] = str(grammar.dec(value, f"STATS {key}", (1 << 32) - 1))
+    return out
 
 
 class _Lost(Exception):
@@ -151,6 +187,7 @@ class Link:
         lost_after: float = LOST_AFTER,
         ping_interval: float = PING_INTERVAL,
         clock: Callable[[], float] = time.monotonic,
+        stall_after: float = STALL_AFTER,
     ) -> None:
         if isinstance(port, str) and not port.strip():
             raise ValueError("port is empty: give a device path, a pyserial URL or \"auto\"")
@@ -166,6 +203,10 @@ class Link:
         self._wlock = threading.RLock()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._watchdog: threading.Thread | None = None
+        self._stall_after = stall_after
+        self._turned_at = time.monotonic()  # the reader loop's last turn (real time)
+        self._stalled = False
         self._ser: SerialLike | None = None
         self._port_name = ""
         self._state: State = "searching"
@@ -198,6 +239,8 @@ class Link:
             "callback_errors": 0,
             "faults": 0,
             "naks": 0,
+            "bad_frames": 0,
+            "stalls": 0,
         }
         self._ack_dirty = False
         self._snap_requested = False
@@ -220,8 +263,13 @@ class Link:
         if self._stop.is_set():
             raise LinkError("this Link was closed; create a new one")
         if self._thread is None:
+            self._turned_at = time.monotonic()
             self._thread = threading.Thread(target=self._run, name="meridian-link", daemon=True)
             self._thread.start()
+            self._watchdog = threading.Thread(
+                target=self._watch, name="meridian-link-watchdog", daemon=True
+            )
+            self._watchdog.start()
 
     def close(self) -> None:
         """Stop the thread and close the port. Safe to call twice."""
@@ -233,8 +281,9 @@ class Link:
                 cancel()
             except (OSError, serial.SerialException):
                 pass
-        if self._thread is not None and self._thread is not threading.current_thread():
-            self._thread.join(timeout=5)
+        for thread in (self._thread, self._watchdog):
+            if thread is not None and thread is not threading.current_thread():
+                thread.join(timeout=5)
         self._set_state("closed", "closed by the host")
 
     def subscribe(self, callback: Subscriber) -> Callable[[], None]:
@@ -455,6 +504,29 @@ class Link:
                 backoff = SEARCH_BACKOFF[0]
                 self._stop.wait(backoff)
 
+    def _watch(self) -> None:
+        """The watchdog: the reader loop turns at least every READ_TIMEOUT while
+        connected, so a loop that has not turned for ``stall_after`` seconds is stuck
+        (a subscriber that never returns, a bug in a parser). Its own timers cannot
+        notice that, so this thread says so: the state leaves "connected", with the
+        place it is stuck in the log. When the loop turns again it reconnects and
+        resynchronises from a snapshot."""
+        while not self._stop.wait(min(0.5, self._stall_after / 4)):
+            idle = time.monotonic() - self._turned_at
+            if self._stalled or self._state != "connected" or idle < self._stall_after:
+                continue
+            self._stalled = True
+            self._bump("stalls")
+            thread = self._thread
+            frame = sys._current_frames().get(thread.ident or -1) if thread else None
+            where = "".join(traceback.format_stack(frame)) if frame is not None else "?"
+            LOGGER.error("link thread stuck for %.1f s; it is at:\n%s", idle, where)
+            self._set_state(
+                "searching",
+                f"the link stopped reading {self._port_name} (stuck for {idle:.0f} s); "
+                f"the board's moves are not being read until it recovers",
+            )
+
     def _session(self, ser: SerialLike, port: str) -> str:
         """Talk to one open port until it is lost, closed or mismatched."""
         with self._wlock:
@@ -470,7 +542,12 @@ class Link:
         self._send("WHO", ())
         last_who = now
         connected = False
+        bytes_at_open = self._stats["bytes_in"]
         while not self._stop.is_set():
+            self._turned_at = time.monotonic()
+            if self._stalled:
+                self._stalled = False
+                raise _Lost("the link thread was stuck; reconnecting to resynchronise")
             try:
                 waiting = ser.in_waiting
                 data = ser.read(waiting if waiting > 0 else 1)
@@ -512,7 +589,7 @@ class Link:
                     self._send("WHO", ())
                     last_who = now
                 if now - opened_at >= HELLO_TIMEOUT and now - last_rx >= HELLO_TIMEOUT:
-                    raise _Lost(f"no HELLO from {port} within {HELLO_TIMEOUT:g} s")
+                    raise _Lost(no_hello(port, self._stats["bytes_in"] - bytes_at_open))
                 continue
             if now - last_rx >= self._lost_after:
                 raise _Lost(f"no frame for {now - last_rx:.1f} s")
@@ -564,32 +641,37 @@ class Link:
                 return self._on_hello(fields, port, now)
             if not connected:
                 return ""  # nothing means anything before we know which boot this is
+            hello = self._hello
+            if hello is None:
+                return ""
             if kind == "SENSE":
-                event = SenseEvent(frame.seq, int(fields[0]), int(fields[1]), fields[2] == "1")
+                event = _sense_event(frame.seq, fields, hello)
                 self._deliver(self._seq.sense(event, now))
                 self._ack_dirty = True
             elif kind == "SNAP":
-                hello = self._hello
-                if hello is None:
-                    return ""
-                closed = _closed_from_masks(int(fields[1]), hello.cols, fields[2:])
+                if len(fields) < 2:
+                    raise ValueError("SNAP needs its last event number and its row count")
+                last = grammar.dec(fields[0], "SNAP last event", wire.MAX_SEQ)
+                rows = grammar.dec(fields[1], "SNAP rows", hello.rows, hello.rows)
+                closed = _closed_from_masks(rows, hello.cols, fields[2:])
                 reason = "request" if self._snap_requested else "reconnect"
                 self._snap_requested = False
-                self._deliver(self._seq.snapshot(Snapshot(int(fields[0]), closed, reason), now))
+                self._deliver(self._seq.snapshot(Snapshot(last, closed, reason), now))
                 self._ack_dirty = True
                 return "snap"
             elif kind == "BEAT":
-                self._board_pending = int(fields[1])
+                self._board_pending = grammar.dec(fields[1], "BEAT pending", wire.MAX_SEQ)
             elif kind == "PONG":
-                sent = self._pings.pop(int(fields[0]), None)
+                token = grammar.dec(fields[0], "PONG token", wire.MAX_SEQ)
+                sent = self._pings.pop(token, None)
                 if sent is not None:
                     self._stats["last_rtt_ms"] = round((now - sent) * 1000, 3)
             elif kind == "SHOWN":
-                self._on_shown(int(fields[0]), now)
+                self._on_shown(grammar.dec(fields[0], "SHOWN generation", MAX_GEN), now)
             elif kind == "NAK":
                 self._on_nak(fields)
             elif kind == "STATS":
-                self._board_stats = dict(f.split("=", 1) for f in fields if "=" in f)
+                self._board_stats = _board_counters(fields)
             elif kind == "FAULT":
                 self._bump("faults")
                 code = fields[0] if fields else "?"
@@ -606,13 +688,14 @@ class Link:
             else:
                 LOGGER.debug("ignored frame %r", frame)
         except (ValueError, IndexError) as exc:
-            self._bump("garbage")
+            # CRC-valid but not what the firmware sends: drop it, count it, say why.
+            self._bump("bad_frames")
             LOGGER.warning("malformed %s frame %r: %s", kind, fields, exc)
         return ""
 
     def _on_hello(self, fields: list[str], port: str, now: float) -> str:
         try:
-            proto = int(fields[0])
+            proto = grammar.dec(fields[0], "HELLO protocol", wire.MAX_SEQ)
         except (ValueError, IndexError):
             raise _Lost(f"HELLO without a protocol version: {fields!r}") from None
         if proto != wire.PROTOCOL_VERSION:
@@ -667,7 +750,8 @@ class Link:
         LOGGER.warning("board refused: %s", " ".join(fields))
         if len(fields) >= 2 and fields[0] == "PLAN":
             with self._wlock:
-                if int(fields[1]) == self._gen and self._plan is not None:
+                gen = grammar.dec(fields[1], "NAK PLAN generation", MAX_GEN)
+                if gen == self._gen and self._plan is not None:
                     self._nak_streak += 1
                     if self._nak_streak == 1:
                         self._bump("resends")

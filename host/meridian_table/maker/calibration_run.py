@@ -34,6 +34,7 @@ from meridian_table.maker.calibration import (
     Step,
 )
 from meridian_table.profiles.writer import write_atomically
+from meridian_table.textload import json_loads
 
 LOGGER = logging.getLogger(__name__)
 
@@ -94,7 +95,7 @@ def save_progress(path: Path, machine: Calibration) -> None:
 def load_progress(path: Path) -> dict[str, Any]:
     """Read a progress file; CalibrationError names it when it is unreadable."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json_loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise CalibrationError(
             f"{path}: cannot read the calibration progress ({exc}); delete it to start again"

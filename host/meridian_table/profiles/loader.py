@@ -27,6 +27,7 @@ from meridian_table.profiles.model import (
     Site,
 )
 from meridian_table.resources import package_path
+from meridian_table.textload import json_loads, toml_loads
 
 LOGGER = logging.getLogger(__name__)
 
@@ -120,9 +121,9 @@ def load_profile(name_or_path: str | Path) -> Profile:
         raise ProfileError(source, "(file)", f"cannot be read ({exc})", "check its permissions") from exc
     try:
         if path.suffix == ".toml":
-            data: Any = tomllib.loads(raw.decode("utf-8"))
+            data: Any = toml_loads(raw.decode("utf-8"))
         else:
-            data = json.loads(raw.decode("utf-8"))
+            data = json_loads(raw.decode("utf-8"))
     except UnicodeDecodeError as exc:
         raise ProfileError(
             source, "(file)", f"is not UTF-8 text (byte {exc.start} cannot be read)",

@@ -1,4 +1,4 @@
-"""The virtual board: the real firmware with the simulated HAL, behind a pty.
+"""The virtual board: the real firmware with the simulated HAL, behind a pty or a socket.
 
 See ``meridian_table.sim.board`` and docs/LINK.md.
 """
@@ -8,8 +8,9 @@ from meridian_table.sim.board import (
     RGB,
     Mode,
     VirtualBoard,
-    VirtualBoardError,
     micropython_binary,
 )
+from meridian_table.sim.transport import TransportError, VirtualBoardError
 
-__all__ = ["MODES", "RGB", "Mode", "VirtualBoard", "VirtualBoardError", "micropython_binary"]
+__all__ = ["MODES", "RGB", "Mode", "TransportError", "VirtualBoard", "VirtualBoardError",
+           "micropython_binary"]

@@ -1,15 +1,18 @@
-"""The virtual board: the real firmware on the simulated HAL, reached through a pty.
+"""The virtual board: the real firmware on the simulated HAL, behind a pty or a socket.
 
 Two ways to run the firmware:
 
 - ``mode="cpython"``: ``meridian_fw.app.App`` runs in a thread of this process with
-  ``SimHal``; its serial reads and writes the pty master directly.
+  ``SimHal``; its serial reads and writes the board's port directly.
 - ``mode="micropython"``: the MicroPython unix port (``.venv/bin/micropython``) runs
   ``mp_entry.py`` with the firmware on its path. Its stdin/stdout are the serial line,
   bridged to the pty by one thread here; a pipe carries switch changes to it and its
   stderr carries every rendered LED frame back.
 
 Either way the host's real pyserial path is used: open ``vb.port`` like a Pico's port.
+The port is a pty (``/dev/pts/N``) where there is one, else a loopback socket that
+pyserial opens as ``socket://127.0.0.1:PORT`` (Windows; ``transport="socket"`` or
+``MERIDIAN_TABLE_SIM_TRANSPORT=socket`` anywhere): see ``meridian_table.sim.transport``.
 ``unplug()`` closes the pty (the path vanishes, open handles fail) while the firmware
 keeps running and queueing events; ``replug()`` opens a new pty, whose path may
 differ, so hand ``vb.find_port`` to ``Link`` to follow it.
@@ -23,6 +26,7 @@ import logging
 import os
 import select
 import shutil
+import socket
 import subprocess
 import sys
 import threading
@@ -33,7 +37,14 @@ from typing import Any, Literal, Protocol
 
 from meridian_table.link import discovery
 from meridian_table.resources import firmware_root, package_path
-from meridian_table.sim.pty import Pty
+from meridian_table.sim.transport import (
+    BoardPort,
+    Selectable,
+    Transport,
+    VirtualBoardError,
+    choose,
+    open_port,
+)
 
 LOGGER = logging.getLogger(__name__)
 
@@ -43,10 +54,17 @@ MODES: tuple[Mode, ...] = ("cpython", "micropython")
 MP_HEAPSIZE = "192k"  # the Pico's free heap, so the unix port fails where the Pico would
 # The MicroPython process's script: a module of this package, run as a file.
 ENTRY_MODULE = "mp_entry.py"
-
-
-class VirtualBoardError(RuntimeError):
-    """The virtual board could not start or stopped unexpectedly."""
+# The simulated Pico scans at the profile's rate only while something happens (a switch
+# changed, a frame was drawn: debouncing and LED effects need every scan) and for
+# BUSY_S after, or for HOST_BUSY_S after the host wrote (a plan is drawn in the next
+# frame slot, FRAME_MS = 20 ms later); otherwise it sleeps up to QUIET_MS between scans,
+# waking at once when the host writes or a switch changes. A simulated switch changes
+# only through set_switch(), so no change can be missed; its timers (heartbeat, resends,
+# "no host") fire at most QUIET_MS late. This keeps an idle table near 0 % CPU (bench
+# host) without slowing a plan or a switch (bench link).
+QUIET_MS = 100
+BUSY_S = 0.25
+HOST_BUSY_S = 0.05
 
 
 class _ProfileLike(Protocol):
@@ -90,9 +108,14 @@ class VirtualBoard:
         *,
         register: bool = False,
         closed: set[int] | frozenset[int] = frozenset(),
+        transport: Transport | None = None,
     ) -> None:
         if mode not in MODES:
             raise ValueError(f"virtual board mode {mode!r} is not one of {MODES}")
+        self._transport_request = transport
+        #: "pty" or "socket" (``meridian_table.sim.transport.choose``), fixed by start();
+        #: start() raises TransportError (a VirtualBoardError) naming a bad one.
+        self.transport: Transport | None = None
         if isinstance(board, str):
             from meridian_table.profiles import load_profile
 
@@ -131,7 +154,7 @@ class VirtualBoard:
         self._frame_time = 0.0
         self._listeners: list[Callable[[list[RGB]], None]] = []
         self._serial_taps: list[Callable[[bytes, float], None]] = []
-        self._pty: Pty | None = None
+        self._pty: BoardPort | None = None
         self._last_path = ""
         self._started = False
         self._stopped = False
@@ -142,7 +165,8 @@ class VirtualBoard:
 
     def __repr__(self) -> str:
         name = self.config.get("board", "?")
-        return f"<VirtualBoard {name!r} mode={self.mode!r} port={self._last_path!r}>"
+        return (f"<VirtualBoard {name!r} mode={self.mode!r} transport={self.transport!r} "
+                f"port={self._last_path!r}>")
 
     def __enter__(self) -> VirtualBoard:
         self.start()
@@ -157,8 +181,9 @@ class VirtualBoard:
             raise VirtualBoardError("this virtual board was closed; create a new one")
         if self._started:
             return self
+        self.transport = choose(self._transport_request)
         self._started = True
-        self._pty = Pty()
+        self._pty = open_port(self.transport)
         self._last_path = self._pty.path
         backend: _Backend
         if self.mode == "cpython":
@@ -219,7 +244,7 @@ class VirtualBoard:
         with self._lock:
             if self._pty is not None or self._stopped:
                 return
-            self._pty = Pty()
+            self._pty = open_port(self.transport or choose(self._transport_request))
             self._last_path = self._pty.path
             if self._backend is not None:
                 self._backend.rebind(self._pty)
@@ -426,7 +451,7 @@ class VirtualBoard:
             except Exception:
                 LOGGER.exception("virtual board frame listener failed")
 
-    def _current_pty(self) -> Pty | None:
+    def _current_pty(self) -> BoardPort | None:
         return self._pty
 
     def _announce(self) -> None:
@@ -448,18 +473,41 @@ class _Backend(Protocol):
 
     def reset(self) -> None: ...
 
-    def rebind(self, pty: Pty | None) -> None: ...
+    def rebind(self, pty: BoardPort | None) -> None: ...
 
     def set_switch(self, pos: int, closed: bool) -> None: ...
+
+
+def _wake_pair() -> tuple[socket.socket, socket.socket]:
+    """A self-wake channel for select(): a socket pair, since Windows' select() takes
+    sockets only (a pipe would do on POSIX)."""
+    r, w = socket.socketpair()
+    r.setblocking(False)
+    w.setblocking(False)
+    return r, w
+
+
+def _poke(w: socket.socket) -> None:
+    try:
+        w.send(b"x")
+    except OSError:
+        pass  # full (a wake is pending anyway) or closed (stopping)
+
+
+def _drain(r: socket.socket) -> None:
+    try:
+        r.recv(64)
+    except OSError:
+        pass
 
 
 # -- CPython: the firmware in a thread -------------------------------------------------------
 
 
 class _PtySerial:
-    """The SimHal serial (``read_byte``/``write``) on the pty master; never blocks."""
+    """The SimHal serial (``read_byte``/``write``) on the board's port; never blocks."""
 
-    def __init__(self, pty: Pty | None, tap: Callable[[bytes | bytearray | memoryview], None]
+    def __init__(self, pty: BoardPort | None, tap: Callable[[bytes | bytearray | memoryview], None]
                  ) -> None:
         self.pty = pty
         self._tap = tap
@@ -492,12 +540,16 @@ class _CPythonBackend:
     def __init__(self, vb: VirtualBoard) -> None:
         self.vb = vb
         self.serial = _PtySerial(vb._current_pty(), vb._serial_out)
-        self._wake_r, self._wake_w = os.pipe()
-        os.set_blocking(self._wake_r, False)
-        os.set_blocking(self._wake_w, False)
+        self._wake_r, self._wake_w = _wake_pair()
         self._thread: threading.Thread | None = None
         self._app: Any = None
         self._hal: Any = None
+        self._busy_until = time.monotonic() + BUSY_S
+
+    def _busy(self, seconds: float = BUSY_S) -> None:
+        until = time.monotonic() + seconds
+        if until > self._busy_until:
+            self._busy_until = until
 
     def _boot(self) -> None:
         # The firmware is MicroPython-dialect code without annotations: use it as Any.
@@ -512,6 +564,7 @@ class _CPythonBackend:
 
             def show(self) -> None:
                 self._inner.show()
+                backend._busy()
                 backend.vb._rendered(self.buf)
 
         class _Hal(SimHal):  # type: ignore[misc]
@@ -533,25 +586,22 @@ class _CPythonBackend:
 
     def _idle(self, ms: int) -> None:
         # Sleep until the next scan is due, but wake at once when the host writes.
-        fds = [self._wake_r]
         pty = self.serial.pty
-        if pty is not None and pty.master is not None:
-            fds.append(pty.master)
+        port_fds = pty.selectables() if pty is not None else []
+        fds: list[Selectable] = [self._wake_r, *port_fds]
+        if ms < QUIET_MS and time.monotonic() >= self._busy_until:
+            ms = QUIET_MS
         try:
             ready, _, _ = select.select(fds, [], [], ms / 1000)
-        except (OSError, ValueError):  # the pty closed under us (unplug)
+        except (OSError, ValueError):  # the port closed under us (unplug)
             return
         if self._wake_r in ready:
-            try:
-                os.read(self._wake_r, 64)
-            except BlockingIOError:
-                pass
+            _drain(self._wake_r)
+        if any(fd in ready for fd in port_fds):
+            self._busy(HOST_BUSY_S)
 
     def _wake(self) -> None:
-        try:
-            os.write(self._wake_w, b"x")
-        except (BlockingIOError, OSError):
-            pass
+        _poke(self._wake_w)
 
     def start(self) -> None:
         self._boot()
@@ -562,11 +612,8 @@ class _CPythonBackend:
             self._wake()
         if self._thread is not None:
             self._thread.join(timeout=5)
-        for fd in (self._wake_r, self._wake_w):
-            try:
-                os.close(fd)
-            except OSError:
-                pass
+        self._wake_r.close()
+        self._wake_w.close()
 
     def reset(self) -> None:
         if self._app is not None:
@@ -576,13 +623,15 @@ class _CPythonBackend:
             self._thread.join(timeout=5)
         self._boot()
 
-    def rebind(self, pty: Pty | None) -> None:
+    def rebind(self, pty: BoardPort | None) -> None:
         self.serial.pty = pty
         self._wake()
 
     def set_switch(self, pos: int, closed: bool) -> None:
         if self._hal is not None:
             self._hal.set_pos(pos, closed)
+            self._busy()  # debounce it at the profile's scan rate, starting now
+            self._wake()
 
 
 # -- MicroPython: the unix port in a subprocess ----------------------------------------------
@@ -593,9 +642,14 @@ class _MicroPythonBackend:
         self.vb = vb
         self._proc: subprocess.Popen[bytes] | None = None
         self._control_w: int | None = None
-        self._pty: Pty | None = vb._current_pty()
-        self._wake_r, self._wake_w = os.pipe()
-        os.set_blocking(self._wake_r, False)
+        if os.name != "posix":
+            # The unix port, its control pipe (pass_fds) and select() on pipes are POSIX.
+            raise VirtualBoardError(
+                "the MicroPython virtual board needs Linux or macOS (the MicroPython unix "
+                "port); use mode='cpython' (`--sim-mode cpython`) here"
+            )
+        self._pty: BoardPort | None = vb._current_pty()
+        self._wake_r, self._wake_w = _wake_pair()
         self._thread: threading.Thread | None = None
         self._stopping = False
         self._booted = threading.Event()
@@ -654,12 +708,9 @@ class _MicroPythonBackend:
     def reset(self) -> None:
         self._send("R")
 
-    def rebind(self, pty: Pty | None) -> None:
+    def rebind(self, pty: BoardPort | None) -> None:
         self._pty = pty
-        try:
-            os.write(self._wake_w, b"x")
-        except OSError:
-            pass
+        _poke(self._wake_w)
 
     def stop(self) -> None:
         self._stopping = True
@@ -679,17 +730,11 @@ class _MicroPythonBackend:
         if self._control_w is not None:
             os.close(self._control_w)
             self._control_w = None
-        try:
-            os.write(self._wake_w, b"x")
-        except OSError:
-            pass
+        _poke(self._wake_w)
         if self._thread is not None:
             self._thread.join(timeout=5)
-        for fd in (self._wake_r, self._wake_w):
-            try:
-                os.close(fd)
-            except OSError:
-                pass
+        self._wake_r.close()
+        self._wake_w.close()
         if proc is not None:
             for stream in (proc.stdin, proc.stdout, proc.stderr):
                 if stream is not None:
@@ -704,20 +749,15 @@ class _MicroPythonBackend:
         err_buf = b""
         while True:
             pty = self._pty
-            fds = [out_fd, err_fd, self._wake_r]
-            master = pty.master if pty is not None else None
-            if master is not None:
-                fds.append(master)
+            port_fds = pty.selectables() if pty is not None else []
+            fds: list[Selectable] = [out_fd, err_fd, self._wake_r, *port_fds]
             try:
                 ready, _, _ = select.select(fds, [], [], 1.0)
             except (OSError, ValueError):
-                continue  # the pty was closed between lookup and select (unplug)
+                continue  # the port was closed between lookup and select (unplug)
             if self._wake_r in ready:
-                try:
-                    os.read(self._wake_r, 64)
-                except OSError:
-                    pass
-            if master is not None and master in ready and pty is not None:
+                _drain(self._wake_r)
+            if pty is not None and any(fd in ready for fd in port_fds):
                 data = pty.read()
                 if data:
                     try:

@@ -12,6 +12,10 @@ import logging
 import os
 import pty
 import tty
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from meridian_table.sim.transport import Selectable
 
 LOGGER = logging.getLogger(__name__)
 
@@ -30,6 +34,10 @@ class Pty:
         self._slave: int | None = slave
         self.path = os.ttyname(slave)
         self.dropped = 0
+
+    def selectables(self) -> list[Selectable]:
+        """What to ``select()`` on to wake when the host writes."""
+        return [self.master] if self.master is not None else []
 
     def read(self, size: int = 4096) -> bytes:
         """What the host wrote (b"" when nothing is waiting). Never blocks."""

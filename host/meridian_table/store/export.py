@@ -185,8 +185,10 @@ def export_bgstats(store: Store, game_id: int) -> str:
 def record_headers(info: GameInfo) -> dict[str, str]:
     """The headers handed to the game's record exporter.
 
-    "Result" is left to the engine (each record format has its own notation for it);
-    the log's outcome goes in "Outcome", and "Player1".."PlayerN" name the seats in order.
+    "Result" is left to the engine (each record format has its own notation for it),
+    except for a game the players ended (by agreement) that the engine sees as running:
+    ``export_record`` then gives the winning seats (or ``draw``). The log's outcome goes
+    in "Outcome", and "Player1".."PlayerN" name the seats in order.
     """
     headers = {
         "Date": _local(info.started).strftime("%Y-%m-%d"),
@@ -202,10 +204,28 @@ def record_headers(info: GameInfo) -> dict[str, str]:
     return headers
 
 
+def logged_result(info: GameInfo) -> str | None:
+    """The log's result in seat words (``light``, ``red and blue``, ``draw``), for a game
+    the rules did not end themselves (ended by agreement); None while it runs or when it
+    was abandoned."""
+    result = info.result
+    if result is None or result.get("abandoned"):
+        return None
+    winners = set(result.get("winners", []))
+    seats = [str(s.get("seat") or s.get("player")) for s in result.get("scores", [])
+             if isinstance(s, dict) and s.get("player") in winners]
+    return " and ".join(seats or sorted(winners)) or "draw"
+
+
 def export_record(store: Store, game_id: int, loader: GameLoader | None = None) -> str:
     """The game in its own record format (the spec's ``records.export``)."""
     rebuilt = replay(store, game_id, loader=loader)
-    text = rebuilt.spec.records.export(rebuilt.engine, record_headers(rebuilt.info))
+    headers = record_headers(rebuilt.info)
+    ended = logged_result(rebuilt.info)
+    if ended is not None and rebuilt.engine.outcome() is None:
+        # The players ended it (by the count): the engine's own Result would say "*".
+        headers["Result"] = ended
+    text = rebuilt.spec.records.export(rebuilt.engine, headers)
     return text if text.endswith("\n") else text + "\n"
 
 

@@ -17,7 +17,8 @@ import shutil
 import sqlite3
 import stat
 import threading
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -36,6 +37,7 @@ from meridian_table.store.schema import (
     migrate,
     read_header,
 )
+from meridian_table.textload import json_loads
 
 if TYPE_CHECKING:
     from meridian_table.store.replay import GameLoader, Replay
@@ -106,10 +108,18 @@ def _dumps(value: object, what: str) -> str:
 
 
 def _writable(path: Path) -> bool:
-    """Writable by us AND not marked read-only: root passes os.access on a 0444 file,
-    but a file whose owner removed every write bit was made read-only on purpose."""
+    """Writable by us AND not marked read-only: root passes os.access on a 0444 file
+    or a 0555 folder, but one whose owner removed every write bit was made read-only
+    on purpose. Used for the file and for its folder alike."""
     mode = path.stat().st_mode
     return os.access(path, os.W_OK) and bool(mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH))
+
+
+def _empty_log(migrations: Sequence[Migration]) -> sqlite3.Connection:
+    """An empty game log in memory: what a 0-byte file holds, read without writing it."""
+    conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+    migrate(conn, 0, migrations)
+    return conn
 
 
 def _ro_uri(path: Path) -> str:
@@ -158,7 +168,7 @@ def _probe(path: Path) -> sqlite3.Connection:
             tables = conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
             if tables:
                 raise _foreign(path)
-    except sqlite3.DatabaseError as exc:
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
         conn.close()
         raise errors.CorruptDatabaseError(path, _corrupt_message(path, str(exc))) from exc
     except BaseException:
@@ -194,12 +204,13 @@ def _foreign(path: Path) -> errors.ForeignDatabaseError:
     )
 
 
-def _read_only(path: Path, why: str) -> errors.ReadOnlyDatabaseError:
+def _read_only(path: Path, why: str, fix: Path | None = None) -> errors.ReadOnlyDatabaseError:
+    """``fix`` is what to make writable: the file (default) or its folder."""
     return errors.ReadOnlyDatabaseError(
         path,
         f"{path} cannot be written: {why}. It was left untouched. To only look at it, open it "
         "read-only (the `games`, `replay` and `export` commands do); to play, make it writable "
-        f"(`chmod u+w {path}`) or choose another file with --db or MERIDIAN_TABLE_DB.",
+        f"(`chmod u+w {fix or path}`) or choose another file with --db or MERIDIAN_TABLE_DB.",
     )
 
 
@@ -249,11 +260,13 @@ class Store:
             )
         latest = migrations[-1].version if migrations else 0
         if readonly:
-            return cls._open_readonly(target, latest, clock)
+            return cls._open_readonly(target, latest, clock, migrations)
         return cls._open_writable(target, clock, migrations)
 
     @classmethod
-    def _open_readonly(cls, target: Path, latest: int, clock: Clock) -> Store:
+    def _open_readonly(
+        cls, target: Path, latest: int, clock: Clock, migrations: Sequence[Migration]
+    ) -> Store:
         if not target.exists():
             raise errors.MissingDatabaseError(
                 target,
@@ -262,6 +275,11 @@ class Store:
             )
         conn = _probe(target)
         version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+        if version == 0 and target.stat().st_size == 0:
+            # A 0-byte file (touched, or created by a crash before its first write) is
+            # an empty log: read it as one, and leave the file as it is.
+            conn.close()
+            return cls(_empty_log(migrations), target, readonly=True, clock=clock)
         if version < latest and target.stat().st_size > 0:
             conn.close()
             raise errors.OlderSchemaError(
@@ -279,9 +297,10 @@ class Store:
         if target.exists():
             if not _writable(target):
                 raise _read_only(target, "the file is read-only")
-            if not os.access(target.parent, os.W_OK):
+            if not _writable(target.parent):
                 raise _read_only(
-                    target, f"its folder {target.parent} is read-only (SQLite needs a -wal file)"
+                    target, f"its folder {target.parent} is read-only (SQLite needs a -wal file)",
+                    target.parent,
                 )
             _probe(target).close()
         else:
@@ -289,8 +308,8 @@ class Store:
                 target.parent.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
                 raise _read_only(target, f"its folder cannot be created ({exc})") from exc
-            if not os.access(target.parent, os.W_OK):
-                raise _read_only(target, f"its folder {target.parent} is read-only")
+            if not _writable(target.parent):
+                raise _read_only(target, f"its folder {target.parent} is read-only", target.parent)
         conn: sqlite3.Connection | None = None
         try:
             conn = sqlite3.connect(
@@ -559,21 +578,111 @@ class Store:
         body = validate_result(dict(result), info.players, game_id)
         return self._append(game_id, "result", body)
 
+    def rename_players(self, game_id: int, players: Sequence[str]) -> Event:
+        """Give the game's seats new names before its first action: the game's row and a
+        ``players`` event (``{"players": [...], "previous": [...]}``) in one transaction.
+        Refused once an action stands or the game has a result, since results, exports
+        and the players page name players by these names."""
+        self._check_open(writing=True)
+        names = list(players)
+        if not all(isinstance(p, str) and p.strip() for p in names) or len(set(names)) != len(names):
+            raise errors.InvalidEventError(
+                f"players {names!r} must be different non-empty names; nothing was written"
+            )
+        with self._lock:
+            self._check_open(writing=True)
+            conn = self._conn
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                self._check_appendable(game_id, "players", {})
+                row = conn.execute("SELECT players FROM games WHERE id = ?", (game_id,)).fetchone()
+                previous = json.loads(row[0])
+                if len(previous) != len(names):
+                    raise errors.InvalidEventError(
+                        f"game {game_id} has {len(previous)} players, not {len(names)}; give "
+                        "one name per seat"
+                    )
+                if self._standing_actions(game_id):
+                    raise errors.InvalidEventError(
+                        f"game {game_id} has begun, so its players keep their names; start a "
+                        "new game to play under other names"
+                    )
+                body = {"players": names, "previous": previous}
+                conn.execute("UPDATE games SET players = ? WHERE id = ?",
+                             (_dumps(names, "players"), game_id))
+                seq = int(conn.execute(
+                    "SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE game_id = ?", (game_id,)
+                ).fetchone()[0])
+                at = self._stamp()
+                cursor = conn.execute(
+                    "INSERT INTO events (game_id, seq, kind, at, payload) VALUES (?, ?, ?, ?, ?)",
+                    (game_id, seq, "players", at, _dumps(body, "players")),
+                )
+                conn.execute("COMMIT")
+            except BaseException:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
+        LOGGER.info("game %d: players renamed to %s", game_id, ", ".join(names))
+        return Event(int(cursor.lastrowid or 0), game_id, seq, "players", at, body)
+
     def abandon(self, game_id: int, reason: str = "abandoned") -> Event:
         """End a game without a winner; it is then no longer offered for resuming."""
         return self.finish(game_id, {"winners": [], "abandoned": True, "reason": reason})
 
     # -------------------------------------------------------------- reading
 
+    def _stored(self, text: object, what: str, kind: type) -> Any:
+        """A JSON column as written by this store; anything else (a file edited by hand
+        or by another program) is CorruptDatabaseError naming the file and the row."""
+        try:
+            if not isinstance(text, (str, bytes)):
+                raise ValueError(f"a {type(text).__name__} where JSON text belongs")
+            value = json_loads(text)
+            if not isinstance(value, kind):
+                raise ValueError(f"a {type(value).__name__} where a {kind.__name__} belongs")
+        except ValueError as exc:
+            raise errors.CorruptDatabaseError(
+                self._path,
+                f"{self._path} holds data this program did not write ({what}: {exc}). "
+                "Keep a copy of the file and point --db or MERIDIAN_TABLE_DB at another one.",
+            ) from None
+        return value
+
     def _rows_to_events(self, rows: Iterable[sqlite3.Row | tuple[Any, ...]]) -> list[Event]:
         return [
-            Event(int(r[0]), int(r[1]), int(r[2]), str(r[3]), str(r[4]), json.loads(r[5]))
+            Event(int(r[0]), int(r[1]), int(r[2]), str(r[3]), str(r[4]),
+                  self._stored(r[5], f"event {r[0]}", object))
             for r in rows
         ]
+
+    @contextmanager
+    def _reading(self) -> Iterator[None]:
+        """Turn what a damaged or hand-edited file makes SQLite or the row conversions
+        raise into CorruptDatabaseError naming the file (the file is not touched)."""
+        try:
+            yield
+        except errors.StoreError:
+            raise
+        except sqlite3.OperationalError as exc:
+            if "locked" in str(exc) or "busy" in str(exc):
+                raise
+            raise errors.CorruptDatabaseError(
+                self._path, _corrupt_message(self._path, str(exc))
+            ) from None
+        except (sqlite3.DatabaseError, UnicodeDecodeError, TypeError, ValueError, KeyError,
+                AttributeError) as exc:
+            raise errors.CorruptDatabaseError(
+                self._path, _corrupt_message(self._path, f"{type(exc).__name__}: {exc}")
+            ) from None
 
     def events(self, game_id: int, kinds: Iterable[str] | None = None) -> list[Event]:
         """The game's events in order, optionally only those of the given kinds."""
         self._check_open(writing=False)
+        with self._reading():
+            return self._events(game_id, kinds)
+
+    def _events(self, game_id: int, kinds: Iterable[str] | None) -> list[Event]:
         with self._lock:
             if self._conn.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
                 raise self._unknown(game_id)
@@ -602,7 +711,9 @@ class Store:
 
     def actions(self, game_id: int) -> list[str]:
         """The notations of the standing actions: what replay plays, in order."""
-        return [str(e.payload["notation"]) for e in self.moves(game_id)]
+        moves = self.moves(game_id)
+        with self._reading():
+            return [str(e.payload["notation"]) for e in moves]
 
     _GAMES_SQL = (
         "SELECT g.id, g.game, g.options, g.players, g.profile, g.versions, g.started, "
@@ -614,7 +725,8 @@ class Store:
     )
 
     def _info(self, row: Sequence[Any]) -> GameInfo:
-        result = json.loads(row[9]) if row[9] is not None else None
+        what = f"game {row[0]}"
+        result = self._stored(row[9], what, dict) if row[9] is not None else None
         if result is None:
             status = "running"
         elif result.get("abandoned"):
@@ -624,10 +736,10 @@ class Store:
         return GameInfo(
             id=int(row[0]),
             game=str(row[1]),
-            options=json.loads(row[2]),
-            players=tuple(json.loads(row[3])),
+            options=self._stored(row[2], what, dict),
+            players=tuple(self._stored(row[3], what, list)),
             profile=row[4],
-            versions=json.loads(row[5]),
+            versions=self._stored(row[5], what, dict),
             started=str(row[6]),
             updated=str(row[7] or row[6]),
             moves=int(row[8]),
@@ -638,23 +750,27 @@ class Store:
     def game(self, game_id: int) -> GameInfo:
         """One game's summary; UnknownGameError when there is no such id."""
         self._check_open(writing=False)
-        with self._lock:
-            row = self._conn.execute(self._GAMES_SQL + " WHERE g.id = ?", (game_id,)).fetchone()
-        if row is None:
-            raise self._unknown(game_id)
-        return self._info(row)
+        with self._reading():
+            with self._lock:
+                row = self._conn.execute(
+                    self._GAMES_SQL + " WHERE g.id = ?", (game_id,)
+                ).fetchone()
+            if row is None:
+                raise self._unknown(game_id)
+            return self._info(row)
 
     def games(self, game: str | None = None) -> list[GameInfo]:
         """Every logged game (optionally of one game package), oldest first."""
         self._check_open(writing=False)
-        with self._lock:
-            if game is None:
-                rows = self._conn.execute(self._GAMES_SQL + " ORDER BY g.id").fetchall()
-            else:
-                rows = self._conn.execute(
-                    self._GAMES_SQL + " WHERE g.game = ? ORDER BY g.id", (game,)
-                ).fetchall()
-        return [self._info(r) for r in rows]
+        with self._reading():
+            with self._lock:
+                if game is None:
+                    rows = self._conn.execute(self._GAMES_SQL + " ORDER BY g.id").fetchall()
+                else:
+                    rows = self._conn.execute(
+                        self._GAMES_SQL + " WHERE g.game = ? ORDER BY g.id", (game,)
+                    ).fetchall()
+            return [self._info(r) for r in rows]
 
     def last_unfinished(self, game: str | None = None) -> GameInfo | None:
         """The most recently created game that has no result yet (what --resume continues)."""

@@ -15,9 +15,18 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
 
+from meridian_table import bots
 from meridian_table.adapters.base import Mistake
-from meridian_table.games.contract import Engine, GameSpec, Policy, PolicyCancelled
+from meridian_table.bots.worker import WorkerPolicy
+from meridian_table.games.contract import (
+    Engine,
+    GameSpec,
+    Policy,
+    PolicyCancelled,
+    PolicyFactory,
+)
 
 LOGGER = logging.getLogger(__name__)
 
@@ -73,25 +82,42 @@ def parse_seats(raw: object) -> dict[int, str]:
 class Seats:
     """Which players are automata, with their policies (built from the game's spec)."""
 
-    def __init__(self, spec: GameSpec | None, described: Mapping[int, str], seed: int | None) -> None:
+    def __init__(self, spec: GameSpec | None, described: Mapping[int, str], seed: int | None,
+                 platform: Mapping[str, PolicyFactory] | None = None) -> None:
         self._spec = spec
         self._seed = seed
+        # Automata the platform brings for any game (the club's "remote" player).
+        self._platform = dict(platform or {})
         self._described: dict[int, str] = {}
         self._policies: dict[int, Policy] = {}
         for player, description in described.items():
             self.set(player, description)
 
     def set(self, player: int, description: str | None) -> None:
-        """Give ``player`` to an automaton (``description``), or back to a person (None)."""
+        """Give ``player`` to an automaton (``description``), or back to a person (None).
+        A bot (``bot:N``) thinks in a worker process; the one it replaces is closed."""
         if description is None or description == PERSON:
             self._described.pop(player, None)
-            self._policies.pop(player, None)
+            _close(self._policies.pop(player, None))
             return
-        if self._spec is None:
-            raise ValueError("this game has no automata")
         seed = None if self._seed is None else self._seed + player
-        self._policies[player] = self._spec.policy(description, seed)
+        name, _, argument = description.partition(":")
+        if name in self._platform:
+            policy = self._platform[name](seed, argument or None)
+        elif self._spec is None:
+            raise ValueError("this game has no automata")
+        else:
+            policy = self._spec.policy(description, seed)  # refuses a bad description now
+            if name == bots.BOT:
+                policy = WorkerPolicy(self._spec.id, description, seed)
+        _close(self._policies.pop(player, None))
+        self._policies[player] = policy
         self._described[player] = description
+
+    def close(self) -> None:
+        """Close every automaton's resources (a bot's worker process)."""
+        for policy in self._policies.values():
+            _close(policy)
 
     def policy(self, player: int | None) -> Policy | None:
         return None if player is None else self._policies.get(player)
@@ -109,6 +135,18 @@ class Seats:
 
     def __bool__(self) -> bool:
         return bool(self._described)
+
+
+@runtime_checkable
+class Closeable(Protocol):
+    """A policy holding resources (a worker process)."""
+
+    def close(self) -> None: ...
+
+
+def _close(policy: Policy | None) -> None:
+    if isinstance(policy, Closeable):
+        policy.close()
 
 
 Done = Callable[[int, str | None, str | None], None]

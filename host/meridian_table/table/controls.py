@@ -24,6 +24,8 @@ from meridian_table.adapters.base import ENDED, EXECUTE, RESYNC, THINKING, Adapt
 
 LOGGER = logging.getLogger(__name__)
 
+#: The bot's suggested move (table/hints.py), when the game has a bot.
+HINT = "hint"
 #: The table's own buttons (every game has them).
 TABLE_CONTROLS = ("undo", "menu")
 
@@ -39,6 +41,7 @@ class TableFacts:
     undoable: bool
     count_offered: bool
     resync_message: str = ""
+    undo_waits: str = ""
 
 
 def control_state(
@@ -55,7 +58,8 @@ def control_state(
         from_adapter = adapter.control_state(view)
     except Exception:  # a hint must never break the page
         LOGGER.exception("%s.control_state failed; using the table's rules", adapter.game)
-    used = {*adapter.controls, *TABLE_CONTROLS, *from_adapter}
+    # The hint control is listed by the session only when the game has a bot to ask.
+    used = {*adapter.controls, *TABLE_CONTROLS, *from_adapter, HINT}
     out: dict[str, dict[str, Any]] = {}
     for name in controls:
         if name not in used:
@@ -85,6 +89,8 @@ def _one(
             return False, "The game is over: start a new game instead"
         if not facts.undoable:
             return False, "Nothing to undo yet"
+        if facts.undo_waits:
+            return False, f"Undo waits: {facts.undo_waits}"
         return True, "Take back the last move"
     if facts.adjudicating and name == "confirm":
         return True, "Agree to end the game by the count"
@@ -94,6 +100,10 @@ def _one(
         return False, "Carry out the automaton's move first (the lit squares show how)"
     if facts.phase == THINKING:
         return False, "Wait: the automaton is choosing its move"
+    if name == HINT:
+        if facts.game_over or facts.phase == ENDED:
+            return False, "The game is over"
+        return True, "Light the bot's suggested move"
     if name in from_adapter:
         enabled, why = from_adapter[name]
         return bool(enabled), str(why)

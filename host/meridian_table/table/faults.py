@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from meridian_table.link import fields as grammar
+
 
 def fault_text(
     code: str, detail: tuple[str, ...], where: Callable[[int], str], profile: str
@@ -12,7 +14,9 @@ def fault_text(
     args = " ".join(detail)
     if code == "GHOST":
         try:
-            pos = int(detail[0])
+            # The same strict grammar as every number from the board (no "-1", "+5", "1_0").
+            # A position off this board is still named (``where`` says "no site").
+            pos = grammar.dec(detail[0], "GHOST position", 65535)
         except (IndexError, ValueError):
             return f"Ghost switch reported ({args or 'no position'}): a diode is missing"
         place = where(pos)

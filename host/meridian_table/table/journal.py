@@ -15,7 +15,11 @@ Event kinds written by the table (payloads are JSON-able dicts):
   (every settled board the table interpreted, enough to audit a dispute)
 - ``result``  ``{"winner": "light", "reason": ..., "scores": ...}``
 - ``note``    ``{"text": "Ghost switch at ...", "fault": "GHOST", "detail": ["17"]}`` (a board
-  fault, once per distinct fault; not replayed)
+  fault, once per distinct fault; not replayed); a flag fall under the ``warn`` rule
+  notes ``{"text", "clock": seat, "clocks"}``
+- ``players`` ``{"players": [...], "previous": [...]}`` (names changed before the first move)
+- ``clock``   ``{"remaining": {seat: s}, "running": seat | None}`` (every 0.5 s while a clock
+  runs; actions carry the same as ``clocks``), so ``--resume`` restores the clocks
 """
 
 from __future__ import annotations

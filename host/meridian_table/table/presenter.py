@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, TypedDict
+from typing import Any, NotRequired, TypedDict
 
 from meridian_table.adapters.base import ADJUDICATE, Adapter, Mistake, View
+from meridian_table.i18n import language
 from meridian_table.ledplan import Light
 from meridian_table.table.controls import TableFacts, control_state
 
@@ -30,6 +31,8 @@ class Automaton(TypedDict):
     automaton: str
     status: str                 # "thinking" | "executing"
     elapsed_s: float | None
+    #: The time it may think (the table's ``think_s``): the page shows progress against it.
+    budget_s: NotRequired[float]
     action: str | None
     words: str | None
 
@@ -50,6 +53,16 @@ class Tentative(TypedDict):
 
     arriving: list[str]
     leaving: list[str]
+
+
+class ClockPanel(TypedDict):
+    """The players' clocks (table/clocks.py): the rule, whose runs and each seat's time."""
+
+    rule: dict[str, Any]
+    words: str
+    low_s: float
+    running: str | None
+    seats: dict[str, dict[str, Any]]
 
 
 class PageState(TypedDict):
@@ -83,6 +96,9 @@ class PageState(TypedDict):
     control_state: dict[str, dict[str, Any]]
     settle_ms: int
     tentative: Tentative
+    clocks: ClockPanel | None
+    warnings: list[dict[str, object]]
+    lang: str
 
 
 @dataclass(frozen=True)
@@ -111,13 +127,19 @@ class TableView:
     settle_ms: int
     arriving: frozenset[str]
     leaving: frozenset[str]
+    #: Why Undo waits now ("" when it may act): a piece no move put there stands on the board.
+    undo_waits: str = ""
+    clocks: ClockPanel | None = None
 
 
 def present(adapter: Adapter, table: TableView) -> PageState:
     """The page's state for ``adapter``'s game at ``table``."""
     board = adapter.board_json()
+    about = adapter.about()
     for site in board["sites"]:
         site["sensed"] = site["id"] in table.settled
+        if site["id"] in about:
+            site["about"] = about[site["id"]]
     view = table.view
     result = adapter.result()
     history = adapter.history()
@@ -129,6 +151,7 @@ def present(adapter: Adapter, table: TableView) -> PageState:
         game_over=result is not None,
         undoable=bool(history),
         count_offered=count is not None,
+        undo_waits=table.undo_waits,
     )
     mistakes = table.mistakes
     return {
@@ -169,7 +192,11 @@ def present(adapter: Adapter, table: TableView) -> PageState:
         "control_state": control_state(adapter, view, facts, table.controls),
         "settle_ms": table.settle_ms,
         "tentative": {"arriving": sorted(table.arriving), "leaving": sorted(table.leaving)},
+        "clocks": table.clocks,
+        "warnings": [w.to_json() for w in view.warnings]
+        if view is not None and table.phase != ADJUDICATE else [],
+        "lang": language(),
     }
 
 
-__all__ = ["Automaton", "Diff", "LinkPanel", "PageState", "TableView", "Tentative", "present"]
+__all__ = ["Automaton", "ClockPanel", "Diff", "LinkPanel", "PageState", "TableView", "Tentative", "present"]

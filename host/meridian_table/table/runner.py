@@ -21,11 +21,13 @@ from typing import Any
 from meridian_table import adapters
 from meridian_table.adapters.base import Adapter
 from meridian_table.games import registry
-from meridian_table.games.contract import OptionValue, parse_options
+from meridian_table.games.contract import OptionValue, PolicyFactory, parse_options
+from meridian_table.i18n import _
 from meridian_table.link import Link, find_picos
 from meridian_table.profiles import Profile, load_profile
-from meridian_table.store import Store
+from meridian_table.store import MissingDatabaseError, OlderSchemaError, Store
 from meridian_table.table.automata import parse_seats
+from meridian_table.table.clocks import ClockError, ClockRule
 from meridian_table.table.journal import Journal, MemoryJournal
 from meridian_table.table.session import DEFAULT_SETTLE_S, DEFAULT_THINK_S, TableSession
 from meridian_table.table.storejournal import Resumed, StoreArchive, resume_game, start_game
@@ -54,6 +56,8 @@ class TableSetup:
     settle_s: float = DEFAULT_SETTLE_S
     sim_mode: str = "cpython"
     adaptive: bool = True             # False: the fixed settle window (docs/TABLE.md)
+    # Automata beyond the game's own, by name (the club's "remote" player, docs/CLUB.md).
+    policies: dict[str, PolicyFactory] = field(default_factory=dict)
 
 
 @dataclass
@@ -124,11 +128,30 @@ def choose_board(spec: str) -> tuple[str | None, str | None]:
         picos = find_picos()
         if picos:
             return "pico", None
-        return None, (
+        return None, _(
             "No Meridian board found on USB: playing on the virtual board "
             "(the real firmware with simulated switches)."
         )
     return spec, None
+
+
+def _check_resumable(db: Path | None, game: str) -> None:
+    """Refuse --resume when the log holds no unfinished ``game``, before anything opens
+    it for writing: a resume that cannot happen must not create or change the file."""
+    try:
+        store = Store.open(db, readonly=True)
+    except MissingDatabaseError as exc:
+        raise SetupError(
+            f"no game log at {exc.path}, so no unfinished {game} game to continue; start a "
+            "new one without --resume, or point --db at the log of the game"
+        ) from None
+    except OlderSchemaError:
+        return  # the writable open migrates it (after a backup copy), then resumes
+    with store:
+        if store.last_unfinished(game) is None:
+            raise SetupError(
+                f"no unfinished {game} game in {store.path}; start a new one without --resume"
+            )
 
 
 def open_table(setup: TableSetup) -> RunningTable:
@@ -144,6 +167,8 @@ def open_table(setup: TableSetup) -> RunningTable:
         raise SetupError("--resume needs a database file; drop --db :memory:")
     closers: list[Callable[[], None]] = []
     try:
+        if setup.resume:
+            _check_resumable(Path(setup.db) if setup.db else None, setup.game)
         store = None if setup.db == ":memory:" else Store.open(Path(setup.db) if setup.db else None)
         if store is not None:
             closers.append(store.close)
@@ -196,6 +221,9 @@ def open_table(setup: TableSetup) -> RunningTable:
             automaton_seed=_int_or_none(settings.get("automaton_seed")),
             think_s=float(settings.get("think_s", DEFAULT_THINK_S)),
             pending=logged.pending if logged is not None else None,
+            policies=setup.policies,
+            clock_rule=_clock_rule(settings.get("clock")),
+            clock_state=logged.clocks if logged is not None else None,
         )
         link.subscribe(session.on_link_event)
         link.start()
@@ -226,6 +254,10 @@ def _open_game(
     players = _players(setup, adapter)
     settings: dict[str, Any] = dict(adapter.settings())
     seats = setup.settings.get("seats")
+    fixed = adapter.automaton_seats()
+    if fixed:
+        seats = {**(seats if isinstance(seats, dict) else {}),
+                 **{str(i + 1): automaton for i, (_, automaton) in fixed.items()}}
     if seats:
         if not isinstance(seats, dict):
             raise SetupError(f"seats {seats!r}: give a mapping of seat numbers to automata")
@@ -241,10 +273,28 @@ def _open_game(
                                       else random.SystemRandom().randrange(1 << 31))
         if "think_s" in setup.settings:
             settings["think_s"] = float(setup.settings["think_s"])
+    if setup.settings.get("clock"):
+        rule = _clock_rule(setup.settings["clock"])
+        if rule is not None:
+            settings["clock"] = rule.to_setting()
     if store is None:
         return MemoryJournal(), adapter, players, settings
     journal = start_game(store, adapter, players, profile=profile.name, settings=settings)
     return journal, adapter, players, settings
+
+
+def _clock_rule(value: object) -> ClockRule | None:
+    """The players' clocks from a setting: a logged rule (a mapping) or ``fischer:5m+3s``."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, ClockRule):
+        return value
+    try:
+        if isinstance(value, str):
+            return ClockRule.parse(value)
+        return ClockRule.from_setting(value)
+    except (ClockError, KeyError, TypeError, ValueError) as exc:
+        raise SetupError(f"clock {value!r}: {exc}") from None
 
 
 def _int_or_none(value: object) -> int | None:
@@ -267,8 +317,16 @@ def _game_options(setup: TableSetup, profile: Profile) -> dict[str, OptionValue]
     given: dict[str, object] = {k: v for k, v in profile.variant.items() if k in schema}
     if setup.players and "players" in schema:
         given["players"] = len(setup.players)
+    for name, value in setup.options.items():
+        if name in given and name != "players" and str(value) != str(given[name]):
+            # The board is what it is: an option its profile fixes cannot differ from it.
+            raise SetupError(
+                f"option {name} {value!r} does not fit board profile {profile.name!r}, which "
+                f"has {name} {given[name]!r}; choose a board for {name} {value!r} or leave "
+                "the board to the game's default"
+            )
     given.update(setup.options)
-    options, _ = parse_options(spec.options, given, spec.id)
+    options, _settings = parse_options(spec.options, given, spec.id)
     return spec.prepare(options) if spec.prepare is not None else options
 
 
@@ -292,11 +350,15 @@ def check_names(players: tuple[str, ...]) -> None:
 
 
 def _players(setup: TableSetup, adapter: Adapter) -> tuple[str, ...]:
-    count = len(adapter.colours)
+    fixed = adapter.automaton_seats()  # named by the game itself, never asked for
+    count = len(adapter.colours) - len(fixed)
     players = setup.players or tuple(f"Player {i + 1}" for i in range(count))
     if len(players) != count:
         raise SetupError(
             f"players {','.join(players)!r}: {adapter.game} needs {count} different names, "
             "e.g. --players Ann,Bob"
         )
-    return tuple(name.strip() for name in players)
+    names = [name.strip() for name in players]
+    for index, (name, _automaton) in sorted(fixed.items()):
+        names.insert(index, name)
+    return tuple(names)

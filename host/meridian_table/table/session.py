@@ -51,12 +51,25 @@ from meridian_table.adapters.base import (
     View,
 )
 from meridian_table.games import registry
-from meridian_table.ledplan import LedPlan, Light
+from meridian_table.games.contract import PolicyFactory
+from meridian_table.i18n import _, seat_word
+from meridian_table.ledplan import PULSE, SOLID, LedPlan, Light
 from meridian_table.link.events import BoardFault, LinkState, SenseEvent, Snapshot
+from meridian_table.table import fields
 from meridian_table.table.automata import Execution, Seats, Thinker
+from meridian_table.table.clocks import ClockRule, Clocks
 from meridian_table.table.faults import fault_text
+from meridian_table.table.hints import HINT, HINT_LIGHT, Hint, Hinter
+from meridian_table.table.hints import available as hints_available
 from meridian_table.table.journal import Journal, MemoryJournal
-from meridian_table.table.presenter import Automaton, PageState, TableView, present
+from meridian_table.table.names import clean_names
+from meridian_table.table.presenter import (
+    Automaton,
+    ClockPanel,
+    PageState,
+    TableView,
+    present,
+)
 from meridian_table.table.settler import Settler
 
 LOGGER = logging.getLogger(__name__)
@@ -69,6 +82,30 @@ TABLE_BUTTONS = ("undo", "menu")
 CONNECTED = "connected"
 #: The link state after the host itself closed the link (``Link.close``).
 CLOSED = "closed"
+
+
+def _action_payload(applied: Applied, source: str, automaton: str | None = None) -> dict[str, Any]:
+    """The logged ``action`` event: the move, who made it and how, and the pieces it
+    removed (what the page shows as ``×G6 K6``; records and replay show it too)."""
+    payload: dict[str, Any] = {
+        "notation": applied.notation, "player": applied.player, "source": source,
+        "by": "automaton" if automaton is not None else "person",
+    }
+    if applied.removed:
+        payload["removed"] = sorted(applied.removed)
+    if automaton is not None:
+        payload["automaton"] = automaton
+    return payload
+
+
+#: How often the ticker looks at a running clock, and how often the times are logged (a
+#: ``clock`` event), so a process killed mid-turn resumes within a second of the truth.
+CLOCK_TICK_S = 0.1
+CLOCK_SAVE_S = 0.5
+
+
+def _num(value: object) -> float:
+    return float(value) if isinstance(value, int | float) else float("-inf")
 
 
 class SessionError(ValueError):
@@ -120,6 +157,8 @@ class Archive(Protocol):
 
     def replay(self, game_id: int) -> dict[str, Any]: ...
 
+    def review(self, game_id: int) -> dict[str, Any]: ...
+
 
 Subscriber = Callable[[PageState], None]
 #: How long an automaton may think by default (its level may use less).
@@ -162,12 +201,17 @@ class TableSession:
         think_s: float = DEFAULT_THINK_S,
         pending: Mapping[str, Any] | None = None,
         adaptive: bool = True,
+        policies: Mapping[str, PolicyFactory] | None = None,
+        clock_rule: ClockRule | None = None,
+        clock_state: Mapping[str, Any] | None = None,
     ) -> None:
         """``adaptive``: let the game change the settle window (docs/TABLE.md); False
         reads every change after the fixed ``settle_s`` (the reference of bench feel).
-        ``seats``: player index -> automaton description (``random``, ``bot:4``);
+        ``policies``: automata the platform adds to the game's own (the club's remote
+        player). ``seats``: player index -> automaton description (``random``, ``bot:4``);
         ``pending``: an automaton's move that was being carried out when the last
-        process stopped (from the log), to resume in the execute phase."""
+        process stopped (from the log), to resume in the execute phase; ``clock_rule``: the
+        players' clocks (clocks.py), ``clock_state`` their logged times on resume."""
         if settle_s < 0:
             raise SessionError(f"settle window {settle_s!r} s is negative; use 0 or more")
         self.adapter = adapter
@@ -188,6 +232,7 @@ class TableSession:
         self._closing = threading.Event()
         self._ticker: threading.Thread | None = None
         self._subscribers: list[Subscriber] = []
+        self._stat_providers: list[Callable[[], Mapping[str, Any]]] = []
 
         self._site_of: dict[int, str] = {}
         self._led_of: dict[str, int] = {}
@@ -233,15 +278,25 @@ class TableSession:
         spec = registry.specs().get(adapter.game)
         self._spec_json = spec.to_json() if spec is not None else None
         self._piece_word = spec.page.piece_word if spec is not None else "piece"
-        self.seats = Seats(spec, seats or {}, automaton_seed)
+        self.seats = Seats(spec, seats or {}, automaton_seed, policies)
         self.think_s = think_s
         self._thinker = Thinker(self._on_automaton, clock)
+        self._hinter = (Hinter(spec, self._on_hint)
+                        if spec is not None and hints_available(spec, adapter.settings()) else None)
         self._think_error = ""
         self._execution: Execution | None = None
         if pending is not None:
             self._execution = self._restore_execution(pending)
         history = adapter.history()
         self._prior = next(iter(history[-1].placed), None) if history else None
+        self._clocks = (Clocks(clock_rule, tuple(adapter.colours))
+                        if clock_rule is not None else None)
+        if self._clocks is not None and clock_state is not None:
+            self._clocks.restore(clock_state)
+        self._clock_moves = len(history)
+        self._clock_saved_at = clock()
+        self._time_up: set[str] = set()  # seats whose flag fell under the "warn" rule
+        self._low_leds = False  # the mover's lights breathe: their clock is low
         with self._lock:
             self._evaluate()
 
@@ -259,6 +314,9 @@ class TableSession:
         to the caller."""
         self._closing.set()
         self._thinker.close()
+        self.seats.close()
+        if self._hinter is not None:
+            self._hinter.close()
         self._wake.set()
         if self._ticker is not None and self._ticker is not threading.current_thread():
             self._ticker.join(timeout=2)
@@ -359,9 +417,10 @@ class TableSession:
         applied = provisional.applied
         try:
             self.journal.append("sense", provisional.sense)
-            self.journal.append("action", {"notation": applied.notation,
-                                           "player": applied.player, "source": "board",
-                                           "by": "person"})
+            action = _action_payload(applied, "board")
+            if self._clocks is not None:
+                action["clocks"] = self._clocks.snapshot(self._clock())
+            self.journal.append("action", action)
         except Exception as exc:
             # Not durable means not done: take it back so the log and the game agree.
             self.adapter.undo()
@@ -448,6 +507,8 @@ class TableSession:
                     changed = False
             else:
                 changed = False
+            if self._clock_tick(now):
+                changed = True
             left = self._settler.due(now)
             if left is not None and left <= 0:
                 self._settle()
@@ -461,7 +522,98 @@ class TableSession:
         if changed:
             self._notify()
         waits = [w for w in (left, flush_left) if w is not None]
+        if self._clocks is not None and self._clocks.running is not None:
+            waits.append(CLOCK_TICK_S)  # a flag falls on time, the times are saved often
         return max(0.0, min(waits)) if waits else None
+
+    # --- clocks ------------------------------------------------------------------------
+
+    @property
+    def clock_rule(self) -> ClockRule | None:
+        """How the players' clocks run, or None when the game has none."""
+        return self._clocks.rule if self._clocks is not None else None
+
+    def _mover(self) -> str | None:
+        """The seat whose clock should run now, or None (paused, counting, over)."""
+        if not self._connected or self._adjudicating or self.adapter.result() is not None:
+            return None
+        mover = self.adapter.to_move
+        if mover is None and self._view is not None:
+            mover = self._view.to_move
+        return mover
+
+    def _sync_clocks(self) -> None:
+        """Run the mover's clock; a turn that ended with a move gets its increment."""
+        clocks = self._clocks
+        if clocks is None:
+            return
+        mover = self._mover()
+        moves = len(self.adapter.history())
+        moved = moves > self._clock_moves
+        self._clock_moves = moves
+        if mover != clocks.running or moved:
+            clocks.run(mover, self._clock(), moved)
+
+    def _clock_tick(self, now: float) -> bool:
+        """A flag falling (True: the state changed); else save the times now and then."""
+        clocks = self._clocks
+        if clocks is None or clocks.running is None:
+            return False
+        seat = clocks.flagged(now)
+        if seat is not None and seat not in self._time_up:
+            self._flag_fell(seat, now)
+            return True
+        if clocks.rule.leds and clocks.low(now) != self._low_leds:
+            self._low_leds = not self._low_leds
+            self._send_plan()
+        if now - self._clock_saved_at >= CLOCK_SAVE_S:
+            self._clock_saved_at = now
+            try:
+                self._log("clock", clocks.snapshot(now))
+            except Exception:  # the next save tries again; the game goes on
+                LOGGER.exception("the clocks could not be saved")
+        return False
+
+    def _flag_fell(self, seat: str, now: float) -> None:
+        """``seat``'s time ran out: end the game as the clock's rule says."""
+        clocks = self._clocks
+        if clocks is None:
+            return
+        label = seat_word(seat)
+        rule = clocks.rule.flag
+        result: dict[str, Any] | None = None
+        if rule == "score":
+            count = self.adapter.adjudicate()
+            if count is not None:
+                result = dict(count, reason=_("{seat}'s time ran out; the count decides: "
+                                              "{reason}").format(
+                    seat=label, reason=count.get("reason", "")).rstrip(": "))
+        elif rule == "lose":
+            others = [c for c in self.adapter.colours if c != seat]
+            totals = {c: self.adapter.scores().get(c, {}).get("total") for c in others}
+            winner: str | None = others[0] if len(others) == 1 else None
+            if winner is None:
+                best = [c for c in others if totals[c] == max(totals.values(), key=_num)]
+                winner = best[0] if len(best) == 1 else None
+            result = {"winner": winner,
+                      "reason": _("{seat}'s time ran out").format(seat=label),
+                      "scores": self.adapter.scores()}
+        if result is not None:
+            try:
+                self.adapter.conclude(result)
+            except ValueError as exc:
+                LOGGER.info("%s cannot end on a flag (%s): time is up only", self.adapter.game, exc)
+                result = None
+        if result is None:
+            self._time_up.add(seat)
+            try:
+                self._log("note", {"text": _("{seat}'s time is up").format(seat=label),
+                                   "clock": seat,
+                                   "clocks": clocks.snapshot(now)})
+            except Exception:
+                LOGGER.exception("the flag fall could not be noted")
+        LOGGER.info("%s's flag fell (%s)", seat, rule)
+        self._evaluate()
 
     def _settle(self) -> None:
         self._quick = self._settler.window < self._settler.settle_s
@@ -502,34 +654,47 @@ class TableSession:
         try:
             kind = cmd.get("cmd")
             if kind == "button":
-                self.press(str(cmd.get("name", "")), source=str(cmd.get("source", "web")))
+                self.press(fields.text(cmd, "name"), source=fields.text(cmd, "source", "web"))
                 return {"ok": True}
             if kind == "toggle":
-                self.toggle(str(cmd.get("site", "")))
+                self.toggle(fields.text(cmd, "site"))
                 return {"ok": True}
             if kind == "choose":
-                self.choose(str(cmd.get("field", "")), str(cmd.get("value", "")))
+                self.choose(fields.text(cmd, "field"), fields.text(cmd, "value"))
                 return {"ok": True}
             if kind == "agree":
-                self.agree(str(cmd.get("player", "")))
+                self.agree(fields.text(cmd, "player"))
                 return {"ok": True}
             if kind == "replay":
                 if self._archive is None:
                     raise SessionError("replay needs the game log; start the table with a database")
-                return {"ok": True, "replay": self._archive.replay(int(cmd.get("game_id", 0)))}
+                return {"ok": True, "replay": self._archive.replay(fields.game_id(cmd))}
+            if kind == "review":
+                if self._archive is None:
+                    raise SessionError("the review needs the game log; start the table with a database")
+                return {"ok": True, "review": self._archive.review(fields.game_id(cmd))}
             if kind == "games":
                 if self._archive is None:
                     raise SessionError("the list of games needs the game log (a database)")
                 return {"ok": True, "games": self._archive.games()}
             if kind == "state":
                 return {"ok": True, "state": self.state()}
+            if kind == "rename":
+                names = cmd.get("players")
+                if not isinstance(names, list):
+                    raise SessionError(
+                        f"rename needs 'players', a list of {len(self.players)} names in seat "
+                        f"order, e.g. {{\"cmd\": \"rename\", \"players\": [\"Ann\", \"Bob\"]}}"
+                    )
+                self.rename(tuple(str(n) for n in names))
+                return {"ok": True}
             if kind == "seat":
-                automaton = cmd.get("automaton")
-                self.set_seat(cmd.get("seat"), None if automaton is None else str(automaton))
+                automaton = None if cmd.get("automaton") is None else fields.text(cmd, "automaton")
+                self.set_seat(fields.text(cmd, "seat"), automaton)
                 return {"ok": True}
             raise SessionError(
-                f"unknown command {kind!r}; use button, toggle, choose, agree, seat, replay, "
-                "games or state"
+                f"unknown command {kind!r}; use button, toggle, choose, agree, seat, rename, "
+                "replay, review, games or state"
             )
         except (ValueError, LookupError, TypeError) as exc:
             with self._lock:
@@ -555,6 +720,36 @@ class TableSession:
             raise
         if self._thinker.player == player and self.seats.policy(player) is None:
             self._thinker.cancel()
+        self._evaluate()
+
+    def refresh(self) -> None:
+        """Say everything again (the table's language changed): message, view, state."""
+        with self._lock:
+            self._evaluate()
+        self._notify()
+
+    def rename(self, players: tuple[str, ...]) -> None:
+        """Give the players new names (seat order) before the first move. Logged."""
+        with self._lock:
+            self._accepted(lambda: self._rename(players))
+        self._notify()
+
+    def _rename(self, players: tuple[str, ...]) -> None:
+        if len(players) != len(self.players):
+            raise SessionError(
+                f"players {list(players)!r}: this game has {len(self.players)} players; give "
+                "one name for each"
+            )
+        if self.adapter.history() or self.adapter.result() is not None:
+            raise SessionError(
+                "the names are kept once the first move is played; start a new game to play "
+                "under other names"
+            )
+        names = clean_names(players)
+        if names == self.players:
+            return
+        self._log("players", {"players": list(names), "previous": list(self.players)})
+        self.players = names
         self._evaluate()
 
     def _player_index(self, seat: object) -> int:
@@ -612,6 +807,9 @@ class TableSession:
         self._check_agreement()
 
     def _press(self, name: str, source: str) -> None:
+        if name == HINT and self._hinter is not None:
+            self._ask_hint()
+            return
         if name == "undo":
             self._require_connected("undo")
             self._undo(source)
@@ -634,6 +832,43 @@ class TableSession:
             )
         self._require_person(f"button {name!r}")
         self._handle(self.adapter.button(name), source=source)
+
+    # --- hints (table/hints.py) ------------------------------------------------------
+
+    def _ask_hint(self) -> None:
+        if self.adapter.result() is not None:
+            raise SessionError("the game is over: there is no move to hint")
+        if self._phase in (RESYNC, THINKING, EXECUTE):
+            raise SessionError(f"a hint waits: {self._message}")
+        self._require_person("a hint")
+        if self._hinter is not None:
+            self._hinter.ask(len(self.adapter.history()), self.adapter.engine.clone())
+            self._message = "The bot is looking for a move to suggest…"
+
+    def _on_hint(self, ply: int, action: str | None, error: str | None) -> None:
+        """The hint's answer, on its thread: lit while the position stands."""
+        with self._lock:
+            if self._hinter is None or ply != len(self.adapter.history()):
+                return
+            if action is None:
+                self._error = error or "no hint"
+            else:
+                try:
+                    before, after, _, words = self._preview(action)
+                except (ValueError, LookupError) as exc:
+                    self._error = f"the hint {action!r} does not apply: {exc}"
+                else:
+                    self._hinter.hint = Hint(ply, action, words, before ^ after)
+                    self._message = f"Hint: {words}"
+                    self._send_plan()
+        self._notify()
+
+    def _hint_lights(self) -> dict[str, Light]:
+        hint = None if self._hinter is None else self._hinter.current(
+            len(self.adapter.history()))
+        if hint is None or self._phase in (RESYNC, THINKING, EXECUTE):
+            return {}
+        return {site: HINT_LIGHT for site in hint.sites}
 
     def _require_connected(self, what: str) -> None:
         if not self._connected:
@@ -688,12 +923,10 @@ class TableSession:
 
     def _apply(self, action: str, source: str, automaton: str | None = None) -> Applied:
         applied = self.adapter.play(action)
-        payload: dict[str, Any] = {
-            "notation": applied.notation, "player": applied.player, "source": source,
-            "by": "automaton" if automaton is not None else "person",
-        }
-        if automaton is not None:
-            payload["automaton"] = automaton
+        payload = _action_payload(applied, source, automaton)
+        if self._clocks is not None:
+            self._sync_clocks()
+            payload["clocks"] = self._clocks.snapshot(self._clock())
         try:
             self._log("action", payload)
         except Exception:
@@ -714,6 +947,11 @@ class TableSession:
         automaton is choosing or waiting to see carried out is cancelled first."""
         if self._result_logged:
             raise SessionError("the game is over; start a new game instead of undoing")
+        waits = self._undo_waits()
+        if waits:
+            # Undoing now would leave a piece nobody can account for next to the one the
+            # undo asks to lift; the board is resolved first (issue 10).
+            raise SessionError(f"Undo waits: {waits}")
         cancelled = self._cancel_automaton(source)
         before = self.adapter.expected()
         if not self.adapter.history():
@@ -734,6 +972,20 @@ class TableSession:
         self._adjudicating = False
         self._agreed.clear()
         self._evaluate()
+
+    def _undo_waits(self) -> str:
+        """Why Undo waits ("" when it may act): a piece stands where no move put it (not
+        the last move's captures still to lift, nor a piece an earlier undo took back).
+        Undoing past it would mix it with the undone piece and mislead the guidance."""
+        history = self.adapter.history()
+        if not history:
+            return ""
+        explained = set(history[-1].removed) | self._stale
+        strays = sorted(self._settled - self.adapter.expected() - explained)
+        if not strays:
+            return ""
+        return (f"first lift the piece from {', '.join(strays)} (no move put it there); "
+                f"then Undo takes back {history[-1].notation}")
 
     def _undo_one(self, source: str) -> None:
         undone = self.adapter.undo()
@@ -884,6 +1136,14 @@ class TableSession:
         self.journal.append(kind, payload)
 
     def _evaluate(self, from_board: bool = False) -> None:
+        """Recompute phase, message and LEDs (and whose clock runs); apply a sensed
+        action when there is one."""
+        try:
+            self._evaluate_board(from_board)
+        finally:
+            self._sync_clocks()
+
+    def _evaluate_board(self, from_board: bool = False) -> None:
         """Recompute phase, message and LEDs; apply a sensed action when there is one.
 
         Only a freshly settled board may be read as an action: after an undo or on
@@ -891,7 +1151,7 @@ class TableSession:
         rather than played again.
         """
         allow_actions = from_board
-        for _ in range(8):  # an action changes the expectation; re-check, never loop forever
+        for _attempt in range(8):  # an action changes the expectation; re-check, never loop forever
             observation = Observation(
                 self.adapter.expected(),
                 self._settled,
@@ -908,11 +1168,12 @@ class TableSession:
             if not self._connected:
                 self._phase = PAUSED
                 if self._link_state == CLOSED:
-                    self._message = "Table closed: the game is saved; --resume continues it"
+                    self._message = _("Table closed: the game is saved; --resume continues it")
                 elif self._ever_connected:
-                    self._message = "Board disconnected: plug it back in to continue"
+                    self._message = _("Board disconnected: plug it back in to continue")
                 else:
-                    self._message = f"Waiting for the board to connect ({self._link_state})"
+                    self._message = _("Waiting for the board to connect ({state})").format(
+                        state=self._link_state)
                 self._view = None
                 self._lights = {}
                 return
@@ -1003,8 +1264,9 @@ class TableSession:
                 continue
             if not interp.mistakes:
                 # The adapter accepts the board as it stands (e.g. a tournament
-                # level: dead stones the mover may still lift or overlook).
-                self._show_view()
+                # level: dead stones the mover may still lift or overlook), maybe with
+                # a view of its own for it (a piece in the hand).
+                self._show_view(shown=interp.view)
                 self._maybe_think()
                 return
             self._show_resync(interp)
@@ -1023,14 +1285,17 @@ class TableSession:
         self._quick = False
         LOGGER.info("%s played %s (read early)", applied.player, applied.notation)
 
-    def _show_view(self, finale: Observation | None = None) -> None:
-        view = self.adapter.view(self._flash) if finale is None else self.adapter.finale(finale)
+    def _show_view(self, finale: Observation | None = None, shown: View | None = None) -> None:
+        if shown is not None:
+            view = shown
+        else:
+            view = self.adapter.view(self._flash) if finale is None else self.adapter.finale(finale)
         self._view = view
         self._phase = ADJUDICATE if self._adjudicating else view.phase
         self._message = view.message
         self._lights = dict(view.lights)
         if self._adjudicating:
-            self._message = "Count offered: both players confirm to end the game by it"
+            self._message = _("Count offered: both players confirm to end the game by it")
         self._send_plan()
 
     def _result_payload(self, result: Mapping[str, Any]) -> dict[str, Any]:
@@ -1079,7 +1344,14 @@ class TableSession:
         return (sensed - self._settled) | (sensed & unread), self._settled - sensed - unread
 
     def _send_plan(self) -> None:
-        shown = dict(self._lights)
+        shown = {**self._lights, **self._hint_lights()}
+        clocks = self._clocks
+        if clocks is not None and clocks.rule.leds:
+            self._low_leds = clocks.low(self._clock())
+            if self._low_leds:
+                # Low on time: the steady lights (the legal points) breathe.
+                shown = {s: Light(light.colour, PULSE) if light.effect == SOLID else light
+                         for s, light in shown.items()}
         arriving, leaving = self._tentative()
         for site in arriving:
             shown[site] = SEEN_ARRIVING
@@ -1137,6 +1409,13 @@ class TableSession:
             LOGGER.debug("board hello unavailable", exc_info=True)
             return None
 
+    def add_stats(self, provider: Callable[[], Mapping[str, Any]]) -> Callable[[], None]:
+        """Show ``provider()``'s figures in the page's link panel (the club's connection
+        and backlog); returns the function to call when they change."""
+        with self._lock:
+            self._stat_providers.append(provider)
+        return self._notify
+
     def subscribe(self, callback: Subscriber) -> Callable[[], None]:
         """Call ``callback(state)`` on every change; returns the unsubscribe function."""
         with self._lock:
@@ -1164,6 +1443,11 @@ class TableSession:
     def _moves_json(self, history: tuple[Applied, ...]) -> list[dict[str, Any]]:
         """The moves; one read early and not logged yet is marked ``provisional``."""
         moves = [a.to_json(i + 1) for i, a in enumerate(history)]
+        names = self._names()
+        for move in moves:
+            words = self.adapter.move_words(str(move.get("notation", "")))
+            if words:
+                move["words"] = f"{names.get(str(move.get('player')), move.get('player'))}: {words}"
         if self._provisional is not None and moves:
             moves[-1]["provisional"] = True
         return moves
@@ -1183,6 +1467,7 @@ class TableSession:
         return {"seat": colour, "player": self.players[player],
                 "automaton": self.seats.kind(player), "status": "thinking",
                 "elapsed_s": None if elapsed is None else round(elapsed, 2),
+                "budget_s": self.think_s,
                 "action": None, "words": None}
 
     def state(self) -> PageState:
@@ -1195,6 +1480,11 @@ class TableSession:
                     stats = dict(self.board.stats())
                 except Exception:  # stats are informative; never fail the page for them
                     LOGGER.debug("board stats unavailable", exc_info=True)
+            for provider in self._stat_providers:
+                try:
+                    stats.update(provider())
+                except Exception:
+                    LOGGER.debug("extra link figures unavailable", exc_info=True)
             arriving, leaving = self._tentative()
             return present(adapter, TableView(
                 spec=self._spec_json,
@@ -1210,7 +1500,7 @@ class TableSession:
                 settled=self._settled,
                 view=self._view,
                 mistakes=self._mistakes,
-                lights=dict(self._lights),
+                lights={**self._lights, **self._hint_lights()},
                 agreed=frozenset(self._agreed),
                 moves=self._moves_json(adapter.history()),
                 link={
@@ -1223,13 +1513,31 @@ class TableSession:
                     "firmware": self._firmware(),
                     "faults": [dict(f, detail=list(f["detail"])) for f in self._faults.values()],
                 },
-                controls=_controls(adapter, self.profile),
+                controls=_controls(adapter, self.profile) + ((HINT,) if self._hinter else ()),
                 connected=self._connected,
                 adjudicating=self._adjudicating,
                 settle_ms=round(self.settle_s * 1000),
                 arriving=arriving,
                 leaving=leaving,
+                undo_waits=self._undo_waits(),
+                clocks=self._clocks_json(),
             ))
+
+    def _clocks_json(self) -> ClockPanel | None:
+        clocks = self._clocks
+        if clocks is None:
+            return None
+        now = self._clock()
+        return {
+            "rule": clocks.rule.to_setting(),
+            "words": clocks.rule.words(),
+            "low_s": clocks.rule.low_s,
+            "running": clocks.running,
+            "seats": {seat: {"remaining_s": round(clocks.left(seat, now), 3),
+                             "time_up": seat in self._time_up
+                             or (clocks.left(seat, now) <= 0 and seat != clocks.running)}
+                      for seat in clocks.seats},
+        }
 
 
 def _hello_json(hello: object) -> dict[str, Any] | None:
@@ -1250,8 +1558,9 @@ def _controls(adapter: Adapter, profile: ProfileLike) -> tuple[str, ...]:
 
 
 def _describe(mistake: Mistake) -> str:
-    verb = "Remove the piece from" if mistake.kind == "remove" else "Put the piece back on"
-    return f"{verb} {mistake.site}: {mistake.reason}"
+    verb = (_("Remove the piece from {site}: {reason}") if mistake.kind == "remove"
+            else _("Put the piece back on {site}: {reason}"))
+    return verb.format(site=mistake.site, reason=mistake.reason)
 
 
 def _generic_guidance(observation: Observation, message: str) -> Interpretation:

@@ -13,8 +13,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from meridian_table import __version__, adapters
+from meridian_table import __version__, adapters, bots
 from meridian_table.adapters.base import Adapter
+from meridian_table.bots.review import review
+from meridian_table.games import registry
 from meridian_table.store import Event, GameInfo, Store
 
 LOGGER = logging.getLogger(__name__)
@@ -40,6 +42,8 @@ class StoreJournal:
     def append(self, kind: str, payload: Mapping[str, Any]) -> None:
         if kind == "result":
             self.store.finish(self._game_id, dict(payload))
+        elif kind == "players":
+            self.store.rename_players(self._game_id, list(payload["players"]))
         else:
             self.store.append(self._game_id, kind, dict(payload))
 
@@ -73,6 +77,18 @@ def start_game(
     return journal
 
 
+def logged_clocks(events: Sequence[Event]) -> dict[str, Any] | None:
+    """The clocks' last logged times: a ``clock`` event (saved every half second while a
+    clock runs) or the ``clocks`` an action carries, whichever came last."""
+    found: dict[str, Any] | None = None
+    for event in events:
+        if event.kind == "clock":
+            found = dict(event.payload)
+        elif event.kind in ("action", "note") and isinstance(event.payload.get("clocks"), dict):
+            found = dict(event.payload["clocks"])
+    return found
+
+
 def pending_execution(events: Sequence[Event]) -> dict[str, Any] | None:
     """The automaton's move that was waiting to be carried out when the log stops: the
     last ``execute`` event not followed by its ``action``, an ``undo`` or a ``cancel``."""
@@ -95,6 +111,8 @@ class Resumed:
     settings: dict[str, Any]
     #: An automaton's move waiting to be carried out (see pending_execution).
     pending: dict[str, Any] | None = None
+    #: The players' clocks as last logged (see logged_clocks), None without clocks.
+    clocks: dict[str, Any] | None = None
 
 
 def rebuild(info: GameInfo, events: Sequence[Event], upto: int | None = None) -> tuple[Adapter, dict[str, Any]]:
@@ -138,11 +156,16 @@ def resume_game(store: Store, game_id: int | None = None, game: str | None = Non
     adapter, settings = rebuild(info, events)
     LOGGER.info("resumed game %d after %d actions", info.id, len(adapter.history()))
     return Resumed(adapter, StoreJournal(store, info.id), info, settings,
-                   pending_execution(events))
+                   pending_execution(events), logged_clocks(events))
+
+
+#: The page's review: a quick judge (the command line's `review` can take longer).
+REVIEW_LEVEL = 2
+REVIEW_BUDGET_S = 0.2
 
 
 class StoreArchive:
-    """The page's ``games`` and ``replay`` commands, read from the store."""
+    """The page's ``games``, ``replay`` and ``review`` commands, read from the store."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
@@ -181,3 +204,32 @@ class StoreArchive:
             "board": adapter.board_json(),
             "result": info.result,
         }
+
+    def review(self, game_id: int) -> dict[str, Any]:
+        """The moves of the game that lost the most against its bot (docs/BOTS.md), each
+        with the better move and the sites it changes, for the page to draw on the
+        position before the move (``replay``'s ``positions[number - 1]``)."""
+        info = self.store.game(game_id)
+        spec = registry.spec(info.game)
+        if bots.BOT not in spec.policies:
+            raise ValueError(f"{spec.title} has no bot to review game {game_id} with")
+        moves = self.store.moves(game_id)
+        actions = [str(e.payload["notation"]) for e in moves]
+        marks = review(spec, info.options, actions, info.players,
+                       [str(e.payload.get("source", "")) for e in moves],
+                       level=REVIEW_LEVEL, budget_s=REVIEW_BUDGET_S)
+        settings: dict[str, Any] = {}
+        for event in self.store.events(game_id, kinds=[SETTINGS]):
+            settings.update(event.payload)
+        out = []
+        for mark in marks:
+            adapter = adapters.create(info.game, info.options, settings)
+            for action in actions[: mark.number - 1]:
+                adapter.play(action)
+            before = adapter.expected()
+            adapter.play(mark.best)
+            entry = mark.to_json()
+            entry["best_sites"] = sorted(before ^ adapter.expected())
+            out.append(entry)
+        return {"game_id": info.id, "game": info.game, "level": REVIEW_LEVEL,
+                "moves": len(actions), "marks": out}

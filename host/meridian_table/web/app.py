@@ -35,6 +35,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from meridian_table.resources import package_path
+from meridian_table.textload import json_loads
 from meridian_table.web.gamefiles import GameFileError, game_file
 
 LOGGER = logging.getLogger(__name__)
@@ -46,6 +47,9 @@ CLOSE_BAD_TOKEN = 4401
 CLOSE_BAD_ORIGIN = 4403
 CLOSE_TABLE_FAILED = 1011  # "internal error": the page reconnects with backoff
 MAX_MESSAGE_CHARS = 64 * 1024
+# Bytes: what the server (uvicorn's ws_max_size) and the command endpoint read at most,
+# before they refuse, so a huge message is never held in memory.
+MAX_MESSAGE_BYTES = 4 * MAX_MESSAGE_CHARS
 
 
 class TableSurface(Protocol):
@@ -170,7 +174,7 @@ def parse_command(text: str) -> tuple[object, dict[str, Any]]:
             "send one command per message"
         )
     try:
-        message = json.loads(text)
+        message = json_loads(text)
     except json.JSONDecodeError as exc:
         raise BadMessageError(f"message {text[:80]!r} is not JSON ({exc.msg})") from exc
     if not isinstance(message, dict):
@@ -222,7 +226,13 @@ class _Access:
             auth = conn.headers.get("authorization", "")
             if auth.lower().startswith("bearer "):
                 offered = auth[7:].strip()
-        return offered is not None and secrets.compare_digest(offered, self.token)
+        if offered is None:
+            return False
+        # compare_digest refuses str with non-ASCII characters (TypeError, so HTTP 500);
+        # bytes compare in constant time whatever they hold.
+        return secrets.compare_digest(
+            offered.encode("utf-8", "surrogatepass"), self.token.encode("utf-8")
+        )
 
     def origin_ok(self, conn: HTTPConnection) -> bool:
         """A browser's Origin must name the host it is talking to (or an allowed one).
@@ -239,6 +249,19 @@ class _Access:
         parts = urlsplit(origin)
         host = conn.headers.get("host", "").lower()
         return bool(parts.netloc) and parts.netloc == host
+
+
+async def _body_at_most(request: Request, limit: int) -> bytes | None:
+    """The request body, or None as soon as it passes ``limit`` bytes (the rest unread)."""
+    declared = request.headers.get("content-length", "")
+    if declared.isascii() and declared.isdigit() and int(declared) > limit:
+        return None
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            return None
+    return bytes(body)
 
 
 def _denied_page(reason: str) -> HTMLResponse:
@@ -317,11 +340,15 @@ def create_app(
             return JSONResponse({"ok": False, "error": "cross-origin request refused"}, 403)
         if not access.token_ok(request):
             return JSONResponse({"ok": False, "error": "missing or wrong token"}, 401)
-        body = await request.body()
+        body = await _body_at_most(request, MAX_MESSAGE_BYTES)
+        if body is None:
+            return JSONResponse(
+                {"ok": False, "error": f"command is too long (the limit is {MAX_MESSAGE_BYTES} "
+                 "bytes); send one command per request"}, 413)
         try:
             if len(body) > MAX_MESSAGE_CHARS:
                 raise BadMessageError(f"command of {len(body)} bytes is too long")
-            cmd = check_command(json.loads(body))
+            cmd = check_command(json_loads(body))
         except json.JSONDecodeError as exc:
             return JSONResponse({"ok": False, "error": f"command is not JSON ({exc.msg})"}, 400)
         except BadMessageError as exc:

@@ -494,6 +494,9 @@ class FakeSession:
             "control_state": self._control_state(phase),
             "settle_ms": 0,
             "tentative": {"arriving": [], "leaving": []},
+            "clocks": None,
+            "warnings": [],
+            "lang": "en",
         }
 
     def _board(self, sites: list[dict[str, Any]]) -> dict[str, Any]:

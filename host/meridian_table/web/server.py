@@ -12,6 +12,7 @@ from __future__ import annotations
 import errno
 import logging
 import socket
+import sys
 import threading
 from collections.abc import Iterable
 from types import TracebackType
@@ -19,7 +20,13 @@ from urllib.parse import quote
 
 import uvicorn
 
-from meridian_table.web.app import TableSurface, create_app, is_loopback, new_token
+from meridian_table.web.app import (
+    MAX_MESSAGE_BYTES,
+    TableSurface,
+    create_app,
+    is_loopback,
+    new_token,
+)
 
 LOGGER = logging.getLogger(__name__)
 
@@ -35,7 +42,11 @@ class WebServerError(OSError):
 def _bind(host: str, port: int) -> socket.socket:
     family = socket.AF_INET6 if ":" in host.strip("[]") else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    if sys.platform == "win32":
+        # Windows' SO_REUSEADDR would let a second server take this port as well.
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_EXCLUSIVEADDRUSE, 1)
+    else:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host.strip("[]"), port))
     except OSError as exc:
@@ -143,6 +154,9 @@ class WebServer:
             timeout_graceful_shutdown=2,
             ws_ping_interval=10.0,
             ws_ping_timeout=10.0,
+            # Refuse an oversized WebSocket message (close 1009) from its frame header,
+            # before it is buffered: the app's own check would only see it whole.
+            ws_max_size=MAX_MESSAGE_BYTES,
         )
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(

@@ -13,7 +13,6 @@ from meridian_table.cli.main import main
 from meridian_table.games import registry
 from meridian_table.games.contract import OptionError, RandomPolicy, parse_options
 from meridian_table.games.empire import Game
-from meridian_table.games.empire.spec import NotOnBoardError
 
 
 def test_registered_as_empire() -> None:
@@ -43,11 +42,15 @@ def test_prepare_refuses_a_bad_map_and_a_bad_count(tmp_path) -> None:  # type: i
         spec.prepare({"mode": "infection-solo", "players": 3})
 
 
-def test_the_adapter_says_the_board_is_not_supported_yet() -> None:
+def test_the_adapter_plays_on_the_profile_and_refuses_a_map_bigger_than_it() -> None:
     spec = registry.spec("empire")
-    with pytest.raises(NotOnBoardError, match="not yet playable on a sensing board") as err:
-        spec.adapter({}, {}, {})
-    assert isinstance(err.value, ValueError) and "empire play" in str(err.value)
+    adapter = spec.adapter({"players": 2, "seed": 5}, {}, {"planets": {"yellow": 4,
+                                                                     "white": 4, "orange": 3},
+                                                       "moons": 15})
+    assert adapter.colours == ("red", "blue") and adapter.options["seed"] == 5
+    with pytest.raises(OptionError, match="no site for moon.6"):
+        spec.adapter({"players": 2}, {}, {"planets": {"yellow": 4, "white": 4, "orange": 3},
+                                          "moons": 5})
 
 
 def test_policies_play_their_seats() -> None:

@@ -53,7 +53,7 @@ def test_export_example() -> None:
         "2. dark J7\n"
         "3. light G8\n"
         "4. dark G7\n"
-        "5. light G10\n"
+        "5. light G10  # removes G6\n"
     )
 
 

@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING
 
 import click
 
+from meridian_table.cli._params import PagePort
+
 if TYPE_CHECKING:
     from meridian_table.games.colovini import BoardMap
 
@@ -109,7 +111,7 @@ def register(group: click.Group) -> None:
                   help="Comma-separated player names, in the order a click cycles them.")
     @click.option("--host", default="127.0.0.1", show_default=True,
                   help="Address to serve on (0.0.0.0: other devices on the network too).")
-    @click.option("--port", default=8766, show_default=True, type=click.IntRange(0, 65535),
+    @click.option("--port", default=8766, show_default=True, type=PagePort(),
                   help="Port to serve on; a free one is taken if it is busy.")
     def score_colovini(map_file: str, players: str, host: str, port: int) -> None:
         """Serve the island-scoring page: click cities, read the breakdown and totals.
@@ -129,5 +131,9 @@ def register(group: click.Group) -> None:
             names = check_players(players.split(","))
         except ScorePageError as exc:
             raise click.BadParameter(str(exc), param_hint="--players") from exc
-        serve_forever(board, names, host, port,
-                      announce=lambda url: click.echo(f"Scoring page for {board.name}: {url}"))
+        try:
+            serve_forever(board, names, host, port,
+                          announce=lambda url: click.echo(f"Scoring page for {board.name}: {url}"))
+        except KeyboardInterrupt:
+            # Ctrl-C is how this page is meant to stop (as `play` stops): no "Aborted!".
+            click.echo("stopped")

@@ -342,6 +342,33 @@ class Game(Engine):
         totals = tuple(final.totals.get(name, 0) for name in self.names)
         return Outcome(winners, totals, final.tie_break)
 
+    def hidden_from(self, seat: int, rng: random.Random) -> Game:
+        """A copy fit for ``seat`` to search on: only the current position (no history
+        to undo into), with every card ``seat`` cannot see re-dealt at random.
+
+        With a digital deck a player sees its own two face-up cards and every card
+        played; the order of its own remaining cards and everything the others hold
+        are re-dealt from the cards each still has. The re-deal starts from the cards in
+        printed order, so the copy depends only on what ``seat`` sees and on ``rng``.
+        With physical decks every unplayed card may be named by anyone: nothing is hidden.
+        """
+        state = self.state
+        copy_ = Game.__new__(Game)
+        copy_.__dict__.update(self.__dict__)
+        copy_.seed = None
+        copy_._steps = []
+        unplayed = state.unplayed
+        if self.deck == "digital":
+            dealt: list[tuple[str, ...]] = []
+            for p, cards in enumerate(unplayed):
+                keep = cards[:FACE_UP] if p == seat else ()
+                rest = sorted(cards[len(keep):], key=CARD_NAMES.index)
+                rng.shuffle(rest)
+                dealt.append(keep + tuple(rest))
+            unplayed = tuple(dealt)
+        copy_._states = [State(state.columns, state.hands, unplayed, state.turn)]
+        return copy_
+
     def must_pass(self) -> bool:
         """True when the player to move can only pass (no build and no own tower to lift)."""
         return all(a.meridian == 0 for a in self.legal_actions())

@@ -21,12 +21,16 @@ from pathlib import Path
 from typing import Any
 
 from meridian_table.resources import package_path
+from meridian_table.textload import toml_loads
 
 LOGGER = logging.getLogger(__name__)
 
 MERIDIANS = 10
 SIDES = (5, 4)
 MIN_CAPITAL_ISLAND = 4
+MAX_ISLAND_VALUE = 100  # points; an island is worth its few cities, a typo is not
+MAX_NAME = 40  # characters of an island's name
+ISLAND_KEYS = ("name", "value")
 
 
 def maps_dir() -> Path:
@@ -168,8 +172,15 @@ def _parse_city(entry: Any, where: str, source: str, line: int | None) -> tuple[
         capital = key.endswith("*")
         key = key.rstrip("*").strip()
     elif isinstance(entry, dict):
-        key = str(entry.get("island", "")).strip()
-        capital = bool(entry.get("capital", False))
+        key = entry.get("island", "")
+        capital = entry.get("capital", False)
+        extra = sorted(set(entry) - {"island", "capital"})
+        if not isinstance(key, str) or not isinstance(capital, bool) or extra:
+            raise MapError(
+                source, line, f"city {where} is {entry!r}",
+                'write {island = "D"} or {island = "D", capital = true} (capital is true or false)',
+            )
+        key = key.strip()
     else:
         raise MapError(
             source, line, f"city {where} is {entry!r}",
@@ -187,12 +198,17 @@ def parse_map(text: str, source: str = "<map>", name: str | None = None) -> Boar
     """Parse and validate a map from TOML text. Raises MapError with source and line."""
     try:
         _duplicate_meridians(text, source)
-        data = tomllib.loads(text)
+        data = toml_loads(text)
     except tomllib.TOMLDecodeError as exc:
         # Python 3.11's tomllib puts the position only in the message
         found = re.search(r"at line (\d+)", str(exc))
         line = int(found.group(1)) if found else None
         raise MapError(source, line, f"not valid TOML ({exc})", "correct the syntax there") from exc
+    for extra in sorted(set(data) - {"side", "islands", "meridians"}):
+        raise MapError(
+            source, _line_of(text, rf'"?{re.escape(extra)}"?\s*=|\[\s*"?{re.escape(extra)}'),
+            f"key {extra!r} is not known", "a map holds only side, [islands.X] and [meridians]",
+        )
     side = data.get("side")
     if side not in SIDES:
         raise MapError(
@@ -242,6 +258,15 @@ def _build(
     members: dict[str, list[City]] = {}
     for city in cities.values():
         members.setdefault(city.island, []).append(city)
+    for key in members:
+        if key not in table:
+            city = min(members[key], key=lambda c: (c.meridian, c.index))
+            raise MapError(
+                source, _key_line(text, "meridians", str(city.meridian)),
+                f"key meridians.{city.meridian}: city {city.id} names island {key!r}, which "
+                f"has no [islands.{key}] section (a typo would make a one-city island)",
+                f"add an [islands.{key}] section, or correct the island's letter",
+            )
     for key in table:
         if key not in members:
             raise MapError(
@@ -254,17 +279,38 @@ def _build(
     for key in sorted(members):
         group = sorted(members[key], key=lambda c: (c.meridian, c.index))
         _check_island(text, source, key, group)
-        info = table.get(key, {})
+        info = table[key]
         if not isinstance(info, dict):
-            info = {}
+            raise MapError(
+                source, _line_of(text, rf'islands\.\"?{re.escape(key)}\"?\s*=') or
+                _line_of(text, r"\[\s*islands\s*\]"),
+                f"key islands.{key} is {info!r:.40}, not a section",
+                f'write [islands.{key}] with name = "..." and, if needed, value = N',
+            )
+        for extra in sorted(set(info) - set(ISLAND_KEYS)):
+            raise MapError(
+                source, _key_line(text, f"islands.{key}", extra),
+                f"key islands.{key}.{extra} is not known",
+                f"an island section holds only {' and '.join(ISLAND_KEYS)}",
+            )
         value = info.get("value", len(group))
-        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        if (not isinstance(value, int) or isinstance(value, bool)
+                or not 0 <= value <= MAX_ISLAND_VALUE):
             raise MapError(
                 source, _key_line(text, f"islands.{key}", "value"),
-                f"island {key!r} has value {value!r}",
-                "give a whole number of points, or leave it out to count its cities",
+                f"key islands.{key}.value: island {key!r} has value {value!r:.40}",
+                f"give a whole number of points from 0 to {MAX_ISLAND_VALUE}, or leave it "
+                "out to count its cities",
             )
-        islands[key] = Island(key, str(info.get("name", key)), tuple(c.id for c in group), value)
+        label = info.get("name", key)
+        if not isinstance(label, str) or not label.strip() or len(label) > MAX_NAME:
+            raise MapError(
+                source, _key_line(text, f"islands.{key}", "name"),
+                f"key islands.{key}.name is {label!r:.50}",
+                f'write the island\'s name in quotes, up to {MAX_NAME} characters, e.g. '
+                f'name = "Dunmar"',
+            )
+        islands[key] = Island(key, label.strip(), tuple(c.id for c in group), value)
     board = BoardMap(name, side, dict(sorted(cities.items(), key=lambda kv: split_city(kv[0]))),
                      islands, text)
     LOGGER.debug("loaded map %s: %d cities, %d islands", name, len(cities), len(islands))

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import socket
+import sys
 import threading
 from importlib.resources import files
 from types import TracebackType
@@ -138,7 +139,11 @@ def bind(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT) -> socket.socket:
     """A listening socket on ``port``, or on a free port when that one is taken."""
     for candidate in (port, 0):
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if sys.platform == "win32":
+            # Windows' SO_REUSEADDR would let a second server take this port as well.
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_EXCLUSIVEADDRUSE, 1)
+        else:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             sock.bind((host, candidate))
         except OSError as exc:

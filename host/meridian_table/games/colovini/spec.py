@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from meridian_table.games.colovini import record
+from meridian_table.games.colovini.bot import ColoviniBot, GreedyPlayer
 from meridian_table.games.colovini.engine import Game, new_game
 from meridian_table.games.colovini.maps import MERIDIANS, MapError, load_map, parse_map, resolve_map
 from meridian_table.games.contract import (
@@ -183,12 +184,14 @@ SPEC = GameSpec(
         script="static/page.js",
     ),
     records=RecordFormat(_export, _parse, ".colovini"),
-    policies={"random": RandomPolicy},
+    # bot:1 ... bot:5 are the levels (docs/BOTS.md); greedy is the bench's yardstick.
+    policies={"random": RandomPolicy, "bot": ColoviniBot, "greedy": GreedyPlayer},
     help_examples=(
         "play colovini --profile colovini-40 --players Ann,Bob,Cid",
         "play colovini --players Ann,Bob --deck digital --seed 42",
         "play colovini --deck physical --map my-board.toml",
         "play colovini --players Ann,Bob,Cid --seat 2=random --seat 3=random",
+        "play colovini --players Ann,Bob --seat 2=bot:5",
     ),
     benches=(BenchSpec("colovini", "Colovini's Meridian: legal_actions() latency over "
                        "positions from random games.", _bench),),

@@ -37,11 +37,28 @@ def _check_one(kind: str, ref: str) -> tuple[str | None, str]:
 
 def _play_loop(game: Game, stream: TextIO, record: Path | None) -> None:
     from meridian_table.games.empire import record as records
+    from meridian_table.games.empire.render import text_diagram
+
+    click.echo(text_diagram(game))
+    try:
+        _read_actions(game, stream)
+    except KeyboardInterrupt:
+        # Ctrl-C stops the game cleanly: the record below keeps what was played.
+        click.echo("stopped")
+    if record is not None:
+        try:
+            record.write_text(records.export(game), encoding="utf-8")
+        except OSError as exc:
+            raise click.ClickException(f"cannot write {record}: {exc.strerror}; give --record "
+                                       "a file in a folder you can write") from exc
+        click.echo(f"wrote {record}")
+
+
+def _read_actions(game: Game, stream: TextIO) -> None:
     from meridian_table.games.empire.engine import IllegalActionError
     from meridian_table.games.empire.notation import NotationError
     from meridian_table.games.empire.render import text_diagram
 
-    click.echo(text_diagram(game))
     for raw in stream:
         line = raw.strip()
         if not line:
@@ -63,13 +80,6 @@ def _play_loop(game: Game, stream: TextIO, record: Path | None) -> None:
         click.echo(text_diagram(game))
         if game.is_over:
             break
-    if record is not None:
-        try:
-            record.write_text(records.export(game), encoding="utf-8")
-        except OSError as exc:
-            raise click.ClickException(f"cannot write {record}: {exc.strerror}; give --record "
-                                       "a file in a folder you can write") from exc
-        click.echo(f"wrote {record}")
 
 
 def register(group: click.Group) -> None:

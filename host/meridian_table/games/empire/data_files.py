@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from meridian_table.games.empire.effects import Effect, EffectError, parse_ability
+from meridian_table.textload import toml_loads
 
 LOGGER = logging.getLogger(__name__)
 
@@ -173,7 +174,7 @@ class _Source:
 
 def _load_toml(text: str, source: str) -> dict[str, Any]:
     try:
-        return tomllib.loads(text)
+        return toml_loads(text)
     except tomllib.TOMLDecodeError as exc:
         found = re.search(r"line (\d+)", str(exc))
         line = int(found.group(1)) if found else None

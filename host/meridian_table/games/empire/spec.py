@@ -1,8 +1,8 @@
 """Empire in Space as the platform sees it: options, board, page, records, automata.
 
-Registered under the ``meridian_table.games`` entry-point group as ``empire``. The rules
-engine is complete; the physical-board adapter is a separate issue, so ``adapter`` says so
-(:class:`NotOnBoardError`) instead of handing out a stub.
+Registered under the ``meridian_table.games`` entry-point group as ``empire``. The
+adapter (``adapters/empire.py``) plays it on a sensing board; the page shows each
+player's energy ledger (``static/page.js``).
 """
 
 from __future__ import annotations
@@ -39,10 +39,6 @@ if TYPE_CHECKING:
     from meridian_table.adapters.base import Adapter
 
 
-class NotOnBoardError(ValueError):
-    """Empire in Space cannot be played on a sensing board yet (the adapter is issue 17)."""
-
-
 OPTIONS = (
     OptionSpec("players", int, None, "How many play: 2 to 4 (1 in infection-solo); the number "
                "of players named by default.", choices=("1", "2", "3", "4"), from_table=True),
@@ -59,6 +55,9 @@ OPTIONS = (
     OptionSpec("guilds", bool, False, "Each player takes the guild of their colour."),
     OptionSpec("events", bool, False, "Deal 2 event cards to each player (always on in "
                "two-player mode)."),
+    OptionSpec("sensing", str, "on", "on: the board senses ships and colonies; off: the "
+               "scoring assistant for a plain printed board (everything is tapped on the "
+               "page, the board only shows).", choices=("on", "off"), kind="setting"),
 )
 
 
@@ -87,14 +86,21 @@ def _new_game(options: Options, seed: int | None) -> Engine:
 
 
 def _adapter(options: Options, settings: Options, variant: Mapping[str, object]) -> Adapter:
-    del options, settings, variant
-    raise NotOnBoardError(
-        "Meridian: Empire in Space is not yet playable on a sensing board (its board adapter "
-        "is a separate issue). Play it on the printed board with the rules engine keeping "
-        "score: `meridian-table empire play --players Ann,Bob` (text), or the engine in "
-        "Python (meridian_table.games.empire.new_game); check your map and cards with "
-        "`meridian-table empire check`"
-    )
+    """The game on a sensing board; the board map's sites must all be on the profile."""
+    from meridian_table.adapters.empire import EmpireAdapter
+
+    game = cast(Game, _new_game(options, None))
+    if variant:
+        on_board = set(board.expected_sites(variant))
+        missing = [site for site in [*game.board.quadrants, *game.board.bodies]
+                   if site not in on_board]
+        if missing:
+            raise OptionError(
+                f"--map {game.board.name}: the board profile has no site for "
+                f"{', '.join(missing[:4])}{'...' if len(missing) > 4 else ''}; use a map with "
+                "as many planet areas and moons as the profile's variant, or edit the "
+                "profile's variant (hardware/README.md, 'Profiles')", "map")
+    return EmpireAdapter(game, dict(options), sensing=str(settings.get("sensing") or "on"))
 
 
 def _prepare(options: dict[str, OptionValue]) -> dict[str, OptionValue]:
@@ -141,6 +147,13 @@ def _bench(options: dict[str, Any]) -> dict[str, Any]:
     return bench.run(options)
 
 
+def _bench_table(options: dict[str, Any]) -> dict[str, Any]:
+    # Lazy: the rules never import the table; only this bench, when it runs, does.
+    from meridian_table.games.empire import bench_table
+
+    return bench_table.run(options)
+
+
 def _register(group: click.Group) -> None:
     from meridian_table.games.empire import commands
 
@@ -178,8 +191,8 @@ SPEC = GameSpec(
     title="Meridian: Empire in Space",
     published="Meridian: Empire in Space",
     summary="Rowitt's game of energy, starships, planets and waypoints (1 to 4 players; "
-            "the Scelrotia in the infection modes); not yet on a sensing board: "
-            "`meridian-table empire play` keeps score in text",
+            "the Scelrotia in the infection modes), with every player's energy ledger on "
+            "the page",
     player_counts=(1, 2, 3, 4),
     options=OPTIONS,
     new_game=_new_game,
@@ -195,21 +208,25 @@ SPEC = GameSpec(
             SeatLook("scelrotia", "Scelrotia", "#7a2a8c", "S", "#ffffff"),
         ),
         drawing="grid",
-        piece_word="colony",
+        script="static/page.js",
+        piece_word="piece",
     ),
     records=RecordFormat(_export, _parse, ".empire"),
     policies={"random": RandomPolicy, "scelrotia": ScelrotiaPolicy},
-    # Not yet on a sensing board (issue 17): the examples show what works today.
     help_examples=(
-        "meridian-table empire play --players Ann,Bob --seed 7",
+        "play empire --players Ann,Bob,Cy",
+        "play empire --mode infection-solo --players Ann   (the Scelrotia is seated for you)",
+        "play empire --players Ann,Bob --sensing off   (the scoring assistant: the page only)",
         "meridian-table empire check --map my-board.toml --cards my-cards.toml",
-        "play empire --players Ann,Bob   (says it needs the board adapter, issue 17)",
     ),
     text_diagram=_diagram,
     benches=(BenchSpec("empire", "Empire in Space: legal-action latency, Scelrotia turns "
-                                 "and random games per second.", _bench),),
+                                 "and random games per second.", _bench),
+             BenchSpec("empire-table", "Empire in Space at the table: switch change to LED "
+                                       "frame on the empire-in-space profile (settle "
+                                       "window excluded).", _bench_table)),
     register_commands=_register,
     prepare=_prepare,
 )
 
-__all__ = ["OPTIONS", "SPEC", "NotOnBoardError", "ScelrotiaPolicy"]
+__all__ = ["OPTIONS", "SPEC", "ScelrotiaPolicy"]

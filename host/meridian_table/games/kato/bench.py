@@ -16,11 +16,12 @@ Figures:
 from __future__ import annotations
 
 import logging
-import os
 import random
 import statistics
 import time
 from typing import Any, NamedTuple
+
+import psutil
 
 from meridian_table.games.kato import geometry
 from meridian_table.games.kato.game import Game
@@ -226,7 +227,7 @@ def naive_playouts(games: int, seed: int, size: int = 6) -> tuple[int, float]:
 def run(options: dict[str, Any]) -> dict[str, Any]:
     quick = bool(options.get("quick"))
     games = 20 if quick else 400
-    load = os.getloadavg()[0]
+    load = psutil.getloadavg()[0]  # os.getloadavg() does not exist on Windows
     measured = playouts(games, seed=2024)
     plies, seconds, kept = measured.plies, measured.seconds, measured.kept
     api_plies, api_seconds = playouts_api(5 if quick else 60, seed=7)

@@ -1403,6 +1403,26 @@ class Game(Engine):
 
     # --- the game contract (meridian_table.games.contract.Engine) ---------------------------
 
+    def clone(self) -> Game:
+        """An independent copy that shares the read-only tables (a deep copy would copy
+        them too, at ten times the price): what a search copies once per iteration."""
+        new = Game.__new__(Game)
+        new.__dict__.update(self.__dict__)
+        new._stones = list(self._stones)
+        new._turns = list(self._turns)
+        new._history = list(self._history)
+        new._col = list(self._col)
+        new._gid = list(self._gid)
+        new._gmask = list(self._gmask)
+        new._links = [dict(d) if d else {} for d in self._links]
+        new._dead = [set(self._dead[0]), set(self._dead[1])]
+        new._W = list(self._W)
+        new._ctx = (
+            new._col, new._gid, new._gmask, new._links, new._dead, new._W, new._stones,
+            *self._ctx[7:],
+        )
+        return new
+
     def turn(self) -> Turn:
         """The seat (0: the first player, the opener under pie) that acts, and how."""
         if self._winner >= 0:

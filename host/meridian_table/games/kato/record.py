@@ -16,6 +16,7 @@ Result: light
 4. dark C7
 5. light pass
 6. dark E5 overlooked F3
+7. light D4  # removes E5
 ```
 
 Headers are ``Key: value`` lines up to the first blank line; keys are case-insensitive
@@ -101,7 +102,9 @@ def export(engine: Game, headers: Mapping[str, str] | None = None) -> str:
     lines = [f"{key}: {value}" for key, value in out.items()]
     lines.append("")
     for n, ply in enumerate(engine.plies, start=1):
-        lines.append(f"{n}. {ply.colour} {ply.notation}")
+        # The stones a move took off, as a comment: readers (this one too) skip it.
+        removed = f"  # removes {' '.join(sorted(ply.removed))}" if ply.removed else ""
+        lines.append(f"{n}. {ply.colour} {ply.notation}{removed}")
     return "\n".join(lines) + "\n"
 
 

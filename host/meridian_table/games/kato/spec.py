@@ -22,6 +22,7 @@ from meridian_table.games.contract import (
     VariantError,
 )
 from meridian_table.games.kato import geometry, record
+from meridian_table.games.kato.bot import GreedyPlayer, KatoBot, UctPlayer
 from meridian_table.games.kato.game import Game, new_game
 
 if TYPE_CHECKING:
@@ -124,10 +125,12 @@ SPEC = GameSpec(
             SeatLook("dark", "Dark", "#23252b", "D", "#ffffff"),
         ),
         drawing="hex",
+        script="static/page.js",
         piece_word="stone",
     ),
     records=RecordFormat(_export, _parse, ".kato"),
-    policies={"random": RandomPolicy},
+    # bot:1 ... bot:5 are the levels (docs/BOTS.md); greedy and uct are the bench's yardsticks.
+    policies={"random": RandomPolicy, "bot": KatoBot, "greedy": GreedyPlayer, "uct": UctPlayer},
     text_diagram=_diagram,
     table_bench=True,
     hand_corpus=True,
@@ -136,6 +139,7 @@ SPEC = GameSpec(
         "play kato --players Ann,Bob",
         "play kato --board /dev/ttyACM0 --assist tournament --pie",
         "play kato --seat 2=random",
+        "play kato --seat 2=bot:4",
         "play kato --resume",
         "echo 'place G6' | meridian-table play kato --headless --board sim",
     ),

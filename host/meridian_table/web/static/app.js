@@ -98,11 +98,19 @@
     return url.href;
   }
 
+  // The page is live, but is the board? Green "Live" only when both are.
+  function renderConn(s) {
+    if (!ws || ws.readyState !== WebSocket.OPEN) return;
+    const board = (s.link || {}).state || "";
+    const down = board !== "" && board !== "connected" && board !== "none";
+    setConn(down ? "noboard" : "live", down ? "Live — no board" : "Live");
+  }
+
   function setConn(status, text) {
     const el = $("conn");
     el.dataset.status = status;
     el.textContent = text;
-    document.body.classList.toggle("stale", status !== "live");
+    document.body.classList.toggle("stale", status !== "live" && status !== "noboard");
   }
 
   function connect() {
@@ -345,8 +353,11 @@
     if (target) setFocusSite(target, true);
   }
 
+  const REPLAY_HINT = "Replay of a past position: press Back to live (or Esc) to play";
+
   function onSiteClick(site, g) {
-    if (replay || !state || !state.link || !state.link.virtual) return;
+    if (replay) { toast(REPLAY_HINT); return; }  // say why nothing happens
+    if (!state || !state.link || !state.link.virtual) return;
     setFocusSite(site, false);
     // Optimistic: the point shows a spinner at once, cleared by the next state or the answer.
     pendingSites.add(site);
@@ -539,7 +550,12 @@
     let who = "";
     let colour = s.to_move || "";
     const auto = automatonOf(s);
-    if (s.phase === "ended" || s.result) {
+    if (replay) {
+      // Replay looks like replay: the header names it, not the live game's turn.
+      text = `Replay of game #${replay.gameId}`;
+      who = `after move ${replay.ply} of ${replay.moves.length}`;
+      colour = "";
+    } else if (s.phase === "ended" || s.result) {
       const winner = s.result && s.result.winner;
       text = winner ? `${seatLabel(winner)} wins` : "Game over";
       colour = winner || "";
@@ -567,7 +583,7 @@
     turn.dataset.colour = colour || "";
     turn.dataset.seatColour = seatColour(colour) ? "yes" : "";
     turn.querySelector("circle").style.fill = seatColour(colour);
-    turn.dataset.phase = s.phase || "";
+    turn.dataset.phase = replay ? "replay" : s.phase || "";
     document.title = `${text} · Meridian Table`;
   }
 
@@ -599,7 +615,10 @@
     const who = `${seatLabel(auto.seat)}${name ? ` (${name})` : ""}, ${auto.automaton || seatKind(s, auto.seat)}`;
     const tick = () => {
       const secs = Math.max(0, (performance.now() - autoSince) / 1000);
-      $("automaton-time").textContent = `${secs.toFixed(secs < 10 ? 1 : 0)} s`;
+      // With the time it may take (state.automaton.budget_s), the progress in words.
+      const budget = Number(auto.budget_s) || 0;
+      $("automaton-time").textContent = `${secs.toFixed(secs < 10 ? 1 : 0)} s` +
+        (budget ? ` of ${budget.toFixed(budget < 10 ? 1 : 0)} s` : "");
     };
     if (auto.status === "executing") {
       $("automaton-title").textContent = `${who} has chosen. Carry it out on the board:`;
@@ -640,13 +659,21 @@
     if (!down && s.phase !== "paused") return null;
     // A session that does not say whether it ever connected is taken as unplugged.
     if (down && link.ever_connected === false) {
-      return { kind: "searching", parts: ["Looking for the board…"], title: detail };
+      // What the link found (a port that never answers names itself and the advice).
+      const parts = ["Looking for the board…"];
+      if (detail) parts.push(" — ", ...withCode(detail));
+      return { kind: "searching", parts, title: detail };
     }
     return {
       kind: "unplugged",
       parts: ["Board disconnected — plug it back in; the game is paused"],
       title: detail,
     };
+  }
+
+  // Text with `backticked` commands as <code> elements.
+  function withCode(text) {
+    return String(text).split("`").map((piece, i) => (i % 2 ? code(piece) : piece));
   }
 
   function code(text) {
@@ -759,7 +786,7 @@
   }
 
   function moveLabel(m) {
-    return m.notation || m.action || "?";
+    return m.words || m.notation || m.action || "?";
   }
 
   function renderMoves(moves, current) {
@@ -944,9 +971,14 @@
     // Only the controls this game reads (control_state.used); the ones that would do
     // nothing in this phase are greyed with the reason. aria-disabled, not disabled:
     // the button stays focusable and hoverable, so its reason can be read.
-    const states = s.control_state || {};
-    const shown = (s.controls || []).filter((name) => !states[name] || states[name].used !== false);
-    const key = JSON.stringify(shown.map((name) => [name, states[name] || null]));
+    const live = s.control_state || {};
+    const shown = (s.controls || []).filter((name) => !live[name] || live[name].used !== false);
+    // In replay every game button waits: it would act on the live game, not on this past
+    // position. Greyed with the reason, like any button that cannot act now.
+    const states = replay
+      ? Object.fromEntries(shown.map((name) => [name, { enabled: false, why: REPLAY_HINT }]))
+      : live;
+    const key = JSON.stringify([Boolean(replay), shown.map((name) => [name, states[name] || null])]);
     if (key === controlsKey) return;
     controlsKey = key;
     const box = $("buttons");
@@ -992,11 +1024,13 @@
   function renderInputs(s) {
     // The adapter's question (an input the board cannot sense) and the offered count.
     const adjudicating = s.phase === "adjudicate" && s.count;
-    const key = JSON.stringify([s.question || null, adjudicating ? [s.count, s.agreed] : null]);
+    const key = JSON.stringify([Boolean(replay), s.question || null,
+      adjudicating ? [s.count, s.agreed] : null]);
     if (key === inputsKey) return;
     inputsKey = key;
     const box = $("inputs");
     box.replaceChildren();
+    if (replay) return;  // questions belong to the live game
     const q = s.question;
     if (q) {
       const group = document.createElement("div");
@@ -1060,7 +1094,7 @@
     // Clocks are optional (state.clocks: seat -> {remaining_s}, low_s): the mover's
     // clock under its low mark, else null.
     const clocks = s.clocks && typeof s.clocks === "object" ? s.clocks : null;
-    const c = clocks && s.to_move ? clocks[s.to_move] : null;
+    const c = clocks && s.to_move ? (clocks.seats || clocks)[s.to_move] : null;
     const low = Number((clocks && clocks.low_s) ?? 10);
     return c && typeof c.remaining_s === "number" && c.remaining_s <= low ? c.remaining_s : null;
   }
@@ -1108,6 +1142,7 @@
     renderTurn(s);
     renderAutomaton(s);
     renderBanner(s);
+    renderConn(s);
     $("message").textContent = s.message || "";
     renderScores(s);
     recordScores(s);
@@ -1115,6 +1150,8 @@
     renderLink(s);
     renderControls(s);
     renderInputs(s);
+    // A game's own panel (docs/WEB.md): drawn from the state, answering by commands.
+    hook("panel", s, { send: (cmd, el) => request(cmd, el), seatLabel, seatColour, cap });
     const key = `${s.game_id}:${Boolean(s.result)}`;
     if (key !== gamesKey) { gamesKey = key; loadGames(); }
     const err = $("error");
@@ -1132,6 +1169,8 @@
       });
       renderMoves(s.moves || [], null);
     }
+    // The page's own modules (newgame.js, clock.js, ...) draw their parts from this.
+    document.dispatchEvent(new CustomEvent("meridian:state", { detail: s }));
   }
 
   // ---- replay -----------------------------------------------------------------------
@@ -1191,6 +1230,7 @@
     $("replay-pos").textContent = `move ${ply} of ${replay.moves.length}`;
     document.body.classList.add("replaying");
     renderMoves(replay.moves, ply);
+    if (state) { renderTurn(state); renderControls(state); renderInputs(state); }
   }
 
   function stopReplay() {

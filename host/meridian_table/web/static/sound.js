@@ -77,7 +77,9 @@
   function say(words) {
     const synth = window.speechSynthesis;
     if (!synth || typeof window.SpeechSynthesisUtterance !== "function" || !words) return false;
-    const u = new window.SpeechSynthesisUtterance(words);
+    // In the page's language: the page's catalog (i18n.js) has the announcements too.
+    const i18n = window.MeridianI18n;
+    const u = new window.SpeechSynthesisUtterance(i18n ? i18n.translate(words) : words);
     u.lang = document.documentElement.lang || "en";
     synth.cancel();  // the newest news only: a queue of stale announcements helps nobody
     synth.speak(u);

@@ -36,6 +36,16 @@
     return (ctx.board.axis_labels || []).map((a) => ({ text: String(a.text), x: a.x / ctx.unit, y: a.y / ctx.unit }));
   }
 
+  // The city numbers (the part after the dot in "3.2", counted from the north) down
+  // the west edge, beside the westernmost meridian's cities.
+  function rows(ctx) {
+    const west = ctx.pts.filter((p) => /^\d+\.\d+$/.test(p.id));
+    if (!west.length) return [];
+    const minX = Math.min(...west.map((p) => p.x));
+    return west.filter((p) => Math.abs(p.x - minX) < 1e-6)
+      .map((p) => ({ text: `.${p.id.split(".")[1]}`, x: p.x - 0.5, y: p.y }));
+  }
+
   function drawGroups(layer, ctx) {
     // Each island is a rounded band: thick round-capped strokes joining its cities that
     // are neighbours (diagonals too), so it reads as one shape behind the cities.
@@ -50,6 +60,7 @@
     svg("rect", { width: 0.22, height: 0.22, fill: "#ffa000" }, hatch);
     svg("rect", { width: 0.09, height: 0.22, fill: "#5a3a00" }, hatch);
     const bands = svg("g", { class: "groups" }, layer);
+    const labels = [];
     groups.forEach((group, index) => {
       const members = pts.filter((p, i) => sites[i].group === group.id);
       if (!members.length) return;
@@ -81,8 +92,13 @@
       }
       // The label at the island's north-west city, as on the printed map.
       const first = members.reduce((a, b) => (b.y < a.y - 1e-6 || (Math.abs(b.y - a.y) < 1e-6 && b.x < a.x) ? b : a));
-      svg("text", { class: "group-label", x: first.x - 0.42, y: first.y - 0.3 }, g).textContent = group.id;
+      labels.push([group.id, first.x - 0.42, first.y - 0.3]);
     });
+    // The labels go over every band, so no island's band hides another island's name.
+    const names = svg("g", { class: "group-labels" }, layer);
+    for (const [id, x, y] of labels) {
+      svg("text", { class: "group-label", "data-group": id, x, y }, names).textContent = id;
+    }
   }
 
   function drawLabels(layer, ctx) {
@@ -90,6 +106,7 @@
     if (!labels.length && !ctx.board.north_label) return;
     const g = ctx.svg("g", { class: "axis" }, layer);
     for (const a of labels) ctx.svg("text", { class: "axis-label", x: a.x, y: a.y }, g).textContent = a.text;
+    for (const r of rows(ctx)) ctx.svg("text", { class: "row-label", x: r.x, y: r.y }, g).textContent = r.text;
     if (ctx.board.north_label) {
       ctx.svg("text", { class: "north-label", x: (ctx.siteMinX + ctx.siteMaxX) / 2, y: ctx.top + 0.26 },
         g).textContent = ctx.board.north_label;
@@ -100,7 +117,7 @@
     // Room for the meridian numbers under the board and the north label above it.
     extent(ctx) {
       return {
-        points: axis(ctx).map((a) => [a.x, a.y - 0.2]),
+        points: axis(ctx).map((a) => [a.x, a.y - 0.2]).concat(rows(ctx).map((r) => [r.x + 0.3, r.y])),
         top: ctx.board.north_label ? 0.42 : 0,
       };
     },

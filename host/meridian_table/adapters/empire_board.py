@@ -1,0 +1,134 @@
+"""Empire in Space on a sensing board: what the switches say, and what they cannot.
+
+A switch under each quadrant closes while at least one starship stands there; a switch
+under each planet and moon closes while at least one colony stands on it. Two ships in
+a quadrant read as one; a body's switch says nothing of how many colonies, or whose.
+This module holds the pure helpers the adapter (``adapters/empire.py``) builds on: the
+occupancy a position should show, the drawing of the board, and which legal actions
+explain a sensed change (docs/games/empire.md, "At the table").
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from meridian_table.adapters.base import SiteDrawing
+from meridian_table.games.empire.engine import Game
+from meridian_table.games.empire.state import State
+
+#: Verbs whose action can change what the switches sense.
+SENSED_VERBS = ("move", "settle", "build", "transfer")
+
+
+def occupancy(game: Game) -> frozenset[str]:
+    """The sites that should read closed: every quadrant holding a ship (abandoned ones
+    too), every body holding a colony (the Scelrotia's too)."""
+    return occupancy_of(game.state)
+
+
+def occupancy_of(state: State) -> frozenset[str]:
+    quadrants = {ship.quadrant for ship in state.ships.values()}
+    bodies = {b.id for b in state.bodies.values() if b.owner is not None and b.colonies > 0}
+    return frozenset(quadrants | bodies)
+
+
+def drawing(game: Game) -> tuple[SiteDrawing, ...]:
+    """The board as the page draws it: 8 sectors around the centre (sector 1 at the top,
+    clockwise), quadrants 1..4 inside each sector from the centre outwards, every body
+    at the middle of its orbit, nudged apart when two share a spot."""
+    board = game.board
+    places: dict[str, tuple[float, float]] = {}
+    for quad in board.quadrants.values():
+        number = int(quad.id[quad.id.index("Q") + 1:])
+        radius = 2.1 if number in (1, 2) else 3.5
+        spread = -0.2 if number in (1, 3) else 0.2
+        angle = (quad.sector - 1) * math.pi / 4 + spread
+        places[quad.id] = (radius * math.sin(angle), -radius * math.cos(angle))
+    taken: list[tuple[float, float]] = list(places.values())
+    out = [SiteDrawing(site, round(x, 3), round(y, 3)) for site, (x, y) in places.items()]
+    for body in board.bodies.values():
+        xs = [places[q][0] for q in body.orbit if q in places]
+        ys = [places[q][1] for q in body.orbit if q in places]
+        x, y = sum(xs) / len(xs), sum(ys) / len(ys)
+        # Outwards (or round) until no other site is within 0.7 of it.
+        step = 0
+        while any(math.hypot(x - a, y - b) < 0.7 for a, b in taken) and step < 40:
+            step += 1
+            angle = math.atan2(y, x) + (0.35 if step % 2 else -0.35) * (step // 2 + 1)
+            radius = math.hypot(x, y) + 0.12
+            x, y = radius * math.cos(angle), radius * math.sin(angle)
+        taken.append((x, y))
+        out.append(SiteDrawing(body.id, round(x, 3), round(y, 3)))
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """The legal actions that bring the expected occupancy to the sensed one."""
+
+    actions: tuple[str, ...]
+
+    @property
+    def verbs(self) -> set[str]:
+        return {a.split()[0] for a in self.actions}
+
+
+def explain(game: Game, sensed: frozenset[str], changed: frozenset[str]) -> Explanation:
+    """Every legal action of the seat to act whose resulting occupancy is ``sensed``.
+
+    Only actions that touch a ``changed`` site (or a ship standing on one) are tried:
+    each is played and taken back on the engine itself, which copies its state once per
+    action (cheap: docs/games/empire.md, "Benchmark")."""
+    state = game.state
+    ships_on = {sid for sid, ship in state.ships.items() if ship.quadrant in changed}
+    found: list[str] = []
+    for action in game.legal():
+        words = action.split()
+        if words[0] not in SENSED_VERBS:
+            continue
+        if not (set(words[1:]) & (changed | ships_on)):
+            continue
+        game.play(action)
+        try:
+            if occupancy(game) == sensed:
+                found.append(action)
+        finally:
+            game.undo()
+    return Explanation(tuple(found))
+
+
+def two_payment_route(game: Game, ship: str, goal: str) -> tuple[str, str] | None:
+    """Two legal moves that take ``ship`` to ``goal`` (a move of 3 or 4 quadrants, paid
+    twice), or None. The stop on the way is the first in the engine's order."""
+    for first in game.legal():
+        if not first.startswith(f"move {ship} "):
+            continue
+        game.play(first)
+        try:
+            second = f"move {ship} {goal}"
+            if second in game.legal():
+                return first, second
+        finally:
+            game.undo()
+    return None
+
+
+def reach(game: Game, ship: str) -> dict[str, int]:
+    """Quadrants ``ship`` can reach now: 1 = in one payment, 2 = only in two."""
+    one = {a.split()[2] for a in game.legal() if a.startswith(f"move {ship} ")}
+    out = dict.fromkeys(one, 1)
+    for mid in sorted(one):
+        game.play(f"move {ship} {mid}")
+        try:
+            for action in game.legal():
+                if action.startswith(f"move {ship} "):
+                    out.setdefault(action.split()[2], 2)
+        finally:
+            game.undo()
+    out.pop(game.state.ships[ship].quadrant, None)
+    return out
+
+
+__all__ = ["SENSED_VERBS", "Explanation", "drawing", "explain", "occupancy", "occupancy_of",
+           "reach", "two_payment_route"]

@@ -1,0 +1,175 @@
+"""A policy that thinks in a worker process, so the table, the LEDs and the page never
+stall behind a search (the search holds the interpreter's lock for its whole budget).
+
+:class:`WorkerPolicy` has the :class:`~meridian_table.games.contract.Policy` surface. The
+worker (a ``spawn``-ed process, started on the first request) builds the same policy
+from the game's spec and answers one request at a time. A cancelled request is marked
+in shared memory; the worker's search sees it within a few milliseconds, and an answer
+that comes late is dropped by its request number. ``close()`` ends the process: the
+table calls it when the seat changes hands and when it quits.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import threading
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
+from multiprocessing.sharedctypes import Synchronized
+from types import TracebackType
+
+from meridian_table.games.contract import Engine, PolicyCancelled
+
+LOGGER = logging.getLogger(__name__)
+
+POLL_S = 0.005
+START_TIMEOUT_S = 30.0
+
+
+def _serve(conn: Connection, cancelled: Synchronized[int], game: str, description: str,
+           seed: int | None) -> None:
+    """The worker's loop: build the policy, then answer ``(id, engine, budget)``."""
+    from meridian_table.games import registry
+
+    policy = registry.spec(game).policy(description, seed)
+    while True:
+        try:
+            request = conn.recv()
+        except (EOFError, OSError):
+            return
+        if request is None:
+            return
+        rid, engine, budget_s = request
+        cancel = threading.Event()
+        done = threading.Event()
+
+        def watch(rid: int = rid, cancel: threading.Event = cancel,
+                  done: threading.Event = done) -> None:
+            while not done.wait(POLL_S):
+                if cancelled.value >= rid:
+                    cancel.set()
+                    return
+
+        watcher = threading.Thread(target=watch, daemon=True)
+        watcher.start()
+        try:
+            reply: tuple[int, str, str] = (rid, "action", policy.choose(engine, budget_s, cancel))
+        except PolicyCancelled:
+            reply = (rid, "cancelled", "")
+        except Exception as exc:  # reported to the table, which shows it in words
+            reply = (rid, "error", f"{type(exc).__name__}: {exc}")
+        finally:
+            done.set()
+        try:
+            conn.send(reply)
+        except (BrokenPipeError, OSError):
+            return
+
+
+class WorkerPolicy:
+    """``game``'s policy ``description`` (``bot:4``), thinking in a process of its own."""
+
+    def __init__(self, game: str, description: str, seed: int | None = None) -> None:
+        self._game = game
+        self._description = description
+        self._seed = seed
+        self._ctx = multiprocessing.get_context("spawn")
+        self._lock = threading.Lock()
+        self._cancelled: Synchronized[int] = self._ctx.Value("q", 0)
+        self._conn: Connection | None = None
+        self._process: BaseProcess | None = None
+        self._rid = 0
+        self._closed = False
+
+    @property
+    def name(self) -> str:
+        return self._description
+
+    @property
+    def alive(self) -> bool:
+        """True while the worker process runs."""
+        return self._process is not None and self._process.is_alive()
+
+    def _start(self) -> Connection:
+        if self._closed:
+            raise PolicyCancelled(f"the {self._description} player was closed")
+        if self._conn is None or not self.alive:
+            parent, child = self._ctx.Pipe()
+            process = self._ctx.Process(
+                target=_serve, args=(child, self._cancelled, self._game, self._description,
+                                     self._seed),
+                name=f"meridian-{self._description}", daemon=True)
+            process.start()
+            child.close()
+            self._conn, self._process = parent, process
+        return self._conn
+
+    def choose(self, game: Engine, budget_s: float = 1.0,
+               cancel: threading.Event | None = None) -> str:
+        with self._lock:
+            conn = self._start()
+            self._rid += 1
+            rid = self._rid
+            conn.send((rid, game, budget_s))
+        while True:
+            if cancel is not None and cancel.is_set():
+                self._cancel(rid)
+                raise PolicyCancelled(f"the {self._description} player was cancelled")
+            with self._lock:
+                if self._closed:
+                    raise PolicyCancelled(f"the {self._description} player was closed")
+                if not conn.poll(POLL_S):
+                    if not self.alive:
+                        raise RuntimeError(f"the {self._description} player's process stopped")
+                    continue
+                try:
+                    got, kind, value = conn.recv()
+                except (EOFError, OSError) as exc:
+                    raise RuntimeError(
+                        f"the {self._description} player's process stopped") from exc
+            if got != rid:
+                continue  # the late answer to a cancelled request
+            if kind == "action":
+                return str(value)
+            if kind == "cancelled":
+                raise PolicyCancelled(f"the {self._description} player was cancelled")
+            raise RuntimeError(value)
+
+    def _cancel(self, rid: int) -> None:
+        with self._cancelled.get_lock():
+            self._cancelled.value = max(self._cancelled.value, rid)
+
+    def close(self, timeout: float = 2.0) -> None:
+        """Stop thinking and end the worker process."""
+        self._cancel(self._rid)
+        with self._lock:
+            self._closed = True
+            conn, process = self._conn, self._process
+            self._conn = self._process = None
+        if conn is not None:
+            try:
+                conn.send(None)
+            except (BrokenPipeError, OSError):
+                pass
+            conn.close()
+        if process is not None:
+            process.join(timeout)
+            if process.is_alive():
+                process.terminate()
+                process.join(timeout)
+            LOGGER.info("closed the %s worker (exit code %s)", self._description,
+                        process.exitcode)
+
+    def __enter__(self) -> WorkerPolicy:
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"WorkerPolicy({self._game!r}, {self._description!r}, seed={self._seed!r})"
+
+
+__all__ = ["WorkerPolicy"]

@@ -1,0 +1,55 @@
+"""``club serve`` without ``--db``: a private PostgreSQL in the user's data folder.
+
+The cluster (``<data dir>/club/pg``) is made once with ``initdb``, started with
+``pg_ctl`` on a loopback port, and holds a database ``club`` set up by ``club init``.
+Its logins are kept beside it in ``club.json`` (mode 0600).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+import psycopg
+
+from meridian_table.club.admin import init_club
+from meridian_table.club.cluster import Cluster
+
+
+def club_folder() -> Path:
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("meridian-table")) / "club"
+
+
+def private_club(echo: Callable[[str], None],
+                 folder: Path | None = None) -> tuple[Cluster, str, str | None]:
+    """Start (making it first if needed) the private club: (cluster, page URL, admin URL
+    when it was just made, else None)."""
+    folder = folder or club_folder()
+    datadir = folder / "pg"
+    logins = folder / "club.json"
+    if not (datadir / "PG_VERSION").exists():
+        echo(f"making a private PostgreSQL cluster in {datadir} (once)")
+        folder.mkdir(parents=True, exist_ok=True)
+        folder.chmod(0o755)  # the server may run as the postgres user when we are root
+        cluster = Cluster.create(datadir)
+    else:
+        cluster = Cluster.load(datadir)
+    if not cluster.running:
+        cluster.start()
+    if logins.exists():
+        saved = json.loads(logins.read_text())
+        return cluster, str(saved["page"]), None
+    with psycopg.connect(cluster.url(), autocommit=True) as conn:
+        if conn.execute("SELECT 1 FROM pg_database WHERE datname = 'club'").fetchone() is None:
+            conn.execute("CREATE DATABASE club")
+    result = init_club(cluster.url("club"))
+    if result.page_url is None or result.admin_url is None:
+        raise RuntimeError("the private club's roles existed without their saved logins")
+    fd = os.open(logins, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as handle:
+        json.dump({"page": result.page_url, "admin": result.admin_url}, handle)
+    return cluster, result.page_url, result.admin_url

@@ -1,0 +1,347 @@
+"""Ship a table's SQLite log into the club's PostgreSQL, idempotently, in the background.
+
+The table's log stays the source of truth: the replicator only reads it (its own
+read-only SQLite connection, so the table never waits for it). The club's copy is keyed
+by (table, game, sequence) and written with ``INSERT ... ON CONFLICT DO NOTHING``, one
+batch per transaction, in the log's own order. So the highest local event id the club
+holds for this table is a true high-water mark: everything below it is there. After any
+outage (network, server restart, this process killed mid-batch) the replicator asks the
+club for that mark and resumes after it; a batch that was cut off was rolled back by
+the server, and one that committed is skipped by the conflict clause.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import socket
+import sqlite3
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import psycopg
+from psycopg.types.json import Jsonb
+
+from meridian_table.club.admin import NETWORK_OPTIONS, redact
+from meridian_table.club.errors import ClubError
+from meridian_table.club.schema import require_current
+
+LOGGER = logging.getLogger(__name__)
+
+BATCH = 500
+POLL_S = 0.05
+BACKOFF_S = (0.2, 0.5, 1.0, 2.0, 3.0)
+PING_S = 2.0
+REPLY_TIMEOUT_S = 5.0
+
+
+@dataclass(frozen=True)
+class ReplicatorStatus:
+    """What the table page's link panel shows about the club."""
+
+    club: str             # the connection string without its password
+    state: str            # "connecting" | "connected" | "offline" | "refused" | "closed"
+    shipped: int          # the club's high-water mark (a local event id)
+    backlog: int          # local events the club does not hold yet
+    detail: str = ""
+
+    def to_json(self) -> dict[str, object]:
+        return {"club": self.club, "state": self.state, "shipped": self.shipped,
+                "backlog": self.backlog, "detail": self.detail}
+
+
+class LocalLog:
+    """A read-only view of a table's SQLite log: new events after a mark."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False,
+                                     timeout=10)
+
+    def close(self) -> None:
+        self._conn.close()
+
+    def last_id(self) -> int:
+        row = self._conn.execute("SELECT COALESCE(MAX(id), 0) FROM events").fetchone()
+        return int(row[0])
+
+    def events_after(self, mark: int, limit: int = BATCH) -> list[tuple[Any, ...]]:
+        return self._conn.execute(
+            "SELECT id, game_id, seq, kind, at, payload FROM events WHERE id > ? "
+            "ORDER BY id LIMIT ?", (mark, limit)).fetchall()
+
+    def games(self, ids: set[int]) -> list[tuple[Any, ...]]:
+        marks = ",".join("?" * len(ids))
+        return self._conn.execute(
+            f"SELECT id, game, options, players, profile, versions, started FROM games "
+            f"WHERE id IN ({marks}) ORDER BY id", sorted(ids)).fetchall()
+
+
+class Shipper:
+    """One connection's worth of replication: the synchronous core the thread runs.
+
+    ``ship_once()`` sends at most one batch and returns how many events it sent.
+    Errors from psycopg propagate: the caller decides when to reconnect.
+    """
+
+    def __init__(self, log: LocalLog, conn: psycopg.Connection[tuple[Any, ...]],
+                 remote: dict[int, str] | None = None) -> None:
+        self.log = log
+        self.conn = conn
+        require_current(conn)
+        conn.commit()
+        row = conn.execute(
+            "SELECT club.my_table(), COALESCE(MAX(local_id), 0) FROM club.events "
+            "WHERE table_name = club.my_table()").fetchone()
+        conn.commit()
+        if row is None or row[0] is None:
+            raise ClubError(
+                f"the role {conn.info.user!r} is not an active table of this club (revoked, "
+                "or never added); ask the club's admin for `club add-table NAME`")
+        self.table = str(row[0])
+        self.mark = int(row[1])
+        self._known_games: set[int] = set()
+        self.remote = remote or {}
+
+    def ship_once(self, limit: int = BATCH) -> int:
+        rows = self.log.events_after(self.mark, limit)
+        if not rows:
+            return 0
+        needed = {int(r[1]) for r in rows} - self._known_games
+        with self.conn.cursor() as cur:
+            if needed:
+                cur.executemany(
+                    "INSERT INTO club.games (game_id, game, options, players, profile, "
+                    "versions, started, remote) VALUES (%s, %s, %s, %s, %s, %s, %s, %s) "
+                    "ON CONFLICT DO NOTHING",
+                    [(g[0], g[1], Jsonb(_json(g[2])), Jsonb(_json(g[3])), g[4],
+                      Jsonb(_json(g[5])), g[6], self.remote.get(int(g[0])))
+                     for g in self.log.games(needed)])
+            cur.executemany(
+                "INSERT INTO club.events (game_id, seq, local_id, kind, at, payload) "
+                "VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
+                [(r[1], r[2], r[0], r[3], r[4], Jsonb(_json(r[5]))) for r in rows])
+        self.conn.commit()
+        self._known_games |= needed
+        self.mark = int(rows[-1][0])
+        return len(rows)
+
+
+def _first_line(exc: BaseException) -> str:
+    lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
+    return lines[0] if lines else type(exc).__name__
+
+
+def _json(text: str) -> object:
+    return json.loads(text)
+
+
+class Replicator:
+    """A background thread that keeps the club's copy of one table's log up to date.
+
+    It never blocks the table: it reads the log through its own connection, and every
+    network wait happens on its thread. ``wake()`` makes it look at once (after a move).
+    """
+
+    def __init__(self, log_path: Path, url: str, *, poll_s: float = POLL_S,
+                 remote: dict[int, str] | None = None,
+                 on_change: Callable[[], None] | None = None, batch: int = BATCH) -> None:
+        self.log_path = Path(log_path)
+        self.url = url
+        self.poll_s = poll_s
+        self.remote = dict(remote or {})
+        self.on_change = on_change
+        self.batch = batch
+        self._shown: tuple[str, int] | None = None
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        self._lock = threading.Lock()
+        self._state = "connecting"
+        self._detail = ""
+        self._mark = 0
+        self._local_last = 0
+        self._conn: psycopg.Connection[tuple[Any, ...]] | None = None
+        self._busy_since: float | None = None
+        self._thread = threading.Thread(target=self._run, name="club-replicator", daemon=True)
+        self._watchdog = threading.Thread(target=self._watch, name="club-watchdog", daemon=True)
+
+    def start(self) -> Replicator:
+        self._thread.start()
+        self._watchdog.start()
+        return self
+
+    def wake(self) -> None:
+        self._wake.set()
+
+    def close(self, timeout: float = 5.0) -> None:
+        self._stop.set()
+        self._wake.set()
+        self._thread.join(timeout)
+        self._watchdog.join(timeout)
+        with self._lock:
+            self._state = "closed"
+
+    def __enter__(self) -> Replicator:
+        return self if self._thread.ident is not None else self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def status(self) -> ReplicatorStatus:
+        with self._lock:
+            return ReplicatorStatus(redact(self.url), self._state, self._mark,
+                                    max(0, self._local_last - self._mark), self._detail)
+
+    def wait_caught_up(self, timeout: float) -> bool:
+        """Wait until the club holds every event the log had when this was called."""
+        deadline = time.monotonic() + timeout
+        with _Opened(self.log_path) as log:
+            target = log.last_id()
+        while time.monotonic() < deadline:
+            with self._lock:
+                if self._mark >= target:
+                    return True
+            self._wake.set()
+            time.sleep(0.02)
+        return False
+
+    def _set(self, state: str, detail: str = "") -> None:
+        with self._lock:
+            if state != self._state:
+                LOGGER.info("club replication %s %s", state, detail)
+            self._state, self._detail = state, detail
+        self._changed()
+
+    def _changed(self) -> None:
+        """Tell ``on_change`` (the table page) when the state or the backlog changed."""
+        status = self.status()
+        shown = (status.state, status.backlog)
+        if self.on_change is not None and shown != self._shown:
+            self._shown = shown
+            try:
+                self.on_change()
+            except Exception:  # the page's trouble must never stop the replication
+                LOGGER.exception("club status callback failed")
+
+    def link_figures(self) -> dict[str, object]:
+        """The table page's link panel lines: the club, its state, the backlog."""
+        status = self.status()
+        return {"club": status.club, "club_state": status.state,
+                "club_backlog": status.backlog}
+
+    def _run(self) -> None:
+        attempt = 0
+        log: LocalLog | None = None
+        while not self._stop.is_set():
+            try:
+                if log is None:
+                    log = LocalLog(self.log_path)
+                self._ship_forever(log)
+            except ClubError as exc:
+                self._set("refused", str(exc))
+            except (psycopg.Error, OSError) as exc:
+                self._set("offline", _first_line(exc))
+            except sqlite3.Error as exc:
+                self._set("offline", f"cannot read the table's log {self.log_path}: {exc}")
+                if log is not None:
+                    log.close()
+                log = None
+            self._close_conn()
+            if self._stop.is_set():
+                break
+            self._wait_offline(log, BACKOFF_S[min(attempt, len(BACKOFF_S) - 1)])
+            attempt += 1
+        self._close_conn()
+        if log is not None:
+            log.close()
+
+    def _wait_offline(self, log: LocalLog | None, seconds: float) -> None:
+        """Wait before the next attempt, keeping the backlog figure current."""
+        deadline = time.monotonic() + seconds
+        while not self._stop.is_set():
+            if log is not None:
+                try:
+                    last = log.last_id()
+                except sqlite3.Error:
+                    last = self._local_last
+                with self._lock:
+                    self._local_last = last
+                self._changed()
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return
+            self._stop.wait(min(left, 0.2))
+
+    def _close_conn(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            try:
+                conn.close()
+            except psycopg.Error:
+                pass
+
+    def _watch(self) -> None:
+        """The watchdog: a network that drops without a word (no reset, a proxy that
+        swallows bytes) leaves a query waiting forever; past REPLY_TIMEOUT_S the socket
+        is shut, so the query fails and the replicator reconnects."""
+        while not self._stop.wait(0.5):
+            since, conn = self._busy_since, self._conn
+            if since is None or conn is None or time.monotonic() - since < REPLY_TIMEOUT_S:
+                continue
+            LOGGER.warning("the club has not answered for %.0f s: dropping the connection",
+                           time.monotonic() - since)
+            self._busy_since = None
+            try:
+                with socket.fromfd(conn.fileno(), socket.AF_INET, socket.SOCK_STREAM) as sock:
+                    sock.shutdown(socket.SHUT_RDWR)
+            except (OSError, psycopg.Error):
+                pass
+
+    def _ship_forever(self, log: LocalLog) -> None:
+        self._set("connecting")
+        self._conn = psycopg.connect(self.url, autocommit=False,
+                                     application_name="meridian-table replicator",
+                                     **NETWORK_OPTIONS)
+        self._busy_since = time.monotonic()
+        shipper = Shipper(log, self._conn, self.remote)
+        self._busy_since = None
+        with self._lock:
+            self._mark = shipper.mark
+        self._set("connected")
+        idle_since = time.monotonic()
+        while not self._stop.is_set():
+            self._busy_since = time.monotonic()
+            sent = shipper.ship_once(self.batch)
+            if sent:
+                idle_since = time.monotonic()
+            elif time.monotonic() - idle_since > PING_S:
+                # An idle connection learns of a server restart only when used.
+                self._conn.execute("SELECT 1")
+                self._conn.commit()
+                idle_since = time.monotonic()
+            self._busy_since = None
+            last = log.last_id()
+            with self._lock:
+                self._mark = shipper.mark
+                self._local_last = last
+            self._changed()
+            if sent == 0:
+                self._wake.wait(self.poll_s)
+                self._wake.clear()
+
+
+class _Opened:
+    """``with _Opened(path) as log``: a LocalLog closed at the end of the block."""
+
+    def __init__(self, path: Path) -> None:
+        self.log = LocalLog(path)
+
+    def __enter__(self) -> LocalLog:
+        return self.log
+
+    def __exit__(self, *exc: object) -> None:
+        self.log.close()

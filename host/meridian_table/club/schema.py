@@ -1,0 +1,248 @@
+"""The club's PostgreSQL schema, its roles and row-level security, as versioned migrations.
+
+Everything lives in the schema ``club``. ``club.meta`` says whose schema it is and its
+version (the PostgreSQL counterpart of the SQLite log's ``application_id`` and
+``user_version``, docs/STORE.md). Role names carry the database's name as a prefix
+(``club_admin``, ``club_page``, ``club_tables``), because PostgreSQL roles belong to the
+whole server and one server may hold several clubs.
+
+Who may do what:
+
+- ``<db>_admin`` owns the schema: adds, revokes and renames tables.
+- ``<db>_page`` (the club page) may only read.
+- ``<db>_tables`` is the group of every table's own login role. A table may insert only
+  rows whose ``table_name`` is its own (the column defaults to it, and row-level security
+  checks it), and read its own rows plus the games of any remote game it takes part in.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+import psycopg
+from psycopg import sql
+
+from meridian_table.club.errors import (
+    ForeignClubSchemaError,
+    NewerClubSchemaError,
+    NotInitialisedError,
+)
+
+LOGGER = logging.getLogger(__name__)
+
+APPLICATION = "meridian-table club"
+NOTIFY_CHANNEL = "club_events"
+
+
+@dataclass(frozen=True)
+class ClubMigration:
+    """Statements taking the club from ``version - 1`` to ``version``; ``{admin}``,
+    ``{page}`` and ``{tables}`` stand for the club's role names."""
+
+    version: int
+    description: str
+    statements: tuple[str, ...]
+
+
+MIGRATIONS: tuple[ClubMigration, ...] = (
+    ClubMigration(
+        1,
+        "tables, their games and events, roles and row-level security, live notifications",
+        (
+            "CREATE TABLE club.meta (key text PRIMARY KEY, value text NOT NULL)",
+            """CREATE TABLE club.tables (
+                name text PRIMARY KEY CHECK (name ~ '^[a-z][a-z0-9_-]{{0,39}}$'),
+                role text NOT NULL UNIQUE,
+                added timestamptz NOT NULL DEFAULT now(),
+                revoked timestamptz
+            )""",
+            """CREATE FUNCTION club.my_table() RETURNS text
+                LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, club
+                AS $$ SELECT name FROM club.tables
+                      WHERE role = session_user AND revoked IS NULL $$""",
+            """CREATE TABLE club.remote_games (
+                id text PRIMARY KEY CHECK (id ~ '^[A-Za-z0-9_-]{{1,40}}$'),
+                game text NOT NULL,
+                options jsonb NOT NULL,
+                players jsonb NOT NULL,
+                seats jsonb NOT NULL,
+                created timestamptz NOT NULL DEFAULT now()
+            )""",
+            """CREATE TABLE club.games (
+                table_name text NOT NULL DEFAULT club.my_table()
+                    REFERENCES club.tables (name) ON UPDATE CASCADE,
+                game_id bigint NOT NULL,
+                game text NOT NULL,
+                options jsonb NOT NULL,
+                players jsonb NOT NULL,
+                profile text,
+                versions jsonb NOT NULL,
+                started timestamptz NOT NULL,
+                remote text REFERENCES club.remote_games (id),
+                PRIMARY KEY (table_name, game_id)
+            )""",
+            """CREATE TABLE club.events (
+                table_name text NOT NULL DEFAULT club.my_table(),
+                game_id bigint NOT NULL,
+                seq integer NOT NULL,
+                local_id bigint NOT NULL,
+                kind text NOT NULL,
+                at timestamptz NOT NULL,
+                payload jsonb NOT NULL,
+                received timestamptz NOT NULL DEFAULT clock_timestamp(),
+                PRIMARY KEY (table_name, game_id, seq),
+                FOREIGN KEY (table_name, game_id) REFERENCES club.games ON UPDATE CASCADE
+            )""",
+            "CREATE INDEX events_local ON club.events (table_name, local_id)",
+            "CREATE INDEX events_kind ON club.events (kind, table_name, game_id)",
+            # The games a table may read beyond its own: those of its remote games.
+            """CREATE FUNCTION club.may_read(t text, g bigint) RETURNS boolean
+                LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, club
+                AS $$ SELECT t = club.my_table() OR EXISTS (
+                        SELECT 1 FROM club.games theirs JOIN club.games mine
+                          ON mine.remote = theirs.remote
+                         WHERE theirs.table_name = t AND theirs.game_id = g
+                           AND mine.table_name = club.my_table()) $$""",
+            """CREATE FUNCTION club.notify_event() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                  PERFORM pg_notify('club_events', json_build_object(
+                    'table', NEW.table_name, 'game', NEW.game_id, 'seq', NEW.seq,
+                    'kind', NEW.kind, 'at', NEW.at)::text);
+                  RETURN NULL;
+                END $$""",
+            """CREATE TRIGGER events_notify AFTER INSERT ON club.events
+                FOR EACH ROW EXECUTE FUNCTION club.notify_event()""",
+            "ALTER TABLE club.games ENABLE ROW LEVEL SECURITY",
+            "ALTER TABLE club.events ENABLE ROW LEVEL SECURITY",
+            "ALTER TABLE club.remote_games ENABLE ROW LEVEL SECURITY",
+            "ALTER TABLE club.tables ENABLE ROW LEVEL SECURITY",
+            "GRANT USAGE ON SCHEMA club TO {page}, {tables}",
+            "GRANT SELECT ON ALL TABLES IN SCHEMA club TO {page}",
+            "GRANT SELECT, INSERT ON club.games, club.events TO {tables}",
+            "GRANT SELECT, INSERT ON club.remote_games TO {tables}",
+            "GRANT SELECT ON club.tables, club.meta TO {tables}",
+            "GRANT EXECUTE ON FUNCTION club.my_table(), club.may_read(text, bigint) "
+            "TO {tables}, {page}",
+            "CREATE POLICY page_reads ON club.games FOR SELECT TO {page} USING (true)",
+            "CREATE POLICY page_reads ON club.events FOR SELECT TO {page} USING (true)",
+            "CREATE POLICY page_reads ON club.remote_games FOR SELECT TO {page} USING (true)",
+            "CREATE POLICY page_reads ON club.tables FOR SELECT TO {page} USING (true)",
+            """CREATE POLICY own_games ON club.games FOR INSERT TO {tables}
+                WITH CHECK (table_name = club.my_table())""",
+            """CREATE POLICY own_events ON club.events FOR INSERT TO {tables}
+                WITH CHECK (table_name = club.my_table())""",
+            """CREATE POLICY read_games ON club.games FOR SELECT TO {tables}
+                USING (club.may_read(table_name, game_id))""",
+            """CREATE POLICY read_events ON club.events FOR SELECT TO {tables}
+                USING (club.may_read(table_name, game_id))""",
+            """CREATE POLICY tables_see_remote ON club.remote_games FOR SELECT TO {tables}
+                USING (EXISTS (SELECT 1 FROM jsonb_each_text(seats) s
+                                WHERE s.value = club.my_table()))""",
+            """CREATE POLICY tables_open_remote ON club.remote_games FOR INSERT TO {tables}
+                WITH CHECK (EXISTS (SELECT 1 FROM jsonb_each_text(seats) s
+                                     WHERE s.value = club.my_table()))""",
+            "CREATE POLICY tables_see_tables ON club.tables FOR SELECT TO {tables} USING (true)",
+        ),
+    ),
+)
+
+SCHEMA_VERSION = MIGRATIONS[-1].version
+
+
+@dataclass(frozen=True)
+class Roles:
+    """The club's role names, derived from the database name."""
+
+    prefix: str
+
+    @classmethod
+    def for_database(cls, dbname: str) -> Roles:
+        cleaned = "".join(c if c.isalnum() else "_" for c in dbname.lower())[:30]
+        return cls(cleaned)
+
+    @property
+    def admin(self) -> str:
+        return f"{self.prefix}_admin"
+
+    @property
+    def page(self) -> str:
+        return f"{self.prefix}_page"
+
+    @property
+    def tables(self) -> str:
+        return f"{self.prefix}_tables"
+
+    def table(self, name: str) -> str:
+        return f"{self.prefix}_t_{name.replace('-', '_')}"
+
+
+def schema_version(conn: psycopg.Connection[tuple[object, ...]]) -> int:
+    """The club schema's version: 0 when the database has no ``club`` schema.
+
+    Raises ForeignClubSchemaError for a ``club`` schema that is not ours and
+    NewerClubSchemaError for one made by a newer program.
+    """
+    exists = conn.execute(
+        "SELECT to_regnamespace('club') IS NOT NULL, to_regclass('club.meta') IS NOT NULL"
+    ).fetchone()
+    if exists is None or not exists[0]:
+        return 0
+    dbname = conn.info.dbname
+    if not exists[1]:
+        raise ForeignClubSchemaError(
+            f"database {dbname!r} has a schema named 'club' that Meridian Table did not "
+            "make (no club.meta); use another database (createdb club) or drop that schema"
+        )
+    rows: dict[str, str] = {
+        str(k): str(v) for k, v in conn.execute("SELECT key, value FROM club.meta").fetchall()}
+    if rows.get("application") != APPLICATION or not str(rows.get("version", "")).isdigit():
+        raise ForeignClubSchemaError(
+            f"database {dbname!r}: club.meta says application {rows.get('application')!r}, "
+            f"not {APPLICATION!r}; use another database or drop its 'club' schema"
+        )
+    found = int(str(rows["version"]))
+    if found > SCHEMA_VERSION:
+        raise NewerClubSchemaError(found, SCHEMA_VERSION)
+    return found
+
+
+def require_current(conn: psycopg.Connection[tuple[object, ...]]) -> None:
+    """Refuse a database without the club, or with a schema this program cannot use."""
+    found = schema_version(conn)
+    if found == 0:
+        raise NotInitialisedError(
+            f"database {conn.info.dbname!r} has no club yet; run "
+            "`meridian-table club init --db postgresql://ADMIN@HOST/DB` first"
+        )
+    if found < SCHEMA_VERSION:
+        raise NotInitialisedError(
+            f"the club in {conn.info.dbname!r} has schema version {found}; run "
+            "`meridian-table club init` again to migrate it to version "
+            f"{SCHEMA_VERSION}"
+        )
+
+
+def migrate(conn: psycopg.Connection[tuple[object, ...]], roles: Roles) -> int:
+    """Apply each missing migration in its own transaction; return the version reached.
+
+    ``conn`` must be in autocommit mode; it runs as the club's admin role.
+    """
+    version = schema_version(conn)
+    for step in MIGRATIONS:
+        if step.version <= version:
+            continue
+        LOGGER.info("migrating the club to schema %d: %s", step.version, step.description)
+        with conn.transaction():
+            if version == 0:
+                conn.execute("CREATE SCHEMA club")
+            for statement in step.statements:
+                conn.execute(sql.SQL(statement).format(
+                    admin=sql.Identifier(roles.admin), page=sql.Identifier(roles.page),
+                    tables=sql.Identifier(roles.tables)))
+            conn.execute(
+                "INSERT INTO club.meta VALUES ('application', %s), ('version', %s), "
+                "('prefix', %s) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
+                (APPLICATION, str(step.version), roles.prefix))
+        version = step.version
+    return version

@@ -1,0 +1,351 @@
+"""The table across games: a new game or a rematch from the page, without a restart.
+
+``meridian-table play`` serves a :class:`TableHost` rather than one session. It is the
+page's ``TableSurface`` (``state()``, ``command(dict)``, ``subscribe(callback)``): every
+command goes to the running session, except three that are about games rather than
+moves:
+
+- ``{"cmd": "catalog"}`` answers the new-game form's schema: each installed game's
+  title, player counts, seats, automata, options (from its ``OptionSpec`` schema) and
+  board profiles, plus what the running game was asked for (the form's defaults);
+- ``{"cmd": "new_game", "game": "kato", "players": ["Ann", "Bob"], "seats": {"2":
+  "random"}, "options": {"pie": true}, "profile": "kato-80"}`` checks everything it can
+  (names, options, seats, the profile's game) *before* the running game is touched,
+  then closes that table and opens the new one (the same board or virtual board);
+- ``{"cmd": "rematch"}`` starts the same game again with the seats turned: each
+  player moves one seat on (two players swap), their automata with them.
+
+The game being left is saved as it stands (a game not over stays unfinished in the log,
+and ``--resume`` can continue it). Subscribers stay subscribed across games: the page
+gets the new game's state as one more change.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import replace
+from functools import cache
+from typing import Any
+
+from meridian_table import adapters, i18n
+from meridian_table.games import registry
+from meridian_table.games.contract import GameSpec, OptionError, parse_options
+from meridian_table.profiles import ProfileError, list_profiles, load_profile
+from meridian_table.table.clocks import ClockError, ClockRule
+from meridian_table.table.names import clean_names
+from meridian_table.table.presenter import PageState
+from meridian_table.table.runner import RunningTable, TableSetup, open_table
+
+LOGGER = logging.getLogger(__name__)
+
+Subscriber = Callable[[Any], None]
+Opener = Callable[[TableSetup], RunningTable]
+
+#: Commands the host answers itself; everything else goes to the running session.
+HOST_COMMANDS = ("catalog", "new_game", "rematch", "language")
+
+
+class LobbyError(ValueError):
+    """A new game or rematch the page asked for that cannot be started as asked."""
+
+
+class TableHost:
+    """The running table, replaced by a new one on ``new_game`` or ``rematch``."""
+
+    def __init__(self, table: RunningTable, opener: Opener = open_table,
+                 lang_fixed: bool = False) -> None:
+        """``lang_fixed``: the language was chosen with ``--lang``, so a page's browser
+        language does not change it."""
+        self._table = table
+        self._lang_fixed = lang_fixed
+        self._opener = opener
+        self._lock = threading.RLock()
+        self._subscribers: list[Subscriber] = []
+        self._unsubscribe: Callable[[], None] | None = None
+        self._attach()
+
+    # --- the TableSurface ------------------------------------------------------------
+
+    @property
+    def table(self) -> RunningTable:
+        """The table in play now."""
+        with self._lock:
+            return self._table
+
+    def state(self) -> PageState:
+        return self.table.session.state()
+
+    def command(self, cmd: Mapping[str, Any]) -> dict[str, Any]:
+        kind = cmd.get("cmd") if isinstance(cmd, Mapping) else None
+        if kind not in HOST_COMMANDS:
+            return self.table.session.command(cmd)
+        try:
+            if kind == "catalog":
+                return {"ok": True, "catalog": self.catalog()}
+            if kind == "language":
+                return self.language(cmd)
+            if kind == "rematch":
+                self.rematch()
+            else:
+                self.new_game(cmd)
+            return {"ok": True, "game_id": self.table.session.journal.game_id}
+        except (ValueError, LookupError, TypeError) as exc:
+            # OptionError, SetupError, ProfileError, StoreError: each names its input.
+            LOGGER.info("%s refused: %s", kind, exc)
+            return {"ok": False, "error": str(exc)}
+
+    def subscribe(self, callback: Subscriber) -> Callable[[], None]:
+        with self._lock:
+            self._subscribers.append(callback)
+
+        def unsubscribe() -> None:
+            with self._lock:
+                if callback in self._subscribers:
+                    self._subscribers.remove(callback)
+
+        return unsubscribe
+
+    def close(self) -> None:
+        """Close the table in play (the CLI's ``with`` does this on Ctrl-C)."""
+        with self._lock:
+            self._detach()
+            self._table.close()
+
+    def __enter__(self) -> TableHost:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # --- games -----------------------------------------------------------------------
+
+    def language(self, cmd: Mapping[str, Any]) -> dict[str, Any]:
+        """``{"cmd": "language", "lang": "fr"}``: the page's language becomes the table's
+        (``"browser": true``: only when ``--lang`` did not choose one)."""
+        if cmd.get("browser") and self._lang_fixed:
+            return {"ok": True, "lang": i18n.language(), "fixed": True}
+        lang = i18n.set_language(str(cmd.get("lang") or ""))
+        self.table.session.refresh()
+        return {"ok": True, "lang": lang, "fixed": self._lang_fixed}
+
+    def catalog(self) -> dict[str, Any]:
+        """The new-game form's schema: the installed games and the running game's set-up."""
+        table = self.table
+        profiles: dict[str, list[str]] = {}
+        for name in list_profiles():
+            try:
+                profiles.setdefault(load_profile(name).game, []).append(name)
+            except ProfileError as exc:  # a broken user profile is not offered
+                LOGGER.warning("profile %s not offered: %s", name, exc)
+        games = []
+        for spec in registry.specs().values():
+            entry = dict(spec.to_json())
+            entry["options"] = [o.to_json() for o in spec.options if not o.from_table]
+            entry["seat_labels"] = [s.label for s in spec.page.seats]
+            entry["profiles"] = profiles.get(spec.id, [])
+            why = _not_at_table(spec.id)
+            entry["at_table"] = why is None
+            if why is not None:
+                entry["why_not"] = why
+            games.append(entry)
+        state = table.session.state()
+        return {
+            "games": games,
+            "current": {
+                "game": state["game"],
+                "players": list(table.session.players),
+                "seats": table.session.seats.to_setting(),
+                "options": {k: v for k, v in state["options"].items()
+                            if isinstance(v, bool | int | str)},
+                "settings": _plain(table.setup.settings),
+                "profile": table.profile.name,
+                "clock": None if table.session.clock_rule is None
+                else table.session.clock_rule.to_setting(),
+                "over": state["result"] is not None,
+                "moves": len(state["moves"]),
+            },
+        }
+
+    def new_game(self, cmd: Mapping[str, Any]) -> None:
+        """Start the game ``cmd`` describes (see the module docstring)."""
+        game = str(cmd.get("game") or self.table.setup.game)
+        try:
+            spec = registry.spec(game)
+        except LookupError as exc:
+            raise LobbyError(str(exc)) from None
+        why = _not_at_table(spec.id)
+        if why is not None:
+            raise LobbyError(why)  # before anything is closed: the game in play goes on
+        players = _names(cmd.get("players"))
+        if players and len(players) not in spec.player_counts:
+            counts = " or ".join(str(c) for c in spec.player_counts)
+            raise LobbyError(f"{spec.title} is for {counts} players, not {len(players)}; "
+                             "add or remove a name")
+        raw = cmd.get("options") or {}
+        if not isinstance(raw, Mapping):
+            raise LobbyError(f"options {raw!r}: give a mapping of option names to values")
+        given = {str(k): v for k, v in raw.items() if v not in (None, "")}
+        options, settings = parse_options(spec.options, given, spec.id)
+        if spec.prepare is not None and options:
+            options = spec.prepare(options)
+        setting: dict[str, Any] = dict(settings)
+        seats = _seats(cmd.get("seats"), spec, len(players) or max(spec.player_counts))
+        if seats:
+            setting["seats"] = seats
+        clock = cmd.get("clock") or None
+        if clock is not None:
+            try:
+                setting["clock"] = ClockRule.parse(
+                    str(clock), flag=str(cmd.get("flag") or "lose"),
+                    leds=bool(cmd.get("clock_leds"))).to_setting()
+            except ClockError as exc:
+                raise LobbyError(str(exc)) from None
+        profile = cmd.get("profile") or None
+        if profile is not None:
+            self._check_profile(str(profile), spec)
+        setup = replace(
+            self.table.setup, game=spec.id, profile=None if profile is None else str(profile),
+            players=players, options=dict(options), settings=setting, resume=False,
+        )
+        self._switch(setup)
+
+    def rematch(self) -> None:
+        """The same game again, each player one seat on (two players swap seats)."""
+        table = self.table
+        session = table.session
+        players = tuple(session.players)
+        turned = players[1:] + players[:1]
+        count = len(players)
+        # Seat n's player sits at n - 1 now (the first player goes last), automaton and all.
+        seats = {str((int(n) - 2) % count + 1): kind
+                 for n, kind in session.seats.to_setting().items()}
+        spec = registry.spec(table.setup.game)
+        schema = {o.name for o in spec.options if o.kind == "engine" and not o.from_table}
+        logged = dict(session.adapter.options)
+        asked = dict(table.setup.options) if not table.resumed else {
+            k: v for k, v in logged.items() if k in schema
+        }
+        settings = {k: v for k, v in table.setup.settings.items() if k != "seats"}
+        settings.update(session.adapter.settings())
+        rule = session.clock_rule
+        if rule is not None:
+            settings["clock"] = rule.to_setting()
+        if seats:
+            settings["seats"] = seats
+        setup = replace(table.setup, players=turned, options=asked, settings=settings,
+                        profile=_profile_of(table), resume=False)
+        self._switch(setup)
+
+    # --- switching -------------------------------------------------------------------
+
+    def _check_profile(self, name: str, spec: GameSpec) -> None:
+        try:
+            profile = load_profile(name)
+        except ProfileError as exc:
+            raise LobbyError(str(exc)) from None
+        if profile.game != spec.id:
+            raise LobbyError(f"board profile {name!r} is for {profile.game!r}, not "
+                             f"{spec.title}; choose one of its boards")
+
+    def _switch(self, setup: TableSetup) -> None:
+        """Close the running table and open ``setup``; on failure reopen the old game."""
+        with self._lock:
+            old = self._table
+            self._detach()
+            old.close()
+            try:
+                new = self._opener(setup)
+            except BaseException as exc:
+                LOGGER.warning("new game refused (%s); reopening the last one", exc)
+                self._table = self._reopen(old)
+                self._attach()
+                self._publish()
+                if isinstance(exc, (ValueError, LookupError, OSError)):
+                    raise LobbyError(f"{exc}; the last game goes on") from None
+                raise
+            self._table = new
+            self._attach()
+        LOGGER.info("new table: %s game %s", setup.game, new.session.journal.game_id)
+        self._publish()
+
+    def _reopen(self, old: RunningTable) -> RunningTable:
+        over = old.session.adapter.result() is not None
+        setup = replace(old.setup, profile=_profile_of(old),
+                        resume=not over and old.store is not None)
+        return self._opener(setup)
+
+    def _attach(self) -> None:
+        self._unsubscribe = self._table.session.subscribe(self._forward)
+
+    def _detach(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
+
+    def _forward(self, state: Any) -> None:
+        with self._lock:
+            subscribers = list(self._subscribers)
+        for callback in subscribers:
+            try:
+                callback(state)
+            except Exception:  # a broken page must never stop the table
+                LOGGER.exception("state subscriber %r failed", callback)
+
+    def _publish(self) -> None:
+        self._forward(self.state())
+
+
+@cache
+def _not_at_table(game: str) -> str | None:
+    """Why ``game`` cannot be played on a sensing board (its adapter refuses even its
+    defaults), or None when it can."""
+    try:
+        adapters.create(game)
+    except Exception as exc:  # the game's own words say why and what to do instead
+        return str(exc)
+    return None
+
+
+def _profile_of(table: RunningTable) -> str:
+    """The board profile to open ``table``'s game again: as named (a shipped name or a
+    file), else the one it was played on."""
+    return table.setup.profile or table.profile.name
+
+
+def _names(value: object) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if not isinstance(value, list | tuple):
+        raise LobbyError(f"players {value!r}: give a list of names in seat order")
+    return clean_names([str(name) for name in value])
+
+
+def _seats(value: object, spec: GameSpec, count: int) -> dict[str, str]:
+    """``{"2": "random"}`` checked: seat numbers of this game, automata it has."""
+    if not value:
+        return {}
+    if not isinstance(value, Mapping):
+        raise LobbyError(f"seats {value!r}: give a mapping of seat numbers to automata")
+    seats: dict[str, str] = {}
+    for seat, kind in value.items():
+        text = str(seat).strip()
+        if not text.isdigit() or not 1 <= int(text) <= count:
+            raise LobbyError(f"seat {seat!r} is not a seat of this game (1 to {count})")
+        if kind in (None, "", "person"):
+            continue
+        try:
+            spec.policy(str(kind))
+        except OptionError as exc:
+            raise LobbyError(str(exc)) from None
+        seats[text] = str(kind)
+    return seats
+
+
+def _plain(settings: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in settings.items() if isinstance(v, bool | int | float | str | dict)}
+
+
+__all__ = ["HOST_COMMANDS", "LobbyError", "TableHost"]
+

@@ -1,0 +1,66 @@
+"""A bot thinking in its worker process: the same answer as in this process, cancelled
+within moments, and the process ended by close()."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from meridian_table import bots
+from meridian_table.bots.worker import WorkerPolicy
+from meridian_table.games import registry
+from meridian_table.games.contract import PolicyCancelled
+from meridian_table.table.automata import Seats
+
+
+def test_the_worker_answers_like_the_bot_in_this_process() -> None:
+    spec = registry.spec("kato")
+    game = spec.new_game({}, None)
+    game.play("G6")
+    here = bots.create("kato", 2, seed=3, iterations=60).choose(game.clone(), 1.0)
+    with WorkerPolicy("kato", "bot:2:60", 3) as worker:
+        assert worker.name == "bot:2:60"
+        assert worker.choose(game.clone(), 1.0) == here
+        assert worker.choose(game.clone(), 1.0) == here  # the same process, again
+        assert worker.alive
+    assert not worker.alive
+
+
+def test_cancelling_a_thinking_worker_and_asking_again() -> None:
+    game = registry.spec("kato").new_game({}, None)
+    with WorkerPolicy("kato", "bot:5", 1) as worker:
+        worker.choose(game.clone(), 0.05)  # started and warm
+        cancel = threading.Event()
+        timer = threading.Timer(0.2, cancel.set)
+        timer.start()
+        start = time.monotonic()
+        with pytest.raises(PolicyCancelled):
+            worker.choose(game.clone(), 60.0, cancel)
+        assert time.monotonic() - start < 30  # far below the budget
+        # The late answer to the cancelled request is never taken for the next one.
+        assert worker.choose(game.clone(), 0.05) in game.legal()
+
+
+def test_a_closed_worker_refuses_to_think() -> None:
+    worker = WorkerPolicy("colovini", "bot:1", 1)
+    worker.close()
+    with pytest.raises(PolicyCancelled, match="closed"):
+        worker.choose(registry.spec("colovini").new_game({"players": 2}, 1), 0.1)
+
+
+def test_seats_give_bots_a_worker_and_close_it_when_the_seat_changes_hands() -> None:
+    seats = Seats(registry.spec("kato"), {1: "bot:1:10"}, 4)
+    worker = seats.policy(1)
+    assert isinstance(worker, WorkerPolicy)
+    game = registry.spec("kato").new_game({}, None)
+    game.play("G6")
+    worker.choose(game.clone(), 1.0)
+    assert worker.alive
+    seats.set(1, "random")
+    assert not worker.alive and seats.kind(1) == "random"
+    seats.set(0, "bot:2")
+    again = seats.policy(0)
+    assert isinstance(again, WorkerPolicy)
+    seats.close()

@@ -1,0 +1,58 @@
+"""`club init` against a real PostgreSQL: schema, roles, migrations, refusals."""
+
+from __future__ import annotations
+
+import psycopg
+import pytest
+
+from meridian_table.club.admin import init_club
+from meridian_table.club.cluster import Cluster
+from meridian_table.club.errors import ForeignClubSchemaError, NewerClubSchemaError
+from meridian_table.club.schema import SCHEMA_VERSION, schema_version
+
+from .conftest import Club, new_database
+
+
+def test_init_creates_the_schema_and_roles(club: Club) -> None:
+    with psycopg.connect(club.admin_url) as conn:
+        assert schema_version(conn) == SCHEMA_VERSION
+        roles = {r[0] for r in conn.execute(
+            "SELECT rolname FROM pg_roles WHERE rolname LIKE %s", (club.dbname + "_%",))}
+        assert roles == {f"{club.dbname}_admin", f"{club.dbname}_page", f"{club.dbname}_tables"}
+        owner = conn.execute("SELECT tableowner FROM pg_tables WHERE schemaname = 'club' "
+                             "AND tablename = 'events'").fetchone()
+        assert owner == (f"{club.dbname}_admin",)
+        # SCRAM, not md5: the verifier the server keeps
+        verifier = psycopg.connect(club.superuser_url).execute(
+            "SELECT rolpassword FROM pg_authid WHERE rolname = %s",
+            (f"{club.dbname}_page",)).fetchone()
+        assert verifier is not None and str(verifier[0]).startswith("SCRAM-SHA-256$")
+
+
+def test_init_again_is_a_no_op_that_keeps_passwords(club: Club) -> None:
+    again = init_club(club.superuser_url)
+    assert again.version == SCHEMA_VERSION
+    assert again.admin_url is None and again.page_url is None
+    with psycopg.connect(club.admin_url) as conn:  # the old password still works
+        assert schema_version(conn) == SCHEMA_VERSION
+
+
+def test_a_newer_schema_is_refused(club: Club) -> None:
+    with psycopg.connect(club.admin_url, autocommit=True) as conn:
+        conn.execute("UPDATE club.meta SET value = %s WHERE key = 'version'",
+                     (str(SCHEMA_VERSION + 1),))
+    with pytest.raises(NewerClubSchemaError, match="upgrade Meridian Table"):
+        init_club(club.superuser_url)
+    with pytest.raises(NewerClubSchemaError):
+        club.admin()
+
+
+def test_a_foreign_club_schema_is_refused(cluster: Cluster) -> None:
+    dbname = new_database(cluster)
+    with psycopg.connect(cluster.url(dbname), autocommit=True) as conn:
+        conn.execute("CREATE SCHEMA club")
+        conn.execute("CREATE TABLE club.members (name text)")
+    with pytest.raises(ForeignClubSchemaError, match="did not make"):
+        init_club(cluster.url(dbname))
+    with psycopg.connect(cluster.url(dbname)) as conn:  # untouched
+        assert conn.execute("SELECT to_regclass('club.meta')").fetchone() == (None,)

@@ -1,0 +1,121 @@
+"""The club page against a real PostgreSQL (Starlette's TestClient, the page role)."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from urllib.parse import quote
+
+import httpx
+import pytest
+from starlette.testclient import TestClient
+
+from meridian_table.club.replicator import Replicator
+from meridian_table.club.simtable import SimTable, two_player_game
+from meridian_table.club.web import create_club_app
+
+from .conftest import Club
+
+GAME = two_player_game()
+EVIL = "<script>alert(1)</script>"
+
+
+@pytest.fixture
+def played(club: Club, tmp_path: Path) -> Club:
+    """Table7 finished a game (and started another); names need escaping."""
+    with club.admin() as admin:
+        url = admin.add_table("table7")
+    log = tmp_path / "games.sqlite3"
+    with SimTable(log, GAME, [EVIL, "Bob"], seed=5) as table:
+        while table.games_done == 0:
+            table.step()
+        for _ in range(3):
+            table.step()
+    with Replicator(log, url) as rep:
+        assert rep.wait_caught_up(20)
+    return club
+
+
+def client(club: Club) -> TestClient:
+    return TestClient(create_club_app(club.page_url), base_url="http://127.0.0.1")
+
+
+def test_pages_show_tables_games_and_standings_with_names_escaped(played: Club) -> None:
+    with client(played) as page:
+        home = page.get("/")
+        assert home.status_code == 200 and "table7" in home.text
+        assert EVIL not in home.text and "&lt;script&gt;" in home.text
+        game = page.get("/game/table7/2")
+        assert game.status_code == 200 and "Move 2 of 2" in game.text
+        first = page.get("/game/table7/1?format=json").json()
+        assert first["result"] is not None and first["total"] == len(first["moves"])
+        start = page.get("/game/table7/1?ply=0").text
+        assert "Move 0 of" in start
+        standings = page.get("/standings?format=json").json()
+        assert {s["player"] for s in standings[GAME]} == {EVIL, "Bob"}
+        for path in ("/games", "/standings", "/player/Bob", "/player/" + quote(EVIL, safe="")):
+            response = page.get(path)
+            assert response.status_code == 200 and EVIL not in response.text, path
+        exported = page.get("/game/table7/1/export?format=jsonl").text.splitlines()
+        assert json.loads(exported[0])["kind"] == "created"
+        assert page.get("/game/table7/1/export?format=record").status_code == 200
+
+
+def test_bad_addresses_are_clear_errors_not_500s(played: Club) -> None:
+    with client(played) as page:
+        assert page.get("/game/table7/99").status_code == 404
+        assert page.get("/game/table7/x").status_code == 400
+        assert page.get("/game/table7/1?ply=x").status_code == 400
+        assert page.get("/game/table7/1/export?format=pdf").status_code == 400
+        assert page.get("/", headers={"host": "evil.example"}).status_code == 400
+
+
+def test_the_admin_view_needs_the_admin_login(played: Club) -> None:
+    admin_user = f"{played.dbname}_admin"
+    admin_password = httpx.URL(played.admin_url).password
+    page_password = httpx.URL(played.page_url).password
+    with client(played) as page:
+        assert page.get("/admin").status_code == 401
+        assert page.get("/admin", auth=(admin_user, "wrong")).status_code == 401
+        # the page's own login is a real login, but not the admin's
+        assert page.get("/admin", auth=(f"{played.dbname}_page", page_password)).status_code in (
+            401, 403)
+        ok = page.get("/admin", auth=(admin_user, admin_password))
+        assert ok.status_code == 200 and "table7" in ok.text
+        added = page.post("/admin", auth=(admin_user, admin_password),
+                          data={"action": "add", "name": "hall"})
+        assert "Table hall added" in added.text and "postgresql://" in added.text
+        forged = page.post("/admin", auth=(admin_user, admin_password),
+                           data={"action": "remove", "name": "hall"},
+                           headers={"origin": "http://evil.example"})
+        assert forged.status_code == 403
+        renamed = page.post("/admin", auth=(admin_user, admin_password),
+                            data={"action": "rename", "name": "hall", "new": "kitchen"})
+        assert "Table hall is now kitchen" in renamed.text
+        invited = page.post("/admin", auth=(admin_user, admin_password),
+                            data={"action": "invite", "id": "duel", "game": GAME,
+                                  "players": "Ann,Bob", "tables": "table7,kitchen"})
+        assert "Remote game duel made (Ann at table7; Bob at kitchen)" in invited.text
+        assert f"play {GAME} --remote duel" in invited.text
+        again = page.post("/admin", auth=(admin_user, admin_password),
+                          data={"action": "invite", "id": "duel", "game": GAME,
+                                "players": "Ann,Bob", "tables": "table7,kitchen"})
+        assert "already a remote game" in again.text
+        bad = page.post("/admin", auth=(admin_user, admin_password),
+                        data={"action": "add", "name": "Bad Name"})
+        assert bad.status_code == 200 and "lower-case letters" in bad.text
+
+
+def test_a_database_down_is_a_503_that_says_so(played: Club) -> None:
+    with client(played) as page:
+        assert page.get("/").status_code == 200
+        played.cluster.stop("immediate")
+        try:
+            down = page.get("/standings")
+            assert down.status_code == 503 and "not reachable right now" in down.text
+        finally:
+            played.cluster.start()
+        deadline = time.monotonic() + 20
+        while page.get("/").status_code != 200:   # the pool reconnects by itself
+            assert time.monotonic() < deadline

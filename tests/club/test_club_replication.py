@@ -1,0 +1,153 @@
+"""Replication into a real PostgreSQL: the copy equals the log, through a server
+restart while the table keeps playing, a table cut off, and a replicator killed -9."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import psycopg
+
+from meridian_table.club.replicator import Replicator
+from meridian_table.club.simtable import SimTable, two_player_game
+
+from .conftest import Club
+
+GAME = two_player_game()
+
+
+def local_rows(path: Path) -> list[tuple[int, int, str, object]]:
+    import sqlite3
+
+    with sqlite3.connect(path) as conn:
+        rows = conn.execute("SELECT game_id, seq, kind, payload FROM events ORDER BY id").fetchall()
+    return [(int(g), int(s), str(k), json.loads(p)) for g, s, k, p in rows]
+
+
+def club_rows(club: Club, table: str) -> list[tuple[int, int, str, object]]:
+    with psycopg.connect(club.page_url) as conn:
+        rows = conn.execute(
+            "SELECT game_id, seq, kind, payload FROM club.events WHERE table_name = %s "
+            "ORDER BY local_id", (table,)).fetchall()
+    return [(int(g), int(s), str(k), p) for g, s, k, p in rows]
+
+
+def wait_until(predicate: object, timeout: float = 20.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if callable(predicate) and predicate():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def test_the_club_copy_equals_the_log(club: Club, tmp_path: Path) -> None:
+    with club.admin() as admin:
+        url = admin.add_table("table7")
+    log = tmp_path / "games.sqlite3"
+    with SimTable(log, GAME, ["Ann", "Bob"], seed=1) as table:
+        for _ in range(40):
+            table.step()
+        with Replicator(log, url) as replicator:
+            assert replicator.wait_caught_up(20)
+            assert club_rows(club, "table7") == local_rows(log)
+            for _ in range(10):
+                table.step()
+            assert replicator.wait_caught_up(20)
+            status = replicator.status()
+            assert status.state == "connected" and status.backlog == 0
+            assert status.shipped == len(local_rows(log))
+            assert "***" in status.club and url.split(":")[2].split("@")[0] not in status.club
+    assert club_rows(club, "table7") == local_rows(log)
+
+
+def test_a_restarted_server_and_a_long_outage_lose_nothing(club: Club, tmp_path: Path) -> None:
+    with club.admin() as admin:
+        url = admin.add_table("table7")
+    log = tmp_path / "games.sqlite3"
+    with SimTable(log, GAME, ["Ann", "Bob"], seed=2) as table, Replicator(log, url) as rep:
+        for _ in range(20):
+            table.step()
+        assert rep.wait_caught_up(20)
+        club.cluster.stop("immediate")           # the server dies mid-stream...
+        try:
+            for _ in range(30):                  # ...while the table keeps playing
+                table.step()
+            assert wait_until(lambda: rep.status().state == "offline")
+            assert rep.status().backlog > 0
+        finally:
+            club.cluster.start()
+        assert rep.wait_caught_up(30)            # it catches up by itself
+        assert rep.status().state == "connected"
+    assert club_rows(club, "table7") == local_rows(log)
+
+
+def test_a_replicator_killed_mid_batch_resumes_without_duplicates(
+        club: Club, tmp_path: Path) -> None:
+    with club.admin() as admin:
+        url = admin.add_table("table7")
+    log = tmp_path / "games.sqlite3"
+    with SimTable(log, GAME, ["Ann", "Bob"], seed=3) as table:
+        for _ in range(3000):
+            table.step()
+    command = [sys.executable, "-m", "meridian_table.cli.main", "club", "replicate",
+               "--club", url, "--log", str(log), "--once", "--batch", "20"]
+    for attempt in range(3):
+        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        # kill -9 as soon as the first batches are in, while later ones are in flight
+        wait_until(lambda p=process: len(club_rows(club, "table7")) > 0 or p.poll() is not None)
+        if process.poll() is None:
+            os.kill(process.pid, signal.SIGKILL)
+        process.wait(10)
+        if attempt == 0:
+            shipped = len(club_rows(club, "table7"))
+            assert 0 < shipped < 3000, "the kill should land mid-stream"
+    finished = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert finished.returncode == 0, finished.stderr
+    assert json.loads(finished.stdout.splitlines()[-1])["backlog"] == 0
+    assert club_rows(club, "table7") == local_rows(log)
+
+
+def test_a_revoked_table_is_refused_and_says_so(club: Club, tmp_path: Path) -> None:
+    with club.admin() as admin:
+        url = admin.add_table("table7")
+        admin.remove_table("table7")
+    log = tmp_path / "games.sqlite3"
+    with SimTable(log, GAME, ["Ann", "Bob"]) as table:
+        table.step()
+    with Replicator(log, url) as rep:
+        assert wait_until(lambda: rep.status().state in ("offline", "refused"))
+        assert "table7" in rep.status().detail or "not permitted" in rep.status().detail
+
+
+def test_a_table_cut_off_from_the_network_catches_up(club: Club, tmp_path: Path) -> None:
+    """The network vanishes without a word for a while (the bench does 60 s): the
+    replicator notices by itself, the table plays on, and it catches up after."""
+    from .proxy import Proxy
+
+    with club.admin() as admin:
+        url = admin.add_table("table7")
+    proxy = Proxy(club.cluster.port)
+    log = tmp_path / "games.sqlite3"
+    try:
+        with SimTable(log, GAME, ["Ann", "Bob"], seed=4) as table, \
+                Replicator(log, proxy.url(url)) as rep:
+            for _ in range(10):
+                table.step()
+            assert rep.wait_caught_up(20)
+            proxy.cut()
+            for _ in range(20):
+                table.step()
+                time.sleep(0.3)             # the table keeps playing through the cut
+            assert wait_until(lambda: rep.status().state in ("offline", "connecting"), 15)
+            assert rep.status().backlog > 0
+            proxy.restore()
+            assert rep.wait_caught_up(30)
+    finally:
+        proxy.close()
+    assert club_rows(club, "table7") == local_rows(log)

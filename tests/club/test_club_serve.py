@@ -1,0 +1,105 @@
+"""`club serve`: a private PostgreSQL when no --db is given (or the package to install
+when there is none), and a club page that survives kill -9."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+from click.testing import CliRunner
+
+from meridian_table.cli.main import main
+from meridian_table.club import cluster as cluster_module
+from meridian_table.club.cluster import free_port
+from meridian_table.club.private import private_club
+from meridian_table.club.replicator import Replicator
+from meridian_table.club.simtable import SimTable, two_player_game
+
+from .conftest import Club
+
+
+def test_without_server_programs_serve_names_the_package(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.setattr(cluster_module, "DEBIAN_ROOT", tmp_path / "none")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    result = CliRunner().invoke(main, ["club", "serve", "--port", "0"])
+    assert result.exit_code == 1
+    assert "no PostgreSQL server programs (initdb, pg_ctl)" in result.output
+    assert "apt install postgresql" in result.output and "Traceback" not in result.output
+
+
+def test_a_private_club_is_made_once_then_reused(club: Club) -> None:
+    del club  # only needs the server programs (the fixture skips or fails without them)
+    folder = Path(tempfile.mkdtemp(prefix="meridian-private-"))
+    folder.chmod(0o755)
+    said: list[str] = []
+    try:
+        first, page_url, admin_url = private_club(said.append, folder / "club")
+        assert admin_url is not None and "making a private PostgreSQL" in said[0]
+        first.stop()
+        again, page_again, admin_again = private_club(said.append, folder / "club")
+        assert page_again == page_url and admin_again is None and again.running
+        again.stop()
+        mode = (folder / "club" / "club.json").stat().st_mode & 0o777
+        assert mode == 0o600
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _serve(page_url: str, port: int) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "meridian_table.cli.main", "club", "serve", "--db", page_url,
+         "--port", str(port)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+
+
+def _wait_page(url: str) -> httpx.Response:
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            return httpx.get(url, timeout=2)
+        except httpx.TransportError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
+
+
+def test_the_club_page_killed_with_sigkill_comes_back_with_everything(
+        club: Club, tmp_path: Path) -> None:
+    with club.admin() as admin:
+        url = admin.add_table("table7")
+    log = tmp_path / "games.sqlite3"
+    port = free_port()
+    with SimTable(log, two_player_game(), ["Ann", "Bob"], seed=9) as table, \
+            Replicator(log, url) as rep:
+        for _ in range(5):
+            table.step()
+        page = _serve(club.page_url, port)
+        try:
+            assert "4 moves" in _wait_page(f"http://127.0.0.1:{port}/").text
+            os.kill(page.pid, signal.SIGKILL)
+            page.wait(10)
+            for _ in range(5):            # the tables play on while the page is down
+                table.step()
+            assert rep.wait_caught_up(20)
+        finally:
+            if page.poll() is None:
+                page.kill()
+        again = _serve(club.page_url, port)
+        try:
+            text = _wait_page(f"http://127.0.0.1:{port}/").text
+            assert re.search(r"9 moves", text), text
+            game = httpx.get(f"http://127.0.0.1:{port}/game/table7/1?format=json").json()
+            assert game["total"] == 9
+        finally:
+            again.send_signal(signal.SIGINT)
+            again.wait(10)

@@ -1,0 +1,29 @@
+"""A real table session with a real SQLite log behind the web app, for hostile clients."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from tests.table.fakes import FakeBoard, FakeClock
+
+from meridian_table.adapters.kato import KatoAdapter
+from meridian_table.profiles import load_profile
+from meridian_table.store import Store
+from meridian_table.table import TableSession
+from meridian_table.table.storejournal import StoreArchive, start_game
+
+
+@pytest.fixture
+def logged_session(tmp_path: Path) -> Iterator[TableSession]:
+    with Store.open(tmp_path / "log.sqlite3") as store:
+        adapter = KatoAdapter(6, pie=False, assist="full")
+        profile = load_profile("kato-114")
+        board = FakeBoard(profile)
+        journal = start_game(store, adapter, ["Ann", "Bob"], profile="kato-114",
+                             settings=adapter.settings())
+        session = TableSession(adapter, profile, board, journal=journal, clock=FakeClock(),
+                               players=("Ann", "Bob"), archive=StoreArchive(store))
+        board.session = session
+        yield session

@@ -1,0 +1,33 @@
+"""`meridian-table bench host --json --quick` prints every footprint figure and a verdict
+against the budgets (the figures themselves are judged by the bench, never here)."""
+
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from meridian_table.bench import host
+from meridian_table.cli.main import main
+
+
+def test_bench_host_reports_the_footprint_and_a_verdict() -> None:
+    result = CliRunner().invoke(main, ["bench", "host", "--json", "--quick"])
+    assert result.exit_code == 0, result.output
+    figures = json.loads(result.output)
+    for key in ("cold_start_to_page_s", "rss_after_start_mb", "rss_after_game_mb",
+                "idle_cpu_percent", "reference_interpreter_start_s",
+                "reference_interpreter_rss_mb", "reference_board_and_link_idle_cpu_percent"):
+        assert figures[key] >= 0, key
+    assert figures["moves_played"] == host.QUICK_MOVES
+    assert figures["budgets"] == {"rss_mb": 80.0, "idle_cpu_percent": 2.0}
+    assert figures["verdict"] == host._verdict(figures)
+    assert figures["verdict"] == "within budget" or figures["verdict"].startswith("over budget: ")
+
+
+def test_the_verdict_names_every_figure_over_budget() -> None:
+    figures = {"rss_after_start_mb": 50.0, "rss_after_game_mb": 81.0, "idle_cpu_percent": 2.5}
+    assert host._verdict(figures) == (
+        "over budget: rss_after_game_mb 81.0 >= 80.0; idle_cpu_percent 2.5 >= 2.0")
+    figures.update(rss_after_game_mb=60.0, idle_cpu_percent=0.4)
+    assert host._verdict(figures) == "within budget"

@@ -1,0 +1,141 @@
+"""The catalogs are complete: every message the Python code marks with ``_()`` or
+``N_()`` has a French translation keeping its placeholders, and every text of the page
+(index.html's texts, titles and labels, and every ``t("...")`` in its scripts) has an
+entry in the page's French catalog. Adding a message without translating it fails here."""
+
+from __future__ import annotations
+
+import json
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from babel.messages.extract import extract_from_dir
+from babel.messages.pofile import read_po
+
+from meridian_table import i18n
+
+HOST = Path(i18n.__file__).resolve().parents[1]
+STATIC = HOST / "web" / "static"
+PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
+def _python_messages() -> set[str]:
+    found = set()
+    for _file, _line, message, _comments, _context in extract_from_dir(
+        str(HOST), method_map=[("**.py", "python")], keywords={"_": None, "N_": None}
+    ):
+        if isinstance(message, str) and message:
+            found.add(message)
+    return found
+
+
+def test_every_python_message_has_a_french_translation() -> None:
+    with open(i18n.catalog_path("fr"), "rb") as handle:
+        catalog = read_po(handle, locale="fr")
+    messages = _python_messages()
+    assert len(messages) > 30  # the extraction finds the marked messages at all
+    missing = sorted(m for m in messages if m not in catalog or not catalog[m].string)
+    assert missing == [], f"add these to {i18n.catalog_path('fr')}: {missing}"
+    fuzzy = sorted(str(m.id) for m in catalog if m.id and m.fuzzy)
+    assert fuzzy == [], f"check and unmark these fuzzy translations: {fuzzy}"
+    for message in messages:
+        french = str(catalog[message].string)
+        assert set(PLACEHOLDER.findall(french)) == set(PLACEHOLDER.findall(message)), message
+
+
+def test_the_french_catalog_is_used() -> None:
+    try:
+        i18n.set_language("fr-FR")
+        assert i18n.language() == "fr"
+        assert i18n._("{seat}: place a stone").format(seat=i18n.seat_word("dark")) == (
+            "Foncé : posez une pierre")
+    finally:
+        i18n.set_language("en")
+    assert i18n.seat_word("light") == "Light"
+    with pytest.raises(i18n.LanguageError, match="en, fr"):
+        i18n.set_language("de")
+
+
+class _Texts(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.texts: set[str] = set()
+        self._skip = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in ("script", "style"):
+            self._skip += 1
+        for name, value in attrs:
+            if name in ("title", "aria-label", "placeholder") and value:
+                self.texts.add(value.strip())
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("script", "style"):
+            self._skip -= 1
+
+    def handle_data(self, data: str) -> None:
+        if not self._skip and data.strip():
+            self.texts.add(data.strip())
+
+
+def _page_catalog() -> dict[str, dict[str, str]]:
+    data = json.loads((STATIC / "i18n" / "fr.json").read_text(encoding="utf-8"))
+    return {"messages": data["messages"], "templates": data["templates"]}
+
+
+def _covered(text: str, catalog: dict[str, dict[str, str]]) -> bool:
+    if text in catalog["messages"]:
+        return True
+    for source in catalog["templates"]:
+        pattern = re.escape(source)
+        pattern = re.sub(r"\\\{(\w+)\\\}", "(.+?)", pattern)
+        if re.fullmatch(pattern, text):
+            return True
+    return False
+
+
+def test_every_text_of_the_page_is_in_the_french_catalog() -> None:
+    catalog = _page_catalog()
+    parser = _Texts()
+    parser.feed((STATIC / "index.html").read_text(encoding="utf-8"))
+    # The scoring assistant's page speaks through the same catalog.
+    parser.feed((HOST / "games" / "colovini" / "static" / "score" / "index.html")
+                .read_text(encoding="utf-8"))
+    texts = {t for t in parser.texts if re.search(r"[A-Za-z]{2}", t)}
+    for script in sorted(STATIC.glob("*.js")):
+        source = script.read_text(encoding="utf-8")
+        texts |= {m.replace('\\"', '"') for m in re.findall(r'\bt\("((?:[^"\\]|\\.)*)"', source)}
+    assert len(texts) > 40
+    missing = sorted(t for t in texts if not _covered(t, catalog))
+    assert missing == [], f"add these to static/i18n/fr.json: {missing}"
+
+
+def test_the_page_catalog_keeps_every_placeholder() -> None:
+    catalog = _page_catalog()
+    for kind in ("messages", "templates"):
+        for source, target in catalog[kind].items():
+            assert target.strip(), f"{source!r} has an empty translation"
+            assert set(PLACEHOLDER.findall(source)) == set(PLACEHOLDER.findall(target)), source
+
+
+def test_play_lang_fr_speaks_french_headless(tmp_path: Path) -> None:
+    import json
+    import subprocess
+    import sys
+
+    out = subprocess.run(
+        [sys.executable, "-m", "meridian_table.cli.main", "play", "kato", "--headless",
+         "--board", "sim", "--db", str(tmp_path / "g.sqlite3"), "--lang", "fr",
+         "--profile", "kato-80"],
+        input="state\nquit\n", capture_output=True, text=True, timeout=120, check=False)
+    assert out.returncode == 0, out.stderr
+    states = [json.loads(line) for line in out.stdout.splitlines()
+              if line.startswith("{") and '"full-state"' in line]
+    assert states[-1]["state"]["message"] == "Clair : posez votre première pierre où vous voulez"
+    assert states[-1]["state"]["lang"] == "fr"
+    bad = subprocess.run(
+        [sys.executable, "-m", "meridian_table.cli.main", "play", "kato", "--lang", "de"],
+        capture_output=True, text=True, timeout=60, check=False)
+    assert bad.returncode == 2 and "--lang" in bad.stderr
