@@ -26,6 +26,7 @@ from collections.abc import Callable
 from typing import Any
 
 import click
+import psutil
 
 from meridian_table import bench as _bench_pkg
 from meridian_table.games import registry
@@ -100,9 +101,9 @@ def judge(figures: dict[str, Any], targets: Targets) -> dict[str, str]:
 
 
 def _load_average() -> list[float]:
-    try:
-        return [round(x, 2) for x in os.getloadavg()]
-    except OSError:  # not every platform has one
+    try:  # psutil emulates it on Windows
+        return [round(x, 2) for x in psutil.getloadavg()]
+    except OSError:
         return []
 
 
