@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from meridian_table.profiles import pico
-from meridian_table.profiles.loader import load_profile, profile_from_dict, resolve
+from meridian_table.profiles.loader import profile_from_dict, resolve
 from meridian_table.profiles.model import ProfileError
 from meridian_table.textload import json_loads, toml_loads
 
@@ -40,18 +40,23 @@ _PIN = re.compile(r"^(matrix\.(row_pins|col_pins)\[(\d+)\]|matrix\.sr\.(load|clk
 
 
 def all_problems(name_or_path: str | Path) -> list[ProfileError]:
-    """Every problem found in a profile file (empty when it loads). A file that cannot be
-    read or parsed has that one problem, in the loader's own words."""
-    try:
-        load_profile(name_or_path)
-        return []
-    except ProfileError as first:
-        if first.key in ("(file)", "(name)"):
-            return [first]
+    """Every problem found in a profile file (empty when it loads)."""
     path = resolve(name_or_path)
-    text = path.read_text(encoding="utf-8")   # the loader has just read and parsed it
-    data: Any = toml_loads(text) if path.suffix == ".toml" else json_loads(text)
-    return problems_in(data, str(path))
+    source = str(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+        # The nesting-bounded readers (docs/SECURITY.md): a file nested too deep is a
+        # syntax error, never a RecursionError.
+        data: Any = toml_loads(text) if path.suffix == ".toml" else json_loads(text)
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        try:
+            from meridian_table.profiles.loader import load_profile
+
+            load_profile(path)   # the loader's own words for an unreadable file
+        except ProfileError as error:
+            return [error]
+        return [ProfileError(source, "(file)", str(exc), "fix the file")]
+    return problems_in(data, source)
 
 
 def problems_in(data: Any, source: str) -> list[ProfileError]:
