@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import logging
 import os
-import pwd
 import secrets
 import shutil
 import socket
@@ -65,8 +64,17 @@ def free_port() -> int:
 
 def _run_as() -> str | None:
     """The user the server runs as: ``postgres`` when we are root, else ourselves."""
-    if os.geteuid() != 0:
-        return None
+    if hasattr(os, "geteuid"):  # POSIX: PostgreSQL refuses to run as root
+        if os.geteuid() == 0:
+            return _postgres_user()
+    return None
+
+
+def _postgres_user() -> str:
+    try:
+        import pwd
+    except ImportError:  # not POSIX: no root to step down from
+        return "postgres"
     try:
         pwd.getpwnam("postgres")
     except KeyError:
