@@ -22,6 +22,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from meridian_table.club.errors import ClusterError, NoServerError
+from meridian_table.textload import json_loads
 
 LOGGER = logging.getLogger(__name__)
 
@@ -64,17 +65,12 @@ def free_port() -> int:
 
 def _run_as() -> str | None:
     """The user the server runs as: ``postgres`` when we are root, else ourselves."""
-    if hasattr(os, "geteuid"):  # POSIX: PostgreSQL refuses to run as root
-        if os.geteuid() == 0:
-            return _postgres_user()
-    return None
-
-
-def _postgres_user() -> str:
+    if not hasattr(os, "geteuid") or os.geteuid() != 0:
+        return None  # not root (or Windows, which has no root and no pwd)
     try:
-        import pwd
-    except ImportError:  # not POSIX: no root to step down from
-        return "postgres"
+        import pwd  # POSIX only, and only needed as root
+    except ImportError:
+        return None
     try:
         pwd.getpwnam("postgres")
     except KeyError:
@@ -146,7 +142,7 @@ class Cluster:
     @classmethod
     def load(cls, datadir: Path) -> Cluster:
         """A cluster made earlier by :meth:`create`."""
-        settings = json.loads((datadir.parent / "cluster.json").read_text())
+        settings = json_loads((datadir.parent / "cluster.json").read_text())
         return cls(datadir, int(settings["port"]), str(settings["password"]), find_bindir())
 
     def url(self, dbname: str = "postgres", user: str = SUPERUSER,

@@ -83,6 +83,10 @@ class Driver:
     def logged(self) -> list[tuple[str, dict[str, Any]]]:
         raise NotImplementedError
 
+    def caught_up(self) -> bool:
+        """The table has heard every switch the hand set (in simulated time, always)."""
+        return True
+
     def play(self, trace: Trace, rng: random.Random) -> Result:
         """Play ``trace`` from now on; returns what the table logged meanwhile."""
         start_log = len(self.logged())
@@ -113,8 +117,8 @@ class Driver:
         deadline = self.now() + PATIENCE_S
         while self.now() < deadline:
             self.run_until(self.now() + 0.01)
-            if session.settling:
-                continue
+            if session.settling or not self.caught_up():
+                continue  # a player reacts to what the board shows for the board as it is
             state = session.state()
             question = state.get("question")
             asked = question["field"] if question else None
@@ -359,6 +363,11 @@ class VirtualTable(Driver):
 
     def set(self, site: str, closed: bool) -> None:
         self.running.virtual.set_site(site, closed)
+
+    def caught_up(self) -> bool:
+        closed = self.running.virtual.closed
+        want = {name for name, site in self.profile.sites.items() if site.pos in closed}
+        return self.session.sensed == want
 
     def logged(self) -> list[tuple[str, dict[str, Any]]]:
         return self.tee.logged()
