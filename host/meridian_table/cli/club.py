@@ -22,6 +22,7 @@ from meridian_table.textload import json_loads
 
 if TYPE_CHECKING:
     from meridian_table.club.remote import RemoteLink
+    from meridian_table.club.replicator import Replicator
     from meridian_table.table.runner import RunningTable, TableSetup
 
 LOGGER = logging.getLogger(__name__)
@@ -317,8 +318,17 @@ def register(group: click.Group) -> None:
             raise click.BadParameter(f"{str(path)!r} does not exist; play a game first or "
                                      "give --log PATH", param_hint="--log")
         stop = threading.Event()
-        signal.signal(signal.SIGTERM, lambda *_: stop.set())
-        with Replicator(path, url, batch=batch) as replicator:
+        previous = None
+        if threading.current_thread() is threading.main_thread():
+            previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
+        try:
+            _replicate_until(stop, Replicator(path, url, batch=batch), once)
+        finally:
+            if previous is not None:
+                signal.signal(signal.SIGTERM, previous)
+
+    def _replicate_until(stop: threading.Event, started: Replicator, once: bool) -> None:
+        with started as replicator:
             try:
                 while not stop.is_set():
                     status = replicator.status()
