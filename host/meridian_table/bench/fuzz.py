@@ -40,7 +40,7 @@ from typing import Any
 from meridian_fw import wire
 from meridian_fw.config import parse_config
 from meridian_table.link import Link, LinkEvent, SenseEvent, Snapshot
-from meridian_table.sim.pty import Pty
+from meridian_table.sim.transport import BoardPort, choose, open_port
 
 LOGGER = logging.getLogger(__name__)
 
@@ -85,7 +85,7 @@ def _frame(kind: str, seq: int, fields: list[str]) -> bytes:
 class _Board:
     """The scripted board on the pty's master side."""
 
-    def __init__(self, pty: Pty, rng: random.Random) -> None:
+    def __init__(self, pty: BoardPort, rng: random.Random) -> None:
         self.pty = pty
         self.rng = rng
         self.seq = 0
@@ -127,7 +127,14 @@ class _Board:
 
     def send(self, data: bytes) -> None:
         """Write everything, waiting while the pty is full (nothing is dropped)."""
-        fd = self.pty.master
+        fd: int | None = getattr(self.pty, "master", None)
+        if fd is None:
+            # Not a pty (the socket transport, where there is none): what it drops does
+            # not count as written.
+            dropped = self.pty.dropped
+            self.pty.write(data)
+            self.written += len(data) - (self.pty.dropped - dropped)
+            return
         view = memoryview(data)
         while view and fd is not None:
             try:
@@ -211,7 +218,7 @@ def fuzz_link(lines: int, seed: int = 10, timeout: float = 120.0) -> dict[str, i
     link_logger = logging.getLogger("meridian_table.link")
     link_logger.addHandler(watch)
     hangs = 0
-    pty = Pty()
+    pty = open_port(choose())  # a real pty where there is one (POSIX), else the socket
     board = _Board(pty, rng)
     link = Link(pty.path, check)
     try:

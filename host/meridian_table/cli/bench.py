@@ -100,15 +100,19 @@ def judge(figures: dict[str, Any], targets: Targets) -> dict[str, str]:
 
 
 def _load_average() -> list[float]:
-    try:
-        return [round(x, 2) for x in os.getloadavg()]
-    except OSError:  # not every platform has one
-        return []
+    if hasattr(os, "getloadavg"):  # Windows has none
+        try:
+            return [round(x, 2) for x in os.getloadavg()]
+        except OSError:
+            pass
+    return []
 
 
 def _with_verdict(figures: dict[str, Any], targets: Targets) -> dict[str, Any]:
     out = dict(figures)
-    out["verdict"] = judge(figures, targets)
+    # A bench's own word verdict ("within budget") stays; the per-target one goes beside it.
+    key = "verdict" if isinstance(figures.get("verdict", {}), dict) else "target_verdict"
+    out[key] = judge(figures, targets)
     out["load_average"] = _load_average()
     return out
 
@@ -124,12 +128,14 @@ def _print(name: str, figures: dict[str, Any], as_json: bool) -> None:
     table.add_column("figure")
     table.add_column("value", justify="right")
     for key, value in figures.items():
-        if key in ("verdict", "load_average"):
+        if key in ("verdict", "target_verdict", "load_average") and not isinstance(value, str):
             continue
         table.add_row(key, json.dumps(value) if not isinstance(value, str) else value)
     console = Console()
     console.print(table)
-    verdict = figures.get("verdict") or {}
+    verdict = figures.get("target_verdict") or figures.get("verdict") or {}
+    if not isinstance(verdict, dict):
+        verdict = {}
     for target, outcome in verdict.items():
         style = "green" if outcome == "pass" else "bold red"
         console.print(f"{target}: [{style}]{outcome}[/{style}]")
