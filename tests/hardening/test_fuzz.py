@@ -35,9 +35,9 @@ SCALARS = (st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True)
            | st.text(max_size=30))
 JSON = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=4)
                     | st.dictionaries(st.text(max_size=8), inner, max_size=4), max_leaves=12)
-NAMES = st.sampled_from(["button", "toggle", "choose", "agree", "seat", "replay", "games",
+NAMES = st.sampled_from(["button", "toggle", "choose", "agree", "seat", "rename", "replay", "review", "games",
                          "state", "nope", ""])
-FIELDS = st.sampled_from(["name", "source", "site", "field", "value", "player", "seat",
+FIELDS = st.sampled_from(["name", "source", "site", "field", "value", "player", "players", "seat",
                           "automaton", "game_id", "cmd"])
 COMMANDS = st.builds(lambda kind, extra: {"cmd": kind, **extra}, NAMES,
                      st.dictionaries(FIELDS, JSON, max_size=4)) | JSON

@@ -127,7 +127,14 @@ class _Board:
 
     def send(self, data: bytes) -> None:
         """Write everything, waiting while the pty is full (nothing is dropped)."""
-        fd = self.pty.master
+        fd: int | None = getattr(self.pty, "master", None)
+        if fd is None:
+            # Not a pty (the socket transport, where there is none): what it drops does
+            # not count as written.
+            dropped = self.pty.dropped
+            self.pty.write(data)
+            self.written += len(data) - (self.pty.dropped - dropped)
+            return
         view = memoryview(data)
         while view and fd is not None:
             try:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from meridian_table.cli._params import PagePort
 from meridian_table.club.errors import ClubError
 from meridian_table.textload import json_loads
 
@@ -347,7 +348,7 @@ def register(group: click.Group) -> None:
                   help="The club database as its page role (printed by club init). Without "
                   "it, a private PostgreSQL in your data folder is started (and set up).")
     @click.option("--host", default="127.0.0.1", show_default=True, help="Page address.")
-    @click.option("--port", default=8780, show_default=True, type=click.IntRange(0, 65535),
+    @click.option("--port", default=8780, show_default=True, type=PagePort(),
                   help="Page port (0: any free one).")
     def serve(db: str | None, host: str, port: int) -> None:
         """Serve the live club page: tables, spectating, finished games, standings.
