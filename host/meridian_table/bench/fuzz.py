@@ -35,12 +35,15 @@ import time
 import traceback
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from meridian_fw import wire
 from meridian_fw.config import parse_config
 from meridian_table.link import Link, LinkEvent, SenseEvent, Snapshot
-from meridian_table.sim.pty import Pty
+from meridian_table.sim.transport import pty_available
+
+if TYPE_CHECKING:
+    from meridian_table.sim.pty import Pty
 
 LOGGER = logging.getLogger(__name__)
 
@@ -211,6 +214,9 @@ def fuzz_link(lines: int, seed: int = 10, timeout: float = 120.0) -> dict[str, i
     link_logger = logging.getLogger("meridian_table.link")
     link_logger.addHandler(watch)
     hangs = 0
+    # POSIX only (the pty module): run() fuzzes the link only where pty_available().
+    from meridian_table.sim.pty import Pty
+
     pty = Pty()
     board = _Board(pty, rng)
     link = Link(pty.path, check)
@@ -469,15 +475,19 @@ def run(options: dict[str, Any]) -> dict[str, Any]:
     quick = bool(options.get("quick"))
     started = time.perf_counter()
     figures: dict[str, Any] = {}
-    figures.update(fuzz_link(QUICK_LINK_LINES if quick else LINK_LINES))
+    checks: dict[str, bool] = {}
+    if pty_available():
+        figures.update(fuzz_link(QUICK_LINK_LINES if quick else LINK_LINES))
+        checks.update({
+            "link_exceptions": figures["link_exceptions"] == 0,
+            "link_hangs": figures["link_hangs"] == 0,
+            "link_impossible_events": figures["link_impossible_events"] == 0,
+        })
+    else:  # Windows: the scripted board needs a pty; the files are fuzzed all the same
+        figures["link_skipped"] = "no pty on this system"
     figures.update(fuzz_files(QUICK_FILE_INPUTS if quick else FILE_INPUTS))
     figures["seconds"] = round(time.perf_counter() - started, 1)
-    checks = {
-        "link_exceptions": figures["link_exceptions"] == 0,
-        "link_hangs": figures["link_hangs"] == 0,
-        "link_impossible_events": figures["link_impossible_events"] == 0,
-        "file_tracebacks": figures["file_tracebacks"] == 0,
-    }
+    checks["file_tracebacks"] = figures["file_tracebacks"] == 0
     figures["targets"] = {name: 0 for name in checks}
     figures["verdict"] = {name: "pass" if ok else "fail" for name, ok in checks.items()}
     return figures

@@ -102,7 +102,7 @@ def judge(figures: dict[str, Any], targets: Targets) -> dict[str, str]:
 def _load_average() -> list[float]:
     try:
         return [round(x, 2) for x in os.getloadavg()]
-    except OSError:  # not every platform has one
+    except (OSError, AttributeError):  # not every platform has one (Windows has none)
         return []
 
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import logging
 import os
-import pwd
 import secrets
 import shutil
 import socket
@@ -65,15 +64,18 @@ def free_port() -> int:
 
 def _run_as() -> str | None:
     """The user the server runs as: ``postgres`` when we are root, else ourselves."""
-    if os.geteuid() != 0:
-        return None
-    try:
-        pwd.getpwnam("postgres")
-    except KeyError:
-        raise ClusterError(
-            "PostgreSQL refuses to run as root and there is no 'postgres' user; install "
-            "Debian's postgresql package (it creates the user) or run as another user"
-        ) from None
+    if not hasattr(os, "geteuid") or os.geteuid() != 0:
+        return None  # not root (Windows has no root for PostgreSQL to refuse)
+    if hasattr(os, "geteuid"):
+        import pwd  # POSIX only; reached as root only
+
+        try:
+            pwd.getpwnam("postgres")
+        except KeyError:
+            raise ClusterError(
+                "PostgreSQL refuses to run as root and there is no 'postgres' user; install "
+                "Debian's postgresql package (it creates the user) or run as another user"
+            ) from None
     return "postgres"
 
 
