@@ -72,7 +72,7 @@ GUARDED: dict[tuple[str, str], str] = {
 }
 #: Project modules that are POSIX-only themselves: who may import them (lazily).
 GUARDED_IMPORTS: dict[str, frozenset[str]] = {
-    "meridian_table.sim.pty": frozenset({"sim/transport.py", "bench/fuzz.py"}),
+    "meridian_table.sim.pty": frozenset({"sim/transport.py"}),
 }
 
 

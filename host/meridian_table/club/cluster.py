@@ -22,6 +22,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from meridian_table.club.errors import ClusterError, NoServerError
+from meridian_table.textload import json_loads
 
 LOGGER = logging.getLogger(__name__)
 
@@ -65,17 +66,18 @@ def free_port() -> int:
 def _run_as() -> str | None:
     """The user the server runs as: ``postgres`` when we are root, else ourselves."""
     if not hasattr(os, "geteuid") or os.geteuid() != 0:
-        return None  # not root (Windows has no root for PostgreSQL to refuse)
-    if hasattr(os, "geteuid"):
-        import pwd  # POSIX only; reached as root only
-
-        try:
-            pwd.getpwnam("postgres")
-        except KeyError:
-            raise ClusterError(
-                "PostgreSQL refuses to run as root and there is no 'postgres' user; install "
-                "Debian's postgresql package (it creates the user) or run as another user"
-            ) from None
+        return None  # not root (or Windows, which has no root and no pwd)
+    try:
+        import pwd  # POSIX only, and only needed as root
+    except ImportError:
+        return None
+    try:
+        pwd.getpwnam("postgres")
+    except KeyError:
+        raise ClusterError(
+            "PostgreSQL refuses to run as root and there is no 'postgres' user; install "
+            "Debian's postgresql package (it creates the user) or run as another user"
+        ) from None
     return "postgres"
 
 
@@ -140,7 +142,7 @@ class Cluster:
     @classmethod
     def load(cls, datadir: Path) -> Cluster:
         """A cluster made earlier by :meth:`create`."""
-        settings = json.loads((datadir.parent / "cluster.json").read_text())
+        settings = json_loads((datadir.parent / "cluster.json").read_text())
         return cls(datadir, int(settings["port"]), str(settings["password"]), find_bindir())
 
     def url(self, dbname: str = "postgres", user: str = SUPERUSER,
