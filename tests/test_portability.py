@@ -132,6 +132,10 @@ class _Checker(ast.NodeVisitor):
     visit_AsyncFunctionDef = _scoped
 
     def visit_If(self, node: ast.If) -> None:
+        if isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
+            for child in node.orelse:  # the body is for the type checker: never run
+                self.visit(child)
+            return
         guarded = _guard_test(node.test, self.source)
         self._guards += guarded  # `if hasattr(os, "x") and os.x():` guards its own test
         self.visit(node.test)
@@ -297,6 +301,8 @@ def test_the_checker_lets_guarded_and_portable_code_pass(source: str) -> None:
 def test_guarded_scopes_and_importers_are_the_only_exceptions() -> None:
     body = "import pty\nclass _MicroPythonBackend:\n    def f(self):\n        import fcntl\n"
     assert [f.line for f in check_source("sim/board.py", body)] == [1]
+    typed = "if TYPE_CHECKING:\n    from meridian_table.sim.pty import Pty\n"
+    assert check_source("cli/x.py", typed) == []
     lazy = "def open_port():\n    from meridian_table.sim.pty import Pty\n"
     assert check_source("sim/transport.py", lazy) == []
     eager = "from meridian_table.sim.pty import Pty\n"
