@@ -40,7 +40,7 @@ from typing import Any
 from meridian_fw import wire
 from meridian_fw.config import parse_config
 from meridian_table.link import Link, LinkEvent, SenseEvent, Snapshot
-from meridian_table.sim.pty import Pty
+from meridian_table.sim import transport
 
 LOGGER = logging.getLogger(__name__)
 
@@ -85,7 +85,7 @@ def _frame(kind: str, seq: int, fields: list[str]) -> bytes:
 class _Board:
     """The scripted board on the pty's master side."""
 
-    def __init__(self, pty: Pty, rng: random.Random) -> None:
+    def __init__(self, pty: Any, rng: random.Random) -> None:  # a sim.pty.Pty
         self.pty = pty
         self.rng = rng
         self.seq = 0
@@ -211,7 +211,10 @@ def fuzz_link(lines: int, seed: int = 10, timeout: float = 120.0) -> dict[str, i
     link_logger = logging.getLogger("meridian_table.link")
     link_logger.addHandler(watch)
     hangs = 0
-    pty = Pty()
+    if not transport.pty_available():
+        raise RuntimeError("the link fuzzer drives the link through a pty: run it on "
+                           "Linux or macOS (the file readers are fuzzed everywhere)")
+    pty = transport.open_port("pty")  # a sim.pty.Pty: the fuzzer writes to its master fd
     board = _Board(pty, rng)
     link = Link(pty.path, check)
     try:

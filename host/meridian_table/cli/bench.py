@@ -26,6 +26,7 @@ from collections.abc import Callable
 from typing import Any
 
 import click
+import psutil
 
 from meridian_table import bench as _bench_pkg
 from meridian_table.games import registry
@@ -100,15 +101,21 @@ def judge(figures: dict[str, Any], targets: Targets) -> dict[str, str]:
 
 
 def _load_average() -> list[float]:
-    try:
-        return [round(x, 2) for x in os.getloadavg()]
-    except OSError:  # not every platform has one
+    try:  # psutil emulates it on Windows
+        return [round(x, 2) for x in psutil.getloadavg()]
+    except OSError:
         return []
 
 
 def _with_verdict(figures: dict[str, Any], targets: Targets) -> dict[str, Any]:
     out = dict(figures)
-    out["verdict"] = judge(figures, targets)
+    judged = judge(figures, targets)
+    if "verdict" in figures and not isinstance(figures["verdict"], dict):
+        # The bench's own verdict in words ("within budget") stays; the per-target
+        # judgement goes beside it.
+        out["verdict_by_target"] = judged
+    else:
+        out["verdict"] = judged
     out["load_average"] = _load_average()
     return out
 
@@ -124,16 +131,20 @@ def _print(name: str, figures: dict[str, Any], as_json: bool) -> None:
     table.add_column("figure")
     table.add_column("value", justify="right")
     for key, value in figures.items():
-        if key in ("verdict", "load_average"):
+        if key in ("verdict", "verdict_by_target", "load_average"):
             continue
         table.add_row(key, json.dumps(value) if not isinstance(value, str) else value)
     console = Console()
     console.print(table)
     verdict = figures.get("verdict") or {}
+    stated = not isinstance(verdict, dict)
+    if stated:
+        console.print(f"verdict: {verdict}")
+        verdict = figures.get("verdict_by_target") or {}
     for target, outcome in verdict.items():
         style = "green" if outcome == "pass" else "bold red"
         console.print(f"{target}: [{style}]{outcome}[/{style}]")
-    if not verdict:
+    if not verdict and not stated:
         console.print("no target declared for this bench: figures only")
     load = figures.get("load_average") or []
     cpus = os.cpu_count() or 1

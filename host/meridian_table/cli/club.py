@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 import click
 
 from meridian_table.club.errors import ClubError
+from meridian_table.textload import json_loads
 
 if TYPE_CHECKING:
     from meridian_table.club.remote import RemoteLink
@@ -40,7 +41,7 @@ def saved_club() -> str | None:
         return os.environ[ENV_CLUB]
     path = settings_file()
     try:
-        return str(json.loads(path.read_text())["url"])
+        return str(json_loads(path.read_text())["url"])
     except (OSError, ValueError, KeyError, TypeError):
         return None
 

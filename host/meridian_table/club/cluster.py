@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import logging
 import os
-import pwd
 import secrets
 import shutil
 import socket
@@ -23,6 +22,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from meridian_table.club.errors import ClusterError, NoServerError
+from meridian_table.textload import json_loads
 
 LOGGER = logging.getLogger(__name__)
 
@@ -65,7 +65,11 @@ def free_port() -> int:
 
 def _run_as() -> str | None:
     """The user the server runs as: ``postgres`` when we are root, else ourselves."""
-    if os.geteuid() != 0:
+    if not hasattr(os, "geteuid") or os.geteuid() != 0:
+        return None  # not root (or Windows, which has no root and no pwd)
+    try:
+        import pwd  # POSIX only, and only needed as root
+    except ImportError:
         return None
     try:
         pwd.getpwnam("postgres")
@@ -138,7 +142,7 @@ class Cluster:
     @classmethod
     def load(cls, datadir: Path) -> Cluster:
         """A cluster made earlier by :meth:`create`."""
-        settings = json.loads((datadir.parent / "cluster.json").read_text())
+        settings = json_loads((datadir.parent / "cluster.json").read_text())
         return cls(datadir, int(settings["port"]), str(settings["password"]), find_bindir())
 
     def url(self, dbname: str = "postgres", user: str = SUPERUSER,

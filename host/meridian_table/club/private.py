@@ -16,6 +16,7 @@ import psycopg
 
 from meridian_table.club.admin import init_club
 from meridian_table.club.cluster import Cluster
+from meridian_table.textload import json_loads
 
 
 def club_folder() -> Path:
@@ -41,7 +42,7 @@ def private_club(echo: Callable[[str], None],
     if not cluster.running:
         cluster.start()
     if logins.exists():
-        saved = json.loads(logins.read_text())
+        saved = json_loads(logins.read_text())
         return cluster, str(saved["page"]), None
     with psycopg.connect(cluster.url(), autocommit=True) as conn:
         if conn.execute("SELECT 1 FROM pg_database WHERE datname = 'club'").fetchone() is None:

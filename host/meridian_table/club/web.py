@@ -18,6 +18,7 @@ import html
 import json
 import logging
 import socket
+import sys
 import threading
 from collections.abc import AsyncIterator, Callable, Iterable
 from typing import Any
@@ -525,7 +526,11 @@ class ClubServer:
         with connect(db) as conn:
             require_current(conn)
         self._sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
-        self._sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if sys.platform == "win32":
+            # Windows' SO_REUSEADDR would let a second server take this port as well.
+            self._sock.setsockopt(socket.SOL_SOCKET, socket.SO_EXCLUSIVEADDRUSE, 1)
+        else:
+            self._sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             self._sock.bind((host, port))
         except OSError as exc:

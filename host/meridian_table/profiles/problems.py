@@ -12,9 +12,7 @@ the last problem.
 from __future__ import annotations
 
 import copy
-import json
 import re
-import tomllib
 from collections.abc import MutableMapping
 from pathlib import Path
 from typing import Any
@@ -22,6 +20,7 @@ from typing import Any
 from meridian_table.profiles import pico
 from meridian_table.profiles.loader import profile_from_dict, resolve
 from meridian_table.profiles.model import ProfileError
+from meridian_table.textload import json_loads, toml_loads
 
 MAX_PROBLEMS = 50
 
@@ -46,7 +45,9 @@ def all_problems(name_or_path: str | Path) -> list[ProfileError]:
     source = str(path)
     try:
         text = path.read_text(encoding="utf-8")
-        data: Any = tomllib.loads(text) if path.suffix == ".toml" else json.loads(text)
+        # The nesting-bounded readers (docs/SECURITY.md): a file nested too deep is a
+        # syntax error, never a RecursionError.
+        data: Any = toml_loads(text) if path.suffix == ".toml" else json_loads(text)
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         try:
             from meridian_table.profiles.loader import load_profile

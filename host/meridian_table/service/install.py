@@ -21,6 +21,7 @@ from typing import Literal
 import platformdirs
 
 from meridian_table.service import units
+from meridian_table.textload import json_loads
 
 LOGGER = logging.getLogger(__name__)
 
@@ -154,7 +155,7 @@ def read_manifest(manifest_dir: Path | None = None) -> list[Item]:
     for a manifest that is not ours."""
     manifest = (manifest_dir or state_dir()) / MANIFEST
     try:
-        data = json.loads(manifest.read_text(encoding="utf-8"))
+        data = json_loads(manifest.read_text(encoding="utf-8"))
         return [Item(str(r["kind"]), Path(r["path"]), "", bool(r.get("needs_root")))
                 for r in data["files"]]
     except FileNotFoundError:
