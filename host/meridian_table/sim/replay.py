@@ -107,6 +107,10 @@ class Driver:
             if answer is None:
                 break
             session.command({"cmd": "choose", "field": question["field"], "value": answer})
+        if len(inputs) < len(trace.inputs):
+            # A button pressed or a question answered first: the hand then reaches for
+            # the piece, as a player does, before it moves anything.
+            self.run_until(self.now() + rng.uniform(*REACTION_S))
         t0 = self.now()
         landed = t0 + trace.landed_ms / 1000 if trace.landed_ms is not None else None
         for step in trace.steps:
