@@ -74,6 +74,8 @@ def test_spectate_a_game_live_and_read_the_standings(
         text = standings.inner_text()
         assert "Ann" in text and "Bob" in text
         page.get_by_role("link", name="Finished games").click()
-        assert page.get_by_role("link", name="replay").count() == 1
+        replay = page.get_by_role("link", name="replay")
+        replay.first.wait_for(timeout=10_000)   # the click navigates: wait for the new page
+        assert replay.count() == 1
         context.close()
     assert errors == []
