@@ -21,7 +21,7 @@ import random
 from collections import Counter
 from typing import Any
 
-from meridian_table.bench.table import plan_reference
+from meridian_table.bench.table import percentile, plan_reference
 from meridian_table.games import registry
 from meridian_table.sim.hands import corpus
 from meridian_table.sim.replay import Result, VirtualTable, replay_clocked
@@ -43,10 +43,7 @@ TARGETS = {"ack_ms_p99": 20.0, "misreads": 0}  # and each game's commit_target_m
 
 
 def _pct(values: list[float], q: float) -> float | None:
-    if not values:
-        return None
-    ordered = sorted(values)
-    return round(ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))], 3)
+    return round(percentile(values, q), 3) if values else None
 
 
 def _misreads(results: list[Result]) -> dict[str, Any]:

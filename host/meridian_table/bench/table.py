@@ -33,13 +33,13 @@ QUICK_MOVES = 60
 TIMEOUT_S = 5.0
 
 
-def _percentile(values: list[float], q: float) -> float:
+def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     index = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
     return ordered[index]
 
 
-def _timed_change(table: RunningTable, site: str, closed: bool) -> float | None:
+def timed_change(table: RunningTable, site: str, closed: bool) -> float | None:
     """Set ``site``'s switch; ms until the firmware shows the next plan (None: no new plan)."""
     link = table.link
     before = link.plan_gen
@@ -54,7 +54,7 @@ def _timed_change(table: RunningTable, site: str, closed: bool) -> float | None:
     return (time.perf_counter() - start) * 1000.0
 
 
-def _wait_idle(table: RunningTable) -> None:
+def wait_idle(table: RunningTable) -> None:
     pause = threading.Event()
     deadline = time.monotonic() + TIMEOUT_S
     while table.session.settling and time.monotonic() < deadline:
@@ -86,8 +86,8 @@ def run(options: dict[str, Any]) -> dict[str, Any]:
                 stats = table.link.stats()
                 debounce_ms = table.profile.debounce_scans * table.profile.scan_period_ms
                 reference = plan_reference(table, 30 if options.get("quick") else 200)
-    p50 = _percentile(samples, 0.50)
-    p99 = _percentile(samples, 0.99)
+    p50 = percentile(samples, 0.50)
+    p99 = percentile(samples, 0.99)
     ref50 = statistics.median(reference) if reference else None
     return {
         "game": game,
@@ -117,7 +117,7 @@ def _play(table: RunningTable, rng: random.Random, budget: int, samples: list[fl
     missing = 0
     done = 0
     while done < budget:
-        _wait_idle(table)
+        wait_idle(table)
         state = session.state()
         if state["phase"] == "resync" and state["diff"]["next"] is not None:
             site = state["diff"]["next"]
@@ -129,7 +129,7 @@ def _play(table: RunningTable, rng: random.Random, budget: int, samples: list[fl
             continue
         else:
             break  # the game is over
-        ms = _timed_change(table, *change)
+        ms = timed_change(table, *change)
         done += 1
         if ms is None:
             missing += 1

@@ -15,13 +15,11 @@ from __future__ import annotations
 import logging
 import random
 import statistics
-import threading
-import time
 from typing import Any
 
 from meridian_table.adapters.empire_board import SENSED_VERBS, occupancy
+from meridian_table.bench.table import percentile, plan_reference, timed_change, wait_idle
 from meridian_table.games.empire.engine import Game
-from meridian_table.ledplan import SOLID, LedPlan, Light
 from meridian_table.table.runner import RunningTable, TableSetup, open_table
 
 LOGGER = logging.getLogger(__name__)
@@ -31,32 +29,6 @@ QUICK_CHANGES = 60
 TARGET_P99_MS = 10.0
 TIMEOUT_S = 5.0
 SEED = 20261126
-
-
-def _percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
-
-
-def _timed(table: RunningTable, site: str, closed: bool) -> float | None:
-    """Set ``site``'s switch; ms until the firmware shows the next plan (None: no plan)."""
-    link = table.link
-    before = link.plan_gen
-    start = time.perf_counter()
-    table.virtual.set_site(site, closed)
-    pause = threading.Event()
-    while link.shown_gen <= before:
-        if time.perf_counter() - start > TIMEOUT_S:
-            return None
-        pause.wait(0.0002)
-    return (time.perf_counter() - start) * 1000.0
-
-
-def _idle(table: RunningTable) -> None:
-    pause = threading.Event()
-    deadline = time.monotonic() + TIMEOUT_S
-    while table.session.settling and time.monotonic() < deadline:
-        pause.wait(0.001)
 
 
 def _action(game: Game, rng: random.Random) -> str:
@@ -77,7 +49,7 @@ def _play(table: RunningTable, rng: random.Random, budget: int, samples: list[fl
     steps = 0
     while done < budget and steps < 4 * budget:
         steps += 1
-        _idle(table)
+        wait_idle(table)
         state = session.state()
         changes: list[tuple[str, bool]] = []
         if state["phase"] in ("resync", "execute") and state["diff"]["next"] is not None:
@@ -99,35 +71,16 @@ def _play(table: RunningTable, rng: random.Random, budget: int, samples: list[fl
                           [(s, True) for s in sorted(after - before)]
         count = len(state["moves"])
         for site, closed in changes:
-            ms = _timed(table, site, closed)
+            ms = timed_change(table, site, closed)
             done += 1
             if ms is None:
                 missing += 1
             else:
                 samples.append(ms)
-            _idle(table)
+            wait_idle(table)
         if action is not None and len(session.state()["moves"]) == count:
             session.command({"cmd": "choose", "field": "action", "value": action})
     return missing
-
-
-def _reference(table: RunningTable, count: int) -> list[float]:
-    """Plan round trips with no switch and no table: link and firmware alone (ms)."""
-    link = table.link
-    table.session.close()  # the session must not send plans of its own meanwhile
-    leds = table.profile.leds
-    out: list[float] = []
-    pause = threading.Event()
-    for i in range(count):
-        plan = LedPlan.from_mapping(leds, {i % leds: Light(0x102030 + i % 2, SOLID)})
-        before = link.plan_gen
-        start = time.perf_counter()
-        link.send_plan(plan)
-        while link.shown_gen <= before and time.perf_counter() - start < TIMEOUT_S:
-            pause.wait(0.0002)
-        if link.shown_gen > before:
-            out.append((time.perf_counter() - start) * 1000.0)
-    return out
 
 
 def run(options: dict[str, Any]) -> dict[str, Any]:
@@ -150,10 +103,10 @@ def run(options: dict[str, Any]) -> dict[str, Any]:
             missing += _play(table, rng, target - len(samples) - missing, samples)
             if len(samples) + missing >= target:
                 debounce_ms = table.profile.debounce_scans * table.profile.scan_period_ms
-                reference = _reference(table, 30 if options.get("quick") else 200)
+                reference = plan_reference(table, 30 if options.get("quick") else 200)
     if not samples:
         raise RuntimeError("no switch change showed a frame")
-    p50, p99 = _percentile(samples, 0.50), _percentile(samples, 0.99)
+    p50, p99 = percentile(samples, 0.50), percentile(samples, 0.99)
     ref50 = statistics.median(reference) if reference else None
     return {
         "game": "empire",
