@@ -364,7 +364,8 @@ class UctPlayer:
             raise ValueError("the UCT player has no move to make: the game is over")
         search = Search(g, _rng(self._seed, g, "uct"), rave=False, playout=None,
                         clock=self._clock)
-        search.run(None, self._clock() + budget_s, cancel)
+        # The same stop before the budget as the bot's: equal time.
+        search.run(None, self._clock() + budget_s - min(MARGIN_S, budget_s / 4), cancel)
         return search.analysis().best
 
 
