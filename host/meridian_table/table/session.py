@@ -157,7 +157,8 @@ class Archive(Protocol):
 
     def replay(self, game_id: int) -> dict[str, Any]: ...
 
-    def review(self, game_id: int) -> dict[str, Any]: ...
+    def review(self, game_id: int, level: int | None = None, budget_s: float | None = None,
+               top: int | None = None) -> dict[str, Any]: ...
 
 
 Subscriber = Callable[[PageState], None]
@@ -672,7 +673,11 @@ class TableSession:
             if kind == "review":
                 if self._archive is None:
                     raise SessionError("the review needs the game log; start the table with a database")
-                return {"ok": True, "review": self._archive.review(fields.game_id(cmd))}
+                # Optional: the bot's level, its seconds a position, how many marks.
+                return {"ok": True, "review": self._archive.review(
+                    fields.game_id(cmd), level=fields.whole(cmd, "level", 1, 5),
+                    budget_s=fields.seconds(cmd, "budget_s", 0.01, 10.0),
+                    top=fields.whole(cmd, "top", 1, 20))}
             if kind == "games":
                 if self._archive is None:
                     raise SessionError("the list of games needs the game log (a database)")

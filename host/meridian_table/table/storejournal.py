@@ -9,7 +9,9 @@ replay knows only engine actions; the table also logs choices, e.g. a pie "keep"
 from __future__ import annotations
 
 import logging
+import multiprocessing
 from collections.abc import Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -159,9 +161,31 @@ def resume_game(store: Store, game_id: int | None = None, game: str | None = Non
                    pending_execution(events), logged_clocks(events))
 
 
-#: The page's review: a quick judge (the command line's `review` can take longer).
+#: The page's review: a quick judge (the command line's `review` can take longer). The
+#: ``review`` command may ask for another level, budget or number of marks.
 REVIEW_LEVEL = 2
 REVIEW_BUDGET_S = 0.2
+REVIEW_TOP = 5
+
+
+def _review_marks(game: str, options: Mapping[str, Any], actions: Sequence[str],
+                  players: Sequence[str], sources: Sequence[str], level: int,
+                  budget_s: float, top: int) -> list[dict[str, object]]:
+    """The marks of a review as JSON: what the review process returns."""
+    marks = review(registry.spec(game), dict(options), actions, players, sources,
+                   level=level, budget_s=budget_s, top=top)
+    return [mark.to_json() for mark in marks]
+
+
+def _in_a_process(game: str, options: Mapping[str, Any], actions: Sequence[str],
+                  players: Sequence[str], sources: Sequence[str], level: int,
+                  budget_s: float, top: int) -> list[dict[str, object]]:
+    # A search holds the interpreter's lock while it runs: in a process of its own the
+    # review never slows the table, its LEDs or the page (docs/BOTS.md, "Worker process").
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=1, mp_context=context) as pool:
+        return pool.submit(_review_marks, game, dict(options), list(actions), list(players),
+                           list(sources), level, budget_s, top).result()
 
 
 class StoreArchive:
@@ -205,31 +229,47 @@ class StoreArchive:
             "result": info.result,
         }
 
-    def review(self, game_id: int) -> dict[str, Any]:
+    def review(self, game_id: int, level: int | None = None, budget_s: float | None = None,
+               top: int | None = None) -> dict[str, Any]:
         """The moves of the game that lost the most against its bot (docs/BOTS.md), each
         with the better move and the sites it changes, for the page to draw on the
-        position before the move (``replay``'s ``positions[number - 1]``)."""
+        position before the move (``replay``'s ``positions[number - 1]``), the sites the
+        move played changed, both moves in words and the mover's colour. The bot thinks
+        in a process of its own; ``level``, ``budget_s`` (a position) and ``top`` (the
+        number of marks) default to the page's quick review."""
+        level = REVIEW_LEVEL if level is None else level
+        budget_s = REVIEW_BUDGET_S if budget_s is None else budget_s
+        top = REVIEW_TOP if top is None else top
         info = self.store.game(game_id)
         spec = registry.spec(info.game)
         if bots.BOT not in spec.policies:
             raise ValueError(f"{spec.title} has no bot to review game {game_id} with")
         moves = self.store.moves(game_id)
         actions = [str(e.payload["notation"]) for e in moves]
-        marks = review(spec, info.options, actions, info.players,
-                       [str(e.payload.get("source", "")) for e in moves],
-                       level=REVIEW_LEVEL, budget_s=REVIEW_BUDGET_S)
+        marks = _in_a_process(info.game, info.options, actions, info.players,
+                              [str(e.payload.get("source", "")) for e in moves],
+                              level, budget_s, top)
         settings: dict[str, Any] = {}
         for event in self.store.events(game_id, kinds=[SETTINGS]):
             settings.update(event.payload)
         out = []
         for mark in marks:
-            adapter = adapters.create(info.game, info.options, settings)
-            for action in actions[: mark.number - 1]:
-                adapter.play(action)
-            before = adapter.expected()
-            adapter.play(mark.best)
-            entry = mark.to_json()
-            entry["best_sites"] = sorted(before ^ adapter.expected())
+            number = int(str(mark["number"]))
+            played, best = (adapters.create(info.game, info.options, settings)
+                            for _ in range(2))
+            for action in actions[: number - 1]:
+                played.play(action)
+                best.play(action)
+            before = best.expected()
+            played.play(str(mark["played"]))
+            best.play(str(mark["best"]))
+            entry = dict(mark)
+            entry["best_sites"] = sorted(before ^ best.expected())
+            entry["played_sites"] = sorted(before ^ played.expected())
+            entry["colour"] = best.history()[-1].player
+            entry["best_words"] = best.move_words(str(mark["best"])) or str(mark["best"])
+            entry["played_words"] = (played.move_words(str(mark["played"]))
+                                     or str(mark["played"]))
             out.append(entry)
-        return {"game_id": info.id, "game": info.game, "level": REVIEW_LEVEL,
+        return {"game_id": info.id, "game": info.game, "level": level, "budget_s": budget_s,
                 "moves": len(actions), "marks": out}

@@ -1,6 +1,7 @@
 // Meridian Table: the players and their history, from the local log (the table's
 // "games" command): each player's games, wins, draws and losses, per game, and every
-// game with its result and a Replay button (the page's replay of that logged game).
+// game with its result, a Replay button (the page's replay of that logged game) and,
+// once it is finished, a Review button (review.js: the moves that lost the most).
 "use strict";
 (() => {
   const t = (text, params) => (window.MeridianI18n ? window.MeridianI18n.t(text, params)
@@ -103,6 +104,13 @@
       const b = el("button", { type: "button", class: "control", "aria-label": t("Replay game {id}", { id: g.id }) }, t("Replay"));
       b.addEventListener("click", () => { dialog().close(); replay(g.id); });
       cell.append(b);
+      // A finished game can be reviewed by its bot (review.js): the table says so if the
+      // game has none.
+      if (window.MeridianReview && ["won", "lost", "draw"].includes(g.outcome)) {
+        const r = el("button", { type: "button", class: "control", "data-review-game": g.id, "aria-label": t("Review game {id}", { id: g.id }) }, t("Review"));
+        r.addEventListener("click", () => { dialog().close(); window.MeridianReview.open(g.id); });
+        cell.append(" ", r);
+      }
       row.append(cell);
       body.append(row);
     }
