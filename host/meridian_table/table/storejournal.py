@@ -188,6 +188,12 @@ def _in_a_process(game: str, options: Mapping[str, Any], actions: Sequence[str],
                            list(sources), level, budget_s, top).result()
 
 
+def _changed(before: frozenset[str], adapter: Adapter) -> frozenset[str]:
+    """The sites the adapter's last action changed, from the position ``before`` it."""
+    last = adapter.history()[-1]
+    return (before ^ adapter.expected()) | last.placed | last.removed
+
+
 class StoreArchive:
     """The page's ``games``, ``replay`` and ``review`` commands, read from the store."""
 
@@ -195,6 +201,9 @@ class StoreArchive:
         self.store = store
 
     def games(self) -> list[dict[str, Any]]:
+        """Every logged game; ``reviewable``: its game has a bot to review it with."""
+        with_bot = {game for game, spec in registry.specs().items()
+                    if bots.BOT in spec.policies}
         return [
             {
                 "game_id": g.id,
@@ -204,6 +213,7 @@ class StoreArchive:
                 "status": g.status,
                 "started": g.started,
                 "result": g.result,
+                "reviewable": g.game in with_bot,
             }
             for g in self.store.games()
         ]
@@ -264,8 +274,10 @@ class StoreArchive:
             played.play(str(mark["played"]))
             best.play(str(mark["best"]))
             entry = dict(mark)
-            entry["best_sites"] = sorted(before ^ best.expected())
-            entry["played_sites"] = sorted(before ^ played.expected())
+            # The sites each move changes, with a stone it placed that the rules then
+            # took off again (a move that kills its own group).
+            entry["best_sites"] = sorted(_changed(before, best))
+            entry["played_sites"] = sorted(_changed(before, played))
             entry["colour"] = best.history()[-1].player
             entry["best_words"] = best.move_words(str(mark["best"])) or str(mark["best"])
             entry["played_words"] = (played.move_words(str(mark["played"]))

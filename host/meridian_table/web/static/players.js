@@ -36,7 +36,7 @@
         else if (status === "finished" && winners.length === 0) { p.draws += 1; outcome = "draw"; }
         else if (status === "finished") { p.losses += 1; outcome = "lost"; }
         else { p.unfinished += 1; outcome = status === "abandoned" ? "abandoned" : "unfinished"; }
-        p.list.push({ id: g.game_id, game: g.game, others: (g.players || []).filter((n) => n !== name), outcome, moves: g.moves, started: g.started });
+        p.list.push({ id: g.game_id, game: g.game, reviewable: g.reviewable === true, others: (g.players || []).filter((n) => n !== name), outcome, moves: g.moves, started: g.started });
       }
     }
     return [...people.values()].sort((a, b) => b.wins - a.wins || b.games - a.games || a.name.localeCompare(b.name));
@@ -104,9 +104,8 @@
       const b = el("button", { type: "button", class: "control", "aria-label": t("Replay game {id}", { id: g.id }) }, t("Replay"));
       b.addEventListener("click", () => { dialog().close(); replay(g.id); });
       cell.append(b);
-      // A finished game can be reviewed by its bot (review.js): the table says so if the
-      // game has none.
-      if (window.MeridianReview && ["won", "lost", "draw"].includes(g.outcome)) {
+      // A finished game whose game has a bot can be reviewed (review.js).
+      if (window.MeridianReview && g.reviewable && ["won", "lost", "draw"].includes(g.outcome)) {
         const r = el("button", { type: "button", class: "control", "data-review-game": g.id, "aria-label": t("Review game {id}", { id: g.id }) }, t("Review"));
         r.addEventListener("click", () => { dialog().close(); window.MeridianReview.open(g.id); });
         cell.append(" ", r);

@@ -126,9 +126,13 @@
     shown = { gameId, marks };
     const list = $("review-marks");
     list.replaceChildren();
-    $("review-status").textContent = marks.length
-      ? t("{n} moves of {moves} marked, the worst first. Choose one to see it on the board.", { n: marks.length, moves: review.moves })
-      : t("No move of the {moves} lost much against the bot: well played.", { moves: review.moves });
+    if (marks.length > 1) {
+      $("review-status").textContent = t("{n} moves of {moves} marked, the worst first. Choose one to see it on the board.", { n: marks.length, moves: review.moves });
+    } else if (marks.length === 1) {
+      $("review-status").textContent = t("One move of {moves} marked. Choose it to see it on the board.", { moves: review.moves });
+    } else {
+      $("review-status").textContent = t("No move of the {moves} lost much against the bot: well played.", { moves: review.moves });
+    }
     marks.forEach((mark, i) => {
       const li = el("li");
       const b = el("button", { type: "button", class: "review-mark", "aria-pressed": "false", "data-number": mark.number }, markWords(mark));
