@@ -11,6 +11,7 @@ the session, the SQLite log, the TableHost that `meridian-table play` serves):
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -177,7 +178,7 @@ def test_the_review_of_a_game_played_on_the_page(
             seat = "Light" if mark["colour"] == "light" else "Dark"
             expected = (f"Move {mark['number']}, {seat} ({mark['player']}) played "
                         f"{mark['played']}; {mark['best']} was better (lost about "
-                        f"{round(100 * mark['loss'])} %)")
+                        f"{math.floor(100 * mark['loss'] + 0.5)} %)")  # JavaScript's Math.round
             assert text == expected
             assert re.fullmatch(r"[A-Z]\d+|pass|swap", mark["best"])
         assert "marked" in page.inner_text("#review-status")
@@ -202,6 +203,7 @@ def test_the_review_of_a_game_played_on_the_page(
         assert page.is_visible(".legend .lg-review:has(.lg-played)")
         assert player.visible(f"{site} .mark-best")
         axe(page, "review marks on the board", failures)
+        page.set_viewport_size({"width": 1280, "height": 1100})  # the legend and the list
         shoot(page, "review-marks")
         # Stepping off the position takes the marks away; the legend goes with them.
         page.click("[data-step='next']")
