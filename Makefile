@@ -32,7 +32,7 @@ $(AXE): package.json package-lock.json
 	touch $(AXE)
 
 # tests/toygame is a game in its own package (docs/ADDING_A_GAME.md), installed for the tests.
-$(STAMP): pyproject.toml tests/toygame/pyproject.toml
+$(STAMP): pyproject.toml setup.py host/meridian_table/games/kato/_kernel.c tests/toygame/pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]' -e tests/toygame

@@ -19,6 +19,8 @@ from multiprocessing.process import BaseProcess
 from multiprocessing.sharedctypes import Synchronized
 from types import TracebackType
 
+import psutil
+
 from meridian_table.games.contract import Engine, PolicyCancelled
 
 LOGGER = logging.getLogger(__name__)
@@ -27,11 +29,30 @@ POLL_S = 0.005
 START_TIMEOUT_S = 30.0
 
 
+#: The worker's scheduling priority (POSIX nice value; "below normal" on Windows).
+NICE = 10
+
+
+def _yield_to_the_table() -> None:
+    """Lower this process's priority, so that the table's threads, the link and the
+    board never wait behind a search when the cores are busy: the switch-to-LED path
+    keeps its latency while a bot thinks (bench bots)."""
+    try:
+        me = psutil.Process()
+        if hasattr(psutil, "BELOW_NORMAL_PRIORITY_CLASS"):  # Windows
+            me.nice(psutil.BELOW_NORMAL_PRIORITY_CLASS)
+        else:
+            me.nice(max(me.nice(), NICE))
+    except (psutil.Error, OSError) as exc:  # a sandbox may refuse: think at normal priority
+        LOGGER.info("the bot's worker keeps its priority: %s", exc)
+
+
 def _serve(conn: Connection, cancelled: Synchronized[int], game: str, description: str,
            seed: int | None) -> None:
     """The worker's loop: build the policy, then answer ``(id, engine, budget)``."""
     from meridian_table.games import registry
 
+    _yield_to_the_table()
     policy = registry.spec(game).policy(description, seed)
     while True:
         try:

@@ -22,7 +22,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from meridian_table.games.contract import Engine, PolicyCancelled
-from meridian_table.games.kato.game import PASS, SWAP, Game, pick_move
+from meridian_table.games.kato import kernel
+from meridian_table.games.kato.game import LIGHT, PASS, SWAP, Game
 from meridian_table.games.kato.tables import bits
 
 LOGGER = logging.getLogger(__name__)
@@ -95,9 +96,14 @@ def estimate_value(g: Game, seat: int) -> float:
     winner = g.winner
     if winner is not None:
         return 1.0 if g.seat(winner) - 1 == seat else 0.0
-    diff = g.safe_mask(0).bit_count() - g.safe_mask(1).bit_count()
-    light = 1.0 / (1.0 + math.exp(-diff / SAFE_SCALE))
+    light_safe, dark_safe = kernel.game_safe_counts(g)
+    light = _logistic(light_safe - dark_safe)
     return light if _seat_of_colour(g, 0) == seat else 1.0 - light
+
+
+def _logistic(diff: int) -> float:
+    """Light's winning chance from its lead in safe points."""
+    return 1.0 / (1.0 + math.exp(-diff / SAFE_SCALE))
 
 
 class _Node:
@@ -172,23 +178,8 @@ class Search:
             self.iterations += 1
 
     def _select(self, node: _Node) -> int:
-        log_n = math.log(node.visits + 1)
-        best, best_score = 0, -1.0
-        n, w, an, aw = node.n, node.w, node.an, node.aw
-        rave = self.rave
-        for i in range(len(n)):
-            ni = n[i]
-            if ni == 0:
-                score = (aw[i] / an[i] if an[i] else 0.5) + 1.0 if rave else 2.0
-            else:
-                q = w[i] / ni
-                if rave and an[i]:
-                    beta = math.sqrt(RAVE_K / (3 * node.visits + RAVE_K))
-                    q = (1 - beta) * q + beta * aw[i] / an[i]
-                score = q + EXPLORE * math.sqrt(log_n / ni)
-            if score > best_score:
-                best, best_score = i, score
-        return best
+        return kernel.select(node.n, node.w, node.an, node.aw, node.visits, self.rave,
+                             RAVE_K, EXPLORE)
 
     def _iterate(self) -> None:
         g = self.root_game.clone()
@@ -230,21 +221,24 @@ class Search:
                         aw[k] += r
 
     def _rollout(self, g: Game, seq: list[tuple[int, int]]) -> float:
-        """Play on and return seat 0's value."""
-        rng = self.rng
+        """Play on in the playout kernel (compiled where it is built) and return seat 0's
+        value. The kernel draws from its own generator, seeded from ``rng``."""
+        seed = self.rng.getrandbits(64)
         if self.playout is None:
-            g.random_playout(rng)
-            return estimate_value(g, 0)
-        width = len(g.points).bit_length()
-        for _ in range(self.playout):
-            if g.is_over:
-                break
-            seat = g.seat_to_move - 1
-            code = pick_move(g.legal_mask(), g.choice_open, rng, width)
-            if self.rave:
-                seq.append((seat, code))
-            g.play_index(code)
-        return estimate_value(g, 0)
+            _, final = kernel.playout(kernel.state_of(g), seed)
+            won = kernel.winner(final)
+            if won >= 0:
+                return 1.0 if kernel.seat_of_colour(final, won) == 0 else 0.0
+            return estimate_value(kernel.game_of(final), 0)
+        out = kernel.rollout_game(g, seed, self.playout)
+        if self.rave:
+            seq.extend(out.moves)
+        final = out.state
+        won = kernel.winner(final)
+        if won >= 0:
+            return 1.0 if kernel.seat_of_colour(final, won) == 0 else 0.0
+        light = _logistic(out.light_safe - out.dark_safe)
+        return light if kernel.seat_of_colour(final, LIGHT) == 0 else 1.0 - light
 
     def analysis(self) -> Analysis:
         root = self.root
@@ -370,7 +364,8 @@ class UctPlayer:
             raise ValueError("the UCT player has no move to make: the game is over")
         search = Search(g, _rng(self._seed, g, "uct"), rave=False, playout=None,
                         clock=self._clock)
-        search.run(None, self._clock() + budget_s, cancel)
+        # The same stop before the budget as the bot's: equal time.
+        search.run(None, self._clock() + budget_s - min(MARGIN_S, budget_s / 4), cancel)
         return search.analysis().best
 
 
