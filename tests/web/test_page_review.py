@@ -165,6 +165,15 @@ def test_the_review_of_a_game_played_on_the_page(
             return [answer.ok, window.MeridianReview.running];
         }""")
         assert answered == [True, True]
+        # How far it is, from the table (review_progress): a determinate bar, in moves.
+        page.wait_for_function(
+            "document.getElementById('review-progress').hasAttribute('value') || "
+            "!window.MeridianReview.running")
+        assert page.get_attribute("#review-progress", "max") == "6"
+        page.wait_for_function(
+            "/^move \\d+ of 6, \\d+ s$/.test(document.getElementById('review-time')"
+            ".textContent) || !window.MeridianReview.running")
+        assert re.fullmatch(r"move \d+ of 6, \d+ s", page.inner_text("#review-time"))
         axe(page, "review analysing", failures)
         shoot(page, "review-analysing")
         page.wait_for_selector("#review-marks .review-mark", timeout=60000)

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
-from collections.abc import Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
+import threading
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from multiprocessing.connection import Connection
 from typing import Any
 
 from meridian_table import __version__, adapters, bots
@@ -168,24 +169,61 @@ REVIEW_BUDGET_S = 0.2
 REVIEW_TOP = 5
 
 
-def _review_marks(game: str, options: Mapping[str, Any], actions: Sequence[str],
-                  players: Sequence[str], sources: Sequence[str], level: int,
-                  budget_s: float, top: int) -> list[dict[str, object]]:
-    """The marks of a review as JSON: what the review process returns."""
-    marks = review(registry.spec(game), dict(options), actions, players, sources,
-                   level=level, budget_s=budget_s, top=top)
-    return [mark.to_json() for mark in marks]
+def _review_child(conn: Connection, game: str, options: dict[str, Any], actions: list[str],
+                  players: list[str], sources: list[str], level: int, budget_s: float,
+                  top: int) -> None:
+    """The review process: sends ``("progress", done, total)`` as it goes, then
+    ``("done", marks)`` (the marks as JSON) or ``("error", kind, words)``."""
+    try:
+        def progress(done: int, total: int) -> None:
+            conn.send(("progress", done, total))
+
+        marks = review(registry.spec(game), options, actions, players, sources, level=level,
+                       budget_s=budget_s, top=top, progress=progress)
+        conn.send(("done", [mark.to_json() for mark in marks]))
+    except Exception as exc:  # every failure goes back to the table in words
+        conn.send(("error", "value" if isinstance(exc, ValueError) else "bug",
+                   str(exc) if isinstance(exc, ValueError) else repr(exc)))
+    finally:
+        conn.close()
 
 
 def _in_a_process(game: str, options: Mapping[str, Any], actions: Sequence[str],
                   players: Sequence[str], sources: Sequence[str], level: int,
-                  budget_s: float, top: int) -> list[dict[str, object]]:
-    # A search holds the interpreter's lock while it runs: in a process of its own the
-    # review never slows the table, its LEDs or the page (docs/BOTS.md, "Worker process").
+                  budget_s: float, top: int,
+                  progress: Callable[[int, int], None]) -> list[dict[str, object]]:
+    """The review's marks, from a process of its own: a search holds the interpreter's
+    lock while it runs, so there it never slows the table, its LEDs or the page
+    (docs/BOTS.md, "Worker process"). ``progress(done, total)`` follows it."""
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=1, mp_context=context) as pool:
-        return pool.submit(_review_marks, game, dict(options), list(actions), list(players),
-                           list(sources), level, budget_s, top).result()
+    parent, child = context.Pipe(duplex=False)
+    process = context.Process(
+        target=_review_child, name="meridian-review", daemon=True,
+        args=(child, game, dict(options), list(actions), list(players), list(sources), level,
+              budget_s, top))
+    process.start()
+    child.close()  # the parent's copy: the child's end closing is then the end of input
+    try:
+        while True:
+            try:
+                message = parent.recv()
+            except EOFError:
+                process.join(5)
+                raise RuntimeError(f"the review process ended without an answer (exit "
+                                   f"code {process.exitcode})") from None
+            if message[0] == "progress":
+                progress(int(message[1]), int(message[2]))
+            elif message[0] == "done":
+                return list(message[1])
+            elif message[1] == "value":
+                raise ValueError(str(message[2]))
+            else:
+                raise RuntimeError(f"the review failed: {message[2]}")
+    finally:
+        parent.close()
+        process.join(5)
+        if process.is_alive():
+            process.kill()
 
 
 def _changed(before: frozenset[str], adapter: Adapter) -> frozenset[str]:
@@ -199,6 +237,8 @@ class StoreArchive:
 
     def __init__(self, store: Store) -> None:
         self.store = store
+        self._lock = threading.Lock()
+        self._progress: dict[int, tuple[int, int]] = {}  # game -> (done, total), running
 
     def games(self) -> list[dict[str, Any]]:
         """Every logged game; ``reviewable``: its game has a bot to review it with."""
@@ -239,6 +279,13 @@ class StoreArchive:
             "result": info.result,
         }
 
+    def review_progress(self, game_id: int) -> dict[str, int] | None:
+        """How far the running review of the game is (``{"done", "total"}`` in moves), or
+        None when none runs."""
+        with self._lock:
+            found = self._progress.get(game_id)
+        return None if found is None else {"done": found[0], "total": found[1]}
+
     def review(self, game_id: int, level: int | None = None, budget_s: float | None = None,
                top: int | None = None) -> dict[str, Any]:
         """The moves of the game that lost the most against its bot (docs/BOTS.md), each
@@ -256,9 +303,18 @@ class StoreArchive:
             raise ValueError(f"{spec.title} has no bot to review game {game_id} with")
         moves = self.store.moves(game_id)
         actions = [str(e.payload["notation"]) for e in moves]
-        marks = _in_a_process(info.game, info.options, actions, info.players,
-                              [str(e.payload.get("source", "")) for e in moves],
-                              level, budget_s, top)
+        def progress(done: int, total: int) -> None:
+            with self._lock:
+                self._progress[game_id] = (done, total)
+
+        progress(0, len(actions))
+        try:
+            marks = _in_a_process(info.game, info.options, actions, info.players,
+                                  [str(e.payload.get("source", "")) for e in moves],
+                                  level, budget_s, top, progress)
+        finally:
+            with self._lock:
+                self._progress.pop(game_id, None)
         settings: dict[str, Any] = {}
         for event in self.store.events(game_id, kinds=[SETTINGS]):
             settings.update(event.payload)

@@ -1,8 +1,9 @@
 // Meridian Table: the post-game review on the page. "Review this game" (on the end
 // screen, and for every finished game of the players' history) asks the table's review
 // command (docs/BOTS.md, "The review"): the game's bot analyses every position, which
-// takes a while, so the panel says it is analysing, with the time spent, and the page
-// stays usable. The marked moves are listed in words, worst first; choosing one shows
+// takes a while, so the panel says it is analysing, how far it is (the table's
+// review_progress command, asked every second) and the time spent, and the page stays
+// usable. The marked moves are listed in words, worst first; choosing one shows
 // the position before it on the board, with the move played (a dashed ring) and the
 // better move (a diamond) marked, and the board's legend saying which is which. It names
 // no game: which games have a bot comes from the spec's "levels".
@@ -95,12 +96,32 @@
     $("review-busy").hidden = false;
     box.setAttribute("aria-busy", "true");
     const since = performance.now();
-    const tick = () => {
+    const bar = $("review-progress");
+    bar.removeAttribute("value");  // indeterminate until the table says how far it is
+    let far = null;   // {done, total} from the table's review_progress
+    let asking = false;
+    const say = () => {
       const secs = Math.round((performance.now() - since) / 1000);
-      $("review-time").textContent = t("{secs} s so far", { secs });
+      $("review-time").textContent = far && far.total
+        ? t("move {done} of {total}, {secs} s", { done: far.done, total: far.total, secs })
+        : t("{secs} s so far", { secs });
     };
-    tick();
+    const tick = () => {
+      say();
+      if (asking || !running) return;
+      asking = true;
+      api.request({ cmd: "review_progress", game_id: gameId }).then((answer) => {
+        asking = false;
+        const p = answer && answer.ok ? answer.progress : null;
+        if (!p || !running || !(Number(p.total) > 0)) return;
+        far = { done: Number(p.done) || 0, total: Number(p.total) };
+        bar.max = far.total;
+        bar.value = Math.min(far.done, far.total);
+        say();
+      });
+    };
     running = { gameId, timer: setInterval(tick, 1000) };
+    tick();
     for (const b of document.querySelectorAll("[data-review-game]")) b.disabled = true;
     let answer;
     try {
