@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from click.testing import CliRunner
 
 from meridian_table import bots
@@ -26,3 +27,29 @@ def test_the_quick_bench_prints_every_figure() -> None:
     assert isinstance(figures["switch_to_led_ms_p99_while_thinking"], float)
     assert {"kato_top_vs_uct", "colovini_top_vs_random_4_players",
             "switch_to_led_p99_under_10ms_while_thinking"} <= set(figures["verdict"])
+
+
+def test_the_bench_plays_on_every_core_and_checks_its_adjudication(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The full bench's way of playing: games in worker processes, decided games
+    adjudicated, the played-out ones checked (here 1 game a pairing, played out)."""
+    monkeypatch.setenv("MERIDIAN_BENCH_BOT_JOBS", "2")
+    monkeypatch.setenv("MERIDIAN_BENCH_BOT_ADJUDICATE", "1")
+    result = CliRunner().invoke(main, ["bench", "bots", "--quick", "--json"])
+    assert result.exit_code == 0, result.output
+    figures = json.loads(result.stdout)
+    assert figures["jobs"] == 2
+    adjudication = figures["adjudication"]
+    assert adjudication["played_out_games"] >= 1
+    assert 0 <= adjudication["right_in_played_out"] <= adjudication["checked_in_played_out"]
+    top = figures["kato"]["levels"]["5"]["vs_random"]
+    assert top["played_out"] == 1 and top["adjudicated"] == 0
+    assert set(figures["verdict"].values()) <= {"pass", "fail"}
+    assert "kato_top_vs_greedy" in figures["targets"]
+
+
+def test_a_bad_jobs_setting_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MERIDIAN_BENCH_BOT_JOBS", "lots")
+    result = CliRunner().invoke(main, ["bench", "bots", "--quick", "--json"])
+    assert result.exit_code != 0
+    assert "MERIDIAN_BENCH_BOT_JOBS='lots'" in result.output

@@ -185,7 +185,13 @@ def register(group: click.Group) -> None:
         results: dict[str, Any] = {}
         for key in chosen:
             run, targets = benches[key]
-            results[key] = _with_verdict(run({"quick": quick}), targets)
+            try:
+                figures = run({"quick": quick})
+            except (ValueError, RuntimeError, OSError) as exc:
+                # A bad setting (an environment variable, a missing game) or a machine
+                # that cannot run it: said in a line, not a traceback.
+                raise click.ClickException(f"bench {key}: {exc}") from exc
+            results[key] = _with_verdict(figures, targets)
         if len(chosen) == 1:
             _print(chosen[0], results[chosen[0]], as_json)
         elif as_json:
