@@ -238,6 +238,32 @@ def test_websocket_command_round_trip(client: TestClient, fake: FakeSession) -> 
         assert replay["ok"] and len(replay["replay"]["positions"]) == 6
 
 
+def test_a_slow_review_does_not_hold_the_pages_other_commands(
+        client: TestClient, fake: FakeSession) -> None:
+    # The review analyses a whole game (tens of seconds): the commands sent after it are
+    # answered meanwhile, and its own answer comes when it is done.
+    release = threading.Event()
+    plain = fake.command
+
+    def command_(cmd: dict[str, Any]) -> dict[str, Any]:
+        if cmd.get("cmd") == "review":
+            assert release.wait(10)
+            return {"ok": True, "review": {"marks": []}}
+        return dict(plain(cmd))
+
+    fake.command = command_  # type: ignore[method-assign]
+    with client.websocket_connect(WS, headers=ORIGIN) as ws:
+        receive_state(ws)
+        ws.send_json({"type": "command", "id": 1, "cmd": {"cmd": "review", "game_id": 1}})
+        assert command(ws, {"cmd": "replay", "game_id": 1}, 2)["ok"]
+        release.set()
+        while True:
+            msg = ws.receive_json()
+            if msg["type"] == "result":
+                break
+        assert msg["id"] == 1 and msg["result"]["ok"] is True
+
+
 def test_websocket_answers_bad_messages_and_stays_open(client: TestClient, fake: FakeSession) -> None:
     with client.websocket_connect(WS, headers=ORIGIN) as ws:
         receive_state(ws)

@@ -30,8 +30,8 @@ def test_a_whole_kato_game_against_the_bot_from_the_page(
         table.session.think_s = 0.2
         page = open_page(server.url)
         player = Player(page)
-        page.locator(".score[data-colour='dark'] .seat-kind select").select_option("bot")
-        player.wait("s.seats_kind.dark === 'bot'")
+        page.locator(".score[data-colour='dark'] .seat-kind select").select_option("bot:3")
+        player.wait("s.seats_kind.dark === 'bot:3'")
         # The hint control lights the bot's suggestion for Light.
         player.press("hint")
         player.wait("s.message.startsWith('Hint: ')", timeout=60000)
@@ -58,7 +58,7 @@ def test_a_whole_kato_game_against_the_bot_from_the_page(
                 player.wait("s.phase !== 'thinking'", timeout=60000)
             elif phase in ("execute", "resync") and state["diff"]["next"]:
                 if phase == "execute":
-                    assert automaton is not None and automaton["automaton"] == "bot"
+                    assert automaton is not None and automaton["automaton"] == "bot:3"
                 before = len(state["moves"])
                 player.click(state["diff"]["next"])
                 player.wait(f"s.moves.length !== {before} || s.phase !== '{phase}' || "

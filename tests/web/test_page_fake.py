@@ -733,7 +733,9 @@ def test_any_seat_can_be_given_to_an_automaton_from_the_page(
     assert menu.input_value() == "person"
     options = page.eval_on_selector_all(
         ".score[data-colour='dark'] .seat-kind option", "els => els.map(e => e.value)")
-    assert options == ["person", "bot", "greedy", "random", "uct"]  # the spec's automata
+    # The spec's automata; its bot once per level (the spec's levels).
+    assert options == ["person", "bot:1", "bot:2", "bot:3", "bot:4", "bot:5", "greedy",
+                       "random", "uct"]
     menu.select_option("random")
     wait_state(page, "s.seats_kind.dark === 'random'")
     assert {"cmd": "seat", "seat": "dark", "automaton": "random"} in fake.commands

@@ -27,6 +27,18 @@ from meridian_table.games.contract import Engine, Policy
 
 BOT = "bot"
 LEVELS = (1, 2, 3, 4, 5)
+#: The level a plain ``bot`` seat plays at (each game's bot parses ``bot`` so).
+DEFAULT_LEVEL = 3
+
+#: Each level in words, for the page's seat menus: a name and what it does. They hold for
+#: every game's bot (docs/BOTS.md, "Seats and levels", has each game's figures).
+LEVEL_WORDS: dict[int, tuple[str, str]] = {
+    1: ("beginner", "a very short search, fit for a beginner"),
+    2: ("easy", "a short search"),
+    3: ("medium", "a longer search; a plain bot seat plays at this level"),
+    4: ("strong", "searches for half of its think time"),
+    5: ("strongest", "searches for all of its think time"),
+}
 
 
 class Verdict(Protocol):
@@ -67,6 +79,14 @@ def description(level: int = 5, iterations: int | None = None) -> str:
     return f"{BOT}:{level}" if iterations is None else f"{BOT}:{level}:{iterations}"
 
 
+def levels_json() -> list[dict[str, object]]:
+    """The levels as the page offers them (``GameSpec.to_json()["levels"]``): each with
+    its seat description (``bot:4``), its name and what it does."""
+    return [{"level": level, "automaton": description(level), "name": LEVEL_WORDS[level][0],
+             "help": LEVEL_WORDS[level][1], "default": level == DEFAULT_LEVEL}
+            for level in LEVELS]
+
+
 def has_bot(game: str) -> bool:
     """True when ``game``'s spec registers a ``bot`` policy."""
     return BOT in registry.spec(game).policies
@@ -101,5 +121,5 @@ def summary(verdict: Verdict, top: int = 3) -> Mapping[str, float]:
     return dict(ranked[:top])
 
 
-__all__ = ["BOT", "LEVELS", "Analyst", "Verdict", "analyst", "create", "description",
-           "has_bot", "hint", "summary"]
+__all__ = ["BOT", "DEFAULT_LEVEL", "LEVELS", "LEVEL_WORDS", "Analyst", "Verdict", "analyst", "create", "description",
+           "has_bot", "hint", "levels_json", "summary"]

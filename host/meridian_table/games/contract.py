@@ -416,7 +416,12 @@ class GameSpec:
             raise OptionError(f"seat automaton {description!r}: {exc}") from exc
 
     def to_json(self) -> dict[str, object]:
-        """The spec as the page's new-game form and drawing need it."""
+        """The spec as the page's new-game form and drawing need it. ``levels`` lists, for
+        each automaton that takes a level (a game's ``bot``), the levels the seat menus
+        offer, in words (``meridian_table.bots.levels_json``)."""
+        from meridian_table import bots  # the bots package reads the registry: not at import
+
+        levels = {bots.BOT: bots.levels_json()} if bots.BOT in self.policies else {}
         return {
             "id": self.id,
             "title": self.title,
@@ -424,6 +429,7 @@ class GameSpec:
             "player_counts": list(self.player_counts),
             "options": [o.to_json() for o in self.options],
             "automata": sorted(self.policies),
+            "levels": levels,
             "page": self.page.to_json(),
         }
 

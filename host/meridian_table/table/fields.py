@@ -46,3 +46,30 @@ def game_id(cmd: Mapping[str, Any], key: str = "game_id") -> int:
             f"`meridian-table games` lists), not {value!r:.40}"
         )
     return value
+
+
+def whole(cmd: Mapping[str, Any], key: str, low: int, high: int) -> int | None:
+    """``cmd[key]`` as a whole number from ``low`` to ``high``; None when absent."""
+    value = cmd.get(key)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise CommandFieldError(
+            f"the command's {key!r} must be a whole number from {low} to {high}, not "
+            f"{value!r:.40}"
+        )
+    return value
+
+
+def seconds(cmd: Mapping[str, Any], key: str, low: float, high: float) -> float | None:
+    """``cmd[key]`` as a number of seconds from ``low`` to ``high``; None when absent."""
+    value = cmd.get(key)
+    if value is None:
+        return None
+    if (isinstance(value, bool) or not isinstance(value, (int, float))
+            or not low <= value <= high):
+        raise CommandFieldError(
+            f"the command's {key!r} must be a number of seconds from {low:g} to {high:g}, "
+            f"not {value!r:.40}"
+        )
+    return float(value)

@@ -157,7 +157,10 @@ class Archive(Protocol):
 
     def replay(self, game_id: int) -> dict[str, Any]: ...
 
-    def review(self, game_id: int) -> dict[str, Any]: ...
+    def review(self, game_id: int, level: int | None = None, budget_s: float | None = None,
+               top: int | None = None) -> dict[str, Any]: ...
+
+    def review_progress(self, game_id: int) -> dict[str, int] | None: ...
 
 
 Subscriber = Callable[[PageState], None]
@@ -672,7 +675,16 @@ class TableSession:
             if kind == "review":
                 if self._archive is None:
                     raise SessionError("the review needs the game log; start the table with a database")
-                return {"ok": True, "review": self._archive.review(fields.game_id(cmd))}
+                # Optional: the bot's level, its seconds a position, how many marks.
+                return {"ok": True, "review": self._archive.review(
+                    fields.game_id(cmd), level=fields.whole(cmd, "level", 1, 5),
+                    budget_s=fields.seconds(cmd, "budget_s", 0.01, 10.0),
+                    top=fields.whole(cmd, "top", 1, 20))}
+            if kind == "review_progress":
+                if self._archive is None:
+                    raise SessionError("the review needs the game log; start the table with a database")
+                return {"ok": True,
+                        "progress": self._archive.review_progress(fields.game_id(cmd))}
             if kind == "games":
                 if self._archive is None:
                     raise SessionError("the list of games needs the game log (a database)")
@@ -694,7 +706,7 @@ class TableSession:
                 return {"ok": True}
             raise SessionError(
                 f"unknown command {kind!r}; use button, toggle, choose, agree, seat, rename, "
-                "replay, review, games or state"
+                "replay, review, review_progress, games or state"
             )
         except (ValueError, LookupError, TypeError) as exc:
             with self._lock:

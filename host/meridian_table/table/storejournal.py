@@ -9,8 +9,11 @@ replay knows only engine actions; the table also logs choices, e.g. a pie "keep"
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+import multiprocessing
+import threading
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from multiprocessing.connection import Connection
 from typing import Any
 
 from meridian_table import __version__, adapters, bots
@@ -159,9 +162,74 @@ def resume_game(store: Store, game_id: int | None = None, game: str | None = Non
                    pending_execution(events), logged_clocks(events))
 
 
-#: The page's review: a quick judge (the command line's `review` can take longer).
+#: The page's review: a quick judge (the command line's `review` can take longer). The
+#: ``review`` command may ask for another level, budget or number of marks.
 REVIEW_LEVEL = 2
 REVIEW_BUDGET_S = 0.2
+REVIEW_TOP = 5
+
+
+def _review_child(conn: Connection, game: str, options: dict[str, Any], actions: list[str],
+                  players: list[str], sources: list[str], level: int, budget_s: float,
+                  top: int) -> None:
+    """The review process: sends ``("progress", done, total)`` as it goes, then
+    ``("done", marks)`` (the marks as JSON) or ``("error", kind, words)``."""
+    try:
+        def progress(done: int, total: int) -> None:
+            conn.send(("progress", done, total))
+
+        marks = review(registry.spec(game), options, actions, players, sources, level=level,
+                       budget_s=budget_s, top=top, progress=progress)
+        conn.send(("done", [mark.to_json() for mark in marks]))
+    except Exception as exc:  # every failure goes back to the table in words
+        conn.send(("error", "value" if isinstance(exc, ValueError) else "bug",
+                   str(exc) if isinstance(exc, ValueError) else repr(exc)))
+    finally:
+        conn.close()
+
+
+def _in_a_process(game: str, options: Mapping[str, Any], actions: Sequence[str],
+                  players: Sequence[str], sources: Sequence[str], level: int,
+                  budget_s: float, top: int,
+                  progress: Callable[[int, int], None]) -> list[dict[str, object]]:
+    """The review's marks, from a process of its own: a search holds the interpreter's
+    lock while it runs, so there it never slows the table, its LEDs or the page
+    (docs/BOTS.md, "Worker process"). ``progress(done, total)`` follows it."""
+    context = multiprocessing.get_context("spawn")
+    parent, child = context.Pipe(duplex=False)
+    process = context.Process(
+        target=_review_child, name="meridian-review", daemon=True,
+        args=(child, game, dict(options), list(actions), list(players), list(sources), level,
+              budget_s, top))
+    process.start()
+    child.close()  # the parent's copy: the child's end closing is then the end of input
+    try:
+        while True:
+            try:
+                message = parent.recv()
+            except EOFError:
+                process.join(5)
+                raise RuntimeError(f"the review process ended without an answer (exit "
+                                   f"code {process.exitcode})") from None
+            if message[0] == "progress":
+                progress(int(message[1]), int(message[2]))
+            elif message[0] == "done":
+                return list(message[1])
+            elif message[1] == "value":
+                raise ValueError(str(message[2]))
+            else:
+                raise RuntimeError(f"the review failed: {message[2]}")
+    finally:
+        parent.close()
+        process.join(5)
+        if process.is_alive():
+            process.kill()
+
+
+def _changed(before: frozenset[str], adapter: Adapter) -> frozenset[str]:
+    """The sites the adapter's last action changed, from the position ``before`` it."""
+    last = adapter.history()[-1]
+    return (before ^ adapter.expected()) | last.placed | last.removed
 
 
 class StoreArchive:
@@ -169,8 +237,13 @@ class StoreArchive:
 
     def __init__(self, store: Store) -> None:
         self.store = store
+        self._lock = threading.Lock()
+        self._progress: dict[int, tuple[int, int]] = {}  # game -> (done, total), running
 
     def games(self) -> list[dict[str, Any]]:
+        """Every logged game; ``reviewable``: its game has a bot to review it with."""
+        with_bot = {game for game, spec in registry.specs().items()
+                    if bots.BOT in spec.policies}
         return [
             {
                 "game_id": g.id,
@@ -180,6 +253,7 @@ class StoreArchive:
                 "status": g.status,
                 "started": g.started,
                 "result": g.result,
+                "reviewable": g.game in with_bot,
             }
             for g in self.store.games()
         ]
@@ -205,31 +279,65 @@ class StoreArchive:
             "result": info.result,
         }
 
-    def review(self, game_id: int) -> dict[str, Any]:
+    def review_progress(self, game_id: int) -> dict[str, int] | None:
+        """How far the running review of the game is (``{"done", "total"}`` in moves), or
+        None when none runs."""
+        with self._lock:
+            found = self._progress.get(game_id)
+        return None if found is None else {"done": found[0], "total": found[1]}
+
+    def review(self, game_id: int, level: int | None = None, budget_s: float | None = None,
+               top: int | None = None) -> dict[str, Any]:
         """The moves of the game that lost the most against its bot (docs/BOTS.md), each
         with the better move and the sites it changes, for the page to draw on the
-        position before the move (``replay``'s ``positions[number - 1]``)."""
+        position before the move (``replay``'s ``positions[number - 1]``), the sites the
+        move played changed, both moves in words and the mover's colour. The bot thinks
+        in a process of its own; ``level``, ``budget_s`` (a position) and ``top`` (the
+        number of marks) default to the page's quick review."""
+        level = REVIEW_LEVEL if level is None else level
+        budget_s = REVIEW_BUDGET_S if budget_s is None else budget_s
+        top = REVIEW_TOP if top is None else top
         info = self.store.game(game_id)
         spec = registry.spec(info.game)
         if bots.BOT not in spec.policies:
             raise ValueError(f"{spec.title} has no bot to review game {game_id} with")
         moves = self.store.moves(game_id)
         actions = [str(e.payload["notation"]) for e in moves]
-        marks = review(spec, info.options, actions, info.players,
-                       [str(e.payload.get("source", "")) for e in moves],
-                       level=REVIEW_LEVEL, budget_s=REVIEW_BUDGET_S)
+        def progress(done: int, total: int) -> None:
+            with self._lock:
+                self._progress[game_id] = (done, total)
+
+        progress(0, len(actions))
+        try:
+            marks = _in_a_process(info.game, info.options, actions, info.players,
+                                  [str(e.payload.get("source", "")) for e in moves],
+                                  level, budget_s, top, progress)
+        finally:
+            with self._lock:
+                self._progress.pop(game_id, None)
         settings: dict[str, Any] = {}
         for event in self.store.events(game_id, kinds=[SETTINGS]):
             settings.update(event.payload)
         out = []
         for mark in marks:
-            adapter = adapters.create(info.game, info.options, settings)
-            for action in actions[: mark.number - 1]:
-                adapter.play(action)
-            before = adapter.expected()
-            adapter.play(mark.best)
-            entry = mark.to_json()
-            entry["best_sites"] = sorted(before ^ adapter.expected())
+            number = int(str(mark["number"]))
+            played, best = (adapters.create(info.game, info.options, settings)
+                            for _ in range(2))
+            for action in actions[: number - 1]:
+                played.play(action)
+                best.play(action)
+            before = best.expected()
+            played.play(str(mark["played"]))
+            best.play(str(mark["best"]))
+            entry = dict(mark)
+            # The sites each move changes, with a stone it placed that the rules then
+            # took off again (a move that kills its own group).
+            entry["best_sites"] = sorted(_changed(before, best))
+            entry["played_sites"] = sorted(_changed(before, played))
+            entry["colour"] = best.history()[-1].player
+            entry["best_words"] = best.move_words(str(mark["best"])) or str(mark["best"])
+            entry["played_words"] = (played.move_words(str(mark["played"]))
+                                     or str(mark["played"]))
             out.append(entry)
-        return {"game_id": info.id, "game": info.game, "level": REVIEW_LEVEL,
+        return {"game_id": info.id, "game": info.game, "level": level, "budget_s": budget_s,
                 "moves": len(actions), "marks": out}

@@ -39,6 +39,9 @@ from meridian_table.textload import json_loads
 from meridian_table.web.gamefiles import GameFileError, game_file
 
 LOGGER = logging.getLogger(__name__)
+#: Commands that may take long (the review analyses a whole game): a page's socket answers
+#: them when they are done, and runs the commands that come after them meanwhile.
+SLOW_COMMANDS = frozenset({"review"})
 
 STATIC_DIR = package_path(__package__ or "meridian_table.web", "static")
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
@@ -425,6 +428,14 @@ async def _serve_socket(session: TableSurface, websocket: WebSocket) -> None:
                     pass  # the page went away mid-send; the reader ends the connection
                 tasks.cancel_scope.cancel()
 
+            async def answer(msg_id: object, cmd: dict[str, Any]) -> None:
+                result = await anyio.to_thread.run_sync(run_command, session, cmd)
+                try:
+                    await websocket.send_text(
+                        dumps({"type": "result", "id": msg_id, "result": result}))
+                except (WebSocketDisconnect, RuntimeError, OSError):
+                    tasks.cancel_scope.cancel()  # the page went away while it waited
+
             async def reader() -> None:
                 try:
                     while True:
@@ -434,10 +445,11 @@ async def _serve_socket(session: TableSurface, websocket: WebSocket) -> None:
                         except BadMessageError as exc:
                             await websocket.send_text(dumps({"type": "error", "error": str(exc)}))
                             continue
-                        result = await anyio.to_thread.run_sync(run_command, session, cmd)
-                        await websocket.send_text(
-                            dumps({"type": "result", "id": msg_id, "result": result})
-                        )
+                        if cmd["cmd"] in SLOW_COMMANDS:
+                            # Answered when it is done; the commands after it go on.
+                            tasks.start_soon(answer, msg_id, cmd)
+                        else:
+                            await answer(msg_id, cmd)
                 except (WebSocketDisconnect, KeyError, RuntimeError, OSError):
                     pass  # KeyError: a binary frame has no "text"; treat it as hanging up
                 tasks.cancel_scope.cancel()

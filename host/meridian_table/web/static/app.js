@@ -171,7 +171,9 @@
     if (!ws && !denied) { backoffMs = 250; connect(); }
   });
 
-  function request(cmd, el) {
+  // timeoutMs: how long to wait for the answer (10 s; the review of a game takes longer).
+  function request(cmd, el, timeoutMs) {
+    const wait = Number(timeoutMs) > 0 ? Number(timeoutMs) : 10000;
     return new Promise((resolve) => {
       if (!ws || ws.readyState !== WebSocket.OPEN) {
         toast("Not connected to the table: try again when the status says Live");
@@ -180,7 +182,7 @@
       }
       const id = nextId++;
       if (el) el.classList.add("pending");
-      const timer = setTimeout(() => settle(id, { ok: false, error: "the table did not answer in 10 s" }), 10000);
+      const timer = setTimeout(() => settle(id, { ok: false, error: `the table did not answer in ${Math.round(wait / 1000)} s` }), wait);
       pending.set(id, { el, resolve, timer });
       ws.send(JSON.stringify({ type: "command", id, cmd }));
     });
@@ -296,6 +298,9 @@
       svg("path", { class: "mark-remove", d: "M-.27-.27L.27.27M.27-.27L-.27.27" }, g);
       svg("circle", { class: "mark-putback ring", r: 0.36 }, g);
       svg("path", { class: "mark-putback", d: "M0-.2V.2M-.2 0H.2" }, g);
+      // The review's marks: a dashed ring for the move played, a diamond for the better one.
+      svg("circle", { class: "mark-played", r: 0.46 }, g);
+      svg("rect", { class: "mark-best", x: -0.33, y: -0.33, width: 0.66, height: 0.66, transform: "rotate(45)" }, g);
       svg("circle", { class: "pending-ring", r: 0.44 }, g);
       svg("circle", { class: "focus-ring", r: 0.52 }, g);
       g.addEventListener("click", () => onSiteClick(p.id, g));
@@ -436,6 +441,8 @@
     const remove = new Set(diff.remove || []);
     const putBack = new Set(diff.put_back || []);
     const leds = view.leds || {};
+    const played = new Set((view.review && view.review.played) || []);
+    const better = new Set((view.review && view.review.best) || []);
     const root = $("board");
     root.classList.toggle("clickable", Boolean(view.clickable));
     // Legal points are a small dot in the mover's colour (the hint LED's hue when the
@@ -473,6 +480,8 @@
       cls.toggle("diff-putback", putBack.has(site.id));
       cls.toggle("diff-next", diff.next === site.id);
       g.dataset.diff = remove.has(site.id) ? "remove" : putBack.has(site.id) ? "put_back" : "";
+      cls.toggle("review-played", played.has(site.id));
+      cls.toggle("review-best", better.has(site.id));
       const halo = g.querySelector(".halo");
       // Once the game is over the final position is shown plainly: the board's
       // celebration (every LED pulsing, islands lit) is not drawn as a ring over every
@@ -496,6 +505,7 @@
       g.setAttribute("aria-label", siteLabel(site.id, piece, site, owner, label, {
         legal: legal.has(site.id), last: view.last === site.id, remove: remove.has(site.id),
         putBack: putBack.has(site.id), next: diff.next === site.id, sensed,
+        played: played.has(site.id), best: better.has(site.id),
       }));
       // A point is a button only where Enter/click toggles it (the virtual board, live).
       g.setAttribute("role", view.clickable ? "button" : "img");
@@ -513,6 +523,8 @@
     const words = [id, piece ? pieceWords(piece, owner, label) : "empty"];
     if (f.legal) words.push("legal");
     if (f.last) words.push("last move");
+    if (f.played) words.push("the move played");
+    if (f.best) words.push("the better move");
     if (f.remove) words.push(f.next ? "remove this piece now" : "remove this piece");
     if (f.putBack) words.push(f.next ? "put a piece back here now" : "put a piece back here");
     if (f.sensed === true && !piece && !f.remove) words.push("a piece is sensed here");
@@ -537,6 +549,30 @@
     // say are all people.
     const kinds = s && s.seats_kind && typeof s.seats_kind === "object" ? s.seats_kind : {};
     return typeof kinds[seat] === "string" && kinds[seat] ? kinds[seat] : "person";
+  }
+
+  // The automata a seat menu offers, from a game's spec (state.spec, or a catalog entry):
+  // [{value, label, help}]. An automaton with levels (spec.levels: a game's bot) offers
+  // one entry per level, "Computer — level 4 (strong)", with what the level does.
+  function automatonChoices(sp) {
+    const out = [];
+    const levels = sp && sp.levels && typeof sp.levels === "object" ? sp.levels : {};
+    for (const kind of sp && Array.isArray(sp.automata) ? sp.automata : []) {
+      const offered = Array.isArray(levels[kind]) ? levels[kind] : [];
+      if (!offered.length) { out.push({ value: kind, kind, label: `the ${kind} automaton`, help: "" }); continue; }
+      for (const l of offered) {
+        out.push({ value: l.automaton, kind, level: l.level, default: Boolean(l.default),
+          label: `Computer — level ${l.level} (${l.name})`, help: l.help || "" });
+      }
+    }
+    return out;
+  }
+
+  // The menu entry for a seat's automaton: "bot" alone is its default level.
+  function chosenAutomaton(choices, kind) {
+    if (choices.some((c) => c.value === kind)) return kind;
+    const plain = choices.find((c) => c.kind === kind && c.default);
+    return plain ? plain.value : kind;
   }
 
   function automatonOf(s) {
@@ -701,7 +737,7 @@
     const box = $("scores");
     const automata = (spec() && Array.isArray(spec().automata)) ? spec().automata : [];
     const key = JSON.stringify([s.scores, s.seats, s.seats_kind, s.to_move, s.phase, s.result,
-      automata, pageSpec().seats, hooksVersion]);
+      automata, spec() && spec().levels, pageSpec().seats, hooksVersion]);
     if (key === scoresKey) return;  // keep an open seat menu open across link updates
     scoresKey = key;
     const focused = document.activeElement && box.contains(document.activeElement)
@@ -737,13 +773,14 @@
         label.append(`${seatLabel(colour)} is played by `);
         const select = document.createElement("select");
         select.dataset.seat = colour;
-        for (const kind of ["person", ...automata]) {
+        const choices = automatonChoices(spec());
+        for (const c of [{ value: "person", label: "a person" }, ...choices]) {
           const opt = document.createElement("option");
-          opt.value = kind;
-          opt.textContent = kind === "person" ? "a person" : `the ${kind} automaton`;
+          opt.value = c.value;
+          opt.textContent = c.label;
           select.append(opt);
         }
-        const current = seatKind(s, colour);
+        const current = chosenAutomaton(choices, seatKind(s, colour));
         if (![...select.options].some((o) => o.value === current)) {
           const opt = document.createElement("option");
           opt.value = current;
@@ -751,13 +788,25 @@
           select.append(opt);
         }
         select.value = current;
+        // What the chosen level does, in words, beside the menu.
+        const help = document.createElement("span");
+        help.className = "seat-help";
+        help.id = `seat-help-${colour}`;
+        const describe = () => {
+          const c = choices.find((x) => x.value === select.value);
+          help.textContent = c && c.help ? c.help : "";
+          help.hidden = !help.textContent;
+        };
+        describe();
+        select.setAttribute("aria-describedby", help.id);
         select.addEventListener("change", () => {
+          describe();
           const value = select.value;
           request({ cmd: "seat", seat: colour, automaton: value === "person" ? null : value }, select)
             .then((answer) => { if (!answer.ok) { scoresKey = ""; if (state) renderScores(state); } });
         });
         label.append(select);
-        div.append(label);
+        div.append(label, help);
         if (focused === colour) setTimeout(() => select.focus(), 0);
       }
       const list = document.createElement("ul");
@@ -1218,12 +1267,16 @@
     if (!replay) return;
     const ply = replay.ply;
     const lastMove = ply > 0 ? replay.moves[ply - 1] : null;
+    // A review mark shown (showReview) stays drawn while its position is.
+    const marks = replay.review && replay.review.ply === ply ? replay.review : null;
+    document.body.classList.toggle("reviewing", Boolean(marks));
     drawBoard({
       board: replay.board || state.board,
       pieces: positionAt(ply),
       last: lastMove ? lastMove.notation : null,
       seats: state.seats,
       clickable: false,
+      review: marks,
     });
     $("replay-bar").hidden = false;
     $("replay-game").textContent = `#${replay.gameId}`;
@@ -1233,8 +1286,24 @@
     if (state) { renderTurn(state); renderControls(state); renderInputs(state); }
   }
 
+  // The review's choice (review.js): the position before move `ply + 1` of `gameId`, with
+  // the sites of the move played and of the better move marked.
+  async function showReview(gameId, ply, played, best) {
+    if (!replay || replay.gameId !== gameId) {
+      const data = await fetchReplay(gameId);
+      if (!data) return false;
+      replay = data;
+    }
+    replay.ply = Math.max(0, Math.min(ply, replay.moves.length));
+    replay.review = { ply: replay.ply, played: played || [], best: best || [] };
+    $("games").value = String(gameId);
+    drawReplay();
+    return true;
+  }
+
   function stopReplay() {
     replay = null;
+    document.body.classList.remove("reviewing");
     $("replay-bar").hidden = true;
     document.body.classList.remove("replaying");
     $("games").value = state ? String(state.game_id) : "";
@@ -1454,6 +1523,11 @@
     get replay() { return replay ? { gameId: replay.gameId, ply: replay.ply, moves: replay.moves.length } : null; },
     get pending() { return pending.size; },
     request,
+    automatonChoices,
+    chosenAutomaton,
+    seatLabel,
+    showReview,
+    stopReplay: () => { if (replay) stopReplay(); },
   };
 
   // ---- sound, voice and theme switches --------------------------------------------

@@ -32,6 +32,30 @@
     return api.request(cmd);
   }
 
+  // The seat menu's automata ([{value, label, help}]): app.js builds them from the spec's
+  // automata and levels, the same for the players panel and this form.
+  function automatonChoices(game) {
+    const api = window.meridian;
+    if (api && typeof api.automatonChoices === "function") {
+      return api.automatonChoices(game).map((c) => ({ ...c,
+        label: c.level ? t("Computer — level {n} ({name})", { n: c.level, name: t(levelName(game, c)) }) : t("the {name} automaton", { name: c.value }),
+        help: c.help ? t(c.help) : "" }));
+    }
+    return (game.automata || []).map((a) => ({ value: a, label: t("the {name} automaton", { name: a }), help: "" }));
+  }
+
+  function levelName(game, choice) {
+    const levels = ((game.levels || {})[choice.kind]) || [];
+    const found = levels.find((l) => l.level === choice.level);
+    return found ? found.name : String(choice.level);
+  }
+
+  function chosen(choices, kind) {
+    const api = window.meridian;
+    if (!kind) return null;
+    return api && typeof api.chosenAutomaton === "function" ? api.chosenAutomaton(choices, kind) : kind;
+  }
+
   function seatLabel(s, colour) {
     const seats = (s && s.spec && s.spec.page && s.spec.page.seats) || {};
     return (seats[colour] && seats[colour].label) || colour;
@@ -201,12 +225,24 @@
       row.append(el("label", { for: id }, `Player ${i + 1}${labels[i] ? ` (${labels[i]})` : ""}`));
       row.append(el("input", { id, type: "text", name: "name", value: oldNames[i] || `Player ${i + 1}`, maxlength: 40, required: true, autocomplete: "off" }));
       if ((game.automata || []).length) {
+        // A person, or one of the game's automata: its bot at each level, in words, with
+        // what the chosen level does below the seat.
         const kid = `ng-kind-${i + 1}`;
-        const kind = el("select", { id: kid, name: "kind", "aria-label": `Player ${i + 1} is played by` });
-        const was = same ? (current.seats || {})[String(i + 1)] : null;
+        const kind = el("select", { id: kid, name: "kind", "aria-label": `Player ${i + 1} is played by`, "aria-describedby": `${kid}-help` });
+        const choices = automatonChoices(game);
+        const was = same ? chosen(choices, (current.seats || {})[String(i + 1)]) : null;
         kind.append(el("option", { value: "person" }, t("a person")));
-        for (const a of game.automata) kind.append(el("option", { value: a, selected: was === a }, `the ${a} automaton`));
-        row.append(kind);
+        for (const c of choices) kind.append(el("option", { value: c.value, selected: was === c.value }, c.label));
+        if (was && !choices.some((c) => c.value === was)) kind.append(el("option", { value: was, selected: true }, was));
+        const help = el("span", { id: `${kid}-help`, class: "ng-help ng-kind-help" });
+        const describe = () => {
+          const c = choices.find((x) => x.value === kind.value);
+          help.textContent = c && c.help ? c.help : "";
+          help.hidden = !help.textContent;
+        };
+        kind.addEventListener("change", describe);
+        describe();
+        row.append(kind, help);
       }
       fs.append(row);
     }

@@ -1,6 +1,7 @@
 // Meridian Table: the players and their history, from the local log (the table's
 // "games" command): each player's games, wins, draws and losses, per game, and every
-// game with its result and a Replay button (the page's replay of that logged game).
+// game with its result, a Replay button (the page's replay of that logged game) and,
+// once it is finished, a Review button (review.js: the moves that lost the most).
 "use strict";
 (() => {
   const t = (text, params) => (window.MeridianI18n ? window.MeridianI18n.t(text, params)
@@ -35,7 +36,7 @@
         else if (status === "finished" && winners.length === 0) { p.draws += 1; outcome = "draw"; }
         else if (status === "finished") { p.losses += 1; outcome = "lost"; }
         else { p.unfinished += 1; outcome = status === "abandoned" ? "abandoned" : "unfinished"; }
-        p.list.push({ id: g.game_id, game: g.game, others: (g.players || []).filter((n) => n !== name), outcome, moves: g.moves, started: g.started });
+        p.list.push({ id: g.game_id, game: g.game, reviewable: g.reviewable === true, others: (g.players || []).filter((n) => n !== name), outcome, moves: g.moves, started: g.started });
       }
     }
     return [...people.values()].sort((a, b) => b.wins - a.wins || b.games - a.games || a.name.localeCompare(b.name));
@@ -103,6 +104,12 @@
       const b = el("button", { type: "button", class: "control", "aria-label": t("Replay game {id}", { id: g.id }) }, t("Replay"));
       b.addEventListener("click", () => { dialog().close(); replay(g.id); });
       cell.append(b);
+      // A finished game whose game has a bot can be reviewed (review.js).
+      if (window.MeridianReview && g.reviewable && ["won", "lost", "draw"].includes(g.outcome)) {
+        const r = el("button", { type: "button", class: "control", "data-review-game": g.id, "aria-label": t("Review game {id}", { id: g.id }) }, t("Review"));
+        r.addEventListener("click", () => { dialog().close(); window.MeridianReview.open(g.id); });
+        cell.append(" ", r);
+      }
       row.append(cell);
       body.append(row);
     }
