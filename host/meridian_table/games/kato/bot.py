@@ -71,8 +71,11 @@ def _need_kato(game: Engine, who: str) -> Game:
 def _codes(g: Game) -> list[int]:
     """The legal move codes: points, then SWAP while the pie choice is open; PASS alone
     when nothing can be placed."""
-    mask = g.legal_mask()
-    codes = list(bits(mask)) if mask else [PASS]
+    if kernel.compiled() and not g.is_over:
+        codes = list(kernel.legal(kernel.state_of(g))) or [PASS]  # the same list, in C
+    else:
+        mask = g.legal_mask()
+        codes = bits(mask) if mask else [PASS]
     if g.choice_open:
         codes.append(SWAP)
     return codes
