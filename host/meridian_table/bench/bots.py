@@ -56,7 +56,9 @@ SEED = 20261126
 #: Games end when decided (resign adjudication, bots/arena.py), except every PLAY_OUT-th
 #: game of each pairing, which is played to its end to check the rule.
 ADJUDICATION = Adjudication(win=0.95, moves=3)
-PLAY_OUT = 4
+#: Coprime with every player count (2 to 4), so that the played-out games go round the
+#: seats like the others (with 4, every played-out game had the bot in the first seat).
+PLAY_OUT = 5
 
 def _percentile(values: list[float], q: float) -> float | None:
     if not values:
