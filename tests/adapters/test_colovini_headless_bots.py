@@ -67,11 +67,12 @@ def test_a_person_and_two_bots_play_a_whole_game_headless(tmp_path: Path) -> Non
         for _ in range(600):
             if state["phase"] == "ended":
                 break
-            if state["phase"] in ("execute", "resync"):
+            working = state.get("automaton")
+            if isinstance(working, dict) and working.get("status") == "thinking":
+                pass  # `wait` gave up first (a busy machine): wait again
+            elif state["phase"] in ("execute", "resync"):
                 _carry_out(h, state)
             else:
-                assert state.get("automaton") is None or \
-                    state["automaton"].get("status") != "thinking", state["automaton"]
                 _person(h, state, turns)
                 turns += 1
             state = h.state()
