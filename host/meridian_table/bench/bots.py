@@ -60,13 +60,6 @@ ADJUDICATION = Adjudication(win=0.95, moves=3)
 #: seats like the others (with 4, every played-out game had the bot in the first seat).
 PLAY_OUT = 5
 
-def _percentile(values: list[float], q: float) -> float | None:
-    if not values:
-        return None
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
-
-
 def _jobs() -> int:
     """How many games run at once: one per core this process may use, or
     ``MERIDIAN_BENCH_BOT_JOBS``."""
@@ -197,7 +190,8 @@ def _game(spec: GameSpec, results: list[Result]) -> dict[str, Any]:
                 row[f"vs_{opponent}"] = _summary(group)
                 for r in group:
                     think.extend(r.think_s)
-        p50, p99 = _percentile(think, 0.5), _percentile(think, 0.99)
+        p50 = table_bench.percentile(think, 0.5) if think else None
+        p99 = table_bench.percentile(think, 0.99) if think else None
         row["think_ms_p50"] = None if p50 is None else round(p50 * 1000, 1)
         row["think_ms_p99"] = None if p99 is None else round(p99 * 1000, 1)
         budget = results[0].task.budget_s

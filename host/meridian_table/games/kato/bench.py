@@ -22,6 +22,7 @@ import logging
 import random
 import statistics
 import time
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import psutil
@@ -49,6 +50,29 @@ class Playouts(NamedTuple):
     kept: list[Game]
 
 
+def _timed_rounds(games: int, rounds: int, play: Callable[[int], tuple[int, float]]
+                  ) -> tuple[int, float, list[float]]:
+    """Run ``play(n)`` (plies played, seconds it took) for ``games`` games in ``rounds``
+    equal rounds: all plies, all seconds, and each round's plies per second."""
+    plies = 0
+    elapsed = 0.0
+    rates: list[float] = []
+    per_round = max(1, games // rounds)
+    round_plies = 0
+    round_seconds = 0.0
+    for n in range(games):
+        count, seconds = play(n)
+        elapsed += seconds
+        plies += count
+        round_plies += count
+        round_seconds += seconds
+        if (n + 1) % per_round == 0 or n + 1 == games:
+            rates.append(round_plies / round_seconds)
+            round_plies = 0
+            round_seconds = 0.0
+    return plies, elapsed, rates
+
+
 def playouts(games: int, seed: int, size: int = 6, rounds: int = 5) -> Playouts:
     """Play ``games`` random games in ``rounds`` equal rounds.
 
@@ -57,52 +81,31 @@ def playouts(games: int, seed: int, size: int = 6, rounds: int = 5) -> Playouts:
     after the empty board is set up.
     """
     rng = random.Random(seed)
-    plies = 0
-    elapsed = 0.0
-    rates: list[float] = []
     kept: list[Game] = []
-    per_round = max(1, games // rounds)
-    round_plies = 0
-    round_seconds = 0.0
-    for n in range(games):
+
+    def play(n: int) -> tuple[int, float]:
         g = Game(size=size)
         start = time.perf_counter()
         count = g.random_playout(rng, 2000)
         seconds = time.perf_counter() - start
-        elapsed += seconds
-        plies += count
-        round_plies += count
-        round_seconds += seconds
-        if (n + 1) % per_round == 0 or n + 1 == games:
-            rates.append(round_plies / round_seconds)
-            round_plies = 0
-            round_seconds = 0.0
         if n < 40:
             kept.append(g)
+        return count, seconds
+
+    plies, elapsed, rates = _timed_rounds(games, rounds, play)
     return Playouts(plies, elapsed, rates, kept)
 
 
 def kernel_playouts(games: int, seed: int, size: int = 6, rounds: int = 5) -> Playouts:
     """``games`` random games in the playout kernel, timed per call, in ``rounds`` rounds."""
     start_state = kernel.state_of(Game(size=size))
-    plies = 0
-    elapsed = 0.0
-    rates: list[float] = []
-    per_round = max(1, games // rounds)
-    round_plies = 0
-    round_seconds = 0.0
-    for n in range(games):
+
+    def play(n: int) -> tuple[int, float]:
         start = time.perf_counter()
         count, _ = kernel.playout(start_state, seed * 1_000_003 + n, 2000)
-        seconds = time.perf_counter() - start
-        elapsed += seconds
-        plies += count
-        round_plies += count
-        round_seconds += seconds
-        if (n + 1) % per_round == 0 or n + 1 == games:
-            rates.append(round_plies / round_seconds)
-            round_plies = 0
-            round_seconds = 0.0
+        return count, time.perf_counter() - start
+
+    plies, elapsed, rates = _timed_rounds(games, rounds, play)
     return Playouts(plies, elapsed, rates, [])
 
 
