@@ -21,33 +21,42 @@ from tests.table.headless import Headless
 from meridian_table.games import colovini
 
 
+def tower(h: Headless, state: dict[str, Any], n: int) -> bool:
+    """Choose a meridian (the n-th choice) and build a tower on a free city of it: True
+    once the move is logged, False when nothing is free (the chosen card then goes with
+    a pass). ``state`` asks for the meridian."""
+    moves = len(state["moves"])
+    choices = state["question"]["choices"]
+    h.ask(f"button meridian{choices[n % len(choices)]}")
+    state = h.state()
+    if state["question"] and state["question"]["field"] == "card":
+        h.ask("button confirm")
+        state = h.state()
+    empty = {s["id"] for s in state["board"]["sites"] if s["piece"] is None}
+    free = [site for site in state["legal"] if site in empty]
+    if state["phase"] != "play" or not free:
+        return False
+    site = free[n % len(free)]
+    h.ask(f"place {site}")
+    state = h.state()
+    for _ in range(3):
+        if len(state["moves"]) > moves:
+            return True
+        asked = state["question"]
+        assert asked is not None, state["message"]
+        value = site if asked["field"] == "where" else asked["choices"][0]
+        h.ask(f"choose {asked['field']} {value}")
+        state = h.state()
+    raise AssertionError(f"the tower on {site} was never taken: {state['message']}")
+
+
 def _turn(h: Headless, state: dict[str, Any], n: int) -> None:
     """One turn from the state alone: build a tower on an empty city, or pass."""
     moves = len(state["moves"])
     question = state["question"]
     if n % 5 != 4 and state["phase"] == "play" and question and question["field"] == "meridian":
-        for choice in question["choices"][n % len(question["choices"]):] + question["choices"]:
-            h.ask(f"button meridian{choice}")
-            state = h.state()
-            if state["question"] and state["question"]["field"] == "card":
-                h.ask("button confirm")
-                state = h.state()
-            empty = {s["id"] for s in state["board"]["sites"] if s["piece"] is None}
-            free = [site for site in state["legal"] if site in empty]
-            if state["phase"] == "play" and free:
-                site = free[n % len(free)]
-                h.ask(f"place {site}")
-                state = h.state()
-                for _ in range(3):
-                    if len(state["moves"]) > moves:
-                        return
-                    asked = state["question"]
-                    assert asked is not None, state["message"]
-                    value = site if asked["field"] == "where" else asked["choices"][0]
-                    h.ask(f"choose {asked['field']} {value}")
-                    state = h.state()
-                raise AssertionError(f"the tower on {site} was never taken: {state['message']}")
-            break  # nothing free on that meridian: pass with the chosen card
+        if tower(h, state, n):
+            return
     h.ask("button pass")
     state = h.state()
     if len(state["moves"]) == moves:

@@ -15,6 +15,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+from tests.adapters.test_colovini_headless import tower
 from tests.table.headless import Headless
 
 
@@ -28,26 +29,8 @@ def _person(h: Headless, state: dict[str, Any], n: int) -> None:
     """Ann's turn: a tower on a free city every third turn when one is free, else pass."""
     moves = len(state["moves"])
     question = state["question"]
-    if n % 3 == 0 and question and question["field"] == "meridian":
-        h.ask(f"button meridian{question['choices'][n % len(question['choices'])]}")
-        state = h.state()
-        if state["question"] and state["question"]["field"] == "card":
-            h.ask("button confirm")
-            state = h.state()
-        empty = {s["id"] for s in state["board"]["sites"] if s["piece"] is None}
-        free = [site for site in state["legal"] if site in empty]
-        if state["phase"] == "play" and free:
-            site = free[n % len(free)]
-            h.ask(f"place {site}")
-            state = h.state()
-            for _ in range(3):
-                if len(state["moves"]) > moves or not state["question"]:
-                    return
-                asked = state["question"]
-                value = site if asked["field"] == "where" else asked["choices"][0]
-                h.ask(f"choose {asked['field']} {value}")
-                state = h.state()
-            return
+    if n % 3 == 0 and question and question["field"] == "meridian" and tower(h, state, n):
+        return
     h.ask("button pass")
     state = h.state()
     if len(state["moves"]) == moves and state["question"] and \
