@@ -18,9 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from meridian_table import adapters
-from meridian_table.adapters.base import Adapter
 from meridian_table.games import registry
+from meridian_table.games.board import Adapter
 from meridian_table.games.contract import OptionValue, PolicyFactory, parse_options
 from meridian_table.i18n import _
 from meridian_table.link import Link, find_picos
@@ -250,7 +249,7 @@ def _open_game(
     if logged is not None:
         return logged.journal, logged.adapter, tuple(logged.info.players), logged.settings
     options = _game_options(setup, profile)
-    adapter = adapters.create(setup.game, options, setup.settings, profile.variant)
+    adapter = registry.create_adapter(setup.game, options, setup.settings, profile.variant)
     players = _players(setup, adapter)
     settings: dict[str, Any] = dict(adapter.settings())
     seats = setup.settings.get("seats")

@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any
 
-from meridian_table import __version__, adapters, bots
-from meridian_table.adapters.base import Adapter
+from meridian_table import __version__, bots
 from meridian_table.bots.review import review
 from meridian_table.games import registry
+from meridian_table.games.board import Adapter
 from meridian_table.store import Event, GameInfo, Store
 
 LOGGER = logging.getLogger(__name__)
@@ -125,7 +125,7 @@ def rebuild(info: GameInfo, events: Sequence[Event], upto: int | None = None) ->
     for event in events:
         if event.kind == SETTINGS:
             settings.update(event.payload)
-    adapter = adapters.create(info.game, info.options, settings)
+    adapter = registry.create_adapter(info.game, info.options, settings)
     for event in events:
         payload = event.payload
         try:
@@ -263,7 +263,7 @@ class StoreArchive:
         settings: dict[str, Any] = {}
         for event in self.store.events(game_id, kinds=[SETTINGS]):
             settings.update(event.payload)
-        adapter = adapters.create(info.game, info.options, settings)
+        adapter = registry.create_adapter(info.game, info.options, settings)
         positions = [adapter.pieces()]
         actions = [e for e in self.store.moves(game_id)]
         for event in actions:
@@ -321,7 +321,7 @@ class StoreArchive:
         out = []
         for mark in marks:
             number = int(str(mark["number"]))
-            played, best = (adapters.create(info.game, info.options, settings)
+            played, best = (registry.create_adapter(info.game, info.options, settings)
                             for _ in range(2))
             for action in actions[: number - 1]:
                 played.play(action)
