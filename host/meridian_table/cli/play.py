@@ -236,8 +236,11 @@ def settle_board(table: RunningTable, timeout: float = SETTLE_TIMEOUT_S,
 
 
 def _thinking(state: PageState) -> bool:
+    # The phase too: between the automaton's answer and the session taking it, the
+    # thinker is idle but the move is not yet played or shown.
     working = state.get("automaton")
-    return isinstance(working, dict) and working.get("status") == "thinking"
+    return state.get("phase") == "thinking" or (
+        isinstance(working, dict) and working.get("status") == "thinking")
 
 
 def _headless_command(table: RunningTable, verb: str, args: list[str]) -> dict[str, Any]:

@@ -479,6 +479,13 @@ class Adapter(ABC):
         """The seat (colour) to act, or None when nobody is to act (the game is over)."""
         return None
 
+    @property
+    def reads_board(self) -> bool:
+        """False when the board's switches are not read at all (a plain printed board,
+        a scoring assistant): an automaton's move is then shown and the people press
+        Confirm once they have carried it out, never a switch."""
+        return True
+
     def control_state(self, view: View | None) -> Mapping[str, tuple[bool, str]]:
         """The game's own word on its buttons: ``{name: (enabled, why)}`` for the ones it
         decides (the table's rules decide the rest). ``view`` is None during a resync."""

@@ -838,6 +838,11 @@ class TableSession:
             self._check_agreement()
             return
         self._require_connected(name)
+        if name == "confirm" and self._execution is not None and not self.adapter.reads_board:
+            # A board that is not read: the people say they carried the move out.
+            self._finish_execution()
+            self._evaluate()
+            return
         if self._phase == RESYNC:
             raise SessionError(
                 f"button {name!r} waits: first make the board match ({self._message})"
@@ -1129,11 +1134,25 @@ class TableSession:
             raise
 
     def _show_execute(self, execution: Execution) -> None:
+        name = self.players[execution.player]
+        if not self.adapter.reads_board:
+            # Nothing on the board is read: the move is shown (lit where it changes the
+            # board) and the people press Confirm once they have carried it out.
+            self._phase = EXECUTE
+            self._mistakes = ()
+            self._all_at_once = False
+            self._message = _("{name} ({automaton}) plays {words}: carry it out on the "
+                              "board, then press Confirm").format(
+                name=name, automaton=execution.automaton, words=execution.words)
+            self._view = None
+            self._lights = {site: Light(0xFFFFFF, PULSE)
+                            for site in sorted(execution.before ^ execution.after)}
+            self._send_plan()
+            return
         mistakes = execution.guidance(self._settled)
         self._phase = EXECUTE
         self._mistakes = mistakes
         self._all_at_once = False
-        name = self.players[execution.player]
         first = mistakes[0]
         step = (f"take the {self._piece_word} off {first.site}" if first.kind == "remove"
                 else f"put a {self._piece_word} on {first.site}")
@@ -1204,7 +1223,7 @@ class TableSession:
                                         "meaning": "execute", "action": execution.action,
                                         "mistakes": []})
                     from_board = False
-                if self._settled == execution.after:
+                if self._settled == execution.after and self.adapter.reads_board:
                     try:
                         self._finish_execution()
                     except Exception as exc:

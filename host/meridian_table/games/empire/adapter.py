@@ -174,6 +174,11 @@ class EmpireAdapter(Adapter):
     def settings(self) -> dict[str, Any]:
         return {"sensing": self._sensing}
 
+    @property
+    def reads_board(self) -> bool:
+        """``--sensing off`` (a plain printed board): nothing on the board is read."""
+        return self._sensing == "on"
+
     def interpret(self, observation: Observation) -> Interpretation:
         self._asked = None
         if self._sensing == "off":
@@ -566,6 +571,7 @@ class EmpireAdapter(Adapter):
             mover = self.colours[int(action.split()[1][1:]) - 1]
         text = self._say(action) if action != "scelrotia" else ""
         before = self.expected()
+        played_in = self._engine.state.round  # the round it is played in, not the next
         notation = self._engine.play(action)
         if action == "scelrotia":
             text = self.describe_done()
@@ -575,7 +581,7 @@ class EmpireAdapter(Adapter):
             self._owed = (applied.placed, applied.removed)
         self._tapped = None
         self._history.append(applied)
-        self._words.append(f"Round {self._engine.state.round}: {mover.capitalize()}: {text}")
+        self._words.append(f"Round {played_in}: {mover.capitalize()}: {text}")
         self._focus = None
         self._asked = None
         return applied
