@@ -117,7 +117,8 @@ def words(game: Game, action: str, names: tuple[str, ...] = ()) -> str:
 
 def cost(game: Game, seat: int, action: str) -> int:
     """Energy ``action`` costs ``seat``: the unused cells and charges it spends (a
-    settle's price from the engine itself, since its card may give charges back)."""
+    settle's price from the engine itself, since its card may give charges back).
+    Played on ``game`` and taken back: callers that keep ``game.state`` use a clone."""
     verb = action.split()[0]
     if verb in ("give", "end"):
         return 0
@@ -140,7 +141,10 @@ def costs(game: Game) -> dict[str, int]:
     seat = game.turn().seat
     if seat is None or not game.read.is_human(seat):
         return {}
-    return {action: cost(game, seat, action) for action in game.legal()}
+    # Probed on a copy: undo puts a copy of the state back, so an object read from
+    # ``game`` before would be one probed action ahead (issue 24).
+    probe = game.clone()
+    return {action: cost(probe, seat, action) for action in probe.legal()}
 
 
 #: Seconds a defender or a lender has to decide before the default is taken.
@@ -167,7 +171,8 @@ def default(game: Game) -> str | None:
 
 def ledger(game: Game, colours: tuple[str, ...], history: list[str],
            offers: list[str]) -> dict[str, Any]:
-    """Everything the energy ledger shows (module docstring)."""
+    """Everything the energy ledger shows (module docstring): a pure function of
+    ``game``, which it leaves untouched (the costs are probed on a copy)."""
     state = game.state
     read = game.read
     turn = game.turn()
