@@ -94,7 +94,6 @@ def beside(orbit: list[tuple[float, float]],
                  for s in range(0, 10) for k in range(24)]
         best = max(spots, key=lambda p: (clear(*p), -reach(*p)))
     return best
-    return tuple(out)
 
 
 @dataclass(frozen=True)
