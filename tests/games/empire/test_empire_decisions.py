@@ -588,3 +588,23 @@ def test_seeded_seat_order_is_drawn_and_logged() -> None:
     orders = {tuple(new_game(players=4, seed=s, order="seeded").state.order) for s in range(20)}
     assert len(orders) > 1
     assert new_game(players=4, seed=3).state.order == [0, 1, 2, 3]
+
+
+def test_moon_equity_builds_a_ship_around_a_moon_with_new_colonies_at_1e_each() -> None:
+    """"This player may build ships around settled moons and create colonies directly
+    onto it for 1E": the ship's colonies are created onto it, 1E each; the moon keeps its
+    one colony (once, building from the moon lost the moon, so the card did nothing)."""
+    game = board(round=1)
+    hold(game, "moon.5", RED, 1)
+    hold(game, "moon.7", RED, 1)
+    energy(game, RED, cells=8)
+    assert game.read.moon_equity() == RED
+    legal = game.legal()  # a frigate with 3 new colonies would need 6E + 3E
+    assert "build fighter moon.5 S1Q3 2" in legal and "build frigate moon.5 S1Q3 3" not in legal
+    game.play("build fighter moon.5 S1Q3 2")  # 4E + 2 x 1E
+    assert game.state.seats[RED].energy == 8 - 6
+    assert game.state.bodies["moon.5"].owner == RED and game.state.bodies["moon.5"].colonies == 1
+    built = game.state.ships[f"s{game.state.next_ship - 1}"]
+    assert (built.kind, built.quadrant, built.owner, built.colonies) == ("fighter", "S1Q3", RED, 2)
+    game.undo()
+    assert game.state.bodies["moon.5"].colonies == 1

@@ -41,7 +41,7 @@ from meridian_table.games.empire.drawing import (
     two_payment_route,
 )
 from meridian_table.games.empire.engine import COLOURS, Game, IllegalActionError
-from meridian_table.games.empire.ledger import STAGES, cost, ledger, words
+from meridian_table.games.empire.ledger import STAGES, cost, damage_words, ledger, words
 from meridian_table.games.empire.notation import NotationError
 from meridian_table.ledplan import BLINK, SOLID, Light
 
@@ -431,6 +431,8 @@ class EmpireAdapter(Adapter):
         else:
             fight = state.combat
             message = f"{name} {STAGES.get(turn.phase, turn.phase)}"
+            if fight is not None and turn.phase in ("damage", "attacker-damage"):
+                message += ": " + damage_words(self._engine, self._labels)
             if fight is not None:
                 where = self._site_of(fight.target)
                 if where is not None:

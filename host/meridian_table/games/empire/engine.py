@@ -251,13 +251,18 @@ class Game(Engine):
                         and energy >= read.cost(seat, "colony-planet", mods=mods):
                     out.append(f"colony {body.id}")
                 if not spec.is_moon or moon_eq:
+                    per_colony = read.cost(seat, "colony-planet", mods=mods)
                     for kind in ("fighter", "frigate"):
-                        if energy < read.cost(seat, kind, mods=mods):
+                        price = read.cost(seat, kind, mods=mods)
+                        if energy < price:
                             continue
+                        # Around a moon (Moon Equity) the colonies are created, 1E each.
+                        most = (min(SHIP_CAPACITY[kind], (energy - price) // per_colony)
+                                if spec.is_moon else min(body.colonies, SHIP_CAPACITY[kind]))
                         for quad in spec.orbit:
                             if occupancy[quad] >= self.board.quadrants[quad].capacity:
                                 continue
-                            for n in range(1, min(body.colonies, SHIP_CAPACITY[kind]) + 1):
+                            for n in range(1, most + 1):
                                 out.append(f"build {kind} {body.id} {quad} {n}")
                 out.extend(self._legal_waypoint(seat, body, energy, mods))
         for ship in ships:
@@ -543,16 +548,27 @@ class Game(Engine):
         if self.read.ships_at(quad) >= self.board.quadrants[quad].capacity:
             raise self.fail(text, f"{quad} already holds {self.board.quadrants[quad].capacity} "
                             "starships", "quadrant capacity")
-        if count > body.colonies or count > SHIP_CAPACITY[kind]:
-            raise self.fail(text, f"{count} colonies cannot move from {bid} "
-                            f"({body.colonies}) onto a {kind} ({SHIP_CAPACITY[kind]})", rule)
-        self.pay(seat, self.read.cost(seat, kind), text, f"a {kind}", "Energy - Costs")
+        if spec.is_moon:
+            # Moon Equity: "build ships around settled moons and create colonies directly
+            # onto it for 1E" -- the new ship's colonies are created onto it, 1E each, and
+            # the moon keeps its one colony (docs/games/empire.md, "Moon Equity").
+            if count > SHIP_CAPACITY[kind]:
+                raise self.fail(text, f"a {kind} holds {SHIP_CAPACITY[kind]} colonies, not "
+                                f"{count}", rule)
+            price = self.read.cost(seat, kind) + count * self.read.cost(seat, "colony-planet")
+            self.pay(seat, price, text, f"a {kind} with {count} new colonies", "Moon Equity")
+        else:
+            if count > body.colonies or count > SHIP_CAPACITY[kind]:
+                raise self.fail(text, f"{count} colonies cannot move from {bid} "
+                                f"({body.colonies}) onto a {kind} ({SHIP_CAPACITY[kind]})", rule)
+            self.pay(seat, self.read.cost(seat, kind), text, f"a {kind}", "Energy - Costs")
         sid = f"s{self.state.next_ship}"
         self.state.next_ship += 1
         self.state.ships[sid] = Ship(sid, kind, quad, seat, count)
-        body.colonies -= count
-        if body.colonies == 0:
-            self.lose_body(body)
+        if not spec.is_moon:
+            body.colonies -= count
+            if body.colonies == 0:
+                self.lose_body(body)
 
     def _move(self, seat: int, action: Action, text: str) -> None:
         rule = "Starships - Movement"

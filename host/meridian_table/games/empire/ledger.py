@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from meridian_table.games.empire.combat import damage_due
 from meridian_table.games.empire.engine import Game
 
 #: The groups of the spending list, in the order of the costs table.
@@ -28,8 +29,10 @@ GROUP_TITLES = dict(GROUPS)
 
 STAGES = {
     "lend": "decides whether to lend ships", "defend": "chooses the defending ships",
-    "strike": "strikes", "damage": "splits the damage (colonies or shields)",
-    "counter": "counter-strikes", "attacker-damage": "splits the counter-strike's damage",
+    "strike": "strikes",
+    "damage": "takes the damage one colony or shield at a time",
+    "counter": "counter-strikes",
+    "attacker-damage": "takes the counter-strike's damage one colony or shield at a time",
     "steal": "reassigns a stolen waypoint", "scelrotia": "(the Scelrotia) takes its turn",
 }
 
@@ -68,6 +71,9 @@ def words(game: Game, action: str, names: tuple[str, ...] = ()) -> str:
         return f"a new colony on {thing(args[0])}"
     if verb == "build":
         n = int(args[3])
+        if args[1].startswith("moon."):  # Moon Equity: the colonies are created onto it
+            return (f"build a {args[0]} at {thing(args[2])} around {thing(args[1])}, "
+                    f"{n} new {'colony' if n == 1 else 'colonies'} aboard (1E each)")
         return (f"build a {args[0]} at {thing(args[2])} from {thing(args[1])}, "
                 f"{n} {'colony' if n == 1 else 'colonies'} aboard")
     if verb == "transfer":
@@ -87,6 +93,13 @@ def words(game: Game, action: str, names: tuple[str, ...] = ()) -> str:
             "defend with " + ", ".join(thing(s) for s in args[0].split(","))
     if verb in ("strike", "counter"):
         return f"{verb} {args[0]} {'time' if args[0] == '1' else 'times'}"
+    if verb == "damage" and len(args) == 1 and args[0].endswith((":1", ":1!", ":0/1")):
+        unit = args[0].split(":")[0]
+        if args[0].endswith(":0/1"):
+            return f"{thing(unit)} shields one strike (1E)"
+        if args[0].endswith("!"):
+            return f"{thing(unit)} loses its last colony and self-destructs"
+        return f"{thing(unit)} loses a colony"
     if verb == "damage":
         out = []
         for unit in args:
@@ -145,6 +158,21 @@ def costs(game: Game) -> dict[str, int]:
     # ``game`` before would be one probed action ahead (issue 24).
     probe = game.clone()
     return {action: cost(probe, seat, action) for action in probe.legal()}
+
+
+def damage_words(game: Game, names: tuple[str, ...] = ()) -> str:
+    """The running total of a damage step in words ("2 of 6 chosen: Nexus loses 1;
+    frigate 3 shields 1")."""
+    fight = game.state.combat
+    if fight is None:
+        return ""
+    chosen, due, _ = damage_due(game, fight)
+    parts = []
+    for unit, lost, shields, bang in fight.split:
+        said = words(game, f"damage {unit}:{lost}" + (f"/{shields}" if shields else "")
+                     + ("!" if bang else ""), names)
+        parts.append(said.removeprefix("damage: "))
+    return f"{chosen} of {due} chosen" + (f" ({'; '.join(parts)})" if parts else "")
 
 
 #: Seconds a defender or a lender has to decide before the default is taken.
@@ -230,7 +258,12 @@ def ledger(game: Game, colours: tuple[str, ...], history: list[str],
             "attacker": colours[fight.attacker], "defender": colours[fight.defender],
             "target": fight.target, "attackers": list(fight.attackers),
             "defenders": list(fight.defenders), "stage": fight.stage,
-            "strikes": fight.strikes, "counters": fight.counters},
+            "strikes": fight.strikes, "counters": fight.counters,
+            "chosen": damage_due(game, fight)[0], "due": damage_due(game, fight)[1],
+            "split": [{"unit": u, "lost": lost, "shields": sh, "destruct": bang}
+                      for u, lost, sh, bang in fight.split],
+            "split_words": damage_words(game, labels)
+            if fight.stage in ("damage", "attacker-damage") else ""},
         "default": None if (fallback := default(game)) is None else {
             "action": fallback, "words": words(game, fallback, labels), "seconds": DECIDE_S,
             "key": f"{len(game.history)}:{turn.phase}"},
@@ -242,4 +275,4 @@ def ledger(game: Game, colours: tuple[str, ...], history: list[str],
     }
 
 
-__all__ = ["DECIDE_S", "GROUPS", "cost", "costs", "default", "ledger", "words"]
+__all__ = ["DECIDE_S", "GROUPS", "cost", "costs", "damage_words", "default", "ledger", "words"]

@@ -75,6 +75,8 @@
         `Combat: ${api.seatLabel(c.attacker)} attacks ${c.target} of ${api.seatLabel(c.defender)}` +
         ` with ${c.attackers.join(", ")}${c.defenders.length ? `; defending: ${c.defenders.join(", ")}` : ""}` +
         `${c.strikes ? `; ${c.strikes} strikes` : ""}${c.counters ? `; ${c.counters} counters` : ""}.`);
+      // The damage is chosen one unit at a time: the running total.
+      if (c.split_words) el("p", { class: "ledger-split", "aria-live": "polite" }, head, `Damage: ${c.split_words}.`);
     }
     if (ledger.outcome) {
       const o = ledger.outcome;
