@@ -156,7 +156,10 @@ def _defence_options(game: Game, fight: Combat) -> tuple[list[str], list[str]]:
         if isinstance(target, BodyState):
             near = ship.quadrant in game.board.bodies[target.id].orbit
         else:
-            near = ship.quadrant == target.quadrant
+            # "Only frigates may engage in direct starship combat": a ship is defended by
+            # frigates in range of it, as an attacker must be (the same or an adjacent
+            # quadrant); the targeted ship always defends itself.
+            near = _in_range(game, ship, target)
         if not near:
             continue
         if ship.owner == fight.defender:
@@ -494,7 +497,32 @@ def _steal_holders(game: Game, fight: Combat, stealer: int) -> list[str]:
         if set(read.sectors(holder)) & read.waypoint_sectors(stealer, holder.id):
             continue
         out.append(holder.id)
+    taken = _take_over(game, fight, stealer)
+    if taken is not None:
+        out.append(taken[0])
     return out
+
+
+def _take_over(game: Game, fight: Combat, stealer: int) -> tuple[str, str] | None:
+    """``(body, ship)`` when the stealer may "take over the planet and keep it there":
+    the emptied holder is a body, one of the stealer's crewed ships in the encounter
+    orbits it, and the stealer can settle it at its cost (the colony comes from that
+    ship, as any settle's does); None otherwise."""
+    state = game.state
+    emptied = state.bodies.get(fight.steals[0][2]) if fight.steals else None
+    if emptied is None or emptied.owner is not None or not game.may_settle(emptied):
+        return None
+    if set(game.read.sectors(emptied)) & game.read.waypoint_sectors(stealer):
+        return None
+    if state.seats[stealer].energy < game.read.settle_cost(stealer, emptied):
+        return None
+    orbit = game.board.bodies[emptied.id].orbit
+    encounter = sorted(set(fight.attackers) | set(fight.defenders), key=_sid)
+    for sid in encounter:
+        ship = state.ships.get(sid)
+        if ship is not None and ship.owner == stealer and ship.colonies and ship.quadrant in orbit:
+            return emptied.id, sid
+    return None
 
 
 def _finish(game: Game, fight: Combat) -> None:
@@ -515,6 +543,10 @@ def _steal(game: Game, fight: Combat, where: str, text: str) -> None:
             raise game.fail(text, f"the waypoint cannot go to {where}: choose one of "
                             f"{', '.join(_steal_holders(game, fight, stealer))} or none",
                             "Waypoints (stealing)")
+        taken = _take_over(game, fight, stealer)
+        if taken is not None and where == taken[0]:
+            # "or they can take over the planet and keep it there": settled at its cost.
+            game.settle_body(stealer, taken[0], taken[1], text)
         holder = game.read.holder(where)
         if holder is not None:  # one of _steal_holders
             holder.waypoints.append(card)

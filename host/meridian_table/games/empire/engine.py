@@ -292,6 +292,14 @@ class Game(Engine):
             out.append("token renew")
         return out
 
+    def settle_body(self, seat: int, body: str, ship: str, text: str) -> None:
+        """Settle ``body`` with a colony from ``ship`` at its cost (a stolen waypoint's
+        planet taken over, combat.py), by the rules of an ordinary settle."""
+        self._settle(seat, Action("settle", (body, ship)), text)
+
+    def may_settle(self, body: BodyState) -> bool:
+        return self._may_settle(body)
+
     def _may_settle(self, body: BodyState) -> bool:
         if self.mode == "two-player" and self.board.bodies[body.id].is_moon:
             return False
@@ -314,7 +322,8 @@ class Game(Engine):
         out: list[str] = []
         holders: list[Ship | BodyState] = [*state.bodies.values(), *state.ships.values()]
         own = [h for h in holders if h.owner == seat and h.colonies > 0]
-        targets = own + [s for s in state.ships.values() if s.owner is None]
+        targets = own + [s for s in state.ships.values() if s.owner is None and not (
+            s.waypoints and set(read.sectors(s)) & read.waypoint_sectors(seat, s.id))]
         for src in own:
             for dst in targets:
                 if dst is src or not read.together(src, dst):
@@ -458,10 +467,11 @@ class Game(Engine):
             info.inner_settled = True
 
     def _emptied_ship(self, ship: Ship) -> None:
-        """A ship whose last colony left is abandoned; its waypoints leave play."""
+        """A ship whose last colony its own player took off is abandoned; its waypoints
+        stay with it ("Waypoints on ships move along with the ship"), counted for nobody
+        until a colony claims the ship (issue 24)."""
         if ship.colonies == 0:
             ship.owner = None
-            ship.waypoints.clear()
 
     def lose_body(self, body: BodyState) -> None:
         """Losing a Planet: the owner discards the body's cells (face-down ones first)
@@ -525,7 +535,11 @@ class Game(Engine):
             raise self.fail(text, f"{dst.id} holds at most {self.read.capacity(dst)} colonies",
                             "capacity")
         src.colonies -= count
-        if dst.owner is None:  # claiming an abandoned ship
+        if dst.owner is None and dst.waypoints and \
+                set(self.read.sectors(dst)) & self.read.waypoint_sectors(seat, dst.id):
+            raise self.fail(text, f"{dst.id} carries a waypoint into a sector where "
+                            f"{self.name(seat)} already has one", "Waypoints (storing)")
+        if dst.owner is None:  # claiming an abandoned ship (and any waypoint aboard)
             dst.owner = seat
         dst.colonies += count
         if isinstance(src, Ship):
