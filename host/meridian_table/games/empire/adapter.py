@@ -71,7 +71,10 @@ class EmpireAdapter(Adapter):
             raise ValueError(f"sensing {sensing!r}: use on or off")
         self._sensing = sensing
         self._engine = game
-        self._options = dict(options, seed=game.seed)
+        # The map's and cards' text are logged with the options (as Colovini's map is),
+        # so the game replays and resumes whatever becomes of the files.
+        self._options = dict(options, seed=game.seed, **{
+            key: game.options[key] for key in ("map_text", "cards_text") if key in game.options})
         humans = len(game.players)
         self.colours = tuple(COLOURS[:humans]) + ((SCELROTIA_SEAT,) if game.read.infection else ())
         self._history: list[Applied] = []
@@ -143,6 +146,8 @@ class EmpireAdapter(Adapter):
 
     def board_json(self) -> dict[str, Any]:
         out = super().board_json()
+        out.pop("map_text", None)  # the log's copies of the data files; not for the page
+        out.pop("cards_text", None)
         state = self._engine.state
         for site in out["sites"]:
             sid = site["id"]

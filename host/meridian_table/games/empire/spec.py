@@ -82,7 +82,14 @@ def _new_game(options: Options, seed: int | None) -> Engine:
         order=str(options.get("order") or "fixed"),
         guilds=bool(options.get("guilds", False)),
         events=bool(options.get("events", False)),
+        # The data's text as the game logged it (issue 24): it replays without the files.
+        map_text=_text(options.get("map_text")),
+        cards_text=_text(options.get("cards_text")),
     )
+
+
+def _text(value: object) -> str | None:
+    return value if isinstance(value, str) else None
 
 
 def _adapter(options: Options, settings: Options, variant: Mapping[str, object]) -> Adapter:
