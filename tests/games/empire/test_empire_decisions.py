@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from tests.games.empire.position import board, energy, hold, ship
 
-from meridian_table.games.empire import IllegalActionError, new_game, scelrotia
+from meridian_table.games.empire import IllegalActionError, new_game, record, scelrotia
 
 RED, GREEN, BLUE = 0, 1, 2
 NEXUS = "planet.white.2"
@@ -681,3 +681,39 @@ def test_a_waypoint_stays_with_a_ship_its_own_player_empties() -> None:
     assert game.read.waypoints(RED) == 0
     game.play("transfer planet.yellow.1 s1 1")  # claimed back
     assert game.read.waypoints(RED) == 1
+
+
+def test_two_players_never_start_in_the_other_players_home_orbit() -> None:
+    """"Each player starts with an additional fighter containing two colonies in the sector
+    directly across from their starting quadrant": with the homes on two neighbouring
+    yellow planets, neither extra fighter lands in the other's home orbit, so nobody may
+    settle the opponent's home planet in round 1."""
+    game = new_game(players=["Ann", "Bob"], mode="two-player", seed=3)
+    homes = {}
+    for seat in (0, 1):
+        first = min((s for s in game.state.ships.values() if s.owner == seat),
+                    key=lambda s: int(s.id[1:]))
+        homes[seat] = next(b for b in game.board.bodies.values()
+                           if b.ring == "yellow" and first.quadrant in b.orbit)
+    for seat in (0, 1):
+        other = homes[1 - seat]
+        assert not any(s.quadrant in other.orbit for s in game.state.ships.values()
+                       if s.owner == seat), (seat, other.id)
+    assert not any(a.startswith(f"settle {homes[1].id}") for a in game.legal())
+
+
+def test_starting_places_are_a_choice() -> None:
+    """"Each player places one fighter holding two of their colony pieces on any of the 4
+    quadrants, or individual spaces, around one of the yellow-ringed planets": the
+    ``starts`` option (logged, and a record header)."""
+    game = new_game(players=["Ann", "Bob", "Cy"], seed=3, starts="S1Q4,S1Q3,S5Q2")
+    assert [s.quadrant for s in game.state.ships.values()] == ["S1Q4", "S1Q3", "S5Q2"]
+    assert game.options["starts"] == "S1Q4,S1Q3,S5Q2"
+    _, again = record.parse(record.export(game))
+    assert again.state == game.state
+    with pytest.raises(ValueError, match="around a yellow-ringed planet"):
+        new_game(players=["Ann", "Bob", "Cy"], seed=3, starts="S1Q4,S2Q3,S5Q2")
+    with pytest.raises(ValueError, match="one starting quadrant per player"):
+        new_game(players=["Ann", "Bob", "Cy"], seed=3, starts="S1Q4")
+    with pytest.raises(ValueError, match="other player's home orbit"):
+        new_game(players=["Ann", "Bob"], mode="two-player", seed=3, starts="S1Q3,S5Q1")

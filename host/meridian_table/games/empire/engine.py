@@ -847,9 +847,57 @@ def _across(board: BoardMap, quad: str, occupancy: dict[str, int]) -> str:
     raise ValueError(f"no room for the extra fighter in sector {other}")
 
 
+def homes(board: BoardMap, players: int, mode: str) -> list[str]:
+    """The default starting planet of each seat: seat *i* of *n* at yellow planet
+    ``i*4/n + 1``; in two-player mode the first two yellow planets, so that neither
+    player's extra fighter "in the sector directly across" starts in the other's home
+    orbit (docs/games/empire.md, "Setup")."""
+    yellows = [b.id for b in board.bodies.values() if b.ring == "yellow"]
+    if mode == "two-player":
+        return yellows[:players]
+    return [yellows[(seat * len(yellows)) // players] for seat in range(players)]
+
+
+def home_of(board: BoardMap, quadrant: str) -> str | None:
+    """The yellow-ringed planet whose orbit holds ``quadrant`` (None: none does)."""
+    return next((b.id for b in board.bodies.values()
+                 if b.ring == "yellow" and quadrant in b.orbit), None)
+
+
+def check_starts(board: BoardMap, starts: Sequence[str], players: int, mode: str) -> None:
+    """Chosen starting quadrants: one per player, each "on any of the 4 quadrants around
+    one of the yellow-ringed planets", within capacity; in two-player mode the extra
+    fighter across may not start in the other player's home orbit. ValueError names the
+    quadrant and the fix."""
+    if len(starts) != players:
+        raise ValueError(f"starts {','.join(starts)!r}: give one starting quadrant per player "
+                         f"({players}), in seat order, e.g. S1Q3,S3Q1")
+    count: dict[str, int] = {}
+    for quad in starts:
+        if quad not in board.quadrants or home_of(board, quad) is None:
+            raise ValueError(f"start {quad!r} is not one of the quadrants around a "
+                             "yellow-ringed planet (rule: Setup 4)")
+        count[quad] = count.get(quad, 0) + 1
+        if count[quad] > board.quadrants[quad].capacity:
+            raise ValueError(f"start {quad!r}: more fighters than the quadrant holds "
+                             f"({board.quadrants[quad].capacity}); choose another")
+    if mode == "two-player":
+        for seat, quad in enumerate(starts):
+            other = home_of(board, starts[1 - seat])
+            across = _across(board, quad, dict.fromkeys(board.quadrants, 0))
+            if other is not None and across in board.bodies[other].orbit:
+                raise ValueError(
+                    f"start {quad!r}: the extra fighter across ({across}) would start in the "
+                    f"other player's home orbit ({other}); choose starts whose sectors across "
+                    "are free of the other home, e.g. S1Q3,S3Q1")
+
+
 def setup(board: BoardMap, cards: CardSet, players: Sequence[str], mode: str, seed: int,
-          order: str = "fixed", guilds: bool = False, events: bool = False) -> State:
-    """The seeded opening position (docs/games/empire.md, "Setup")."""
+          order: str = "fixed", guilds: bool = False, events: bool = False,
+          chosen: Sequence[str] = ()) -> State:
+    """The seeded opening position (docs/games/empire.md, "Setup"); ``chosen``: the
+    starting quadrant each player chose (default: the first of their home orbit with
+    room)."""
     rng = random.Random(seed)
     humans = len(players)
     bodies: dict[str, BodyState] = {}
@@ -883,13 +931,15 @@ def setup(board: BoardMap, cards: CardSet, players: Sequence[str], mode: str, se
         for seat in range(humans):
             seats[seat].hand = [event_deck.pop(0) for _ in range(EVENTS_PER_PLAYER)
                                 if event_deck]
-    yellows = [b.id for b in board.bodies.values() if b.ring == "yellow"]
+    if chosen:
+        check_starts(board, chosen, humans, mode)
+    home_planets = ([home_of(board, q) or "" for q in chosen] if chosen
+                    else homes(board, humans, mode))
     ships: dict[str, Ship] = {}
     occupancy = dict.fromkeys(board.quadrants, 0)
     next_ship = 1
     for seat in range(humans):
-        home = yellows[(seat * len(yellows)) // humans]
-        quad = _starting_quadrant(board, home, occupancy)
+        quad = chosen[seat] if chosen else _starting_quadrant(board, home_planets[seat], occupancy)
         starts = [quad]
         occupancy[quad] += 1
         if mode == "two-player":
@@ -901,9 +951,9 @@ def setup(board: BoardMap, cards: CardSet, players: Sequence[str], mode: str, se
             next_ship += 1
             ships[sid] = Ship(sid, "fighter", where, seat, 2)
     if infection:
-        homes = {yellows[(s * len(yellows)) // humans] for s in range(humans)}
+        taken = set(home_planets)
         candidates = [b for b in bodies.values() if not b.id.startswith("moon.")
-                      and b.id not in homes and not cards.planets[b.card].inner]
+                      and b.id not in taken and not cards.planets[b.card].inner]
         for body in rng.sample(candidates, 2):
             body.discovered = True
             body.owner = humans
@@ -920,7 +970,8 @@ def new_game(players: Sequence[str] | int = 3, mode: str = "standard", seed: int
              map: str = "sample", cards: str = "sample", order: str = "fixed",
              guilds: bool = False, events: bool = False,
              board: BoardMap | None = None, card_set: CardSet | None = None,
-             map_text: str | None = None, cards_text: str | None = None) -> Game:
+             map_text: str | None = None, cards_text: str | None = None,
+             starts: Sequence[str] | str = ()) -> Game:
     """A new game. ``players``: names (or a count); ``mode``: standard, two-player,
     infection-solo or infection-coop; ``seed``: the draws (logged; random when None);
     ``map``/``cards``: shipped names or paths; ``order``: fixed or seeded seat order.
@@ -959,10 +1010,14 @@ def new_game(players: Sequence[str] | int = 3, mode: str = "standard", seed: int
         board, card_set = parse_map(map_text, shown_map), parse_cards(cards_text, shown_cards)
         check_pair(board, card_set, shown_map, shown_cards)
         texts = {"map_text": map_text, "cards_text": cards_text}
-    state = setup(board, card_set, names, mode, seed, order, guilds, events)
+    chosen = ([q.strip().upper() for q in starts.split(",") if q.strip()]
+              if isinstance(starts, str) else [str(q).upper() for q in starts])
+    state = setup(board, card_set, names, mode, seed, order, guilds, events, chosen)
     options: dict[str, Any] = {"players": names, "mode": mode, "seed": seed, "map": map,
                                "cards": cards, "order": order, "guilds": guilds,
                                "events": events, **texts}
+    if chosen:
+        options["starts"] = ",".join(chosen)
     LOGGER.debug("new empire game: %s", options)
     return Game(board, card_set, names, mode, seed, options, state)
 

@@ -31,7 +31,7 @@ from meridian_table.games.empire.notation import NotationError
 LOGGER = logging.getLogger(__name__)
 
 GAME = "empire"
-HEADERS = ("Players", "Mode", "Seed", "Map", "Cards", "Order", "Guilds", "Events")
+HEADERS = ("Players", "Mode", "Seed", "Map", "Cards", "Order", "Guilds", "Events", "Starts")
 
 
 class RecordError(ValueError):
@@ -59,6 +59,8 @@ def export(game: Game, headers: Mapping[str, str] | None = None) -> str:
         out.append("Guilds: yes")
     if options.get("events"):
         out.append("Events: yes")
+    if options.get("starts"):
+        out.append(f"Starts: {options['starts']}")
     for key, value in (headers or {}).items():
         if key in HEADERS or key in ("Game", "Result"):
             continue
@@ -120,6 +122,7 @@ def parse(text: str, source: str = "") -> tuple[dict[str, str], Game]:
             if "Guilds" in headers else False,
             events=_flag(headers["Events"], where["Events"], "Events", source)
             if "Events" in headers else False,
+            starts=headers.get("Starts", ""),
         )
     except (ValueError, DataError) as exc:
         if isinstance(exc, RecordError):
