@@ -73,7 +73,8 @@ def test_an_action_that_would_trigger_the_end_shows_no_trigger_before_it_is_play
     out = read(game)
     assert out["trigger"] == "" and not out["final"]
     game.play("settle planet.yellow.1 s1")
-    assert read(game)["trigger"] == game.state.trigger != ""
+    assert game.state.trigger == "Player 3 has presence in all eight sectors"
+    assert read(game)["trigger"] == "Green has presence in all eight sectors"  # in words
 
 
 def test_in_the_final_round_the_order_and_trigger_are_the_games() -> None:

@@ -41,8 +41,19 @@ from meridian_table.games.empire.drawing import (
     two_payment_route,
 )
 from meridian_table.games.empire.engine import COLOURS, Game, IllegalActionError
-from meridian_table.games.empire.ledger import STAGES, cost, damage_words, ledger, words
+from meridian_table.games.empire.ledger import (
+    STAGES,
+    cost,
+    damage_words,
+    ledger,
+    reason_words,
+    scelrotia_words,
+    seat_name,
+    thing,
+    words,
+)
 from meridian_table.games.empire.notation import NotationError
+from meridian_table.i18n import _
 from meridian_table.ledplan import BLINK, SOLID, Light
 
 SCELROTIA_SEAT = "scelrotia"
@@ -139,7 +150,7 @@ class EmpireAdapter(Adapter):
 
     @property
     def _labels(self) -> tuple[str, ...]:
-        return tuple(c.capitalize() for c in self.colours)
+        return tuple(seat_name(c) for c in self.colours)
 
     def _letter(self, seat: int) -> str:
         return self.colours[seat][0].upper() if self.colours[seat] != SCELROTIA_SEAT else "S"
@@ -234,13 +245,16 @@ class EmpireAdapter(Adapter):
         choices = actions[:MAX_CHOICES]
         verbs = {a.split()[0] for a in choices}
         if verbs == {"settle"}:
-            body = self._engine.state.bodies[choices[0].split()[1]]
+            # Named as the table may name it: a face-down planet stays unnamed until the
+            # settle turns it face up (no free peeks).
+            body = thing(self._engine, choices[0].split()[1])
             cost = self._cost(choices[0])
-            prompt = (f"Settle {body.card} for {cost}E? Confirm, or choose the ship the colony "
-                      "came from" if len(choices) > 1 else
-                      f"Settle {body.card} for {cost}E? Press Confirm (or take the colony off)")
+            prompt = (_("Settle {body} for {cost}E? Confirm, or choose the ship the colony "
+                        "came from") if len(choices) > 1 else
+                      _("Settle {body} for {cost}E? Press Confirm (or take the colony off)")
+                      ).format(body=body, cost=cost)
         else:
-            prompt = "What happened on the board? Choose one (Plus/Minus, then Confirm)"
+            prompt = _("What happened on the board? Choose one (Plus/Minus, then Confirm)")
         question = self._remember(Question("action", prompt, choices, {"confirm": choices[0]}))
         lights = {site: Light(0xFFA000, BLINK) for site in observation.extra | observation.missing}
         view = View(PLAY, prompt, lights, (), question, self.to_move)
@@ -278,12 +292,12 @@ class EmpireAdapter(Adapter):
         lights[quad] = Light(0xFFFFFF, BLINK)
         onto = tuple(f"move {ship.id} {q}" for q, steps in sorted(places.items())
                      if steps == 1 and q in observation.sensed)
-        prompt = (f"{ship.kind.capitalize()} {ship.id[1:]} is lifted: set it down on a lit "
-                  "quadrant (bright: one payment, dim: two)")
+        prompt = _("{ship} is lifted: set it down on a lit quadrant (bright: one payment, "
+                   "dim: two)").format(ship=thing(self._engine, ship.id).capitalize())
         question = None
         if onto:
             question = self._remember(Question(
-                "action", "Set down beside another ship? Choose where", onto[:MAX_CHOICES]))
+                "action", _("Set down beside another ship? Choose where"), onto[:MAX_CHOICES]))
         view = View(PLAY, prompt, lights, tuple(sorted(places)), question, self.to_move)
         return Interpretation(view=view, message=prompt)
 
@@ -316,18 +330,19 @@ class EmpireAdapter(Adapter):
         for site in extra:
             said = self._say(self._history[-1].notation) if self._history else ""
             if site in take_off and site in state.bodies:
-                reason = f"the colony here was lost ({said}): take it off the board"
+                reason = _("the colony here was lost ({said}): take it off the board").format(
+                    said=said)
             elif site in take_off:
-                reason = f"{said.capitalize()}: take the ship off here"
+                reason = _("{said}: take the ship off here").format(said=said.capitalize())
             elif site in stale and site in state.bodies:
-                reason = "the colony here was lost: take it off the board"
+                reason = _("the colony here was lost: take it off the board")
             elif site in stale:
-                reason = "this ship is gone: take it off the board"
+                reason = _("this ship is gone: take it off the board")
             else:
-                reason = why.get(site, "no piece belongs here now: lift it")
+                reason = why.get(site, _("no piece belongs here now: lift it"))
             mistakes.append(Mistake(site, "remove", reason))
         for site in missing:
-            what = f"{self._what(site)} belongs here: put it on"
+            what = _("{what} belongs here: put it on").format(what=self._what(site))
             if site in put_on:
                 what = f"{self._say(self._history[-1].notation).capitalize()}: {what}"
             mistakes.append(Mistake(site, "put_back", what))
@@ -341,21 +356,23 @@ class EmpireAdapter(Adapter):
         state = self._engine.state
         if site in state.bodies:
             owner = state.bodies[site].owner
-            return f"{self._owner(owner)} colony"
-        kinds = [f"{self._owner(s.owner)} {s.kind}" for s in state.ships.values()
+            return self._owned(owner, _("colony"))
+        kinds = [self._owned(s.owner, _(s.kind)) for s in state.ships.values()
                  if s.quadrant == site]
-        return " and ".join(kinds) or "a piece"
+        return _(" and ").join(kinds) or _("a piece")
 
-    def _owner(self, seat: int | None) -> str:
-        return "an abandoned" if seat is None else f"{self._labels[seat]}'s"
+    def _owned(self, seat: int | None, piece: str) -> str:
+        if seat is None:
+            return _("an abandoned {piece}").format(piece=piece)
+        return _("{seat}'s {piece}").format(seat=self._labels[seat], piece=piece)
 
     def _refusal(self, action: str) -> str:
         try:
             self._engine.play(action)
         except (IllegalActionError, NotationError) as exc:
-            return f"the ship cannot go there: {exc}"
+            return _("the ship cannot go there: {why}").format(why=exc)
         self._engine.undo()
-        return "the ship cannot go there now"
+        return _("the ship cannot go there now")
 
     def neighbours(self) -> Mapping[str, frozenset[str]]:
         """The map's own adjacency: quadrants one step apart, a body and its orbit."""
@@ -404,7 +421,8 @@ class EmpireAdapter(Adapter):
             if isinstance(winner, str):
                 seat = self.colours.index(winner)
                 lights = {site: celebrate(LED_COLOURS[winner]) for site in self._sites_of(seat)}
-            return View(ENDED, str(result["reason"]), lights)
+            return View(ENDED, reason_words(self._engine, str(result["reason"]), self._labels),
+                        lights)
         turn = self._engine.turn()
         seat = turn.seat if turn.seat is not None else self._engine.state.active
         colour = self.colours[seat]
@@ -418,12 +436,15 @@ class EmpireAdapter(Adapter):
                           if s.owner == seat and s.colonies})
             lights.update({q: hint(LED_COLOURS[colour]) for q in own})
             legal_sites = tuple(own)
-            message = (f"{name}: move a ship, set a colony, or tap the ledger; Pass ends the turn"
-                       if self._sensing == "on" else
-                       f"{name}: tap what you do on the ledger, then move it on the board")
+            message = (_("{name}: move a ship, set a colony, or tap the ledger; Pass ends the "
+                         "turn") if self._sensing == "on" else
+                       _("{name}: tap what you do on the ledger, then move it on the board")
+                       ).format(name=name)
             if state.final:
                 order = ", ".join(self._labels[o] for o in state.order)
-                message = f"Final round ({state.trigger}; order {order}): " + message
+                message = _("Final round ({trigger}; order {order}): ").format(
+                    trigger=reason_words(self._engine, state.trigger, self._labels),
+                    order=order) + message
                 lights.update(self._still_to_play())
             if self._focus == "attack":
                 for target in sorted(self._targets()):
@@ -432,10 +453,11 @@ class EmpireAdapter(Adapter):
                                                self._history[-1].notation == "end"):
                 lights.update(self._presence_lights())
         elif turn.phase == "scelrotia":
-            message = "The Scelrotia's turn"
+            message = _("The Scelrotia's turn")
         else:
             fight = state.combat
-            message = f"{name} {STAGES.get(turn.phase, turn.phase)}"
+            stage = STAGES.get(turn.phase)
+            message = f"{name} {_(stage) if stage else turn.phase}"
             if fight is not None and turn.phase in ("damage", "attacker-damage"):
                 message += ": " + damage_words(self._engine, self._labels)
             if fight is not None:
@@ -504,7 +526,9 @@ class EmpireAdapter(Adapter):
                 did = self._engine.state.scelrotia_did
             finally:
                 self._engine.undo()
-            return "its turn: " + ("; ".join(did) if did else "nothing to do")
+            said = scelrotia_words(self._engine, did)
+            return _("its turn: {steps}").format(steps="; ".join(said) if said else
+                                                 _("nothing to do"))
         return self._say(action)
 
     # --- inputs ----------------------------------------------------------------------------
@@ -513,18 +537,21 @@ class EmpireAdapter(Adapter):
         asked = self._asked
         if name in ("plus", "minus") and asked is not None:
             self._pick = (self._pick + (1 if name == "plus" else -1)) % len(asked.choices)
-            return Interpretation(message=f"Confirm: {self.describe(asked.choices[self._pick])}")
+            return Interpretation(message=_("Confirm: {action}").format(
+                action=self.describe(asked.choices[self._pick])))
         if name == "confirm" and asked is not None:
             return self.answer(asked.field, asked.choices[self._pick])
         if name == "pass" and "end" in self._engine.legal():
-            return Interpretation(action="end", message="the turn ends")
-        raise AdapterError(f"button {name!r} means nothing now; {self._hint()}")
+            return Interpretation(action="end", message=_("the turn ends"))
+        raise AdapterError(_("button {name} means nothing now; {hint}").format(
+            name=repr(name), hint=self._hint()))
 
     def _hint(self) -> str:
         turn = self._engine.turn()
         if turn.phase in ("play", "final"):
-            return "move a ship on the board, tap an action on the page, or press Pass to end the turn"
-        return "choose on the page"
+            return _("move a ship on the board, tap an action on the page, or press Pass to "
+                     "end the turn")
+        return _("choose on the page")
 
     def answer(self, field_name: str, value: str) -> Interpretation:
         value = " ".join(value.split())
@@ -534,14 +561,14 @@ class EmpireAdapter(Adapter):
             if value not in ("attack", "presence", "none"):
                 raise AdapterError(f"focus {value!r}: choose attack, presence or none")
             self._focus = None if value == "none" else value
-            return Interpretation(message=f"showing {value}")
+            return Interpretation(message=_("showing {what}").format(what=value))
         if field_name == "offer":
             action = f"give {value}"
             self._check(action)
             if action not in self._offers:
                 self._offers.append(action)
-            return Interpretation(message=f"offered: {self._say(action)}; "
-                                  "the other player confirms on their page")
+            return Interpretation(message=_("offered: {offer}; the other player confirms on "
+                                            "their page").format(offer=self._say(action)))
         if field_name in ("accept", "decline"):
             action = f"give {value}"
             if action not in self._offers:
@@ -549,7 +576,7 @@ class EmpireAdapter(Adapter):
                                    f"{', '.join(o[5:] for o in self._offers) or 'none'}")
             self._offers.remove(action)
             if field_name == "decline":
-                return Interpretation(message="the offer is declined")
+                return Interpretation(message=_("the offer is declined"))
             return Interpretation(action=action, message=self._say(action))
         raise AdapterError(f"Empire in Space asks no {field_name!r}; answer action, focus, "
                            "offer, accept or decline")
@@ -588,14 +615,16 @@ class EmpireAdapter(Adapter):
             self._owed = (applied.placed, applied.removed)
         self._tapped = None
         self._history.append(applied)
-        self._words.append(f"Round {played_in}: {mover.capitalize()}: {text}")
+        self._words.append(_("Round {round}: {seat}: {text}").format(
+            round=played_in, seat=seat_name(mover), text=text))
         self._focus = None
         self._asked = None
         return applied
 
     def describe_done(self) -> str:
-        did = self._engine.state.scelrotia_did
-        return "the Scelrotia's turn: " + ("; ".join(did) if did else "nothing")
+        said = scelrotia_words(self._engine, self._engine.state.scelrotia_did)
+        return _("the Scelrotia's turn: {steps}").format(
+            steps="; ".join(said) if said else _("nothing"))
 
     def undo(self) -> Applied | None:
         if not self._history:
@@ -620,23 +649,30 @@ class EmpireAdapter(Adapter):
                 "scores": self.scores()}
 
     def scores(self) -> dict[str, Any]:
+        """Per seat: in the infection modes the victory tokens kept (the book's score,
+        shared by the players) and colonies; in the standard game the waypoints, then
+        the tie-breakers in their order."""
         game = self._engine
         read = game.read
         out: dict[str, Any] = {}
         for seat, colour in enumerate(self.colours):
             if not read.is_human(seat):
                 out[colour] = {"total": read.colonies(seat), "breakdown": [
-                    {"label": "colonies", "value": read.colonies(seat)}]}
+                    {"label": _("colonies"), "value": read.colonies(seat)}]}
                 continue
             info = game.state.seats[seat]
-            total = game.state.tokens if read.infection else read.waypoints(seat)
-            out[colour] = {"total": total, "breakdown": [
-                {"label": "tokens kept" if read.infection else "waypoints", "value": total},
-                {"label": "energy", "value": info.energy},
-                {"label": "cells", "value": info.cells},
-                {"label": "charges", "value": info.charges},
-                {"label": "sectors of presence", "value": len(read.presence(seat))},
-                {"label": "colonies", "value": read.colonies(seat)},
+            if read.infection:
+                out[colour] = {"total": game.state.tokens, "breakdown": [
+                    {"label": _("victory tokens kept"), "value": game.state.tokens},
+                    {"label": _("colonies"), "value": read.colonies(seat)}]}
+                continue
+            out[colour] = {"total": read.waypoints(seat), "breakdown": [
+                {"label": _("waypoints"), "value": read.waypoints(seat)},
+                {"label": _("energy"), "value": info.energy},
+                {"label": _("cells"), "value": info.cells},
+                {"label": _("charges"), "value": info.charges},
+                {"label": _("sectors of presence"), "value": len(read.presence(seat))},
+                {"label": _("colonies"), "value": read.colonies(seat)},
             ]}
         return out
 
