@@ -621,6 +621,13 @@ class EmpireAdapter(Adapter):
         self._asked = None
         return applied
 
+    def move_words(self, notation: str) -> str | None:
+        """The move list in words ("settle Barlow with a colony from fighter 1")."""
+        try:
+            return self._say(notation)
+        except (KeyError, IndexError, ValueError):
+            return None
+
     def describe_done(self) -> str:
         said = scelrotia_words(self._engine, self._engine.state.scelrotia_did)
         return _("the Scelrotia's turn: {steps}").format(

@@ -350,8 +350,9 @@ def warning(game: Game, seat: int, action: str) -> str:
 
 
 def _where(game: Game, names: tuple[str, ...], holder: Any) -> str:
-    return _("{holder}: {n} colonies").format(holder=thing(game, holder.id, names),
-                                              n=holder.colonies)
+    return (_("{holder}: {n} colony") if holder.colonies == 1 else
+            _("{holder}: {n} colonies")).format(holder=thing(game, holder.id, names),
+                                                n=holder.colonies)
 
 
 def ledger(game: Game, colours: tuple[str, ...], history: list[str],
@@ -370,7 +371,8 @@ def ledger(game: Game, colours: tuple[str, ...], history: list[str],
                   for b in state.bodies.values() if b.owner == seat]
         ships = [{"id": s.id, "kind": s.kind, "quadrant": s.quadrant, "colonies": s.colonies,
                   "waypoints": list(s.waypoints),
-                  "words": _("{ship} at {where}: {n} colonies").format(
+                  "words": (_("{ship} at {where}: {n} colony") if s.colonies == 1 else
+                            _("{ship} at {where}: {n} colonies")).format(
                       ship=thing(game, s.id), where=thing(game, s.quadrant), n=s.colonies)}
                  for s in state.ships.values() if s.owner == seat]
         entry: dict[str, Any] = {"seat": colours[seat], "name": name, "bodies": bodies,

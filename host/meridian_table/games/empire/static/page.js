@@ -347,8 +347,9 @@
       if (!ledger) return;
       // Players by name, their colour beside it ("Ann (Red)"), the colour in the table's words.
       const names = state.seats || {};
-      const colourName = (seat) => (ledger.names && ledger.names[seat]) || api.seatLabel(seat);
-      const label = (seat) => (names[seat] && names[seat] !== colourName(seat) && names[seat] !== api.seatLabel(seat)
+      const plain = api.seatLabel;
+      const colourName = (seat) => (ledger.names && ledger.names[seat]) || plain(seat);
+      const label = (seat) => (names[seat] && names[seat] !== colourName(seat) && names[seat] !== plain(seat)
         ? `${names[seat]} (${colourName(seat)})` : colourName(seat));
       api = { ...api, seatLabel: label };
       drawStatus(root, ledger, api);
