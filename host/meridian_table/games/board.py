@@ -382,6 +382,13 @@ class Adapter(ABC):
         del action
         return ()
 
+    def moved_from(self, action: str) -> tuple[str, ...]:
+        """Sites a hand lifts its piece from as part of ``action`` before putting it down
+        (a ship moved: where it stood), unlike pieces the board's guidance takes off
+        afterwards (captures). Used by the hand model (``meridian_table.sim.hands``)."""
+        del action
+        return ()
+
     @abstractmethod
     def expected(self) -> frozenset[str]:
         """The sites that should hold a piece now."""

@@ -34,6 +34,7 @@ from meridian_table.games.board import (
     hint,
 )
 from meridian_table.games.empire.drawing import (
+    SENSED_VERBS,
     drawing,
     explain,
     occupancy,
@@ -189,6 +190,25 @@ class EmpireAdapter(Adapter):
 
     def settings(self) -> dict[str, Any]:
         return {"sensing": self._sensing}
+
+    @classmethod
+    def default_profile(cls, players: int | None, options: dict[str, Any]) -> str:
+        return "empire-in-space"
+
+    def moved_from(self, action: str) -> tuple[str, ...]:
+        """The quadrant (or body) a move or build takes its piece from, when it empties."""
+        if action.split()[0] not in SENSED_VERBS:
+            return ()
+        return tuple(sorted(self.expected() - self._after(action)))
+
+    def person_inputs(self, action: str) -> tuple[tuple[str, str], ...]:
+        """What a person does besides moving pieces: an action the switches cannot see
+        (or that puts no piece down) is tapped on the ledger; a sensed one answers the
+        table's question with it when the board alone cannot tell (a settle's
+        confirmation, which ship, which build)."""
+        if action.split()[0] not in SENSED_VERBS or not (self._after(action) - self.expected()):
+            return (("tap:action", action),)
+        return (("action", action),)
 
     @property
     def reads_board(self) -> bool:

@@ -224,6 +224,7 @@ SPEC = GameSpec(
         piece_word="piece",
     ),
     records=RecordFormat(_export, _parse, ".empire"),
+    hand_corpus=True,
     policies={"random": RandomPolicy, "scelrotia": ScelrotiaPolicy},
     help_examples=(
         "play empire --players Ann,Bob,Cy",
