@@ -143,3 +143,14 @@ def test_the_ledger_speaks_french(french: None) -> None:
             assert not ENGLISH.search(text), text
         if game.is_over:
             break
+
+
+def test_after_a_discovery_the_log_says_what_was_found() -> None:
+    game = board(round=1)
+    game.state.bodies["planet.yellow.1"].discovered = False
+    ship(game, "s1", "fighter", "S1Q3", RED, 2)
+    adapter = adapter_for(game)
+    adapter.play("discover planet.yellow.1")
+    card = game.state.bodies["planet.yellow.1"].card
+    assert adapter.board_json()["ledger"]["log"][-1].endswith(
+        f"discover the face-down yellow planet in sector 1: it is {card}")

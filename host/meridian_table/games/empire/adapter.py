@@ -629,6 +629,11 @@ class EmpireAdapter(Adapter):
         notation = self._engine.play(action)
         if action == "scelrotia":
             text = self.describe_done()
+        elif notation.startswith(("discover ", "settle ")):
+            # What was found, said once it is face up.
+            body = self._engine.state.bodies.get(notation.split()[1])
+            if body is not None and body.discovered and not body.id.startswith("moon."):
+                text += ": " + _("it is {card}").format(card=body.card)
         after = self.expected()
         applied = Applied(notation, mover, after - before, before - after)
         if self._tapped == notation:
