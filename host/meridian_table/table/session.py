@@ -1154,9 +1154,11 @@ class TableSession:
         self._mistakes = mistakes
         self._all_at_once = False
         first = mistakes[0]
-        step = (f"take the {self._piece_word} off {first.site}" if first.kind == "remove"
-                else f"put a {self._piece_word} on {first.site}")
-        self._message = f"{name} ({execution.automaton}) plays {execution.words}: {step}"
+        step = (_("take the {piece} off {site}") if first.kind == "remove"
+                else _("put a {piece} on {site}")).format(piece=_(self._piece_word),
+                                                           site=first.site)
+        self._message = _("{name} ({automaton}) plays {words}: {step}").format(
+            name=name, automaton=execution.automaton, words=execution.words, step=step)
         self._view = None
         self._lights = {first.site: first.light}
         self._send_plan()
