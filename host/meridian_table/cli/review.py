@@ -30,7 +30,7 @@ def _review(game_id: int, db: Path | None, level: int, budget: float, top: int,
             spec = load_game_spec(info.game)
     except StoreError as exc:
         raise click.ClickException(str(exc)) from exc
-    if bots.BOT not in spec.policies:
+    if not bots.has_bot(spec):
         raise click.ClickException(f"{spec.title} has no bot to review game {game_id} with")
     actions = [str(e.payload["notation"]) for e in moves]
     sources = [str(e.payload.get("source", "")) for e in moves]

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from dataclasses import field as dc_field
 from typing import Any, ClassVar, Literal
 
-from meridian_table.games.contract import Engine
+from meridian_table.games.rules import Engine
 from meridian_table.ledplan import BLINK, FAST_BLINK, FLASH, PULSE, SOLID, Light
 
 LOGGER = logging.getLogger(__name__)
@@ -494,12 +494,6 @@ class Adapter(ABC):
         The default is :meth:`view` (the winner animation), whatever the board holds.
         """
         return self.view(None)
-
-    @classmethod
-    def default_profile(cls, players: int | None, options: dict[str, Any]) -> str:
-        """The board profile to use when none is named, for ``players`` names (None: not
-        given) and the game ``options`` asked for. The game's name by default."""
-        return cls.game
 
     def adjudicate(self) -> dict[str, Any] | None:
         """A result the players may agree on instead of playing on (None: not offered)."""

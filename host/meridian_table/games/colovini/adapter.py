@@ -161,17 +161,6 @@ class ColoviniAdapter(TurnDialogue, Adapter):
         self._tidy = False
         self._reset()
 
-    @classmethod
-    def default_profile(cls, players: int | None, options: dict[str, Any]) -> str:
-        """The board side that fits: the map's city count when a map is asked for, else
-        the player count's side (3 players: ``colovini-40``; 2 or 4: ``colovini-50``)."""
-        if options.get("map_text"):
-            return f"colovini-{len(colovini.parse_map(str(options['map_text'])).cities)}"
-        if options.get("map"):
-            cities = len(colovini.load_map(str(options["map"])).cities)
-            return f"colovini-{cities}"
-        return "colovini-40" if players == 3 else "colovini-50"
-
     def _reset(self) -> None:
         """Forget the turn's inputs (after an action or an undo)."""
         self._meridian: int | None = None

@@ -10,8 +10,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from meridian_table.games.contract import (
+    BenchSettings,
     BenchSpec,
     BoardSpec,
+    BotSpec,
     Engine,
     GameSpec,
     Options,
@@ -22,6 +24,7 @@ from meridian_table.games.contract import (
     SeatLook,
     VariantError,
 )
+from meridian_table.games.diagrams import hex_diagram
 from meridian_table.games.kato import geometry, record
 from meridian_table.games.kato.bot import GreedyPlayer, KatoBot, UctPlayer
 from meridian_table.games.kato.game import Game, new_game
@@ -96,10 +99,13 @@ def _parse(text: str) -> tuple[dict[str, str], Engine]:
 
 
 def _diagram(engine: Engine) -> str:
-    from meridian_table.store.diagram import hex_diagram
-
     game = cast(Game, engine)
     return hex_diagram(game.points, game.position(), geometry.coordinates(game.size))
+
+
+def _bot(level: int, seed: int | None, iterations: int | None) -> KatoBot:
+    """The levelled bot; ``iterations`` fixes its search (docs/BOTS.md)."""
+    return KatoBot(seed, str(level) if iterations is None else f"{level}:{iterations}")
 
 
 def _bench(options: dict[str, Any]) -> dict[str, Any]:
@@ -132,11 +138,10 @@ SPEC = GameSpec(
     ),
     records=RecordFormat(_export, _parse, ".kato"),
     # bot:1 ... bot:5 are the levels (docs/BOTS.md); greedy and uct are the bench's yardsticks.
-    policies={"random": RandomPolicy, "bot": KatoBot, "greedy": GreedyPlayer, "uct": UctPlayer},
+    policies={"random": RandomPolicy, "greedy": GreedyPlayer, "uct": UctPlayer},
+    bot=BotSpec(create=_bot),
     text_diagram=_diagram,
-    table_bench=True,
-    hand_corpus=True,
-    commit_target_ms=120.0,
+    bench=BenchSettings(bot_bench=True, table_bench=True, hand_corpus=True, commit_target_ms=120.0),
     help_examples=(
         "play kato --players Ann,Bob",
         "play kato --board /dev/ttyACM0 --assist tournament --pie",
