@@ -211,8 +211,8 @@ class BotSpec:
         for level in self.levels:
             if level.number == number:
                 return level
-        raise ValueError(f"level {number!r} is not one of "
-                         f"{', '.join(str(lv.number) for lv in self.levels)}")
+        raise ValueError(f"level {number!r} is not one of {self.levels[0].number} to "
+                         f"{self.levels[-1].number}")
 
     def description(self, level: int, iterations: int | None = None) -> str:
         """The seat description of a level: ``bot:5`` or ``bot:5:400``."""
@@ -224,17 +224,16 @@ class BotSpec:
         ``"4"`` or ``"4:400"`` (a level and a fixed amount of search)."""
         level_text, _, iterations_text = (argument or str(self.default_level)).partition(":")
         known = f"{self.levels[0].number} to {self.levels[-1].number}"
-        if not level_text.isdigit():
+        if not level_text.isdigit() or int(level_text) not in [lv.number for lv in self.levels]:
             raise ValueError(f"level {level_text!r} is not one of {known} "
                              f"({self.name}:{self.levels[0].number} ... "
                              f"{self.name}:{self.levels[-1].number})")
         number = int(level_text)
-        self.level(number)
         iterations: int | None = None
         if iterations_text:
             if not iterations_text.isdigit() or int(iterations_text) < 1:
-                raise ValueError(f"search amount {iterations_text!r} is not a whole "
-                                 "number of 1 or more")
+                raise ValueError(f"iterations {iterations_text!r} is not a positive whole "
+                                 f"number (the amount of search: {self.name}:LEVEL:ITERATIONS)")
             iterations = int(iterations_text)
         return self.create(number, seed, iterations)
 
