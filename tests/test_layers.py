@@ -199,3 +199,48 @@ def test_the_allowed_oversized_classes_still_exist(name: str) -> None:
     sizes = dict(_classes())
     assert name in sizes and sizes[name] > MAX_CLASS_LINES, (
         f"{name} is no longer over {MAX_CLASS_LINES} lines: remove it from OVERSIZED_FOR_NOW")
+
+
+#: The games this repository ships: shared code names none of them (only their own
+#: packages do; docstrings and comments, the docs and examples, may).
+SHIPPED_GAMES = ("kato", "colovini", "empire")
+
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    """The ids of the docstring nodes of a module, its classes and functions."""
+    found: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+                found.add(id(body[0].value))
+    return found
+
+
+def test_shared_code_names_no_game() -> None:
+    """Outside ``games/<id>/``, no string in the code and no name mentions a shipped game
+    (a game is found in the registry, never by name)."""
+    found = []
+    for name, (path, _) in MODULES.items():
+        parts = name.split(".")
+        if len(parts) > 2 and parts[1] == "games" and parts[2] in SHIPPED_GAMES:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        docs = _docstrings(tree)
+        for node in ast.walk(tree):
+            text = ""
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) \
+                    and id(node) not in docs:
+                text = node.value
+            elif isinstance(node, ast.Name):
+                text = node.id
+            elif isinstance(node, ast.Attribute):
+                text = node.attr
+            elif isinstance(node, (ast.Import, ast.ImportFrom)):
+                text = " ".join([getattr(node, "module", None) or ""]
+                                + [a.name for a in node.names])
+            lowered = text.lower()
+            for game in SHIPPED_GAMES:
+                if game in lowered:
+                    found.append(f"{name}:{getattr(node, 'lineno', '?')}: {text[:60]!r}")
+    assert found == []
