@@ -143,7 +143,7 @@ def test_record_export_uses_the_game_package(finished: tuple[Store, int]) -> Non
     assert '[Date "2031-05-0' in text
     # The toy engine does not see the win the log holds: the log's result is the record's.
     assert '[Result "X"]' in text
-    assert text.rstrip().endswith("a e i")
+    assert text.rstrip().endswith("a\ne\ni")  # the plain record: one action a line
 
 
 def test_unknown_format(finished: tuple[Store, int]) -> None:

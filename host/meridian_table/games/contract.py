@@ -37,6 +37,8 @@ from meridian_table.games.rules import (
     BotSpec,
     Engine,
     Level,
+    Options,
+    OptionValue,
     Outcome,
     Policy,
     PolicyCancelled,
@@ -49,9 +51,6 @@ from meridian_table.games.search import SEARCH_BOT
 
 if TYPE_CHECKING:
     import click
-
-OptionValue = bool | int | str | None
-Options = Mapping[str, OptionValue]
 
 # --- options ------------------------------------------------------------------------------
 
@@ -224,6 +223,10 @@ class PageSpec:
     script: str | None = None
     #: Words for the page: what the pieces are called ("stone", "tower").
     piece_word: str = "piece"
+    #: The languages of the rules files the game ships (``static/rules.<lang>.json``:
+    #: its rules in short, a glossary, what its score means; docs/WEB.md). The page asks
+    #: only for these, so a game without rules shows no Rules button and asks for none.
+    rules: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -234,6 +237,7 @@ class PageSpec:
             "drawing": self.drawing,
             "piece_word": self.piece_word,
             "script": self.script,
+            "rules": list(self.rules),
         }
 
 

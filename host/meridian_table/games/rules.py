@@ -19,9 +19,13 @@ import copy
 import random
 import threading
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Protocol, Self, runtime_checkable
+
+#: An option's value as logged (``--size 6``: 6).
+OptionValue = bool | int | str | None
+Options = Mapping[str, OptionValue]
 
 # --- the engine -------------------------------------------------------------------------
 
@@ -68,6 +72,19 @@ class Engine(ABC):
     @abstractmethod
     def outcome(self) -> Outcome | None:
         """The result once the game is over, else None."""
+
+    def actions(self) -> tuple[str, ...]:
+        """The actions played since the start, oldest first, in notation: what the plain
+        record format (:func:`meridian_table.games.records.plain_records`) writes, one a
+        line. A game with a record format of its own need not say."""
+        raise NotImplementedError(f"{type(self).__name__} does not list its actions: give "
+                                  "it actions() to use the plain record format")
+
+    def record_options(self) -> Options:
+        """The options this game was made with (``new_game``'s), for the plain record
+        format's headers. A game with a record format of its own need not say."""
+        raise NotImplementedError(f"{type(self).__name__} does not list its options: give "
+                                  "it record_options() to use the plain record format")
 
     def clone(self) -> Self:
         """An independent copy, for a policy to search on (off the table's thread)."""
@@ -252,6 +269,8 @@ __all__ = [
     "BotSpec",
     "Engine",
     "Level",
+    "OptionValue",
+    "Options",
     "Outcome",
     "Policy",
     "PolicyCancelled",

@@ -202,6 +202,7 @@ SPEC = GameSpec(
         drawing="grid",
         piece_word="tower",
         script="static/page.js",
+        rules=("en", "fr"),
     ),
     records=RecordFormat(_export, _parse, ".colovini"),
     # bot:1 ... bot:5 are the levels (docs/BOTS.md); greedy is the bench's yardstick.

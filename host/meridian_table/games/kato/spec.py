@@ -134,6 +134,7 @@ SPEC = GameSpec(
         ),
         drawing="hex",
         script="static/page.js",
+        rules=("en", "fr"),
         piece_word="stone",
     ),
     records=RecordFormat(_export, _parse, ".kato"),
