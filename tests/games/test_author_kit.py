@@ -57,15 +57,54 @@ def test_the_toy_declares_no_bot_and_gets_the_generic_one() -> None:
 ])
 def test_the_search_bot_takes_a_win_in_one(moves: str, best: str) -> None:
     engine = _toy(moves)
-    verdict = bots.create("toy", 3, seed=1, iterations=400).analyse(engine, 5.0)
-    assert verdict.best == best
-    assert max(verdict.values, key=lambda a: verdict.values[a]) == best
-    assert verdict.iterations == 400
+    verdict = bots.create("toy", 1, seed=1, iterations=1).analyse(engine, 5.0)
+    assert verdict.best == best and verdict.values == {best: 1.0}
 
 
-def test_the_search_bot_blocks_a_loss_in_one() -> None:
+def test_the_search_bot_blocks_a_loss_in_one_and_searches_the_rest() -> None:
     engine = _toy("aeb")  # X has a and b; O to move must take c
-    assert bots.create("toy", 5, seed=2, iterations=600).choose(engine, 5.0) == "c"
+    verdict = bots.create("toy", 3, seed=2, iterations=300).analyse(engine, 5.0)
+    assert verdict.best == "c" and verdict.iterations == 300
+    # Every other action lets X win at once: worth nothing, and not searched.
+    assert {a for a, v in verdict.values.items() if v == 0.0} == set(engine.legal()) - {"c"}
+
+
+class Nim(Engine):
+    """Take 1 or 2 from a pile in turn; who takes the last wins. A pile of 3n loses."""
+
+    def __init__(self, pile: int) -> None:
+        self.pile = pile
+        self.taken: list[int] = []
+
+    def turn(self) -> Turn:
+        return Turn(None, "ended") if self.outcome() else Turn(len(self.taken) % 2)
+
+    def legal(self) -> tuple[str, ...]:
+        return tuple(str(n) for n in (1, 2) if n <= self.pile) if self.pile else ()
+
+    def play(self, action: str) -> str:
+        self.pile -= int(action)
+        self.taken.append(int(action))
+        return action
+
+    def undo(self) -> str:
+        last = self.taken.pop()
+        self.pile += last
+        return str(last)
+
+    def outcome(self) -> Outcome | None:
+        if self.pile:
+            return None
+        return Outcome(((len(self.taken) - 1) % 2,), (), "took the last")
+
+
+def test_the_search_itself_finds_the_winning_line() -> None:
+    """No win or loss in one from a pile of 7: only search sees that taking 1 (leaving
+    6, a multiple of 3) wins and taking 2 loses."""
+    verdict = SearchBot(3, seed=4, iterations=800).analyse(Nim(7), 5.0)
+    assert verdict.best == "1" and verdict.iterations == 800
+    assert verdict.values["1"] > verdict.values["2"]
+    assert len(verdict.seat_values) == 2
 
 
 def test_a_fixed_search_is_the_same_for_the_same_seed() -> None:
@@ -130,7 +169,7 @@ def test_the_search_bot_searches_only_what_its_seat_may_know() -> None:
     card is not found by search: each guess is worth about the same."""
     engine = Hidden(cards=(0, 2))
     verdict = SearchBot(5, seed=3, iterations=600).analyse(engine, 5.0)
-    assert engine.redealt_for == [0] * 600
+    assert engine.redealt_for == [0] * 600  # no win-or-block shortcut on a re-deal
     assert max(verdict.values.values()) - min(verdict.values.values()) < 0.2
     # Seeing through the engine (no re-deal) would find the card for sure.
     assert verdict.values.get("2", 0.0) < 0.9

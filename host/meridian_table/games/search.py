@@ -16,6 +16,13 @@ bot").
   determinisations and keyed by actions; an action that a determinisation does not
   allow is skipped there (information-set MCTS, as Cowling, Powley and Whitehouse
   describe it).
+- **Wins and losses in one**: in a game of perfect information (its engine keeps the
+  contract's ``hidden_from``, a plain copy), an action that wins at once is played
+  before any search, and the actions after which the next mover wins at once are left
+  out of the search (when some action avoids that), so even a short search takes a win
+  and blocks a loss (with ``play``/``undo`` on a copy; up to ``SHORTCUT_ACTIONS`` legal
+  actions). Where a seat cannot see everything, one re-deal proves nothing: the search
+  alone decides.
 - **Levels**: 1 to 3 stop after a fixed number of iterations (or the think time,
   whichever comes first), 4 searches for half the think time, 5 for all of it. A fixed
   ``iterations`` makes the choice depend only on the seed and the position.
@@ -42,6 +49,9 @@ LEVEL_TIME_SHARE = {4: 0.5, 5: 1.0}
 #: A playout stops after this many actions and counts as a draw (a game that a random
 #: player never finishes still gets a value).
 PLAYOUT_PLIES = 400
+#: The win-or-block check before the search runs only up to this many legal actions
+#: (it plays every action and every answer to it: a square of them).
+SHORTCUT_ACTIONS = 150
 #: UCT's exploration constant (sqrt 2 for rewards in [0, 1]).
 EXPLORATION = math.sqrt(2.0)
 
@@ -108,9 +118,13 @@ class SearchBot:
         legal = game.legal()
         if seat is None or not legal:
             raise ValueError("the search bot has nothing to choose: the game is over")
-        if len(legal) == 1:
-            return SearchVerdict(legal[0], {legal[0]: 0.5}, (), 0)
         limit, deadline = self._limits(budget_s)
+        winning, losing = self._in_one(game, seat, legal, cancel)
+        if winning is not None:
+            seats = max(seat + 1, 2)
+            return SearchVerdict(winning, {winning: 1.0},
+                                 tuple(1.0 if s == seat else 0.0 for s in range(seats)), 0)
+        allowed = frozenset(legal) - losing if len(losing) < len(legal) else None
         root = _Node(None)
         seats = 1 + max(seat, 1)
         done = 0
@@ -118,10 +132,12 @@ class SearchBot:
             if cancel is not None and cancel.is_set():
                 raise PolicyCancelled("the search bot was cancelled")
             state = game.hidden_from(seat, self._rng)
-            seats = self._iterate(root, state, seats)
+            seats = self._iterate(root, state, seats, allowed)
             done += 1
         values = {action: node.reward / node.visits
                   for action, node in root.children.items() if node.visits}
+        if allowed is not None:
+            values.update(dict.fromkeys(losing, 0.0))
         best = max(root.children.items(), key=lambda kv: (kv[1].visits, values.get(kv[0], 0.0)))[0]
         seat_values = self._seat_values(root, seat, seats)
         LOGGER.debug("%s: %d iterations, best %r", self.name, done, best)
@@ -136,14 +152,58 @@ class SearchBot:
             return LEVEL_ITERATIONS[self.level], start + budget_s
         return 1 << 30, start + budget_s * LEVEL_TIME_SHARE[self.level]
 
-    def _iterate(self, root: _Node, state: Engine, seats: int) -> int:
-        """One iteration on a determinisation ``state`` (a copy: changed freely)."""
+    def _in_one(self, game: Engine, seat: int, legal: tuple[str, ...],
+                cancel: threading.Event | None) -> tuple[str | None, frozenset[str]]:
+        """(an action that wins at once for ``seat``, or None; the actions after which
+        the next mover wins at once), on one determinisation."""
+        if len(legal) > SHORTCUT_ACTIONS or type(game).hidden_from is not Engine.hidden_from:
+            return None, frozenset()
+        probe = game.clone()
+        losing: set[str] = set()
+        for action in legal:
+            if cancel is not None and cancel.is_set():
+                raise PolicyCancelled("the search bot was cancelled")
+            try:
+                probe.play(action)
+            except ValueError:
+                continue  # not allowed in this determinisation
+            try:
+                outcome = probe.outcome()
+                if outcome is not None:
+                    if outcome.winners == (seat,):
+                        return action, frozenset()
+                    continue
+                mover = probe.turn().seat
+                if mover is not None and mover != seat and self._wins_at_once(probe, mover):
+                    losing.add(action)
+            finally:
+                probe.undo()
+        return None, frozenset(losing)
+
+    @staticmethod
+    def _wins_at_once(state: Engine, mover: int) -> bool:
+        for answer in state.legal():
+            state.play(answer)
+            try:
+                outcome = state.outcome()
+                if outcome is not None and outcome.winners == (mover,):
+                    return True
+            finally:
+                state.undo()
+        return False
+
+    def _iterate(self, root: _Node, state: Engine, seats: int,
+                 allowed: frozenset[str] | None = None) -> int:
+        """One iteration on a determinisation ``state`` (a copy: changed freely);
+        ``allowed``: the actions the root may take (None: every legal one)."""
         path = [root]
         node = root
         while True:
             if state.outcome() is not None:
                 break
             legal = state.legal()
+            if node is root and allowed is not None:
+                legal = tuple(a for a in legal if a in allowed) or legal
             if not legal:
                 break
             for action in legal:
@@ -219,4 +279,5 @@ def _create(level: int, seed: int | None, iterations: int | None) -> SearchBot:
 #: The bot every game gets unless it brings its own (``GameSpec.bot``).
 SEARCH_BOT = BotSpec(create=_create)
 
-__all__ = ["LEVEL_ITERATIONS", "PLAYOUT_PLIES", "SEARCH_BOT", "SearchBot", "SearchVerdict"]
+__all__ = ["LEVEL_ITERATIONS", "PLAYOUT_PLIES", "SEARCH_BOT", "SHORTCUT_ACTIONS", "SearchBot",
+           "SearchVerdict"]
