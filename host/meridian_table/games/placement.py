@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from meridian_table.games.board import (
     ENDED,
@@ -36,6 +36,7 @@ from meridian_table.games.board import (
     AdapterError,
     Applied,
     Interpretation,
+    JsonObject,
     Mistake,
     Motion,
     Observation,
@@ -45,7 +46,7 @@ from meridian_table.games.board import (
     flash,
     hint,
 )
-from meridian_table.games.rules import Engine, Options
+from meridian_table.games.rules import Engine, Options, OptionValue
 
 LOGGER = logging.getLogger(__name__)
 
@@ -88,7 +89,7 @@ class PlacementAdapter(Adapter):
     # --- state ------------------------------------------------------------------------
 
     @property
-    def options(self) -> dict[str, Any]:
+    def options(self) -> dict[str, OptionValue]:
         return dict(self._options)
 
     @property
@@ -199,19 +200,19 @@ class PlacementAdapter(Adapter):
 
     # --- the end --------------------------------------------------------------------------
 
-    def result(self) -> dict[str, Any] | None:
+    def result(self) -> JsonObject | None:
         outcome = self._engine.outcome()
         if outcome is None:
             return None
         winner = self.colours[outcome.winners[0]] if len(outcome.winners) == 1 else None
         return {"winner": winner, "reason": outcome.reason, "scores": self.scores()}
 
-    def scores(self) -> dict[str, Any]:
+    def scores(self) -> JsonObject:
         """Per seat: the engine's score when it gives one, else the pieces on the board."""
         outcome = self._engine.outcome()
         given = outcome.scores if outcome is not None else ()
         on_board = list(self.occupants().values())
-        out: dict[str, Any] = {}
+        out: JsonObject = {}
         for seat, name in enumerate(self.colours):
             score = given[seat] if seat < len(given) and given[seat] is not None \
                 else on_board.count(seat)

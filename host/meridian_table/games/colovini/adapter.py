@@ -226,7 +226,7 @@ class ColoviniAdapter(TurnDialogue, TowerWords, Adapter):
         with ``owner``/``colour``/``tied`` once the game is over, as the end LEDs show);
         ``axis_labels`` (the meridian numbers under the board) and ``north_label``.
         """
-        board = super().board_json()
+        board: dict[str, Any] = super().board_json()
         board.pop("map_text", None)  # the log's copy of the map; the page draws the cities
         board_map = self._engine.board_map
         garrisons = self._engine.garrisons()
