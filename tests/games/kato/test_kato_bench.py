@@ -15,7 +15,9 @@ def test_quick_bench_reports_every_figure() -> None:
     figures = bench.run({"quick": True})
     for key in ("plies_per_s", "analysis_us_p50", "analysis_us_p99", "reference_plies_per_s"):
         assert figures[key] > 0
-    assert figures["speedup"] == round(figures["plies_per_s"] / figures["reference_plies_per_s"], 1)
+    # The bench divides its unrounded rates: the rounded ones may differ in the last digit.
+    assert figures["speedup"] == pytest.approx(
+        figures["plies_per_s"] / figures["reference_plies_per_s"], abs=0.11)
     # The rounds split the same games: the overall rate lies within their range.
     rounds = figures["plies_per_s_rounds"]
     assert len(rounds) >= 2
