@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from importlib.resources import files
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
-from meridian_table.adapters.base import Adapter
 from meridian_table.games.contract import (
     BoardSpec,
     Engine,
@@ -18,8 +17,10 @@ from meridian_table.games.contract import (
     RecordFormat,
     SeatLook,
 )
-from meridian_toygame.adapter import ToyAdapter
 from meridian_toygame.engine import CELLS, ToyGame
+
+if TYPE_CHECKING:  # the adapter (and the table it needs) only when a game is played
+    from meridian_table.adapters.base import Adapter
 
 #: The shipped board profile (``play toy --profile`` this file).
 PROFILE = str(files("meridian_toygame") / "boards" / "toy-9.json")
@@ -32,6 +33,8 @@ def _new_game(options: Options, seed: int | None) -> Engine:
 
 def _adapter(options: Options, settings: Options, variant: Mapping[str, object]) -> Adapter:
     del settings, variant
+    from meridian_toygame.adapter import ToyAdapter
+
     return ToyAdapter(str(options.get("marks") or "XO"))
 
 

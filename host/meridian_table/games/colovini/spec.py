@@ -9,9 +9,6 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from meridian_table.games.colovini import record
-from meridian_table.games.colovini.bot import ColoviniBot, GreedyPlayer
-from meridian_table.games.colovini.engine import Game, new_game
 from meridian_table.games.colovini.maps import MERIDIANS, MapError, load_map, parse_map, resolve_map
 from meridian_table.games.contract import (
     BenchSpec,
@@ -28,11 +25,15 @@ from meridian_table.games.contract import (
     SeatLook,
     VariantError,
 )
+from meridian_table.games.lazy import policy
 
+# The engine, records and bots are imported when first used: the registry (and
+# `meridian-table --help`) reads this spec without them.
 if TYPE_CHECKING:
     import click
 
     from meridian_table.adapters.base import Adapter
+    from meridian_table.games.colovini.engine import Game
 
 #: Side -> cities per meridian: the 50-city side (2 or 4 players), the 40-city side (3).
 SIDES: dict[int, int] = {50: 5, 40: 4}
@@ -57,6 +58,8 @@ def _new_game(options: Options, seed: int | None) -> Engine:
     given: dict[str, Any] = dict(options)
     if seed is not None and given.get("seed") is None and given.get("deck") != "physical":
         given["seed"] = seed
+    from meridian_table.games.colovini.engine import new_game
+
     return new_game(**given)
 
 
@@ -141,10 +144,14 @@ def _describe(variant: Mapping[str, object]) -> str:
 
 
 def _export(engine: Engine, headers: Mapping[str, str]) -> str:
-    return record.export(cast(Game, engine), headers)
+    from meridian_table.games.colovini import record
+
+    return record.export(cast("Game", engine), headers)
 
 
 def _parse(text: str) -> tuple[dict[str, str], Engine]:
+    from meridian_table.games.colovini import record
+
     return record.parse(text)
 
 
@@ -185,7 +192,9 @@ SPEC = GameSpec(
     ),
     records=RecordFormat(_export, _parse, ".colovini"),
     # bot:1 ... bot:5 are the levels (docs/BOTS.md); greedy is the bench's yardstick.
-    policies={"random": RandomPolicy, "bot": ColoviniBot, "greedy": GreedyPlayer},
+    policies={"random": RandomPolicy,
+              "bot": policy("meridian_table.games.colovini.bot", "ColoviniBot"),
+              "greedy": policy("meridian_table.games.colovini.bot", "GreedyPlayer")},
     help_examples=(
         "play colovini --profile colovini-40 --players Ann,Bob,Cid",
         "play colovini --players Ann,Bob --deck digital --seed 42",
