@@ -126,12 +126,14 @@ def _profile_group(group: click.Group) -> None:
                 p = load_profile(name)
             except ProfileError as exc:
                 failed += 1
-                console.print(f"[red]FAIL[/red] {exc}")
+                # soft_wrap: a long path is printed whole, never folded inside the name
+                console.print(f"[red]FAIL[/red] {exc}", soft_wrap=True)
                 more = all_problems(name)[1:] if exc.key != "(name)" else []
                 if more:
                     console.print(f"     and {len(more)} more problem(s):")
                 for problem in more:
-                    console.print(f"     {problem.key}: {problem.problem}; {problem.fix}")
+                    console.print(f"     {problem.key}: {problem.problem}; {problem.fix}",
+                                  soft_wrap=True)
                 continue
             console.print(
                 f"[green]ok[/green]   {p.name}: {len(p.sites)} sites, {len(p.buttons)} buttons, "

@@ -29,7 +29,7 @@ from dataclasses import replace
 from functools import cache
 from typing import Any
 
-from meridian_table import adapters, i18n
+from meridian_table import i18n
 from meridian_table.games import registry
 from meridian_table.games.contract import GameSpec, OptionError, parse_options
 from meridian_table.profiles import ProfileError, list_profiles, load_profile
@@ -302,7 +302,7 @@ def _not_at_table(game: str) -> str | None:
     """Why ``game`` cannot be played on a sensing board (its adapter refuses even its
     defaults), or None when it can."""
     try:
-        adapters.create(game)
+        registry.create_adapter(game)
     except Exception as exc:  # the game's own words say why and what to do instead
         return str(exc)
     return None

@@ -16,15 +16,16 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any
 
-from meridian_table import __version__, adapters, bots
-from meridian_table.adapters.base import Adapter
+from meridian_table import __version__, bots
 from meridian_table.bots.review import review
 from meridian_table.games import registry
+from meridian_table.games.board import Adapter
 from meridian_table.store import Event, GameInfo, Store
 
 LOGGER = logging.getLogger(__name__)
 
 SETTINGS = "settings"
+BOARD = "board"
 
 
 class ResumeError(ValueError):
@@ -62,11 +63,15 @@ def start_game(
     profile: str | None = None,
     firmware: str | None = None,
     settings: Mapping[str, Any] | None = None,
+    board: Mapping[str, Any] | None = None,
 ) -> StoreJournal:
     """Log a new game for ``adapter`` and return its journal.
 
     ``settings`` are table-level options that are not engine options (an assist
     level); they are logged as a ``settings`` event and passed back on resume.
+    ``board`` is the board profile's whole file data, logged as a ``board`` event so
+    that the game reopens even when no installed package ships that profile any more
+    (a game package moved or uninstalled, a profile file renamed).
     """
     versions: dict[str, Any] = {"host": __version__}
     if firmware is not None:
@@ -75,9 +80,20 @@ def start_game(
         adapter.game, dict(adapter.options), list(players), profile=profile, versions=versions
     )
     journal = StoreJournal(store, gid)
+    if board is not None:
+        journal.append(BOARD, {"name": profile, "profile": dict(board)})
     if settings:
         journal.append(SETTINGS, dict(settings))
     return journal
+
+
+def logged_board(events: Sequence[Event]) -> dict[str, Any] | None:
+    """The board profile's file data as the game logged it at its start, or None
+    (a log written before the ``board`` event existed)."""
+    for event in events:
+        if event.kind == BOARD and isinstance(event.payload.get("profile"), dict):
+            return dict(event.payload["profile"])
+    return None
 
 
 def logged_clocks(events: Sequence[Event]) -> dict[str, Any] | None:
@@ -116,6 +132,8 @@ class Resumed:
     pending: dict[str, Any] | None = None
     #: The players' clocks as last logged (see logged_clocks), None without clocks.
     clocks: dict[str, Any] | None = None
+    #: The board profile's data as logged at the start (see logged_board).
+    board: dict[str, Any] | None = None
 
 
 def rebuild(info: GameInfo, events: Sequence[Event], upto: int | None = None) -> tuple[Adapter, dict[str, Any]]:
@@ -125,7 +143,7 @@ def rebuild(info: GameInfo, events: Sequence[Event], upto: int | None = None) ->
     for event in events:
         if event.kind == SETTINGS:
             settings.update(event.payload)
-    adapter = adapters.create(info.game, info.options, settings)
+    adapter = registry.create_adapter(info.game, info.options, settings)
     for event in events:
         payload = event.payload
         try:
@@ -159,7 +177,7 @@ def resume_game(store: Store, game_id: int | None = None, game: str | None = Non
     adapter, settings = rebuild(info, events)
     LOGGER.info("resumed game %d after %d actions", info.id, len(adapter.history()))
     return Resumed(adapter, StoreJournal(store, info.id), info, settings,
-                   pending_execution(events), logged_clocks(events))
+                   pending_execution(events), logged_clocks(events), logged_board(events))
 
 
 #: The page's review: a quick judge (the command line's `review` can take longer). The
@@ -263,7 +281,7 @@ class StoreArchive:
         settings: dict[str, Any] = {}
         for event in self.store.events(game_id, kinds=[SETTINGS]):
             settings.update(event.payload)
-        adapter = adapters.create(info.game, info.options, settings)
+        adapter = registry.create_adapter(info.game, info.options, settings)
         positions = [adapter.pieces()]
         actions = [e for e in self.store.moves(game_id)]
         for event in actions:
@@ -321,7 +339,7 @@ class StoreArchive:
         out = []
         for mark in marks:
             number = int(str(mark["number"]))
-            played, best = (adapters.create(info.game, info.options, settings)
+            played, best = (registry.create_adapter(info.game, info.options, settings)
                             for _ in range(2))
             for action in actions[: number - 1]:
                 played.play(action)
