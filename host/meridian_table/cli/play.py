@@ -38,6 +38,7 @@ import click
 
 from meridian_table.cli._params import PagePort
 from meridian_table.cli.club import club_replication, remote_side
+from meridian_table.club import REMOTE
 from meridian_table.games import registry
 from meridian_table.games.contract import GameSpec, OptionError, OptionSpec, parse_options
 from meridian_table.i18n import LANGUAGES, _, set_language
@@ -236,8 +237,11 @@ def settle_board(table: RunningTable, timeout: float = SETTLE_TIMEOUT_S,
 
 
 def _thinking(state: PageState) -> bool:
+    """A local automaton is thinking (its budget ends it). A player at another table of the
+    club is not waited for: that move may take minutes."""
     working = state.get("automaton")
-    return isinstance(working, dict) and working.get("status") == "thinking"
+    return (isinstance(working, dict) and working.get("status") == "thinking"
+            and working.get("automaton") != REMOTE)
 
 
 def _headless_command(table: RunningTable, verb: str, args: list[str]) -> dict[str, Any]:

@@ -8,4 +8,7 @@ log into the club), ``standings`` (OpenSkill ratings), ``queries`` and ``web`` (
 
 from meridian_table.club.errors import ClubError
 
-__all__ = ["ClubError"]
+#: The seat kind of a player at another table of the club (club/remote.py).
+REMOTE = "remote"
+
+__all__ = ["REMOTE", "ClubError"]

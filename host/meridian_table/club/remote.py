@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 import psycopg
 from psycopg.types.json import Jsonb
 
+from meridian_table.club import REMOTE
 from meridian_table.club.admin import NETWORK_OPTIONS, connect
 from meridian_table.club.errors import ClubError
 from meridian_table.club.replicator import Replicator
@@ -35,7 +36,6 @@ if TYPE_CHECKING:
 
 LOGGER = logging.getLogger(__name__)
 
-REMOTE = "remote"
 RETRY_S = 0.5
 
 

@@ -1,0 +1,128 @@
+"""`bench NAME --contend`: the same bench idle and on a machine loaded as a player's host is.
+
+The host a player uses runs the table beside a full-screen Chromium kiosk, often with a
+bot thinking. ``contention()`` loads this machine the same way, for the length of a run:
+
+- one busy process per core at normal priority, standing in for the kiosk browser;
+- a level-5 Kato bot thinking without pause, exactly as the table runs it (``bots.worker``:
+  a process of its own, at the worker's lowered priority).
+
+``run_contended`` runs a bench once idle and once under that load, in the same run, and
+lays the figures side by side: ``idle`` and ``contended`` hold each run's figures, and the
+headline figures of ``CONTENDED`` are repeated at the top as ``NAME_idle`` and
+``NAME_contended``, judged against ``CONTEND_TARGETS``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+LOGGER = logging.getLogger(__name__)
+
+BUSY = "while True: pass"
+BOT_GAME = "kato"
+BOT_LEVEL = 5
+BOT_BUDGET_S = 1.0
+
+# The figures compared idle against contended, per bench, and the targets under load.
+CONTENDED: dict[str, tuple[str, ...]] = {
+    "table": ("switch_to_led_ms_p50", "switch_to_led_ms_p99", "switch_to_led_ms_max"),
+    "empire-table": ("switch_to_led_ms_p50", "switch_to_led_ms_p99", "switch_to_led_ms_max"),
+    "feel": ("ack_ms_p99", "commit_ms_p99_kato", "misreads", "live_misreads"),
+}
+CONTEND_TARGETS: dict[str, dict[str, tuple[str, float]]] = {
+    "table": {"switch_to_led_ms_p99_contended": ("<", 20.0)},
+    "empire-table": {"switch_to_led_ms_p99_contended": ("<", 20.0)},
+    "feel": {"ack_ms_p99_contended": ("<", 30.0), "commit_ms_p99_kato_contended": ("<", 150.0),
+             "misreads_contended": ("<=", 0.0), "live_misreads_contended": ("<=", 0.0)},
+}
+
+
+class _Thinker:
+    """A level-5 bot thinking again and again in its worker process, until stopped."""
+
+    def __init__(self) -> None:
+        self.thoughts = 0
+        self.error: str | None = None
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="contend-bot", daemon=True)
+
+    def _run(self) -> None:
+        from meridian_table import bots
+        from meridian_table.bots.worker import WorkerPolicy
+        from meridian_table.games import registry
+
+        spec = registry.spec(BOT_GAME)
+        try:
+            with WorkerPolicy(BOT_GAME, bots.description(BOT_LEVEL), seed=1) as policy:
+                engine = spec.new_game({}, 1)
+                while not self._stop.is_set():
+                    if engine.outcome() is not None:
+                        engine = spec.new_game({}, self.thoughts)
+                    action = policy.choose(engine.clone(), BOT_BUDGET_S, self._stop)
+                    engine.play(action)
+                    self.thoughts += 1
+        except Exception as exc:  # reported in the figures: the load was lighter than said
+            if not self._stop.is_set():
+                self.error = f"{type(exc).__name__}: {exc}"
+                LOGGER.warning("the contending bot stopped: %s", self.error)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(30)
+
+
+@contextlib.contextmanager
+def contention(cores: int | None = None) -> Iterator[dict[str, Any]]:
+    """Load the machine as a player's host (see the module docstring) while inside; the
+    yielded dict is filled with what the load did when the block ends."""
+    count = cores if cores is not None else (os.cpu_count() or 1)
+    busy = [subprocess.Popen([sys.executable, "-c", BUSY]) for _ in range(count)]
+    thinker = _Thinker()
+    thinker.start()
+    report: dict[str, Any] = {"busy_processes": count, "bot": f"{BOT_GAME} level {BOT_LEVEL}",
+                              "bot_budget_s": BOT_BUDGET_S}
+    started = time.monotonic()
+    try:
+        yield report
+    finally:
+        thinker.stop()
+        for proc in busy:
+            proc.kill()
+        for proc in busy:
+            proc.wait()
+        report["seconds"] = round(time.monotonic() - started, 1)
+        report["bot_moves_chosen"] = thinker.thoughts
+        if thinker.error is not None:
+            report["bot_error"] = thinker.error
+
+
+def run_contended(name: str, run: Callable[[dict[str, Any]], dict[str, Any]],
+                  options: dict[str, Any]) -> dict[str, Any]:
+    """``run`` idle, then under ``contention()``; the figures side by side."""
+    idle = run(dict(options))
+    with contention() as load:
+        contended = run(dict(options))
+    out: dict[str, Any] = {"idle": idle, "contended": contended, "contention": load}
+    for key in CONTENDED.get(name, ()):
+        out[f"{key}_idle"] = idle.get(key)
+        out[f"{key}_contended"] = contended.get(key)
+        if isinstance(idle.get(key), (int, float)) and idle.get(key):
+            value = contended.get(key)
+            if isinstance(value, (int, float)):
+                out[f"{key}_contended_over_idle"] = round(value / idle[key], 2)
+    return out
+
+
+__all__ = ["CONTENDED", "CONTEND_TARGETS", "contention", "run_contended"]
