@@ -221,6 +221,31 @@ def test_kiosk_opens_the_page_full_screen_once_it_answers(
     assert words[0] == "/usr/bin/chromium" and "--kiosk" in words and words[-1] == page
 
 
+@pytest.mark.skipif(os.name == "nt", reason="POSIX niceness")
+def test_kiosk_runs_the_browser_below_the_table(
+        page: str, monkeypatch: pytest.MonkeyPatch, home: Path, tmp_path: Path) -> None:
+    # The browser yields the CPU to the table (the board's answer comes first).
+    monkeypatch.setenv("DISPLAY", ":0")
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    seen = tmp_path / "niceness"
+    browser = tmp_path / "browser"
+    browser.write_text(f"#!/bin/sh\nnice > {seen}\n")
+    browser.chmod(0o755)
+    result = CliRunner().invoke(main, ["kiosk", "--url", page, "--browser", str(browser)])
+    assert result.exit_code == 0, result.output
+    assert int(seen.read_text()) == os.nice(0) + units.KIOSK_NICE
+    result = CliRunner().invoke(main, ["kiosk", "--url", page, "--browser", str(browser),
+                                       "--nice", "3"])
+    assert int(seen.read_text()) == os.nice(0) + 3
+
+
+def test_the_unit_gives_the_table_the_larger_share_of_cpu_and_disk() -> None:
+    unit = _sections(units.systemd_unit(units.ServiceConfig(exe=EXE)))
+    assert int(unit["Service"]["CPUWeight"]) == units.TABLE_CPU_WEIGHT > 100
+    assert int(unit["Service"]["IOWeight"]) == units.TABLE_IO_WEIGHT > 100
+    assert unit["Service"]["Nice"] == "0"  # a user unit cannot go above normal
+
+
 def test_kiosk_names_a_page_that_never_answers(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("DISPLAY", ":0")
     result = CliRunner().invoke(main, ["kiosk", "--url", "http://127.0.0.1:9/",

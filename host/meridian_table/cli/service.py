@@ -217,7 +217,12 @@ def register(group: click.Group) -> None:
                   help="Seconds to wait for the table page to answer.")
     @click.option("--print-command", is_flag=True,
                   help="Print the browser command once the page answers; do not run it.")
-    def kiosk(url: str, browser: str | None, wait_s: float, print_command: bool) -> None:
+    @click.option("--nice", "niceness", default=units.KIOSK_NICE, show_default=True,
+                  type=click.IntRange(0, 19),
+                  help="Run the browser at this lower priority (POSIX niceness; below "
+                       "normal on Windows), so the table answers the board first.")
+    def kiosk(url: str, browser: str | None, wait_s: float, print_command: bool,
+              niceness: int) -> None:
         """Open the table page full screen in Chromium's kiosk mode (once it answers).
 
         Does nothing when no display is attached (Linux: neither WAYLAND_DISPLAY nor
@@ -252,7 +257,19 @@ def register(group: click.Group) -> None:
             click.echo(subprocess.list2cmdline(command) if os.name == "nt"
                        else " ".join(command))
             return
-        raise SystemExit(subprocess.call(command))
+        raise SystemExit(_run_lowered(command, niceness))
+
+
+def _run_lowered(command: list[str], niceness: int) -> int:
+    """Run ``command`` at ``niceness`` (the browser must never delay the board's answer)."""
+    if sys.platform == "win32":
+        flags = subprocess.BELOW_NORMAL_PRIORITY_CLASS if niceness > 0 else 0
+        return subprocess.call(command, creationflags=flags)
+
+    def lower() -> None:  # in the child, before the browser starts (its helpers inherit it)
+        os.nice(niceness)
+
+    return subprocess.call(command, preexec_fn=lower)
 
 
 def _find_browser() -> str | None:

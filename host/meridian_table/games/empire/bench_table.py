@@ -17,7 +17,13 @@ import random
 import statistics
 from typing import Any
 
-from meridian_table.bench.table import percentile, plan_reference, timed_change, wait_idle
+from meridian_table.bench.table import (
+    SIM_MODE,
+    percentile,
+    plan_reference,
+    timed_change,
+    wait_idle,
+)
 from meridian_table.games.empire.drawing import SENSED_VERBS, occupancy
 from meridian_table.games.empire.engine import Game
 from meridian_table.table.runner import RunningTable, TableSetup, open_table
@@ -96,7 +102,8 @@ def run(options: dict[str, Any]) -> dict[str, Any]:
         games += 1
         setup = TableSetup(game="empire", board="sim", profile="empire-in-space",
                            players=("Ann", "Bob", "Cy"), options={"seed": SEED + games},
-                           db=":memory:", settle_s=0.0)
+                           db=":memory:", settle_s=0.0,
+                           sim_mode=str(options.get("sim_mode") or SIM_MODE))
         with open_table(setup) as table:
             if not table.wait_ready(30):
                 raise RuntimeError("the virtual board did not connect within 30 s")
@@ -111,6 +118,7 @@ def run(options: dict[str, Any]) -> dict[str, Any]:
     return {
         "game": "empire",
         "profile": "empire-in-space",
+        "firmware": str(options.get("sim_mode") or SIM_MODE),
         "changes": len(samples),
         "no_new_frame": missing,
         "games": games,
