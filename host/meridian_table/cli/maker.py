@@ -71,7 +71,9 @@ def _load(name: str) -> Profile:
 
 
 def _console() -> Console:
-    return Console(highlight=False)
+    # soft_wrap: a message is printed whole and the terminal wraps it, so a long path
+    # (`wrote ...`, `FAIL ...`) is never folded inside its name.
+    return Console(highlight=False, soft_wrap=True)
 
 
 # -- profile list / check / show ----------------------------------------------------------
@@ -126,14 +128,12 @@ def _profile_group(group: click.Group) -> None:
                 p = load_profile(name)
             except ProfileError as exc:
                 failed += 1
-                # soft_wrap: a long path is printed whole, never folded inside the name
-                console.print(f"[red]FAIL[/red] {exc}", soft_wrap=True)
+                console.print(f"[red]FAIL[/red] {exc}")
                 more = all_problems(name)[1:] if exc.key != "(name)" else []
                 if more:
                     console.print(f"     and {len(more)} more problem(s):")
                 for problem in more:
-                    console.print(f"     {problem.key}: {problem.problem}; {problem.fix}",
-                                  soft_wrap=True)
+                    console.print(f"     {problem.key}: {problem.problem}; {problem.fix}")
                 continue
             console.print(
                 f"[green]ok[/green]   {p.name}: {len(p.sites)} sites, {len(p.buttons)} buttons, "

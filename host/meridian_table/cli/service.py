@@ -22,6 +22,7 @@ import urllib.request
 from pathlib import Path
 
 import click
+import psutil
 
 from meridian_table.games import registry
 from meridian_table.service import install, units
@@ -261,15 +262,21 @@ def register(group: click.Group) -> None:
 
 
 def _run_lowered(command: list[str], niceness: int) -> int:
-    """Run ``command`` at ``niceness`` (the browser must never delay the board's answer)."""
-    if sys.platform == "win32":
-        flags = subprocess.BELOW_NORMAL_PRIORITY_CLASS if niceness > 0 else 0
-        return subprocess.call(command, creationflags=flags)
+    """Run ``command`` at ``niceness`` (the browser must never delay the board's answer).
 
-    def lower() -> None:  # in the child, before the browser starts (its helpers inherit it)
-        os.nice(niceness)
-
-    return subprocess.call(command, preexec_fn=lower)
+    This process lowers itself first and the browser inherits it (POSIX niceness; on
+    Windows a below-normal priority class, which children inherit too): the kiosk command
+    does nothing but wait for its browser."""
+    if niceness > 0:
+        try:
+            me = psutil.Process()
+            if hasattr(psutil, "BELOW_NORMAL_PRIORITY_CLASS"):  # Windows
+                me.nice(psutil.BELOW_NORMAL_PRIORITY_CLASS)
+            else:
+                me.nice(max(me.nice(), niceness))
+        except (psutil.Error, OSError) as exc:  # a sandbox may refuse: the browser still runs
+            click.echo(f"the browser keeps normal priority: {exc}", err=True)
+    return subprocess.call(command)
 
 
 def _find_browser() -> str | None:
