@@ -63,8 +63,9 @@ def test_monitor_command_watches_a_virtual_board() -> None:
 class _LateLink:
     """A link whose board answers ``delay`` seconds after start (a busy host)."""
 
-    def __init__(self, delay: float) -> None:
+    def __init__(self, delay: float, answer: str = "connected") -> None:
         self.delay = delay
+        self.answer = answer
         self.started = 0.0
         self.seen_connected = False
         self.listeners: list[Callable[[object], None]] = []
@@ -83,10 +84,10 @@ class _LateLink:
         if time.monotonic() - self.started < self.delay:
             return "connecting"
         if not self.seen_connected:
-            self.seen_connected = True
+            self.seen_connected = self.answer == "connected"
             for listener in self.listeners:
-                listener(LinkState("connected", "late-board"))
-        return "connected"
+                listener(LinkState(self.answer, "late-board"))  # type: ignore[arg-type]
+        return "connected" if self.seen_connected else "searching"
 
     def request_stats(self) -> None:
         pass
@@ -107,6 +108,17 @@ def test_a_timed_monitor_counts_its_duration_from_the_connection() -> None:
                         duration=0.1, stats_every=0, stop=threading.Event())
     assert stats == {"connected": True}
     assert "LINK connected late-board" in out.getvalue()
+
+
+def test_a_timed_monitor_with_no_board_there_ends_after_its_duration() -> None:
+    # "no board found" is an answer too: the watch ends `duration` after it, not after
+    # the whole grace.
+    link = _LateLink(delay=0.0, answer="searching")
+    started = time.monotonic()
+    stats = run_monitor(cast(Link, link), Monitor(Console(file=io.StringIO())),
+                        duration=0.1, stats_every=0, stop=threading.Event(), connect_grace=600)
+    assert stats == {"connected": False}
+    assert time.monotonic() - started < 300  # long before the grace
 
 
 def test_a_timed_monitor_gives_up_waiting_for_a_board_after_its_grace() -> None:

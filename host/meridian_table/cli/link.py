@@ -160,11 +160,20 @@ def run_monitor(link: Link, monitor: Monitor, *, duration: float | None,
                 connect_grace: float = CONNECT_GRACE_S) -> dict[str, Any]:
     """Watch ``link`` until ``stop`` is set or ``duration`` passes; returns the last stats.
 
-    ``duration`` counts from the moment the board is connected (a busy host may take
-    seconds to open it), or from ``connect_grace`` seconds after the start when it never
-    connects, so a timed watch always covers ``duration`` seconds of a connected board.
+    ``duration`` counts from the link's first answer: the board connected (a busy host
+    may take seconds to open it), or no board there (a lookup that found none, a port that
+    would not open); at the latest from ``connect_grace`` seconds after the start. So a
+    timed watch of a board covers ``duration`` seconds of it connected, and a watch with
+    nothing plugged in still ends after ``duration``.
     """
+    answered = threading.Event()
+
+    def first_answer(event: object) -> None:
+        if isinstance(event, LinkState):  # the link says nothing until it has an answer
+            answered.set()
+
     link.subscribe(monitor.event)
+    link.subscribe(first_answer)
     link.tap(monitor.frame)
     link.start()
     started = time.monotonic()
@@ -173,7 +182,8 @@ def run_monitor(link: Link, monitor: Monitor, *, duration: float | None,
     while not stop.is_set():
         now = time.monotonic()
         if deadline is None and duration is not None and (
-                link.state == "connected" or now >= started + connect_grace):
+                answered.is_set() or link.state == "connected"
+                or now >= started + connect_grace):
             deadline = now + duration
         if deadline is not None and now >= deadline:
             break
