@@ -40,8 +40,12 @@ checks: $(STAMP)
 	$(BIN)/python tools/mpycheck.py
 	$(BIN)/python tools/mptest.py
 
-# The pytest stages, one after the other, each over XDIST workers.
+# The pytest stages, one after the other, each over XDIST workers. The sources are compiled
+# first: the hundreds of `meridian-table` processes the tests start then load bytecode
+# even where PYTHONDONTWRITEBYTECODE keeps Python from caching it (each would otherwise
+# compile some 300 modules on start).
 test-stages: $(STAMP) $(AXE)
+	$(BIN)/python -m compileall -q -j 0 host firmware tests tools > /dev/null
 	$(PYTEST) $(XDIST) -m "not browser and not wheel"
 	$(PYTEST) $(XDIST) -m browser
 	$(MAKE) --no-print-directory portable

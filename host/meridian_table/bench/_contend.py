@@ -31,6 +31,7 @@ BUSY = "while True: pass"
 BOT_GAME = "kato"
 BOT_LEVEL = 5
 BOT_BUDGET_S = 1.0
+BOT_START_TIMEOUT_S = 60.0
 
 # The figures compared idle against contended, per bench, and the targets under load.
 CONTENDED: dict[str, tuple[str, ...]] = {
@@ -53,6 +54,7 @@ class _Thinker:
         self.thoughts = 0
         self.error: str | None = None
         self._stop = threading.Event()
+        self.thinking = threading.Event()  # set once the worker has chosen a first move
         self._thread = threading.Thread(target=self._run, name="contend-bot", daemon=True)
 
     def _run(self) -> None:
@@ -70,6 +72,7 @@ class _Thinker:
                     action = policy.choose(engine.clone(), BOT_BUDGET_S, self._stop)
                     engine.play(action)
                     self.thoughts += 1
+                    self.thinking.set()
         except Exception as exc:  # reported in the figures: the load was lighter than said
             if not self._stop.is_set():
                 self.error = f"{type(exc).__name__}: {exc}"
@@ -91,6 +94,9 @@ def contention(cores: int | None = None) -> Iterator[dict[str, Any]]:
     busy = [subprocess.Popen([sys.executable, "-c", BUSY]) for _ in range(count)]
     thinker = _Thinker()
     thinker.start()
+    # The measurement starts once the bot's worker is up and thinking (its start-up, a
+    # spawned interpreter importing the engine, is not the load a game has).
+    thinker.thinking.wait(BOT_START_TIMEOUT_S)
     report: dict[str, Any] = {"busy_processes": count, "bot": f"{BOT_GAME} level {BOT_LEVEL}",
                               "bot_budget_s": BOT_BUDGET_S}
     started = time.monotonic()
@@ -109,10 +115,10 @@ def contention(cores: int | None = None) -> Iterator[dict[str, Any]]:
 
 
 def run_contended(name: str, run: Callable[[dict[str, Any]], dict[str, Any]],
-                  options: dict[str, Any]) -> dict[str, Any]:
-    """``run`` idle, then under ``contention()``; the figures side by side."""
+                  options: dict[str, Any], cores: int | None = None) -> dict[str, Any]:
+    """``run`` idle, then under ``contention(cores)``; the figures side by side."""
     idle = run(dict(options))
-    with contention() as load:
+    with contention(cores) as load:
         contended = run(dict(options))
     out: dict[str, Any] = {"idle": idle, "contended": contended, "contention": load}
     for key in CONTENDED.get(name, ()):
