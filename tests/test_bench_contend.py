@@ -9,12 +9,13 @@ from click.testing import CliRunner
 
 from meridian_table.bench._contend import CONTEND_TARGETS, run_contended
 from meridian_table.cli.main import main
+from meridian_table.service import units
 
 
-def _busy_children() -> int:
-    me = psutil.Process()
-    return sum(1 for child in me.children(recursive=True)
-               if child.is_running() and "while True: pass" in " ".join(child.cmdline()))
+def _busy_children() -> list[int]:
+    """The niceness of each busy process beside us."""
+    return [child.nice() for child in psutil.Process().children(recursive=True)
+            if child.is_running() and "while True: pass" in " ".join(child.cmdline())]
 
 
 def test_the_contended_run_has_busy_processes_and_a_bot_thinking_beside_it() -> None:
@@ -25,7 +26,9 @@ def test_the_contended_run_has_busy_processes_and_a_bot_thinking_beside_it() -> 
         return {"switch_to_led_ms_p50": 5.0, "switch_to_led_ms_p99": 8.0 + len(seen)}
 
     figures = run_contended("table", bench, {"quick": True}, cores=1)
-    assert [s["busy"] for s in seen] == [0, 1]  # idle first, then one busy process a core
+    # idle first, then one busy process a core, then the same lowered as the kiosk is
+    mine = psutil.Process().nice()
+    assert [s["busy"] for s in seen] == [[], [mine], [max(mine, units.KIOSK_NICE)]]
     assert all(s["quick"] for s in seen)
     load = figures["contention"]
     assert load["busy_processes"] == 1 and load["bot_moves_chosen"] >= 1, load
@@ -33,8 +36,10 @@ def test_the_contended_run_has_busy_processes_and_a_bot_thinking_beside_it() -> 
     assert figures["switch_to_led_ms_p99_idle"] == 9.0
     assert figures["switch_to_led_ms_p99_contended"] == 10.0
     assert figures["switch_to_led_ms_p99_contended_over_idle"] == 1.11
+    assert figures["switch_to_led_ms_p99_kiosk_lowered"] == 11.0
+    assert figures["contention_kiosk_lowered"]["busy_nice"] == units.KIOSK_NICE
     assert figures["idle"]["switch_to_led_ms_p50"] == figures["contended"]["switch_to_led_ms_p50"]
-    assert _busy_children() == 0  # stopped when the run ends
+    assert _busy_children() == []  # stopped when the run ends
 
 
 def test_every_contended_target_names_a_side_by_side_figure() -> None:

@@ -7,10 +7,12 @@ bot thinking. ``contention()`` loads this machine the same way, for the length o
 - a level-5 Kato bot thinking without pause, exactly as the table runs it (``bots.worker``:
   a process of its own, at the worker's lowered priority).
 
-``run_contended`` runs a bench once idle and once under that load, in the same run, and
-lays the figures side by side: ``idle`` and ``contended`` hold each run's figures, and the
-headline figures of ``CONTENDED`` are repeated at the top as ``NAME_idle`` and
-``NAME_contended``, judged against ``CONTEND_TARGETS``.
+``run_contended`` runs a bench idle, under that load, and under it with the busy processes
+lowered as the installed kiosk lowers its browser, all in the same run, and lays the
+figures side by side: ``idle``, ``contended`` and ``contended_kiosk_lowered`` hold each
+run's figures, and the headline figures of ``CONTENDED`` are repeated at the top as
+``NAME_idle``, ``NAME_contended`` and ``NAME_kiosk_lowered``; the targets
+(``CONTEND_TARGETS``) judge the contended run, with the busy processes at normal priority.
 """
 
 from __future__ import annotations
@@ -28,6 +30,16 @@ from typing import Any
 LOGGER = logging.getLogger(__name__)
 
 BUSY = "while True: pass"
+
+
+def _busy(niceness: int) -> str:
+    """A busy loop at ``niceness`` (psutil: POSIX nice, or below normal on Windows)."""
+    if niceness <= 0:
+        return BUSY
+    return ("import psutil\n"
+            "me = psutil.Process()\n"
+            "me.nice(psutil.BELOW_NORMAL_PRIORITY_CLASS if hasattr(psutil, "
+            f"'BELOW_NORMAL_PRIORITY_CLASS') else {niceness})\n" + BUSY)
 BOT_GAME = "kato"
 BOT_LEVEL = 5
 BOT_BUDGET_S = 1.0
@@ -87,17 +99,19 @@ class _Thinker:
 
 
 @contextlib.contextmanager
-def contention(cores: int | None = None) -> Iterator[dict[str, Any]]:
+def contention(cores: int | None = None, busy_nice: int = 0) -> Iterator[dict[str, Any]]:
     """Load the machine as a player's host (see the module docstring) while inside; the
-    yielded dict is filled with what the load did when the block ends."""
+    yielded dict is filled with what the load did when the block ends. ``busy_nice``
+    lowers the busy processes as ``meridian-table kiosk`` lowers the browser."""
     count = cores if cores is not None else (os.cpu_count() or 1)
-    busy = [subprocess.Popen([sys.executable, "-c", BUSY]) for _ in range(count)]
+    busy = [subprocess.Popen([sys.executable, "-c", _busy(busy_nice)]) for _ in range(count)]
     thinker = _Thinker()
     thinker.start()
     # The measurement starts once the bot's worker is up and thinking (its start-up, a
     # spawned interpreter importing the engine, is not the load a game has).
     thinker.thinking.wait(BOT_START_TIMEOUT_S)
-    report: dict[str, Any] = {"busy_processes": count, "bot": f"{BOT_GAME} level {BOT_LEVEL}",
+    report: dict[str, Any] = {"busy_processes": count, "busy_nice": busy_nice,
+                              "bot": f"{BOT_GAME} level {BOT_LEVEL}",
                               "bot_budget_s": BOT_BUDGET_S}
     started = time.monotonic()
     try:
@@ -116,18 +130,27 @@ def contention(cores: int | None = None) -> Iterator[dict[str, Any]]:
 
 def run_contended(name: str, run: Callable[[dict[str, Any]], dict[str, Any]],
                   options: dict[str, Any], cores: int | None = None) -> dict[str, Any]:
-    """``run`` idle, then under ``contention(cores)``; the figures side by side."""
+    """``run`` idle, then under ``contention(cores)`` (the busy processes at normal
+    priority: the targets), then with them lowered as ``meridian-table kiosk`` lowers the
+    browser (what install-service's set-up buys); the figures side by side."""
+    from meridian_table.service.units import KIOSK_NICE
+
     idle = run(dict(options))
     with contention(cores) as load:
         contended = run(dict(options))
-    out: dict[str, Any] = {"idle": idle, "contended": contended, "contention": load}
+    with contention(cores, busy_nice=KIOSK_NICE) as lowered_load:
+        lowered = run(dict(options))
+    out: dict[str, Any] = {"idle": idle, "contended": contended,
+                           "contended_kiosk_lowered": lowered, "contention": load,
+                           "contention_kiosk_lowered": lowered_load}
     for key in CONTENDED.get(name, ()):
         out[f"{key}_idle"] = idle.get(key)
-        out[f"{key}_contended"] = contended.get(key)
-        if isinstance(idle.get(key), (int, float)) and idle.get(key):
-            value = contended.get(key)
-            if isinstance(value, (int, float)):
-                out[f"{key}_contended_over_idle"] = round(value / idle[key], 2)
+        for label, figures in (("contended", contended), ("kiosk_lowered", lowered)):
+            out[f"{key}_{label}"] = figures.get(key)
+            value = figures.get(key)
+            if isinstance(idle.get(key), (int, float)) and idle.get(key) and isinstance(
+                    value, (int, float)):
+                out[f"{key}_{label}_over_idle"] = round(value / idle[key], 2)
     return out
 
 
