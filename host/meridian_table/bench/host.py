@@ -346,7 +346,7 @@ def _measure(figures: dict[str, Any], moves: int, idle_s: float) -> None:
         ref_start, ref_rss = _reference_start()
         command = [*_command(), "play", "kato", "--board", "sim", "--port", "0",
                    "--settle-ms", "0", "--db", str(Path(tmp) / "games.sqlite3")]
-        figures["help_s"] = round(_help_start(), 3)
+        figures["help_s"] = round(_help_start(3 if moves == QUICK_MOVES else 5), 3)
         started = time.perf_counter()
         proc, page, _lines = _start_table(command, env, started)
         try:
