@@ -84,10 +84,10 @@ pytest: $(STAMP) $(AXE)
 # As on Windows, where there is no pty: the virtual-board, table, web and CLI tests again
 # with the virtual board behind a loopback socket (socket://), plus the portability check
 # (tests/test_portability.py; docs/LINK.md).
-# Each game's table-side tests (its adapter on the board, headless and virtual games, crashes)
-# are found by name in tests/games/<id>/, so a new game's are re-run too.
-GAME_TABLE_TESTS := $(wildcard $(foreach kind,adapter virtual headless headless_bots crash warning,tests/games/*/test_*_$(kind).py))
-PORTABLE_TESTS := tests/test_portability.py tests/sim tests/table tests/web tests/cli tests/service $(GAME_TABLE_TESTS)
+# Each game's board tests live in its own tests/games/<id>/ (adapter, virtual board, headless).
+PORTABLE_TESTS := tests/test_portability.py tests/sim tests/table tests/web tests/cli tests/service \
+	$(wildcard tests/games/*/test_*_adapter.py tests/games/*/test_*_virtual.py \
+	           tests/games/*/test_*_headless*.py tests/games/*/test_*_crash.py tests/games/*/test_*_warning.py)
 portable: $(STAMP)
 	MERIDIAN_TABLE_SIM_TRANSPORT=socket $(PYTEST) $(XDIST) -m "not browser and not wheel" $(PORTABLE_TESTS)
 
