@@ -27,7 +27,7 @@ PYTEST := $(BIN)/python -m pytest
 
 test: $(STAMP) $(AXE)
 	@start=$$(date +%s); \
-	$(MAKE) --no-print-directory -j2 --output-sync=line checks test-stages; status=$$?; \
+	$(MAKE) --no-print-directory -j2 checks test-stages; status=$$?; \
 	end=$$(date +%s); \
 	echo "make test: $$((end - start)) s wall time ($$(( (end - start) / 60 )) min $$(( (end - start) % 60 )) s), exit $$status"; \
 	exit $$status
