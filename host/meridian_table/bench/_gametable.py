@@ -18,7 +18,13 @@ import random
 import statistics
 from typing import Any
 
-from meridian_table.bench.table import percentile, plan_reference, timed_change, wait_idle
+from meridian_table.bench.table import (
+    SIM_MODE,
+    percentile,
+    plan_reference,
+    timed_change,
+    wait_idle,
+)
 from meridian_table.games import registry
 from meridian_table.games.contract import TableDriver
 from meridian_table.table.runner import RunningTable, TableSetup, open_table
@@ -84,7 +90,8 @@ def run(game: str, options: dict[str, Any]) -> dict[str, Any]:
         games += 1
         setup = TableSetup(game=game, board="sim", profile=driver.profile,
                            players=driver.players, options=dict(driver.options(SEED + games)),
-                           db=":memory:", settle_s=0.0)
+                           db=":memory:", settle_s=0.0,
+                           sim_mode=str(options.get("sim_mode") or SIM_MODE))
         with open_table(setup) as table:
             if not table.wait_ready(30):
                 raise RuntimeError("the virtual board did not connect within 30 s")
@@ -99,6 +106,7 @@ def run(game: str, options: dict[str, Any]) -> dict[str, Any]:
     return {
         "game": game,
         "profile": driver.profile,
+        "firmware": str(options.get("sim_mode") or SIM_MODE),
         "changes": len(samples),
         "no_new_frame": missing,
         "games": games,

@@ -154,6 +154,9 @@ def run(options: dict[str, Any]) -> dict[str, Any]:
     out["misreads"] = sum(g["adaptive"]["misreads"] for g in out["games"].values())
     out["misreads_fixed_window"] = sum(g["fixed_300ms"]["misreads"]
                                        for g in out["games"].values())
+    out["live_misreads"] = sum(g["adaptive"]["live_misreads"] for g in out["games"].values())
+    for game, g in out["games"].items():
+        out[f"commit_ms_p99_{game}"] = g["adaptive"]["commit_ms_p99"]
     out["median_commit_ms"] = {
         game: g["adaptive"]["commit_ms_p50"] for game, g in out["games"].items()}
     return out

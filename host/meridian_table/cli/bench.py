@@ -182,7 +182,11 @@ def register(group: click.Group) -> None:
     @click.argument("name")
     @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
     @click.option("--quick", is_flag=True, help="Fewer iterations (for smoke tests).")
-    def bench(name: str, as_json: bool, quick: bool) -> None:
+    @click.option("--contend", is_flag=True,
+                  help="Run idle, then with one busy process per core and a level-5 bot "
+                       "thinking (a player's host with its kiosk browser); figures side by "
+                       "side.")
+    def bench(name: str, as_json: bool, quick: bool, contend: bool) -> None:
         """Run benchmark NAME (or `all`) and print its figures."""
         benches = _benches()
         if name == "all":
@@ -198,7 +202,14 @@ def register(group: click.Group) -> None:
         for key in chosen:
             run, targets = benches[key]
             try:
-                figures = run({"quick": quick})
+                if contend:
+                    from meridian_table.bench._contend import CONTEND_TARGETS, run_contended
+
+                    figures = run_contended(key, run, {"quick": quick})
+                    targets = {**{f"{k}_idle": t for k, t in targets.items()},
+                               **CONTEND_TARGETS.get(key, {})}
+                else:
+                    figures = run({"quick": quick})
             except (ValueError, RuntimeError, OSError) as exc:
                 # A bad setting (an environment variable, a missing game) or a machine
                 # that cannot run it: said in a line, not a traceback.

@@ -37,6 +37,7 @@ from typing import IO, Any
 import click
 
 from meridian_table.cli.club import club_replication, remote_side
+from meridian_table.club import REMOTE, REMOTE_WAITING
 from meridian_table.games import registry
 from meridian_table.games.contract import GameSpec, OptionError, OptionSpec, parse_options
 from meridian_table.games.params import PagePort
@@ -236,8 +237,17 @@ def settle_board(table: RunningTable, timeout: float = SETTLE_TIMEOUT_S,
 
 
 def _thinking(state: PageState) -> bool:
+    """An automaton is still choosing: a local one until its budget ends; a player at
+    another table of the club only until it has read the club and waits for that table's
+    move (which may take minutes: not waited for)."""
     working = state.get("automaton")
-    return isinstance(working, dict) and working.get("status") == "thinking"
+    if not (isinstance(working, dict) and working.get("status") == "thinking"):
+        return False
+    if working.get("automaton") != REMOTE:
+        return True
+    link = state.get("link")
+    stats = link.get("stats") if isinstance(link, dict) else None
+    return not (isinstance(stats, dict) and stats.get("remote_player") == REMOTE_WAITING)
 
 
 def _headless_command(table: RunningTable, verb: str, args: list[str]) -> dict[str, Any]:

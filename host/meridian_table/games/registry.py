@@ -9,9 +9,12 @@ import logging
 import threading
 from collections.abc import Mapping
 from importlib.metadata import EntryPoint, entry_points
+from typing import TYPE_CHECKING
 
-from meridian_table.games.board import Adapter
 from meridian_table.games.contract import GameSpec, Options
+
+if TYPE_CHECKING:  # the board half is imported by a game's adapter, when a game is played
+    from meridian_table.games.board import Adapter
 
 LOGGER = logging.getLogger(__name__)
 

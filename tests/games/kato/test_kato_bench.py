@@ -15,9 +15,10 @@ def test_quick_bench_reports_every_figure() -> None:
     figures = bench.run({"quick": True})
     for key in ("plies_per_s", "analysis_us_p50", "analysis_us_p99", "reference_plies_per_s"):
         assert figures[key] > 0
-    # The bench divides its unrounded rates: the rounded ones may differ in the last digit.
-    assert figures["speedup"] == pytest.approx(
-        figures["plies_per_s"] / figures["reference_plies_per_s"], abs=0.11)
+    # speedup is the ratio of the unrounded rates: the rounded figures agree within rounding
+    # (542156 / 1972 = 274.93 printed beside a speedup of 275.0 was a fair result).
+    ratio = figures["plies_per_s"] / figures["reference_plies_per_s"]
+    assert figures["speedup"] == pytest.approx(ratio, abs=0.1)
     # The rounds split the same games: the overall rate lies within their range.
     rounds = figures["plies_per_s_rounds"]
     assert len(rounds) >= 2

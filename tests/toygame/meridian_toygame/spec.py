@@ -5,9 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from importlib.resources import files
 from pathlib import Path
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
-from meridian_table.games.board import Adapter
 from meridian_table.games.contract import (
     BoardSpec,
     Engine,
@@ -18,8 +17,10 @@ from meridian_table.games.contract import (
     SeatLook,
 )
 from meridian_table.games.records import plain_records
-from meridian_toygame.adapter import ToyAdapter
 from meridian_toygame.engine import CELLS, ToyGame
+
+if TYPE_CHECKING:  # the adapter (and the table it needs) only when a game is played
+    from meridian_table.games.board import Adapter
 
 #: The board profiles this package ships (found by name: ``play toy --profile toy-9``).
 BOARDS = Path(str(files("meridian_toygame") / "boards"))
@@ -33,6 +34,8 @@ def _new_game(options: Options, seed: int | None) -> Engine:
 
 def _adapter(options: Options, settings: Options, variant: Mapping[str, object]) -> Adapter:
     del settings, variant
+    from meridian_toygame.adapter import ToyAdapter
+
     return ToyAdapter(str(options.get("marks") or "XO"))
 
 

@@ -32,16 +32,18 @@ from meridian_table.games.contract import (
     SiteChange,
     TableDriver,
 )
-from meridian_table.games.empire import board, record
+from meridian_table.games.empire import board
 from meridian_table.games.empire.data_files import DataError
-from meridian_table.games.empire.engine import Game, new_game
 from meridian_table.games.empire.files import SHIPPED_CARDS, SHIPPED_MAPS, load_pair
 from meridian_table.games.empire.rules import MODES
 
+# The engine and records are imported when first used: the registry (and
+# `meridian-table --help`) reads this spec without them.
 if TYPE_CHECKING:
     import click
 
     from meridian_table.games.board import Adapter
+    from meridian_table.games.empire.engine import Game
 
 
 OPTIONS = (
@@ -77,6 +79,8 @@ def _names(options: Options) -> list[str] | int:
 
 
 def _new_game(options: Options, seed: int | None) -> Engine:
+    from meridian_table.games.empire.engine import new_game
+
     given = options.get("seed")
     return new_game(
         players=_names(options),
@@ -94,7 +98,7 @@ def _adapter(options: Options, settings: Options, variant: Mapping[str, object])
     """The game on a sensing board; the board map's sites must all be on the profile."""
     from meridian_table.games.empire.adapter import EmpireAdapter
 
-    game = cast(Game, _new_game(options, None))
+    game = cast("Game", _new_game(options, None))
     if variant:
         on_board = set(board.expected_sites(variant))
         missing = [site for site in [*game.board.quadrants, *game.board.bodies]
@@ -133,17 +137,21 @@ def _prepare(options: dict[str, OptionValue]) -> dict[str, OptionValue]:
 
 
 def _export(engine: Engine, headers: Mapping[str, str]) -> str:
-    return record.export(cast(Game, engine), headers)
+    from meridian_table.games.empire import record
+
+    return record.export(cast("Game", engine), headers)
 
 
 def _parse(text: str) -> tuple[dict[str, str], Engine]:
+    from meridian_table.games.empire import record
+
     return record.parse(text)
 
 
 def _diagram(engine: Engine) -> str:
     from meridian_table.games.empire.render import text_diagram
 
-    return text_diagram(cast(Game, engine))
+    return text_diagram(cast("Game", engine))
 
 
 def _bench(options: dict[str, Any]) -> dict[str, Any]:
