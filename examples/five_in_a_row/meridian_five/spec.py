@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
-from meridian_five.adapter import FiveAdapter
 from meridian_five.board import SIZES, points
 from meridian_five.engine import FiveInARow
-from meridian_table.games.board import Adapter
 from meridian_table.games.contract import (
     BoardSpec,
     Engine,
@@ -19,6 +18,9 @@ from meridian_table.games.contract import (
     VariantError,
 )
 from meridian_table.games.records import plain_records
+
+if TYPE_CHECKING:  # the adapter (and the board half it needs) only when a game is played
+    from meridian_table.games.board import Adapter
 
 OPTIONS = (
     OptionSpec("size", int, None, "Board size: 5 (80 points), 6 (114) or 7 (154); the "
@@ -40,6 +42,8 @@ def new_game(options: Options, seed: int | None) -> Engine:
 
 def adapter(options: Options, settings: Options, variant: Mapping[str, object]) -> Adapter:
     del settings
+    from meridian_five.adapter import FiveAdapter
+
     return FiveAdapter(_size(options, variant))
 
 

@@ -28,7 +28,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from meridian_table.games.board import Adapter
 from meridian_table.games.rules import (
     DEFAULT_LEVEL,
     LEVELS,
@@ -51,6 +50,8 @@ from meridian_table.games.search import SEARCH_BOT
 
 if TYPE_CHECKING:
     import click
+
+    from meridian_table.games.board import Adapter
 
 # --- options ------------------------------------------------------------------------------
 
