@@ -41,7 +41,7 @@ def _check(err: ProfileError, key: str, *fragments: str) -> None:
 
 def test_unknown_game(tmp_path: Path) -> None:
     err = _error(tmp_path, lambda d: d.update(game="chess"))
-    _check(err, "game", '"chess" is not a game', "use one of colovini, empire, kato")
+    _check(err, "game", '"chess" is not a game', "use one of colovini, empire, ", "kato")
 
 
 def test_bad_kato_size(tmp_path: Path) -> None:
