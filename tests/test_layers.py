@@ -244,3 +244,27 @@ def test_shared_code_names_no_game() -> None:
                 if game in lowered:
                     found.append(f"{name}:{getattr(node, 'lineno', '?')}: {text[:60]!r}")
     assert found == []
+
+
+#: Games in their own packages (the template and the tests' toy): they stand on the
+#: contract like the shipped games and import nothing of the platform above it.
+OUTSIDE_GAMES = (ROOT.parents[1] / "examples" / "five_in_a_row" / "meridian_five",
+                 ROOT.parents[1] / "tests" / "toygame" / "meridian_toygame")
+
+
+@pytest.mark.parametrize("package", OUTSIDE_GAMES, ids=lambda p: p.name)
+def test_a_game_in_its_own_package_imports_only_the_bottom_layer(package: Path) -> None:
+    allowed = LAYERS[0]
+    found = []
+    for path in sorted(package.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0:
+                names = [node.module or ""]
+            else:
+                continue
+            for name in names:
+                if name.startswith("meridian_table") and _package(name) not in allowed:
+                    found.append(f"{path.name} imports {name}")
+    assert found == []
