@@ -157,7 +157,7 @@ class EmpireAdapter(Adapter):
         return self.colours[seat][0].upper() if self.colours[seat] != SCELROTIA_SEAT else "S"
 
     def board_json(self) -> dict[str, Any]:
-        out = super().board_json()
+        out: dict[str, Any] = super().board_json()
         out.pop("map_text", None)  # the log's copies of the data files; not for the page
         out.pop("cards_text", None)
         state = self._engine.state
