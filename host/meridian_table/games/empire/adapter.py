@@ -49,6 +49,7 @@ from meridian_table.games.empire.ledger import (
     ledger,
     reason_words,
     scelrotia_words,
+    scores,
     seat_name,
     thing,
     words,
@@ -465,13 +466,13 @@ class EmpireAdapter(Adapter):
                 message = _("Final round ({trigger}; order {order}): ").format(
                     trigger=reason_words(self._engine, state.trigger, self._labels),
                     order=order) + message
-                lights.update(self._still_to_play())
+                lights.update(still_to_play(self._engine, self.colours))
             if self._focus == "attack":
                 for target in sorted(self._targets()):
                     lights[target] = TARGET
             elif self._focus == "presence" or (self._history and
                                                self._history[-1].notation == "end"):
-                lights.update(self._presence_lights())
+                lights.update(presence_lights(self._engine, self.colours))
         elif turn.phase == "scelrotia":
             message = _("The Scelrotia's turn")
         else:
@@ -495,18 +496,6 @@ class EmpireAdapter(Adapter):
             lights[prior] = flash(LED_COLOURS[colour])
         return View(PLAY, message, lights, legal_sites, question, colour)
 
-    def _still_to_play(self) -> dict[str, Light]:
-        """The final round's order on the board: the ships of the players still to play
-        after the mover glow faintly in their colours."""
-        state = self._engine.state
-        lights: dict[str, Light] = {}
-        for seat in state.order[state.position + 1:]:
-            colour = LED_COLOURS[self.colours[seat]]
-            for ship in state.ships.values():
-                if ship.owner == seat and ship.colonies:
-                    lights.setdefault(ship.quadrant, Light(dim(colour, 16), SOLID))
-        return lights
-
     def _sites_of(self, seat: int) -> set[str]:
         state = self._engine.state
         return ({s.quadrant for s in state.ships.values() if s.owner == seat}
@@ -526,18 +515,6 @@ class EmpireAdapter(Adapter):
                 if where is not None:
                     out.add(where)
         return out
-
-    def _presence_lights(self) -> dict[str, Light]:
-        """Each sector's quadrants in the colour of the players present there (the first
-        of them when several are)."""
-        read = self._engine.read
-        lights: dict[str, Light] = {}
-        for seat in range(len(self._engine.players)):
-            colour = LED_COLOURS[self.colours[seat]]
-            for sector in read.presence(seat):
-                for q in range(1, 5):
-                    lights.setdefault(f"S{sector}Q{q}", Light(dim(colour, 4), SOLID))
-        return lights
 
     def describe(self, action: str) -> str:
         if action == "scelrotia":
@@ -681,35 +658,35 @@ class EmpireAdapter(Adapter):
                 "scores": self.scores()}
 
     def scores(self) -> dict[str, Any]:
-        """Per seat: in the infection modes the victory tokens kept (the book's score,
-        shared by the players) and colonies; in the standard game the waypoints, then
-        the tie-breakers in their order."""
-        game = self._engine
-        read = game.read
-        out: dict[str, Any] = {}
-        for seat, colour in enumerate(self.colours):
-            if not read.is_human(seat):
-                out[colour] = {"total": read.colonies(seat), "breakdown": [
-                    {"label": _("colonies"), "value": read.colonies(seat)}]}
-                continue
-            info = game.state.seats[seat]
-            if read.infection:
-                out[colour] = {"total": game.state.tokens, "breakdown": [
-                    {"label": _("victory tokens kept"), "value": game.state.tokens},
-                    {"label": _("colonies"), "value": read.colonies(seat)}]}
-                continue
-            out[colour] = {"total": read.waypoints(seat), "breakdown": [
-                {"label": _("waypoints"), "value": read.waypoints(seat)},
-                {"label": _("energy"), "value": info.energy},
-                {"label": _("cells"), "value": info.cells},
-                {"label": _("charges"), "value": info.charges},
-                {"label": _("sectors of presence"), "value": len(read.presence(seat))},
-                {"label": _("colonies"), "value": read.colonies(seat)},
-            ]}
-        return out
+        return scores(self._engine, self.colours)
 
     def seats(self) -> dict[str, int]:
         return {colour: index for index, colour in enumerate(self.colours)}
 
 
-__all__ = ["LED_COLOURS", "EmpireAdapter"]
+def still_to_play(game: Game, colours: tuple[str, ...]) -> dict[str, Light]:
+    """The final round's order on the board: the ships of the players still to play
+    after the mover glow faintly in their colours."""
+    state = game.state
+    lights: dict[str, Light] = {}
+    for seat in state.order[state.position + 1:]:
+        colour = LED_COLOURS[colours[seat]]
+        for ship in state.ships.values():
+            if ship.owner == seat and ship.colonies:
+                lights.setdefault(ship.quadrant, Light(dim(colour, 16), SOLID))
+    return lights
+
+
+def presence_lights(game: Game, colours: tuple[str, ...]) -> dict[str, Light]:
+    """Each sector's quadrants in the colour of the players present there (the first
+    of them when several are)."""
+    lights: dict[str, Light] = {}
+    for seat in range(len(game.players)):
+        colour = LED_COLOURS[colours[seat]]
+        for sector in game.read.presence(seat):
+            for q in range(1, 5):
+                lights.setdefault(f"S{sector}Q{q}", Light(dim(colour, 4), SOLID))
+    return lights
+
+
+__all__ = ["LED_COLOURS", "EmpireAdapter", "presence_lights", "still_to_play"]

@@ -467,6 +467,34 @@ def ledger(game: Game, colours: tuple[str, ...], history: list[str],
     }
 
 
+def scores(game: Game, colours: tuple[str, ...]) -> dict[str, Any]:
+    """Per seat: in the infection modes the victory tokens kept (the book's score,
+    shared by the players) and colonies; in the standard game the waypoints, then the
+    tie-breakers in their order."""
+    read = game.read
+    out: dict[str, Any] = {}
+    for seat, colour in enumerate(colours):
+        if not read.is_human(seat):
+            out[colour] = {"total": read.colonies(seat), "breakdown": [
+                {"label": _("colonies"), "value": read.colonies(seat)}]}
+            continue
+        info = game.state.seats[seat]
+        if read.infection:
+            out[colour] = {"total": game.state.tokens, "breakdown": [
+                {"label": _("victory tokens kept"), "value": game.state.tokens},
+                {"label": _("colonies"), "value": read.colonies(seat)}]}
+            continue
+        out[colour] = {"total": read.waypoints(seat), "breakdown": [
+            {"label": _("waypoints"), "value": read.waypoints(seat)},
+            {"label": _("energy"), "value": info.energy},
+            {"label": _("cells"), "value": info.cells},
+            {"label": _("charges"), "value": info.charges},
+            {"label": _("sectors of presence"), "value": len(read.presence(seat))},
+            {"label": _("colonies"), "value": read.colonies(seat)},
+        ]}
+    return out
+
+
 __all__ = ["DECIDE_S", "GROUPS", "cost", "costs", "damage_words", "default", "ledger",
-           "reason_words", "scelrotia_words", "seat_name", "split_words", "thing", "warning",
+           "reason_words", "scelrotia_words", "scores", "seat_name", "split_words", "thing", "warning",
            "words"]
