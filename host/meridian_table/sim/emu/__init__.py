@@ -332,6 +332,7 @@ class _EmuBackend:
             node_binary(), str(package_path(__package__ or "meridian_table.sim.emu", HARNESS)),
             "--rp2040js", str(find_rp2040js()), "--bootrom", str(bootrom), "--uf2", str(image),
             "--fs", str(self.fs_path), "--board", json.dumps(model, separators=(",", ":")),
+            *os.environ.get("MERIDIAN_EMU_ARGS", "").split(),
         ]
         self._stopping = False
         self._usb_up.clear()

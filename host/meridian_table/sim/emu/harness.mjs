@@ -333,31 +333,70 @@ if (nleds && ledPin != null) {
   });
 }
 
-// The PIO's own loop runs 1000 steps every event-loop turn while a state machine is
-// enabled, stalled or not. Park it while every enabled machine waits on an empty TX
-// FIFO, wake it when anything writes to the block (the CPU's put, the DMA).
-for (const pio of mcu.pio) {
-  const run = pio.run.bind(pio);
-  let parked = false;
-  const idle = () => pio.machines.every((m) => !m.enabled || (m.waiting && m.txFIFO.empty && (m.waitType === 5 || m.waitType === 3)));
-  pio.run = () => {
-    if (!pio.stopped && idle()) { parked = true; pio.runTimer = null; return; }
-    parked = false;
-    run();
-  };
-  const wake = () => { if (parked && !pio.stopped) { parked = false; run(); } };
+// PIO in emulated time. rp2040js runs each PIO block in its own setTimeout loop, 1000
+// steps a turn, out of step with the CPU, ignoring the clock divider and counting an
+// instruction's delay cycles without waiting them out. Here the run loop steps each
+// block itself, one step per divided clock cycle of emulated time (the divider of its
+// first enabled machine), and a machine sits out its instruction's delay cycles: a
+// WS2812 bit takes its 10 cycles at 8 MHz, 1.25 emulated microseconds, as on the chip.
+// A block whose enabled machines all wait on an empty TX FIFO is not stepped at all.
+const pioNanos = [0, 0];
+const pioActive = [false, false];
+for (const [i, pio] of mcu.pio.entries()) {
+  pio.run = () => { pioActive[i] = true; pioNanos[i] = clock.nanos; };
+  const stop = pio.stop.bind(pio);
+  pio.stop = () => { stop(); pioActive[i] = false; };
+  for (const m of pio.machines) {
+    const step = m.step.bind(m);
+    let delayLeft = 0;
+    m.step = () => {
+      if (!m.enabled) return;
+      if (delayLeft > 0) { delayLeft--; return; }
+      const c0 = m.cycles;
+      step();
+      const spent = m.cycles - c0;
+      if (spent > 1) delayLeft = spent - 1;
+    };
+    m.restartDelay = () => { delayLeft = 0; };
+  }
   const write = pio.writeUint32.bind(pio);
   pio.writeUint32 = (offset, value) => {
-    const ctrl = offset === 0; // CTRL: enabling/restarting machines
     write(offset, value);
-    if (ctrl && (value & 0xf0)) { ledSm = null; resetDecoder('restart'); }
-    wake();
+    if (offset === 0) { // CTRL: enabling/restarting machines
+      pioActive[i] = !pio.stopped;
+      pioNanos[i] = clock.nanos;
+      if (value & 0xf0) { ledSm = null; resetDecoder('restart'); }
+    }
   };
+}
+function pioStepNanos(pio) {
   for (const m of pio.machines) {
-    const wf = m.writeFIFO.bind(m);
-    m.writeFIFO = (v) => { wf(v); wake(); };
+    if (m.enabled) return (1e9 / 125e6) * Math.max(1, m.clockDivInt + m.clockDivFrac / 256);
+  }
+  return 8;
+}
+function pioIdle(pio) {
+  for (const m of pio.machines) {
+    if (m.enabled && !(m.waiting && m.txFIFO.empty && (m.waitType === 5 || m.waitType === 3))) return false;
+  }
+  return true;
+}
+function advancePio() {
+  for (let i = 0; i < 2; i++) {
+    if (!pioActive[i]) continue;
+    const pio = mcu.pio[i];
+    const stepNs = pioStepNanos(pio);
+    if (pioNanos[i] + stepNs > clock.nanos) continue;
+    if (pioIdle(pio)) { pioNanos[i] = clock.nanos; continue; }
+    let k = 0;
+    while (pioNanos[i] + stepNs <= clock.nanos && k < 100000) {
+      pio.step();
+      pioNanos[i] += stepNs;
+      k++;
+    }
   }
 }
+const pioBusy = () => (pioActive[0] && !pioIdle(mcu.pio[0])) || (pioActive[1] && !pioIdle(mcu.pio[1]));
 
 // -- USB CDC ------------------------------------------------------------------------------
 const cdc = new USBCDC(mcu.usbCtrl);
@@ -392,6 +431,33 @@ mcu.usbCtrl.indicateBufferReady = (endpoint, outDir) => {
 const usbWrite = mcu.usbCtrl.endpointWriteAlarms;
 void usbWrite;
 
+// -- busy waits, fast-forwarded ---------------------------------------------------------------
+// MicroPython's sleep_us (the scan's settle time) polls the timer in a tight loop; at
+// 40 to 60 million emulated cycles a wall second that poll is most of the work. When the
+// timer is read again and again a few hundred cycles apart, each further read moves the
+// emulated clock on by FAST_NS: the wait still lasts its emulated microseconds (every
+// ticks_us figure stays true), the host just spends fewer cycles on it. --exact-waits
+// turns this off.
+const FAST_NS = 2000;
+if (!argv.includes('--exact-waits')) {
+  const timer = mcu.findPeripheral(0x40054000);
+  const timerRead = timer.readUint32.bind(timer);
+  let lastRead = -1e9;
+  let streak = 0;
+  timer.readUint32 = (offset) => {
+    if (offset === 0x28 || offset === 0x24 || offset === 0x0c || offset === 0x08) {
+      const c = mcu.core.cycles;
+      if (c - lastRead < 300) {
+        if (++streak > 16) clock.tick(FAST_NS);
+      } else {
+        streak = 0;
+      }
+      lastRead = c;
+    }
+    return timerRead(offset);
+  };
+}
+
 // -- bounces on the emulated clock -----------------------------------------------------------
 function setSwitch(pos, v) {
   if (pos < 0 || pos >= closed.length) { out(`E switch ${pos} outside 0..${closed.length - 1}`); return; }
@@ -417,6 +483,9 @@ let wallBase = performance.now();
 let nanosBase = 0;
 let stopped = false;
 const cycleNanos = 1e9 / 125e6;
+const PROFILE = argv.includes('--profile');
+const pcHist = new Map();
+let waitCount = 0;
 function runChunk() {
   if (stopped) return;
   const wallNs = (performance.now() - wallBase) * 1e6;
@@ -431,11 +500,16 @@ function runChunk() {
   let n = 0;
   while (clock.nanos < until && n < 200000) {
     if (core.waiting) {
-      const next = clock.nanosToNextAlarm;
-      if (next <= 0 || clock.nanos + next > until) { clock.tick(until - clock.nanos); break; }
+      waitCount++;
+      let next = clock.nanosToNextAlarm;
+      if (pioBusy()) next = Math.min(next > 0 ? next : 2000, 2000); // PIO and DMA keep pace
+      if (next <= 0 || clock.nanos + next > until) { clock.tick(until - clock.nanos); advancePio(); break; }
       clock.tick(next);
+      advancePio();
     } else {
+      if ((n & 1023) === 0 && PROFILE) { const pc = core.PC >>> 0; pcHist.set(pc, (pcHist.get(pc) || 0) + 1); }
       clock.tick(core.executeInstruction() * cycleNanos);
+      advancePio();
       n++;
     }
   }
@@ -456,6 +530,11 @@ function status() {
     flash: flashStats,
     host_stalled: hostStalled,
     held_in: heldIn.length,
+    waits: waitCount,
+    pio_debug: mcu.pio.map((pio, i) => ({ active: pioActive[i], stopped: pio.stopped, idle: pioIdle(pio), machines: pio.machines.map((m) => [m.enabled, m.waiting, m.waitType, m.txFIFO.itemCount, m.pc, m.cycles]) })),
+    led_pin_function: ledPin != null ? gpio[ledPin].functionSelect : null,
+    bits_pending: bitCount,
+    hot_pcs: PROFILE ? [...pcHist.entries()].sort((a, b) => b[1] - a[1]).slice(0, 25).map(([pc, k]) => [pc.toString(16), k]) : undefined,
   };
 }
 
@@ -482,6 +561,7 @@ rl.on('line', (line) => {
         if (!hostStalled) while (heldIn.length) ready(heldIn.shift(), false);
         break;
       case 'T': out('T ' + JSON.stringify(status())); break;
+      case 'M': { const a = parseInt(w[1], 16), n = Number(w[2]); const b = []; for (let k = 0; k < n; k += 4) b.push((mcu.readUint32(a + k) >>> 0).toString(16).padStart(8, '0')); out('E mem ' + b.join(' ')); break; }
       case 'Q': quit(0); break;
       case '': break;
       default: out(`E unknown command ${JSON.stringify(w[0])}`);
