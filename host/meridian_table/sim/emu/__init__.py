@@ -226,11 +226,14 @@ class EmulatedBoard(VirtualBoard):
         closed: set[int] | frozenset[int] = frozenset(),
         transport: Transport | None = None,
         empty: bool = False,
-        mode: str = "emu",
+        stall_pin: int | None = None,
     ) -> None:
         super().__init__(board, "cpython", register=register, closed=closed, transport=transport)
         self.mode = "emu"
         self.empty = empty
+        #: While the firmware drives this GPIO high the host stops reading (tests).
+        self.stall_pin = stall_pin
+        self._at_repl = False  # run_python(restart=False) left the REPL running
         self._emu: _EmuBackend | None = None
 
     def start(self) -> EmulatedBoard:
@@ -299,7 +302,40 @@ class EmulatedBoard(VirtualBoard):
 
     @property
     def partial_frames(self) -> list[bytes]:
+        """Frames cut short (the PIO restarted mid-frame), as the bytes that went out."""
         return list(self._require().partial)
+
+    def run_python(self, code: str, *, restart: bool = True, soft_reset: bool = False,
+                   timeout: float = 120.0) -> str:
+        """Run ``code`` at the emulated Pico's MicroPython REPL; return what it printed.
+
+        The running firmware is asked back to the REPL first (the ``REPL`` frame, as
+        ``meridian-table flash`` does); with ``restart`` a soft reset then runs
+        ``main.py`` again. ``soft_reset`` runs ``code`` on a fresh heap (a soft reset in the
+        raw REPL does not run ``main.py``). Nothing else may hold the port meanwhile.
+        Raises VirtualBoardError with the traceback when the code fails."""
+        from mpremote.transport import TransportError
+        from mpremote.transport_serial import SerialTransport
+
+        from meridian_table.maker import flashing
+
+        self._require()
+        if not self._at_repl:
+            flashing.release(self.port, timeout=min(timeout, 30.0))
+        transport = SerialTransport(self.port, timeout=timeout)
+        try:
+            transport.enter_raw_repl(soft_reset=soft_reset)
+            try:
+                out = transport.exec(code)
+            except TransportError as exc:
+                raise VirtualBoardError(f"the emulated Pico's MicroPython failed: {exc}") from None
+            transport.exit_raw_repl()
+            if restart:
+                transport.serial.write(b"\x04")  # friendly REPL: soft reset, main.py runs
+            self._at_repl = not restart
+        finally:
+            transport.close()
+        return out.decode(errors="replace")
 
 
 class _EmuBackend:
@@ -328,6 +364,8 @@ class _EmuBackend:
     def start(self) -> None:
         image, bootrom = image_paths()
         model = electrical_model(self.vb.config, self.vb.sensed)
+        if self.vb.stall_pin is not None:
+            model["stall_pin"] = self.vb.stall_pin
         cmd = [
             node_binary(), str(package_path(__package__ or "meridian_table.sim.emu", HARNESS)),
             "--rp2040js", str(find_rp2040js()), "--bootrom", str(bootrom), "--uf2", str(image),

@@ -19,7 +19,8 @@
 //   B POS N US FINAL bounce: POS flips N times, US emulated microseconds apart, then
 //                    ends at FINAL (0/1); the flips run on the emulated clock
 //   H 0|1            the host stops (1) or resumes (0) reading the device's IN
-//                    endpoint (a terminal that holds the port open but never reads)
+//                    endpoint (a terminal that holds the port open but never reads);
+//                    also while the model's "stall_pin" GPIO is driven high
 //   T                print a status line (T {...})
 //   Q                save the filesystem region to IMAGE and exit
 // Lines on stdout:
@@ -428,8 +429,17 @@ mcu.usbCtrl.indicateBufferReady = (endpoint, outDir) => {
   if (!outDir && hostStalled && endpoint === cdc.inEndpoint && endpoint > 0) { heldIn.push(endpoint); return; }
   ready(endpoint, outDir);
 };
-const usbWrite = mcu.usbCtrl.endpointWriteAlarms;
-void usbWrite;
+// A test can let the firmware side decide when the host stops reading: while the
+// board model's "stall_pin" is driven high, the host reads nothing (in emulated time,
+// so the test does not race the emulator).
+if (BOARD.stall_pin != null) {
+  gpio[BOARD.stall_pin].addListener((state) => {
+    const stall = state === GPIOPinState.High;
+    if (stall === hostStalled) return;
+    hostStalled = stall;
+    if (!stall) while (heldIn.length) ready(heldIn.shift(), false);
+  });
+}
 
 // -- busy waits, fast-forwarded ---------------------------------------------------------------
 // MicroPython's sleep_us (the scan's settle time) polls the timer in a tight loop; at
@@ -484,6 +494,11 @@ let nanosBase = 0;
 let stopped = false;
 const cycleNanos = 1e9 / 125e6;
 const PROFILE = argv.includes('--profile');
+const readHist = new Map();
+if (PROFILE) {
+  const r32 = mcu.readUint32.bind(mcu);
+  mcu.readUint32 = (a) => { a >>>= 0; if (a >= 0x40000000) { const k = (a.toString(16)) + '@' + (mcu.core.PC >>> 0).toString(16); readHist.set(k, (readHist.get(k) || 0) + 1); } return r32(a); };
+}
 const pcHist = new Map();
 let waitCount = 0;
 function runChunk() {
@@ -534,6 +549,7 @@ function status() {
     pio_debug: mcu.pio.map((pio, i) => ({ active: pioActive[i], stopped: pio.stopped, idle: pioIdle(pio), machines: pio.machines.map((m) => [m.enabled, m.waiting, m.waitType, m.txFIFO.itemCount, m.pc, m.cycles]) })),
     led_pin_function: ledPin != null ? gpio[ledPin].functionSelect : null,
     bits_pending: bitCount,
+    hot_reads: PROFILE ? [...readHist.entries()].sort((a, b) => b[1] - a[1]).slice(0, 12) : undefined,
     hot_pcs: PROFILE ? [...pcHist.entries()].sort((a, b) => b[1] - a[1]).slice(0, 25).map(([pc, k]) => [pc.toString(16), k]) : undefined,
   };
 }
