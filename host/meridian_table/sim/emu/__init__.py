@@ -233,7 +233,7 @@ class EmulatedBoard(VirtualBoard):
         self.empty = empty
         #: While the firmware drives this GPIO high the host stops reading (tests).
         self.stall_pin = stall_pin
-        self._at_repl = False  # run_python(restart=False) left the REPL running
+        self._at_repl = empty  # at the REPL: no firmware yet, or run_python(restart=False)
         self._emu: _EmuBackend | None = None
 
     def start(self) -> EmulatedBoard:
@@ -356,8 +356,9 @@ class _EmuBackend:
         self.partial: list[bytes] = []
         self._tmp = tempfile.TemporaryDirectory(prefix="meridian-emu-")
         self.fs_path = Path(self._tmp.name) / "littlefs.img"
-        config = None if vb.empty else vb.config
-        self.fs_path.write_bytes(firmware_image(config))
+        # Empty: erased flash, which MicroPython formats at its first boot.
+        self.fs_path.write_bytes(b"" if vb.empty else firmware_image(vb.config))
+        self.resets = 0
 
     # -- process --------------------------------------------------------------------------
 
@@ -457,6 +458,24 @@ class _EmuBackend:
         self._quit()
         self.start()
 
+    def _machine_reset(self) -> None:
+        """The firmware reset the chip (``machine.reset()``): boot a new emulator from
+        the flash the old one saved, as the Pico boots again from its flash."""
+        proc = self._proc
+        if proc is not None:
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                pass
+        self.resets += 1
+        self._kill()
+        if self.vb._stopped:
+            return
+        try:
+            self.start()
+        except VirtualBoardError as exc:
+            LOGGER.error("the emulated Pico did not come back after machine.reset(): %s", exc)
+
     def rebind(self, pty: BoardPort | None) -> None:
         self._pty = pty
         _poke(self._wake_w)
@@ -484,6 +503,9 @@ class _EmuBackend:
                 self.vb._rendered(bytes.fromhex(hexframe.decode()))
             elif kind == b"U":
                 self._usb_up.set()
+            elif kind == b"R":
+                self._stopping = True  # the exit that follows is the reset, not a crash
+                threading.Thread(target=self._machine_reset, name="emu-reset", daemon=True).start()
             elif kind == b"T":
                 with self._status_cond:
                     self._status = json.loads(rest)

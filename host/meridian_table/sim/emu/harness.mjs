@@ -25,6 +25,8 @@
 //   Q                save the filesystem region to IMAGE and exit
 // Lines on stdout:
 //   U                the emulated host has configured the USB device (CDC is up)
+//   R                the firmware reset the chip (machine.reset): the harness exits
+//                    after saving the filesystem; the host boots a new one from it
 //   D HEX            bytes the device sent over USB CDC
 //   L N HEX          frame N decoded from the WS2812 data pin (3 bytes a LED, strip order)
 //   P HEX            partial frame: the PIO state machine restarted after HEX bytes
@@ -96,7 +98,7 @@ mcu.logger = new ConsoleLogger(LogLevel.Error);
 mcu.loadBootrom(loadBootrom(BOOTROM)); // (loadBootrom resets, which erases the flash)
 loadUF2(UF2, mcu);
 if (FS_IMAGE) {
-  const img = readFileSync(FS_IMAGE);
+  const img = readFileSync(FS_IMAGE); // empty: erased flash, MicroPython formats it at boot
   if (img.length > FS_SIZE) throw new Error(`${FS_IMAGE}: ${img.length} bytes, the filesystem holds ${FS_SIZE}`);
   mcu.flash.set(img, FS_OFFSET);
 }
@@ -106,7 +108,8 @@ if (FS_IMAGE) {
 // boot ROM's flash routines (connect, exit XIP, erase, program, wait ready): chip select
 // comes from IO_QSPI's SS output override (the ROM forces it around each command), each
 // byte written to DR0 is shifted through the command and its answer queued for reading.
-const flashStats = { erases: 0, programs: 0, bytes: 0 };
+const flashStats = { erases: 0, programs: 0, bytes: 0, log: [] };
+const flashLog = (what) => { flashStats.log.push(what); if (flashStats.log.length > 12) flashStats.log.shift(); };
 const nor = {
   selected: false,
   cmd: [], // bytes of the current command so far
@@ -149,12 +152,14 @@ const nor = {
         const a = (((c[1] << 16) | (c[2] << 8) | c[3]) >>> 0) & ~(size - 1);
         mcu.flash.fill(0xff, a, a + size);
         flashStats.erases++;
+        flashLog(`E${size >> 10}K@${a.toString(16)}`);
         this.wel = false;
       } else if ((op === 0xc7 || op === 0x60) && this.wel) {
         mcu.flash.fill(0xff, 0, 0x200000);
         this.wel = false;
       } else if (op === 0x02 && this.wel) {
         flashStats.programs++;
+        flashLog(`P${c.length - 4}@${(((c[1] << 16) | (c[2] << 8) | c[3]) >>> 0).toString(16)}`);
         this.wel = false;
       }
     }
@@ -168,6 +173,7 @@ ioQspi.writeUint32 = (offset, value) => {
   qspiRegs.set(offset, value >>> 0);
   if (offset === 0x0c) { // GPIO_QSPI_SS_CTRL: OUTOVER 2 = drive low (select), 3 = high
     const over = (value >> 8) & 3;
+    trace(`cs${over}`);
     if (over === 2 && !nor.selected) { nor.selected = true; nor.cmd = []; }
     else if (over !== 2 && nor.selected) { nor.selected = false; nor.end(); }
   }
@@ -175,7 +181,11 @@ ioQspi.writeUint32 = (offset, value) => {
 const ssi = mcu.findPeripheral(0x18000000);
 const ssiRead = ssi.readUint32.bind(ssi);
 const ssiWrite = ssi.writeUint32.bind(ssi);
+const ssiTrace = [];
+const trace = (t) => { if (PROFILE_SSI) { ssiTrace.push(t); if (ssiTrace.length > 80) ssiTrace.shift(); } };
+const PROFILE_SSI = argv.includes('--profile');
 ssi.readUint32 = (offset) => {
+  if (offset === 0x60) trace('r' + (nor.rx.length ? nor.rx[0].toString(16) : '-'));
   switch (offset) {
     case 0x20: return 0; // TXFLR: every byte goes out at once
     case 0x24: return nor.rx.length; // RXFLR
@@ -185,6 +195,8 @@ ssi.readUint32 = (offset) => {
   }
 };
 ssi.writeUint32 = (offset, value) => {
+  trace(`w${offset.toString(16)}=${value.toString(16)}${nor.selected ? 'S' : ''}`);
+  if (offset === 0x08) { nor.rx = []; if (!nor.selected) nor.cmd = []; } // SSIENR: (re)enabling empties the FIFOs
   if (offset !== 0x60) { ssiWrite(offset, value); return; }
   if (nor.selected) {
     nor.rx.push(nor.reply(value));
@@ -468,6 +480,10 @@ if (!argv.includes('--exact-waits')) {
   };
 }
 
+// machine.reset() (the watchdog's trigger): rp2040js would reset the core and erase the
+// flash. Save the filesystem, say R and exit: the host starts a new emulator from it.
+mcu.findPeripheral(0x40058000).onWatchdogTrigger = () => { out('R'); quit(0); };
+
 // -- bounces on the emulated clock -----------------------------------------------------------
 function setSwitch(pos, v) {
   if (pos < 0 || pos >= closed.length) { out(`E switch ${pos} outside 0..${closed.length - 1}`); return; }
@@ -546,6 +562,8 @@ function status() {
     host_stalled: hostStalled,
     held_in: heldIn.length,
     waits: waitCount,
+    ssi_trace: ssiTrace,
+    core: { pc: (mcu.core.PC >>> 0).toString(16), lr: (mcu.core.LR >>> 0).toString(16), sp: (mcu.core.SP >>> 0).toString(16), waiting: mcu.core.waiting, primask: mcu.core.PM, ipsr: mcu.core.IPSR },
     pio_debug: mcu.pio.map((pio, i) => ({ active: pioActive[i], stopped: pio.stopped, idle: pioIdle(pio), machines: pio.machines.map((m) => [m.enabled, m.waiting, m.waitType, m.txFIFO.itemCount, m.pc, m.cycles]) })),
     led_pin_function: ledPin != null ? gpio[ledPin].functionSelect : null,
     bits_pending: bitCount,
