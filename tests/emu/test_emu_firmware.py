@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from meridian_table.bench.emulated import SCRIPT
+from meridian_table.bench._emulated import SCRIPT
 from meridian_table.sim.emu import EmulatedBoard
 
 from .conftest import Pool, profile

@@ -314,8 +314,8 @@ class EmulatedBoard(VirtualBoard):
         ``main.py`` again. ``soft_reset`` runs ``code`` on a fresh heap (a soft reset in the
         raw REPL does not run ``main.py``). Nothing else may hold the port meanwhile.
         Raises VirtualBoardError with the traceback when the code fails."""
-        from mpremote.transport import TransportError
-        from mpremote.transport_serial import SerialTransport
+        from mpremote.transport import TransportError  # type: ignore[import-untyped]
+        from mpremote.transport_serial import SerialTransport  # type: ignore[import-untyped]
 
         from meridian_table.maker import flashing
 
@@ -335,7 +335,7 @@ class EmulatedBoard(VirtualBoard):
             self._at_repl = not restart
         finally:
             transport.close()
-        return out.decode(errors="replace")
+        return bytes(out).decode(errors="replace")
 
 
 class _EmuBackend:

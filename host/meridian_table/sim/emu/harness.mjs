@@ -260,12 +260,14 @@ function srBit() {
 }
 
 let resolving = false;
-function resolve() {
+const ALL = [...Array(30).keys()];
+const modelledList = [...modelled];
+function resolve(pins = ALL) {
   if (resolving) return;
   resolving = true;
   try {
     const low = sr ? null : columnsLow();
-    for (let g = 0; g < 30; g++) {
+    for (const g of pins) {
       const p = gpio[g];
       const v = p.value;
       if (v === GPIOPinState.High || v === GPIOPinState.Low) continue; // driven by the Pico
@@ -281,6 +283,7 @@ function resolve() {
 }
 
 let srClkLevel = false;
+const drivers = new Set(sr ? [sr.load, sr.clk] : rowPins);
 for (let g = 0; g < 30; g++) {
   gpio[g].addListener(() => {
     if (sr) {
@@ -292,7 +295,10 @@ for (let g = 0; g < 30; g++) {
         srClkLevel = clk;
       }
     }
-    resolve();
+    // A row or the chain's clock/load changes what the modelled inputs read; any other
+    // pin changes only its own level (its pull-up or pull-down).
+    if (drivers.has(g)) resolve(modelledList);
+    else resolve(modelled.has(g) ? modelledList : [g]);
   });
 }
 
@@ -354,11 +360,12 @@ if (nleds && ledPin != null) {
 // WS2812 bit takes its 10 cycles at 8 MHz, 1.25 emulated microseconds, as on the chip.
 // A block whose enabled machines all wait on an empty TX FIFO is not stepped at all.
 const pioNanos = [0, 0];
+const pioParked = [false, false];
 const pioActive = [false, false];
 for (const [i, pio] of mcu.pio.entries()) {
-  pio.run = () => { pioActive[i] = true; pioNanos[i] = clock.nanos; };
+  pio.run = () => { pioActive[i] = true; pioNanos[i] = clock.nanos; pioSchedule(i); };
   const stop = pio.stop.bind(pio);
-  pio.stop = () => { stop(); pioActive[i] = false; };
+  pio.stop = () => { stop(); pioActive[i] = false; pioSchedule(i); };
   for (const m of pio.machines) {
     const step = m.step.bind(m);
     let delayLeft = 0;
@@ -375,9 +382,13 @@ for (const [i, pio] of mcu.pio.entries()) {
   const write = pio.writeUint32.bind(pio);
   pio.writeUint32 = (offset, value) => {
     write(offset, value);
+    if (pioParked[i]) { pioParked[i] = false; pioNanos[i] = clock.nanos; }
+    pioSchedule(i); // a FIFO write or a new divider: step again from now
     if (offset === 0) { // CTRL: enabling/restarting machines
       pioActive[i] = !pio.stopped;
+      pioParked[i] = false;
       pioNanos[i] = clock.nanos;
+      pioSchedule(i);
       if (value & 0xf0) { ledSm = null; resetDecoder('restart'); }
     }
   };
@@ -394,22 +405,30 @@ function pioIdle(pio) {
   }
   return true;
 }
+// When each block's next step is due (emulated ns); Infinity while it is not running.
+const pioDue = [Infinity, Infinity];
+function pioSchedule(i) {
+  pioDue[i] = pioActive[i] && !pioParked[i] ? pioNanos[i] + pioStepNanos(mcu.pio[i]) : Infinity;
+}
 function advancePio() {
+  const now = clock.nanos;
+  if (now < pioDue[0] && now < pioDue[1]) return;
   for (let i = 0; i < 2; i++) {
-    if (!pioActive[i]) continue;
+    if (now < pioDue[i]) continue;
     const pio = mcu.pio[i];
+    // Every enabled machine waits on an empty TX FIFO: park until something writes.
+    if (pioIdle(pio)) { pioParked[i] = true; pioNanos[i] = now; pioSchedule(i); continue; }
     const stepNs = pioStepNanos(pio);
-    if (pioNanos[i] + stepNs > clock.nanos) continue;
-    if (pioIdle(pio)) { pioNanos[i] = clock.nanos; continue; }
     let k = 0;
-    while (pioNanos[i] + stepNs <= clock.nanos && k < 100000) {
+    while (pioNanos[i] + stepNs <= now && k < 100000) {
       pio.step();
       pioNanos[i] += stepNs;
       k++;
     }
+    pioSchedule(i);
   }
 }
-const pioBusy = () => (pioActive[0] && !pioIdle(mcu.pio[0])) || (pioActive[1] && !pioIdle(mcu.pio[1]));
+const pioBusy = () => pioDue[0] !== Infinity || pioDue[1] !== Infinity;
 
 // -- USB CDC ------------------------------------------------------------------------------
 const cdc = new USBCDC(mcu.usbCtrl);

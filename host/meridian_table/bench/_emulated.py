@@ -127,8 +127,8 @@ def _unix(name: str, passes: int, micropython: str, build: Path) -> dict[str, An
 
 
 def _latency(config: dict[str, Any], loop_us: float) -> float:
-    debounce_ms = config["debounce_scans"] * config["scan_period_ms"]
-    wire_ms = (config["leds"] * WS2812_US_PER_LED + LATCH_US) / 1000
+    debounce_ms = int(config["debounce_scans"]) * int(config["scan_period_ms"])
+    wire_ms = (int(config["leds"]) * WS2812_US_PER_LED + LATCH_US) / 1000
     return round(debounce_ms + loop_us / 1000 + FRAME_MS + wire_ms, 2)
 
 
