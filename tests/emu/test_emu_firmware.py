@@ -97,3 +97,4 @@ def test_a_host_that_stops_reading_blocks_one_write_and_no_frame_is_glued(
     # The cut frame ends its own line: the next frame is not glued to it.
     assert "END" in lines, [x[:20] for x in lines]
     assert all(x in ("", "END", "B" * 199) or set(x) == {"B"} for x in lines if x.strip()), lines
+

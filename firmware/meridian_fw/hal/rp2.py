@@ -145,11 +145,16 @@ class Rp2Hal:
         sleep_us = self.clock.sleep_us
         if config["scanner"] == "sr165":
             sr = config["sr"]
-            return ShiftRegisterScanner(
-                machine.Pin(sr["load"], machine.Pin.OUT),
-                machine.Pin(sr["clk"], machine.Pin.OUT),
-                machine.Pin(sr["data"], machine.Pin.IN, machine.Pin.PULL_UP),
-                sr["bits"], config["rows"], config["cols"], sleep_us)
+            pins = (machine.Pin(sr["load"], machine.Pin.OUT),
+                    machine.Pin(sr["clk"], machine.Pin.OUT),
+                    machine.Pin(sr["data"], machine.Pin.IN, machine.Pin.PULL_UP))
+            if sr["clk"] < 30 and sr["data"] < 30:
+                # Its own module: boards without a 74HC165 chain never load it.
+                from meridian_fw.hal.rp2_sr import GpioShiftRegister
+                return GpioShiftRegister(pins[0], pins[1], pins[2], sr["bits"], config["rows"],
+                                         config["cols"], sleep_us, sr["clk"], sr["data"])
+            return ShiftRegisterScanner(pins[0], pins[1], pins[2], sr["bits"], config["rows"],
+                                        config["cols"], sleep_us)
         rows = [machine.Pin(p, machine.Pin.OUT, value=1) for p in config["row_pins"]]
         col_pins = config["col_pins"]
         cols = [machine.Pin(p, machine.Pin.IN, machine.Pin.PULL_UP) for p in col_pins]
