@@ -7,7 +7,6 @@ from meridian_table.sim.emu import EmulatedBoard
 
 from .conftest import Pool, profile
 
-
 SCAN_TIME = r"""
 import time
 from meridian_fw.app import boot
