@@ -117,3 +117,22 @@ def test_no_decoded_frame_exceeds_the_current_budget(pool: Pool) -> None:
     assert 0.8 * budget <= drawn <= budget, (drawn, budget)
     link.send_plan(LedPlan.blank(114))
     board.wait_for(lambda f: all(c == (0, 0, 0) for c in f), timeout=30)
+
+
+def test_the_emulated_pico_behind_a_loopback_socket(pool: Pool) -> None:
+    """Where there is no pty (Windows), the emulated CDC is a socket:// port."""
+    from tests.link.collector import Collector
+
+    from meridian_table.link import Link, SenseEvent
+    from meridian_table.sim.emu import EmulatedBoard
+
+    pool.close()  # one emulator at a time
+    collector = Collector()
+    with EmulatedBoard(profile("kato-80"), transport="socket") as board:
+        assert board.port.startswith("socket://")
+        with Link(board.find_port, collector) as link:
+            hello = link.wait_connected(60)
+            assert hello.board == "kato-80"
+            board.set_site("B3", True)
+            collector.wait(lambda ev: any(isinstance(e, SenseEvent) for e in ev), 60)
+            assert link.occupancy == {profile("kato-80").sites["B3"].pos}

@@ -5,8 +5,10 @@ through the pin-level matrix."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from meridian_table.cli.main import main
@@ -15,7 +17,12 @@ from meridian_table.maker.calibration import Flagged
 
 from .conftest import Pool, profile
 
+FULL_ENV = "MERIDIAN_EMU_FULL"
 
+
+@pytest.mark.skipif(os.environ.get(FULL_ENV) != "1",
+                    reason=f"selftest lights each of 80 LEDs in turn: minutes on the emulator; "
+                           f"{FULL_ENV}=1 runs it")
 def test_selftest_on_board_emu_reports_the_injected_faults(pool: Pool, tmp_path: Path) -> None:
     pool.close()  # one emulator at a time
     report = tmp_path / "report.json"
@@ -26,7 +33,10 @@ def test_selftest_on_board_emu_reports_the_injected_faults(pool: Pool, tmp_path:
     data = json.loads(report.read_text())
     assert data["board"] == "emulated Pico"
     failed = {(r["step"], r["name"]): r["detail"] for r in data["results"] if not r["passed"]}
-    assert {("leds", "each LED in turn"), ("switches", "A1"), ("switches", "C2")} <= set(failed)
+    c2 = profile("kato-80").sites["C2"].pos
+    assert {("leds", "each LED in turn"), ("switches", "A1")} <= set(failed)
+    # A stuck switch reads closed before any magnet: flagged by its position.
+    assert ("switches", "C2") in failed or ("switches", f"position {c2}") in failed, failed
     assert failed[("leds", "each LED in turn")].startswith("LED 3 ")
     assert "nothing closed after A1 was given a magnet" in failed[("switches", "A1")]
     passed = [r for r in data["results"] if r["passed"] and r["step"] == "switches"]
