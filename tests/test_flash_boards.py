@@ -214,3 +214,17 @@ def test_no_pico_found_names_a_circuitpython_board_and_gives_the_manual_way(
     assert "/dev/ttyACM4: a Pico 2 running CircuitPython" in text
     assert "mpremote cp" in text and ":meridian_fw/wire.mpy" in text
     assert "Thonny" in text
+
+
+def test_update_with_no_pico_gives_manual_steps_that_keep_the_boards_config(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The manual steps of `flash --update` used to copy config.json over the board's own.
+    monkeypatch.setattr("meridian_table.cli.maker.flashing_find_picos", lambda: [])
+    result = CliRunner().invoke(main, ["flash", "--profile", "kato-80", "--update",
+                                       "--build-dir", str(tmp_path / "b")])
+    assert result.exit_code == 1
+    text = " ".join(result.output.split())
+    assert ":meridian_fw/wire.mpy" in text and ":main.py" in text
+    assert ":config.json" not in text
+    assert "except config.json" in text

@@ -494,7 +494,7 @@ def _flash_command(group: click.Group) -> None:
             if build_only:
                 _build(console, profile, build_dir, _profile_arch(profile))
                 return
-            target = _pico_port(port, profile, build_dir, console)
+            target = _pico_port(port, profile, build_dir, console, keep_config=update)
             _refuse_virtual_board(target)
             said_bye = flashing.release(target)
             if said_bye:
@@ -580,7 +580,7 @@ def _check_port(port: str, *, allow_sim: bool = True) -> None:
 
 
 def _pico_port(port: str, profile: Profile | None = None, build_dir: Path | None = None,
-               console: Console | None = None) -> str:
+               console: Console | None = None, *, keep_config: bool = False) -> str:
     if port not in ("auto", "pico"):
         return port
     picos = flashing_find_picos()
@@ -588,11 +588,14 @@ def _pico_port(port: str, profile: Profile | None = None, build_dir: Path | None
         manual = ""
         if profile is not None and build_dir is not None and console is not None:
             files = _build(console, profile, build_dir, _profile_arch(profile))
-            steps = "\n  ".join(flashing.manual_steps(build_dir, files))
+            steps = "\n  ".join(flashing.manual_steps(build_dir, files,
+                                                        keep_config=keep_config))
             manual = (
                 f"\nTo copy it by hand, once MicroPython runs on the Pico:\n  {steps}\n"
                 f"or, in Thonny, upload everything inside {build_dir} to the Pico's root "
-                "(View > Files, right-click > Upload to /)."
+                + ("except config.json (--update keeps the board's own) " if keep_config
+                   else "")
+                + "(View > Files, right-click > Upload to /)."
             )
         others = boards.boards_in_other_modes()
         seen = ("\nFound, but not running MicroPython (install its UF2, docs/MAKERS.md): "
