@@ -470,11 +470,12 @@ def run(options: dict[str, Any]) -> dict[str, Any]:
     debounce_ms = BENCH_CONFIG["debounce_scans"] * BENCH_CONFIG["scan_period_ms"]  # type: ignore[operator]
     latency = {feed: round(debounce_ms + us / 1000 + FRAME_MS + wire_ms, 2)
                for feed, us in block.items()}
-    from meridian_table.bench import _emulated as emulated
+    from meridian_table.bench import _emulated as emulated  # six emulators: imported late
 
     # options["emulated"] False: leave the emulated RP2040 out (tests/firmware's own run).
-    rp2040 = (emulated.run(options) if options.get("emulated", True)
-              else {"available": False, "reason": "left out (options['emulated'] is False)"})
+    rp2040: dict[str, Any] = (
+        emulated.run(options) if options.get("emulated", True)
+        else {"available": False, "reason": "left out (options['emulated'] is False)"})
     verdict = {
         "alloc_zero": raw["alloc_bytes"] == 0,
         "scan_ratio_at_most_1": bool(ref) and scan / ref <= 1.0,
