@@ -4,15 +4,17 @@ One emulated board runs at a time (the emulator keeps a core busy): ``pico`` han
 the board of a profile, booting it on first use and closing the one before; the last
 one closes at the end of the session. Tests restore the switches they close.
 
-When the MicroPython image, the boot ROM, Node or rp2040js are missing every test here
-is skipped with one line naming what is missing; with ``MERIDIAN_REQUIRE_EMU=1`` (set by
-``.ci/run``) that is a failure instead.
+When the MicroPython image, the boot ROM, Node or rp2040js are missing nothing here is
+collected and the summary says so in one line naming what is missing; with
+``MERIDIAN_REQUIRE_EMU=1`` (set by ``.ci/run``) every test fails with that line instead.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
 from tests.link.collector import Collector
@@ -28,14 +30,28 @@ PICO_PROFILES = ("kato-80", "kato-114", "kato-154", "colovini-40", "colovini-50"
                  "empire-in-space")
 
 
+_MISSING = emu.missing()
+_REQUIRED = os.environ.get(REQUIRE_ENV) == "1"
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """Nothing here is collected when the emulated Pico cannot run (unless required):
+    the summary says why in one line."""
+    if _MISSING is not None and not _REQUIRED and collection_path.name.startswith("test_"):
+        return True
+    return None
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    if _MISSING is not None and not _REQUIRED:
+        terminalreporter.write_line(f"SKIPPED tests/emu (the emulated Pico): {_MISSING}",
+                                    yellow=True)
+
+
 @pytest.fixture(scope="session")
 def emu_ready() -> None:
-    problem = emu.missing()
-    if problem is None:
-        return
-    if os.environ.get(REQUIRE_ENV) == "1":
-        pytest.fail(f"{REQUIRE_ENV}=1 but {problem}", pytrace=False)
-    pytest.skip(problem)
+    if _MISSING is not None:
+        pytest.fail(f"{REQUIRE_ENV}=1 but {_MISSING}", pytrace=False)
 
 
 @pytest.fixture(autouse=True)
