@@ -21,7 +21,9 @@
 //   H 0|1            the host stops (1) or resumes (0) reading the device's IN
 //                    endpoint (a terminal that holds the port open but never reads);
 //                    also while the model's "stall_pin" GPIO is driven high
-//   T                print a status line (T {...})
+//   T                print a status line (T {...}); with --profile it also holds the
+//                    hottest PCs, peripheral reads and the last SSI operations
+//   (--exact-waits: no fast-forward of busy waits; --max-lag-ms N: see MAX_LAG_NS)
 //   Q                save the filesystem region to IMAGE and exit
 // Lines on stdout:
 //   U                the emulated host has configured the USB device (CDC is up)
@@ -614,7 +616,6 @@ rl.on('line', (line) => {
         if (!hostStalled) while (heldIn.length) ready(heldIn.shift(), false);
         break;
       case 'T': out('T ' + JSON.stringify(status())); break;
-      case 'M': { const a = parseInt(w[1], 16), n = Number(w[2]); const b = []; for (let k = 0; k < n; k += 4) b.push((mcu.readUint32(a + k) >>> 0).toString(16).padStart(8, '0')); out('E mem ' + b.join(' ')); break; }
       case 'Q': quit(0); break;
       case '': break;
       default: out(`E unknown command ${JSON.stringify(w[0])}`);
