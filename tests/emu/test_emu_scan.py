@@ -44,18 +44,27 @@ def test_every_site_closes_and_opens_at_the_host(pool: Pool, name: str) -> None:
     assert names, name
     seen_closed: set[int] = set()
     seen_open: set[int] = set()
-    for batch in _batches(p.rows, p.cols, set(names)):
-        for closed in (True, False):
-            mark = len(collector.events)
-            for pos in batch:
-                board.set_switch(pos, closed)
-            collector.wait(lambda ev, m=mark, b=batch: len(_senses_since(collector, m)) >= len(b),
-                           timeout=60)
-            got = _senses_since(collector, mark)
-            assert sorted((e.pos, e.closed) for e in got) == [(pos, closed) for pos in batch], (
-                f"{name}: batch {[names[pos] for pos in batch]}")
-            assert link.occupancy == (frozenset(batch) if closed else frozenset())
-            (seen_closed if closed else seen_open).update(e.pos for e in got)
+    previous: list[int] = []
+    # Each step closes one diagonal and opens the one before: every switch closes and
+    # opens once, each change seen at the host as exactly its own SENSE event.
+    for batch in [*_batches(p.rows, p.cols, set(names)), []]:
+        mark = len(collector.events)
+        for pos in previous:
+            board.set_switch(pos, False)
+        for pos in batch:
+            board.set_switch(pos, True)
+        expected = sorted([(pos, True) for pos in batch] + [(pos, False) for pos in previous])
+        want = len(expected)
+        collector.wait(lambda ev, m=mark, n=want: len(_senses_since(collector, m)) >= n,
+                       timeout=60)
+        got = _senses_since(collector, mark)
+        assert sorted((e.pos, e.closed) for e in got) == expected, (
+            f"{name}: closing {[names[pos] for pos in batch]}, opening "
+            f"{[names[pos] for pos in previous]}")
+        assert link.occupancy == frozenset(batch)
+        seen_closed.update(e.pos for e in got if e.closed)
+        seen_open.update(e.pos for e in got if not e.closed)
+        previous = batch
     assert seen_closed == seen_open == set(names), name
 
 
