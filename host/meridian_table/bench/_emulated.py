@@ -30,12 +30,12 @@ from __future__ import annotations
 import json
 import logging
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 LOGGER = logging.getLogger(__name__)
 
-PROFILES = ("kato-80", "kato-114", "kato-154", "colovini-40", "colovini-50", "empire-in-space")
 FRAME_MS = 20
 WS2812_US_PER_LED = 30
 LATCH_US = 300
@@ -102,6 +102,20 @@ def _result(text: str) -> dict[str, Any]:
     return figures
 
 
+def pico_profiles() -> list[str]:
+    """Every installed board profile that runs on an RP2040 ("any" Pico, or a Pico or
+    Pico W by name)."""
+    from meridian_table.maker import boards
+    from meridian_table.profiles import list_profiles, load_profile
+
+    out = []
+    for name in list_profiles():
+        model = boards.MODELS.get(load_profile(name).pico)
+        if model is None or model.chip == "RP2040":
+            out.append(name)
+    return out
+
+
 def _emulated(name: str, passes: int) -> dict[str, Any]:
     from meridian_table.profiles import load_profile
     from meridian_table.sim.emu import EmulatedBoard
@@ -116,14 +130,14 @@ def _emulated(name: str, passes: int) -> dict[str, Any]:
     return figures
 
 
-def _unix(name: str, passes: int, micropython: str, build: Path) -> dict[str, Any]:
-    from meridian_table.bench.firmware import _micropython
+def _unix(name: str, passes: int, micropython: Callable[[Path, list[str]], str],
+          build: Path) -> dict[str, Any]:
     from meridian_table.profiles import load_profile
 
     (build.parent / "config.json").write_text(json.dumps(load_profile(name).firmware_config()))
     script = build.parent / "emu_ref.py"
     script.write_text(SCRIPT.replace("PASSES", str(passes)))
-    return _result("RESULT " + _micropython(micropython, build, [str(script)]))
+    return _result("RESULT " + micropython(build, [str(script)]))
 
 
 def _latency(config: dict[str, Any], loop_us: float) -> float:
@@ -132,9 +146,12 @@ def _latency(config: dict[str, Any], loop_us: float) -> float:
     return round(debounce_ms + loop_us / 1000 + FRAME_MS + wire_ms, 2)
 
 
-def run(options: dict[str, Any]) -> dict[str, Any]:
-    """The ``rp2040_emulated`` section: per profile figures, or why there are none."""
-    from meridian_table.bench.firmware import _compile, _tool
+def run(options: dict[str, Any], compile_build: Callable[[Path], None],
+        micropython: Callable[[Path, list[str]], str]) -> dict[str, Any]:
+    """The ``rp2040_emulated`` section: per profile figures, or why there are none.
+    ``compile_build(dest)`` compiles the firmware to ``.mpy`` files and
+    ``micropython(build, args)`` runs the unix port on them, returning the RESULT line's
+    payload (``bench.firmware``'s own helpers, handed in)."""
     from meridian_table.profiles import load_profile
     from meridian_table.sim import emu
 
@@ -142,14 +159,13 @@ def run(options: dict[str, Any]) -> dict[str, Any]:
     if problem is not None:
         return {"available": False, "reason": problem}
     passes = 20 if options.get("quick") else 100
-    micropython = _tool("micropython")
     section: dict[str, Any] = {"available": True, "clock_mhz": 125,
                                "reference": "MicroPython unix port, simulated HAL, same script",
                                "profiles": {}}
     with tempfile.TemporaryDirectory() as tmp:
         build = Path(tmp) / "build"
-        _compile(build)
-        for name in PROFILES:
+        compile_build(build)
+        for name in pico_profiles():
             config = load_profile(name).firmware_config()
             rp2 = _emulated(name, passes)
             unix = _unix(name, passes, micropython, build)

@@ -474,7 +474,9 @@ def run(options: dict[str, Any]) -> dict[str, Any]:
 
     # options["emulated"] False: leave the emulated RP2040 out (tests/firmware's own run).
     rp2040: dict[str, Any] = (
-        emulated.run(options) if options.get("emulated", True)
+        emulated.run(options, _compile,
+                     lambda build, args: _micropython(micropython, build, args))
+        if options.get("emulated", True)
         else {"available": False, "reason": "left out (options['emulated'] is False)"})
     verdict = {
         "alloc_zero": raw["alloc_bytes"] == 0,

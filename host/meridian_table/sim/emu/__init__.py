@@ -42,7 +42,8 @@ from meridian_table.sim.board import (
     _ProfileLike,
     _wake_pair,
 )
-from meridian_table.sim.transport import BoardPort, Selectable, Transport, VirtualBoardError
+from meridian_table.sim.port import BoardPort, Selectable
+from meridian_table.sim.transport import Transport, VirtualBoardError
 
 LOGGER = logging.getLogger(__name__)
 
