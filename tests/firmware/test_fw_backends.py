@@ -135,7 +135,7 @@ def test_rp2_backend_scans_with_one_register_read_and_writes_grb():
         scanner.scan(masks)
         assert masks == [0, 1]
     finally:
-        _swap_modules(("machine", "neopixel", "meridian_fw.hal.rp2"), saved)
+        _swap_modules(("machine", "neopixel", "select", "meridian_fw.hal.rp2"), saved)
         for fd in (r, w, r2, w2):
             os.close(fd)
 
