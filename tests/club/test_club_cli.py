@@ -96,7 +96,7 @@ def test_invite_then_play_remote_from_the_command_line(club: Club, tmp_path: Pat
     assert full["seats_kind"] == {"light": "person", "dark": "remote"}
     assert full["phase"] == "thinking"  # waiting for south's move
     assert full["link"]["stats"]["remote_game"] == "duel"
-    assert full["link"]["stats"]["remote_player"] == "waiting for the other table's move"
+    assert full["link"]["stats"]["remote_player"] == "waiting for table south's move"
     shipped = runner.invoke(main, ["club", "replicate", "--club", north, "--log", str(log),
                                    "--once"])
     assert shipped.exit_code == 0, shipped.output

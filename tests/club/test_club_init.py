@@ -56,3 +56,31 @@ def test_a_foreign_club_schema_is_refused(cluster: Cluster) -> None:
         init_club(cluster.url(dbname))
     with psycopg.connect(cluster.url(dbname)) as conn:  # untouched
         assert conn.execute("SELECT to_regclass('club.meta')").fetchone() == (None,)
+
+
+def test_a_club_made_at_schema_1_migrates_and_keeps_its_rows(
+        cluster: Cluster, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An existing club database (made by the first release) is upgraded by `club init`."""
+    from psycopg.types.json import Jsonb
+
+    from meridian_table.club import schema
+    from meridian_table.club.admin import ClubAdmin
+
+    dbname = new_database(cluster)
+    with monkeypatch.context() as old:
+        old.setattr(schema, "MIGRATIONS", schema.MIGRATIONS[:1])
+        old.setattr(schema, "SCHEMA_VERSION", 1)
+        made = init_club(cluster.url(dbname))
+        assert made.version == 1 and made.admin_url is not None
+        with ClubAdmin(made.admin_url) as admin:
+            table = admin.add_table("table7")
+        with psycopg.connect(table, autocommit=True) as conn:
+            conn.execute("INSERT INTO club.games (game_id, game, options, players, versions, "
+                         "started) VALUES (1, 'kato', %s, %s, %s, now())",
+                         (Jsonb({}), Jsonb(["Ann", "Bob"]), Jsonb({})))
+            conn.execute("INSERT INTO club.events (game_id, seq, local_id, kind, at, payload) "
+                         "VALUES (1, 1, 1, 'created', now(), '{}')")
+    assert init_club(cluster.url(dbname)).version == SCHEMA_VERSION
+    with psycopg.connect(table, autocommit=True) as conn:
+        assert conn.execute("SELECT count(*) FROM club.events").fetchone() == (1,)
+        assert conn.execute("SELECT club.my_table()").fetchone() == ("table7",)

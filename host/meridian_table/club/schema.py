@@ -12,7 +12,9 @@ Who may do what:
 - ``<db>_page`` (the club page) may only read.
 - ``<db>_tables`` is the group of every table's own login role. A table may insert only
   rows whose ``table_name`` is its own (the column defaults to it, and row-level security
-  checks it), and read its own rows plus the games of any remote game it takes part in.
+  checks it), mark a game as part of a remote game only where it holds a seat (and with
+  the game and players the invitation names), and read its own rows plus its partners'
+  games of the remote games it holds a seat in. Only the admin makes remote games.
 """
 
 from __future__ import annotations
@@ -143,6 +145,48 @@ MIGRATIONS: tuple[ClubMigration, ...] = (
                 WITH CHECK (EXISTS (SELECT 1 FROM jsonb_each_text(seats) s
                                      WHERE s.value = club.my_table()))""",
             "CREATE POLICY tables_see_tables ON club.tables FOR SELECT TO {tables} USING (true)",
+        ),
+    ),
+    ClubMigration(
+        2,
+        "seats enforced by row-level security: a table joins a remote game only in its own "
+        "seat, reads only its partners' games of it; invitations are the admin's",
+        (
+            # Does table t hold a seat of remote game r? Not callable by the tables
+            # themselves (it would tell them who plays where); the policies' own
+            # SECURITY DEFINER functions call it.
+            """CREATE FUNCTION club.sits_at(r text, t text) RETURNS boolean
+                LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, club
+                AS $$ SELECT EXISTS (
+                        SELECT 1 FROM club.remote_games g, jsonb_each_text(g.seats) s
+                         WHERE g.id = r AND s.value = t) $$""",
+            "REVOKE EXECUTE ON FUNCTION club.sits_at(text, text) FROM PUBLIC",
+            # May this table ship a game of remote game r? Only in its own seat, and only
+            # the game and the players the invitation names.
+            """CREATE FUNCTION club.may_join(r text, g text, p jsonb) RETURNS boolean
+                LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, club
+                AS $$ SELECT club.my_table() IS NOT NULL AND EXISTS (
+                        SELECT 1 FROM club.remote_games rg
+                         WHERE rg.id = r AND rg.game = g AND rg.players = p
+                           AND club.sits_at(r, club.my_table())) $$""",
+            # The games a table may read beyond its own: those of a remote game in which
+            # both it and the game's table hold a seat.
+            """CREATE OR REPLACE FUNCTION club.may_read(t text, g bigint) RETURNS boolean
+                LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, club
+                AS $$ SELECT t = club.my_table() OR EXISTS (
+                        SELECT 1 FROM club.games theirs
+                         WHERE theirs.table_name = t AND theirs.game_id = g
+                           AND theirs.remote IS NOT NULL
+                           AND club.sits_at(theirs.remote, t)
+                           AND club.sits_at(theirs.remote, club.my_table())) $$""",
+            "REVOKE EXECUTE ON FUNCTION club.may_join(text, text, jsonb) FROM PUBLIC",
+            "GRANT EXECUTE ON FUNCTION club.may_join(text, text, jsonb) TO {tables}",
+            "DROP POLICY own_games ON club.games",
+            """CREATE POLICY own_games ON club.games FOR INSERT TO {tables}
+                WITH CHECK (table_name = club.my_table()
+                            AND (remote IS NULL OR club.may_join(remote, game, players)))""",
+            "DROP POLICY tables_open_remote ON club.remote_games",
+            "REVOKE INSERT ON club.remote_games FROM {tables}",
         ),
     ),
 )

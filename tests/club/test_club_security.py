@@ -1,0 +1,152 @@
+"""The club tried as an attacker would: as a third table, a seated table, the page role and
+the admin role, against a real PostgreSQL. Each attack must be refused by PostgreSQL
+itself (row-level security, privileges), not by our code."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any, cast
+
+import psycopg
+import pytest
+from psycopg.types.json import Jsonb
+
+from meridian_table.club.remote import RemoteGame, RemoteLink, RemotePlayer, invite
+from meridian_table.games.contract import Engine, Turn
+
+from .conftest import Club
+
+Conn = psycopg.Connection[tuple[Any, ...]]
+RLS = "row-level security"
+
+
+def _game(conn: Conn, game_id: int, remote: str | None, players: list[str] | None = None,
+          game: str = "kato") -> None:
+    conn.execute(
+        "INSERT INTO club.games (game_id, game, options, players, versions, started, remote) "
+        "VALUES (%s, %s, %s, %s, %s, now(), %s)",
+        (game_id, game, Jsonb({}), Jsonb(players or ["Ann", "Bob"]), Jsonb({}), remote))
+
+
+def _action(conn: Conn, game_id: int, seq: int, notation: str, local_id: int | None = None) -> None:
+    conn.execute(
+        "INSERT INTO club.events (game_id, seq, local_id, kind, at, payload) "
+        "VALUES (%s, %s, %s, 'action', now(), %s)",
+        (game_id, seq, local_id or seq, Jsonb({"notation": notation, "player": "x"})))
+
+
+@pytest.fixture
+def duel(club: Club) -> dict[str, str]:
+    """north and south seated in remote game duel1; east is a third table of the club."""
+    with club.admin() as admin:
+        urls = {name: admin.add_table(name) for name in ("north", "south", "east")}
+    invite(club.admin_url, "duel1", "kato", {"size": 5}, ["Ann", "Bob"], ["north", "south"])
+    for name, moves in (("north", ["A1", "B2"]), ("south", ["C3"])):
+        with psycopg.connect(urls[name], autocommit=True) as conn:
+            _game(conn, 1, "duel1")
+            _game(conn, 2, None)   # a game of its own, not part of the remote game
+            for seq, move in enumerate(moves, 1):
+                _action(conn, 1, seq, move)
+            _action(conn, 2, 1, "E5", 50)
+    return urls
+
+
+def test_a_third_table_cannot_join_a_remote_game(club: Club, duel: dict[str, str]) -> None:
+    with psycopg.connect(duel["east"], autocommit=True) as conn:
+        with pytest.raises(psycopg.errors.InsufficientPrivilege, match=RLS):
+            _game(conn, 7, "duel1")
+        # a made-up id is refused the same way: the error does not tell which ids exist
+        with pytest.raises(psycopg.errors.InsufficientPrivilege, match=RLS):
+            _game(conn, 8, "no-such-game")
+        assert conn.execute("SELECT count(*) FROM club.games").fetchone() == (0,)
+
+
+def test_a_third_table_reads_nothing_of_the_remote_game(club: Club,
+                                                        duel: dict[str, str]) -> None:
+    with psycopg.connect(duel["east"], autocommit=True) as conn:
+        assert conn.execute("SELECT count(*) FROM club.events").fetchone() == (0,)
+        assert conn.execute("SELECT count(*) FROM club.games").fetchone() == (0,)
+        assert conn.execute("SELECT count(*) FROM club.remote_games").fetchone() == (0,)
+        # nor can it ask who sits where
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            conn.execute("SELECT club.sits_at('duel1', 'north')")
+
+
+def test_a_seated_table_reads_only_its_partners_game_of_the_remote_game(
+        club: Club, duel: dict[str, str]) -> None:
+    with psycopg.connect(duel["north"], autocommit=True) as conn:
+        seen = conn.execute("SELECT table_name, game_id, seq FROM club.events "
+                            "ORDER BY 1, 2, 3").fetchall()
+    # its own two games, and south's game of duel1 only (not south's game 2)
+    assert seen == [("north", 1, 1), ("north", 1, 2), ("north", 2, 1), ("south", 1, 1)]
+
+
+def test_a_seated_table_cannot_join_with_another_game_or_other_players(
+        club: Club, duel: dict[str, str]) -> None:
+    with psycopg.connect(duel["north"], autocommit=True) as conn:
+        with pytest.raises(psycopg.errors.InsufficientPrivilege, match=RLS):
+            _game(conn, 9, "duel1", ["Eve", "Bob"])   # players the invitation does not name
+        with pytest.raises(psycopg.errors.InsufficientPrivilege, match=RLS):
+            _game(conn, 10, "duel1", game="toy")
+
+
+def test_tables_cannot_make_remote_games(club: Club, duel: dict[str, str]) -> None:
+    """Invitations are the admin's: a table cannot seat itself in a game of its making."""
+    with psycopg.connect(duel["east"], autocommit=True) as conn:
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            conn.execute("INSERT INTO club.remote_games (id, game, options, players, seats) "
+                         "VALUES ('mine', 'kato', '{}', '[\"A\", \"B\"]', "
+                         "'{\"1\": \"east\", \"2\": \"north\"}')")
+
+
+def _player(club: Club, url: str, remote: RemoteGame, table: str) -> RemotePlayer:
+    link = RemoteLink(url, remote, table)
+    link.bind(lambda: [])
+    return RemotePlayer(link)
+
+
+class _SeatToMove:
+    """The one thing the remote player asks of the game: whose seat is to move."""
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+
+    def turn(self) -> Turn:
+        return Turn(self.seat)
+
+
+def test_the_remote_player_reads_only_the_seat_holders_table(club: Club) -> None:
+    """Three tables in one remote game: the move of seat 1 is the one its holder logged,
+    even when another seated table logged a longer game."""
+    with club.admin() as admin:
+        urls = {name: admin.add_table(name) for name in ("ann", "bob", "cat")}
+    players = ["Ann", "Bob", "Cat"]
+    remote = invite(club.admin_url, "trio", "colovini", {}, players, ["ann", "bob", "cat"])
+    for name, moves in (("ann", ["a-move"]), ("bob", ["b-move", "b2", "b3"])):
+        with psycopg.connect(urls[name], autocommit=True) as conn:
+            _game(conn, 1, "trio", players, "colovini")
+            for seq, move in enumerate(moves, 1):
+                _action(conn, 1, seq, move)
+    player = _player(club, urls["cat"], remote, "cat")
+    try:
+        cancel = threading.Event()
+        assert player.choose(cast(Engine, _SeatToMove(0)), cancel=cancel) == "a-move"
+        assert player.choose(cast(Engine, _SeatToMove(1)), cancel=cancel) == "b-move"
+    finally:
+        player.close()
+
+
+def test_the_remote_player_reads_the_holders_latest_copy(club: Club,
+                                                         duel: dict[str, str]) -> None:
+    """south played its side again from a new game (a restart): north's remote player
+    follows south's latest copy, not both copies run together."""
+    with psycopg.connect(duel["south"], autocommit=True) as conn:
+        conn.execute("SELECT pg_sleep(0.01)")
+        _game(conn, 3, "duel1")
+        _action(conn, 3, 1, "D4", 60)
+    remote = RemoteGame("duel1", "kato", {}, ("Ann", "Bob"), {"1": "north", "2": "south"})
+    player = _player(club, duel["north"], remote, "north")
+    try:
+        assert player.choose(cast(Engine, _SeatToMove(1))) == "D4"
+    finally:
+        player.close()
