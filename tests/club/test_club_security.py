@@ -150,3 +150,43 @@ def test_the_remote_player_reads_the_holders_latest_copy(club: Club,
         assert player.choose(cast(Engine, _SeatToMove(1))) == "D4"
     finally:
         player.close()
+
+
+def _next_event(ws: Any, timeout: float = 30) -> dict[str, Any]:
+    """The next event message on the club page's WebSocket (resyncs skipped)."""
+    import json
+    import time
+
+    deadline = time.monotonic() + timeout
+    while True:
+        message = json.loads(ws.recv(timeout=max(0.1, deadline - time.monotonic())))
+        if message.get("type") == "event":
+            return cast(dict[str, Any], message)
+
+
+def test_forged_notifications_cannot_stop_the_live_page(club: Club) -> None:
+    """A table cannot speak on the page's channel at all, and whatever else arrives on it
+    that is not the club trigger's is logged and skipped: the page stays live."""
+    from websockets.sync.client import connect as ws_connect
+
+    from meridian_table.club.web import ClubServer
+
+    with club.admin() as admin:
+        table = admin.add_table("table7")
+    with ClubServer(club.page_url) as server, \
+            ws_connect(server.url.replace("http", "ws") + "ws") as ws, \
+            psycopg.connect(table, autocommit=True) as conn, \
+            psycopg.connect(club.page_url, autocommit=True) as page:
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            conn.execute("SELECT value FROM club.secrets")
+        channel = page.execute("SELECT value FROM club.secrets").fetchone()
+        assert channel is not None and channel[0] != "club_events"
+        _game(conn, 1, None)
+        _action(conn, 1, 1, "A1")
+        assert _next_event(ws)["seq"] == 1
+        conn.execute("NOTIFY club_events, 'not json'")   # the channel of schema 1
+        for forged in ("not json", '{"table": 5}', "[1]", '{"table": "x", "game": true}'):
+            page.execute("SELECT pg_notify(%s, %s)", (channel[0], forged))
+        _action(conn, 1, 2, "B2")
+        got = _next_event(ws)
+        assert (got["table"], got["game"], got["seq"]) == ("table7", 1, 2)

@@ -22,12 +22,13 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 import psycopg
+from psycopg import sql
 from psycopg.types.json import Jsonb
 
 from meridian_table.club.admin import NETWORK_OPTIONS, connect
 from meridian_table.club.errors import ClubError
 from meridian_table.club.replicator import Replicator
-from meridian_table.club.schema import NOTIFY_CHANNEL
+from meridian_table.club.schema import remote_channel
 from meridian_table.games.contract import Engine, Policy, PolicyCancelled
 
 if TYPE_CHECKING:
@@ -147,7 +148,8 @@ class RemotePlayer:
             self._conn = psycopg.connect(self.link.url, autocommit=True,
                                          application_name="meridian-table remote player",
                                          **NETWORK_OPTIONS)
-            self._conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
+            self._conn.execute(sql.SQL("LISTEN {}").format(
+                sql.Identifier(remote_channel(self.link.remote.id))))
         return self._conn
 
     def _theirs(self, holder: str) -> list[str]:

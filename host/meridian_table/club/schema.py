@@ -34,7 +34,13 @@ from meridian_table.club.errors import (
 LOGGER = logging.getLogger(__name__)
 
 APPLICATION = "meridian-table club"
-NOTIFY_CHANNEL = "club_events"
+NOTIFY_SECRET = "notify_channel"   # club.secrets' key of the page's channel name
+
+
+def remote_channel(remote_id: str) -> str:
+    """The channel a remote game's tables listen on to wake up (its payload is empty:
+    anyone may notify it, and a table only reads the club again when it hears it)."""
+    return f"club_remote_{remote_id}"
 
 
 @dataclass(frozen=True)
@@ -187,6 +193,39 @@ MIGRATIONS: tuple[ClubMigration, ...] = (
                             AND (remote IS NULL OR club.may_join(remote, game, players)))""",
             "DROP POLICY tables_open_remote ON club.remote_games",
             "REVOKE INSERT ON club.remote_games FROM {tables}",
+        ),
+    ),
+    ClubMigration(
+        3,
+        "live notifications only from the club's own trigger: a secret channel for the "
+        "page, a wake-up channel per remote game for its tables",
+        (
+            # PostgreSQL lets any login NOTIFY any channel. The page listens on a channel
+            # whose name only the admin and the page can read, so a table cannot speak on
+            # it; the page still checks every payload it hears.
+            """CREATE TABLE club.secrets (key text PRIMARY KEY, value text NOT NULL)""",
+            "ALTER TABLE club.secrets ENABLE ROW LEVEL SECURITY",
+            "CREATE POLICY page_reads ON club.secrets FOR SELECT TO {page} USING (true)",
+            "GRANT SELECT ON club.secrets TO {page}",
+            """INSERT INTO club.secrets VALUES ('notify_channel',
+                'club_' || replace(gen_random_uuid()::text, '-', ''))""",
+            """CREATE OR REPLACE FUNCTION club.notify_event() RETURNS trigger
+                LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, club AS $$
+                DECLARE
+                  channel text;
+                  remote_id text;
+                BEGIN
+                  SELECT value INTO channel FROM club.secrets WHERE key = 'notify_channel';
+                  PERFORM pg_notify(channel, json_build_object(
+                    'table', NEW.table_name, 'game', NEW.game_id, 'seq', NEW.seq,
+                    'kind', NEW.kind, 'at', NEW.at)::text);
+                  SELECT remote INTO remote_id FROM club.games
+                   WHERE table_name = NEW.table_name AND game_id = NEW.game_id;
+                  IF remote_id IS NOT NULL THEN
+                    PERFORM pg_notify('club_remote_' || remote_id, '');
+                  END IF;
+                  RETURN NULL;
+                END $$""",
         ),
     ),
 )

@@ -27,6 +27,7 @@ from urllib.parse import parse_qs, quote, urlsplit
 import anyio
 import psycopg
 import uvicorn
+from psycopg import sql
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -38,7 +39,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from meridian_table.club import queries
 from meridian_table.club.admin import ClubAdmin, connect, redact, with_login
 from meridian_table.club.errors import ClubError
-from meridian_table.club.schema import NOTIFY_CHANNEL, require_current
+from meridian_table.club.schema import NOTIFY_SECRET, require_current
 from meridian_table.web.app import LOOPBACK_HOSTS, HostGuard, is_loopback
 
 LOGGER = logging.getLogger(__name__)
@@ -63,18 +64,44 @@ class Hub:
             queue.put_nowait(message)
 
 
+def event_note(payload: str) -> dict[str, Any] | None:
+    """The club trigger's notification as a message for the spectators, or None (logged)
+    for anything else: nothing a login sends on the channel can stop the live page."""
+    try:
+        note = json.loads(payload)
+    except ValueError:
+        note = None
+    if (not isinstance(note, dict) or not isinstance(note.get("table"), str)
+            or not all(isinstance(note.get(k), int) and not isinstance(note.get(k), bool)
+                       for k in ("game", "seq"))
+            or not isinstance(note.get("kind"), str) or not isinstance(note.get("at"), str)):
+        LOGGER.warning("club page: skipped a notification that is not the club's own "
+                       "(payload %r)", payload[:200])
+        return None
+    return {"type": "event", "table": note["table"], "game": note["game"],
+            "seq": note["seq"], "kind": note["kind"], "at": note["at"]}
+
+
 async def _listen(url: str, hub: Hub) -> None:
     """LISTEN forever, reconnecting after a server restart (then: resync everyone)."""
     delay = 0.2
     while True:
         try:
             async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
-                await conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
+                row = await (await conn.execute(
+                    "SELECT value FROM club.secrets WHERE key = %s", (NOTIFY_SECRET,))
+                ).fetchone()
+                if row is None:
+                    raise psycopg.OperationalError("the club has no notification channel; "
+                                                   "run `club init` to migrate it")
+                await conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(str(row[0]))))
                 hub.connected = True
                 delay = 0.2
                 hub.publish(json.dumps({"type": "resync"}))
                 async for note in conn.notifies():
-                    hub.publish(json.dumps({"type": "event", **json.loads(note.payload)}))
+                    message = event_note(note.payload)
+                    if message is not None:
+                        hub.publish(json.dumps(message))
         except asyncio.CancelledError:
             raise
         except (psycopg.Error, OSError) as exc:
