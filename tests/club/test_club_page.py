@@ -8,14 +8,18 @@ from pathlib import Path
 from urllib.parse import quote
 
 import httpx
+import psycopg
 import pytest
+from psycopg.types.json import Jsonb
 from starlette.testclient import TestClient
 
+from meridian_table.club.admin import init_club
+from meridian_table.club.cluster import Cluster
 from meridian_table.club.replicator import Replicator
 from meridian_table.club.simtable import SimTable, two_player_game
 from meridian_table.club.web import create_club_app
 
-from .conftest import Club
+from .conftest import Club, club_at_version
 
 GAME = two_player_game()
 EVIL = "<script>alert(1)</script>"
@@ -119,3 +123,76 @@ def test_a_database_down_is_a_503_that_says_so(played: Club) -> None:
         deadline = time.monotonic() + 20
         while page.get("/").status_code != 200:   # the pool reconnects by itself
             assert time.monotonic() < deadline
+
+
+ODD_GAMES = {"players": (5, {}, {}), "options": (["Ann", "Bob"], 5, {}),
+             "versions": (["Ann", "Bob"], {}, [1])}
+ODD_EVENTS = [("action", 5), ("action", {"notation": 5}), ("result", "x"),
+              ("result", {"winners": [{}]}), ("result", {"scores": [1]}),
+              ("result", {"winners": "Ann"}), ("result", {"reason": 5})]
+
+
+def _odd_rows(url: str) -> list[str]:
+    """Insert, as a table, each malformed row the page reads; return what was refused."""
+    refused = []
+    with psycopg.connect(url, autocommit=True) as conn:
+        for gid, (what, (players, options, versions)) in enumerate(ODD_GAMES.items(), 10):
+            try:
+                conn.execute("INSERT INTO club.games (game_id, game, options, players, "
+                             "versions, started) VALUES (%s, 'kato', %s, %s, %s, now())",
+                             (gid, Jsonb(options), Jsonb(players), Jsonb(versions)))
+            except psycopg.errors.CheckViolation:
+                refused.append(what)
+        conn.execute("INSERT INTO club.games (game_id, game, options, players, versions, "
+                     "started) VALUES (20, 'kato', '{}', '[\"Ann\", \"Bob\"]', '{}', now())")
+        for seq, (kind, payload) in enumerate(ODD_EVENTS, 1):
+            try:
+                conn.execute("INSERT INTO club.events (game_id, seq, local_id, kind, at, "
+                             "payload) VALUES (20, %s, %s, %s, now(), %s)",
+                             (seq, 100 + seq, kind, Jsonb(payload)))
+            except psycopg.errors.CheckViolation:
+                refused.append(f"{kind} {payload!r}")
+    return refused
+
+
+def test_the_database_refuses_malformed_rows(club: Club) -> None:
+    with club.admin() as admin:
+        url = admin.add_table("table7")
+    assert len(_odd_rows(url)) == len(ODD_GAMES) + len(ODD_EVENTS)
+
+
+def test_odd_rows_from_before_the_checks_never_break_the_page(
+        cluster: Cluster, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A club from before schema 4 holds malformed rows: the migration keeps them, and
+    every page shows or skips what it cannot read (never a 500)."""
+    old = club_at_version(cluster, 3, monkeypatch)
+    with old.admin() as admin:
+        url = admin.add_table("table7")
+    assert _odd_rows(url) == []   # schema 3 took them all
+    monkeypatch.undo()            # this release again: `club init` migrates the club
+    init_club(old.superuser_url)
+    with client(old) as page:
+        paths = ["/", "/games", "/standings", "/standings?format=json", "/player/Ann",
+                 "/player/a%00b", "/game/table7/20", "/game/table7/20?format=json",
+                 "/game/ta%00ble7/20", "/game/table7/20/export?format=record",
+                 "/game/table7/20/export?format=jsonl"]
+        paths += [f"/game/table7/{gid}" for gid in range(10, 10 + len(ODD_GAMES))]
+        for path in paths:
+            response = page.get(path)
+            assert response.status_code < 500, (path, response.status_code, response.text)
+        assert "Ann" in page.get("/game/table7/20").text
+
+
+def test_a_game_record_of_an_illegal_move_is_a_clear_422(club: Club) -> None:
+    with club.admin() as admin:
+        url = admin.add_table("table7")
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("INSERT INTO club.games (game_id, game, options, players, versions, "
+                     "started) VALUES (1, 'kato', '{}', '[\"Ann\", \"Bob\"]', '{}', now())")
+        conn.execute("INSERT INTO club.events (game_id, seq, local_id, kind, at, payload) "
+                     "VALUES (1, 1, 1, 'action', now(), %s)", (Jsonb({"notation": "Z99"}),))
+    with client(club) as page:
+        response = page.get("/game/table7/1/export?format=record")
+        assert response.status_code == 422 and "cannot be written as a game record" in (
+            response.text)
+        assert page.get("/game/table7/1").status_code == 200

@@ -23,12 +23,39 @@ LOGGER = logging.getLogger(__name__)
 AConn = psycopg.AsyncConnection[tuple[Any, ...]]
 
 
-def standing_actions(events: Sequence[tuple[str, dict[str, Any]]]) -> list[dict[str, Any]]:
-    """The action payloads still standing once undos are applied, in order."""
+def names(value: object) -> list[str]:
+    """A JSON list of player names as the page reads it: anything else reads as no names
+    (rows written before the club's schema 4 checked their shape)."""
+    if not isinstance(value, list):
+        return []
+    return [v for v in value if isinstance(v, str)]
+
+
+def mapping(value: object) -> dict[str, Any]:
+    """A JSON object as the page reads it (anything else reads as empty)."""
+    return dict(value) if isinstance(value, dict) else {}
+
+
+def result_of(payload: object) -> dict[str, Any]:
+    """A logged result in the shape the page and the standings read: winners (names),
+    scores (objects), reason (text), abandoned (a flag)."""
+    given = mapping(payload)
+    scores = given.get("scores")
+    return {"winners": names(given.get("winners")),
+            "scores": [dict(x) for x in scores if isinstance(x, dict)]
+            if isinstance(scores, list) else [],
+            "reason": given["reason"] if isinstance(given.get("reason"), str) else "",
+            "abandoned": given.get("abandoned") is True}
+
+
+def standing_actions(events: Sequence[tuple[str, object]]) -> list[dict[str, Any]]:
+    """The action payloads still standing once undos are applied, in order (an action
+    without a notation is skipped: the page cannot show it)."""
     standing: list[dict[str, Any]] = []
     for kind, payload in events:
         if kind == "action":
-            standing.append(payload)
+            if isinstance(payload, dict) and isinstance(payload.get("notation"), str):
+                standing.append(payload)
         elif kind == "undo" and standing:
             standing.pop()
     return standing
@@ -41,7 +68,8 @@ def position(game: str, options: dict[str, Any], actions: Sequence[str]) -> dict
         engine = spec.new_game(options, None)
         for action in actions:
             engine.play(action)
-    except (UnknownGameError, ValueError, KeyError) as exc:
+    except (UnknownGameError, ValueError, KeyError, TypeError, AttributeError,
+            IndexError) as exc:
         return {"diagram": "", "to_move": None, "error": f"cannot show this position: {exc}"}
     diagram = spec.text_diagram(engine) if spec.text_diagram is not None else ""
     turn = engine.turn()
@@ -65,7 +93,7 @@ async def tables(conn: AConn) -> list[dict[str, Any]]:
         entry: dict[str, Any] = {"name": name, "revoked": revoked, "game": None}
         if game_id is not None:
             detail = await game_detail(conn, name, int(game_id))
-            entry["game"] = {"id": game_id, "game": game, "players": players,
+            entry["game"] = {"id": game_id, "game": game, "players": names(players),
                              "started": started.isoformat() if started else None,
                              "last": last.isoformat() if last else None, "finished": finished,
                              "moves": detail["total"] if detail else 0,
@@ -83,19 +111,22 @@ async def game_detail(conn: AConn, table: str, game_id: int,
     if row is None:
         return None
     game, options, players, started, remote = row
+    players = names(players)
+    options = mapping(options)
     events = await (await conn.execute(
         "SELECT seq, kind, at, payload FROM club.events WHERE table_name = %s AND game_id = %s "
         "ORDER BY seq", (table, game_id))).fetchall()
-    moves = standing_actions([(str(k), dict(p)) for _, k, _, p in events])
-    result = next((dict(p) for _, k, _, p in events if k == "result"), None)
+    moves = standing_actions([(str(k), p) for _, k, _, p in events])
+    result = next((result_of(p) for _, k, _, p in events if k == "result"), None)
     total = len(moves)
     at = total if ply is None else max(0, min(ply, total))
-    shown = position(str(game), dict(options), [str(m.get("notation")) for m in moves[:at]])
+    shown = position(str(game), options, [str(m.get("notation")) for m in moves[:at]])
     to_move = shown["to_move"]
     return {
         "table": table, "id": game_id, "game": game, "options": options, "players": players,
         "started": started.isoformat(), "remote": remote, "result": result,
-        "moves": [{"n": i + 1, "notation": m.get("notation"), "player": m.get("player")}
+        "moves": [{"n": i + 1, "notation": m.get("notation"),
+                   "player": m.get("player") if isinstance(m.get("player"), str) else None}
                   for i, m in enumerate(moves)],
         "total": total, "ply": at, "diagram": shown["diagram"], "error": shown["error"],
         "to_move": (players[to_move] if isinstance(to_move, int) and to_move < len(players)
@@ -113,10 +144,13 @@ async def finished_games(conn: AConn, player: str | None = None,
              FROM club.events e JOIN club.games g USING (table_name, game_id)
             WHERE e.kind = 'result' AND (%(p)s::text IS NULL OR g.players ? %(p)s::text)
             ORDER BY e.at DESC LIMIT %(n)s""", {"p": player, "n": limit})).fetchall()
-    return [{"table": t, "id": g, "game": game, "players": players, "at": at.isoformat(),
-             "winners": result.get("winners", []), "reason": result.get("reason", ""),
-             "abandoned": bool(result.get("abandoned"))}
-            for t, g, game, players, at, result in rows]
+    out = []
+    for t, g, game, players, at, payload in rows:
+        result = result_of(payload)
+        out.append({"table": t, "id": g, "game": game, "players": names(players),
+                    "at": at.isoformat(), "winners": result["winners"],
+                    "reason": result["reason"], "abandoned": result["abandoned"]})
+    return out
 
 
 async def standings(conn: AConn) -> dict[str, list[Standing]]:
@@ -125,4 +159,5 @@ async def standings(conn: AConn) -> dict[str, list[Standing]]:
         """SELECT g.game, g.players, e.payload
              FROM club.events e JOIN club.games g USING (table_name, game_id)
             WHERE e.kind = 'result' ORDER BY e.at, e.table_name, e.game_id""")).fetchall()
-    return rate(Finished(str(game), tuple(players), dict(result)) for game, players, result in rows)
+    return rate(Finished(str(game), tuple(names(players)), result_of(result))
+                for game, players, result in rows)

@@ -228,6 +228,51 @@ MIGRATIONS: tuple[ClubMigration, ...] = (
                 END $$""",
         ),
     ),
+    ClubMigration(
+        4,
+        "the database refuses malformed rows: typed shapes of what the page reads",
+        (
+            """CREATE FUNCTION club.is_names(j jsonb) RETURNS boolean
+                LANGUAGE sql IMMUTABLE SET search_path = pg_catalog AS $$
+                SELECT jsonb_typeof(j) = 'array' AND NOT EXISTS (
+                    SELECT 1 FROM jsonb_array_elements(j) x
+                     WHERE jsonb_typeof(x) <> 'string' OR length(x #>> '{{}}') > 200) $$""",
+            """CREATE FUNCTION club.is_kind(j jsonb, kind text) RETURNS boolean
+                LANGUAGE sql IMMUTABLE SET search_path = pg_catalog AS $$
+                SELECT j IS NULL OR jsonb_typeof(j) = kind $$""",
+            # The shapes the page and the standings read: an action's notation, a result's
+            # winners, scores, reason and abandoned flag (docs/STORE.md).
+            """CREATE FUNCTION club.payload_ok(kind text, p jsonb) RETURNS boolean
+                LANGUAGE sql IMMUTABLE SET search_path = pg_catalog, club AS $$
+                SELECT jsonb_typeof(p) = 'object' AND CASE kind
+                  WHEN 'action' THEN jsonb_typeof(p -> 'notation') = 'string'
+                       AND length(p ->> 'notation') <= 200
+                       AND (club.is_kind(p -> 'player', 'string')
+                            OR jsonb_typeof(p -> 'player') = 'null')
+                  WHEN 'result' THEN (p -> 'winners' IS NULL OR club.is_names(p -> 'winners'))
+                       AND club.is_kind(p -> 'reason', 'string')
+                       AND club.is_kind(p -> 'abandoned', 'boolean')
+                       AND club.is_kind(p -> 'scores', 'array')
+                       AND NOT EXISTS (
+                           SELECT 1 FROM jsonb_array_elements(
+                               COALESCE(p -> 'scores', '[]'::jsonb)) s
+                            WHERE jsonb_typeof(s) <> 'object'
+                               OR NOT club.is_kind(s -> 'player', 'string')
+                               OR NOT (club.is_kind(s -> 'total', 'number')
+                                       OR jsonb_typeof(s -> 'total') = 'null'))
+                  ELSE true END $$""",
+            # NOT VALID: rows written before this version stay (the page skips what it
+            # cannot read); every new row is checked.
+            """ALTER TABLE club.games ADD CONSTRAINT games_shape CHECK (
+                game ~ '^[a-z][a-z0-9_-]{{0,39}}$' AND game_id > 0
+                AND club.is_names(players) AND jsonb_array_length(players) BETWEEN 1 AND 16
+                AND jsonb_typeof(options) = 'object' AND jsonb_typeof(versions) = 'object'
+                AND (profile IS NULL OR length(profile) <= 200)) NOT VALID""",
+            """ALTER TABLE club.events ADD CONSTRAINT events_shape CHECK (
+                kind ~ '^[a-z][a-z0-9_-]{{0,39}}$' AND seq > 0 AND local_id > 0
+                AND club.payload_ok(kind, payload)) NOT VALID""",
+        ),
+    ),
 )
 
 SCHEMA_VERSION = MIGRATIONS[-1].version

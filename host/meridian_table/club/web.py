@@ -40,6 +40,7 @@ from meridian_table.club import queries
 from meridian_table.club.admin import ClubAdmin, connect, redact, with_login
 from meridian_table.club.errors import ClubError
 from meridian_table.club.schema import NOTIFY_SECRET, require_current
+from meridian_table.games.registry import UnknownGameError
 from meridian_table.web.app import LOOPBACK_HOSTS, HostGuard, is_loopback
 
 LOGGER = logging.getLogger(__name__)
@@ -350,7 +351,14 @@ class ClubPage:
             return PlainTextResponse(text, headers={
                 "content-disposition": f"attachment; filename={name}.jsonl"})
         if fmt == "record":
-            return PlainTextResponse(_record(detail), headers={
+            try:
+                record = _record(detail)
+            except (UnknownGameError, ValueError, KeyError, TypeError, AttributeError) as exc:
+                return PlainTextResponse(
+                    f"game {args[1]} of table {args[0]!r} cannot be written as a game record "
+                    f"({exc}); its events (format=jsonl) hold everything the club has",
+                    status_code=422)
+            return PlainTextResponse(record, headers={
                 "content-disposition": f"attachment; filename={name}.txt"})
         return PlainTextResponse(f"unknown format {fmt!r}; use jsonl or record", status_code=400)
 
@@ -513,6 +521,15 @@ def _record(detail: dict[str, Any]) -> str:
     return spec.records.export(engine, headers)
 
 
+async def _unreadable_address(request: Request, exc: Exception) -> Response:
+    """An address PostgreSQL cannot look up (a NUL byte in a name, say): a 404 that says
+    so, never a 500."""
+    LOGGER.info("club page: %r cannot be looked up (%s)", request.url.path, exc)
+    return PlainTextResponse("No such page in the club: this address holds characters no "
+                             "table, game or player name has. The tables page links to "
+                             "every game.", status_code=404)
+
+
 async def _database_down(request: Request, exc: Exception) -> Response:
     """The club's server restarting or out of reach: a clear 503, never a 500."""
     LOGGER.warning("club page: the database is not reachable (%s)", exc)
@@ -539,6 +556,7 @@ def create_club_app(url: str, *, bind_host: str = "127.0.0.1",
         ],
         middleware=[Middleware(HostGuard, allowed_hosts=hosts)],
         exception_handlers={psycopg.OperationalError: _database_down,
+                            psycopg.DataError: _unreadable_address,
                             PoolTimeout: _database_down},
         lifespan=page.lifespan,
     )
