@@ -190,3 +190,23 @@ def test_forged_notifications_cannot_stop_the_live_page(club: Club) -> None:
         _action(conn, 1, 2, "B2")
         got = _next_event(ws)
         assert (got["table"], got["game"], got["seq"]) == ("table7", 1, 2)
+
+
+def test_a_remote_game_is_rated_and_listed_once(club: Club, duel: dict[str, str]) -> None:
+    """Both seated tables ship their copy of duel1 with its result: one game in the
+    finished games, one rating update in the standings."""
+    from starlette.testclient import TestClient
+
+    from meridian_table.club.web import create_club_app
+
+    for name in ("north", "south"):
+        with psycopg.connect(duel[name], autocommit=True) as conn:
+            conn.execute("INSERT INTO club.events (game_id, seq, local_id, kind, at, payload) "
+                         "VALUES (1, 10, 90, 'result', now(), %s)",
+                         (Jsonb({"winners": ["Ann"], "reason": "no moves", "scores": []}),))
+    with TestClient(create_club_app(club.page_url), base_url="http://127.0.0.1") as page:
+        standings = page.get("/standings?format=json").json()
+        assert {s["player"]: s["games"] for s in standings["kato"]} == {"Ann": 1, "Bob": 1}
+        listed = page.get("/games")
+        assert listed.status_code == 200 and listed.text.count(">replay<") == 1
+        assert page.get("/player/Ann").text.count(">replay<") == 1

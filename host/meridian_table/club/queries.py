@@ -136,14 +136,27 @@ async def game_detail(conn: AConn, table: str, game_id: int,
     }
 
 
+# The finished games, one line per game: each seated table ships its own copy of a
+# remote game, so those copies are one game. Of the copies, the first finished one that
+# was not abandoned stands (a side that restarted may have abandoned an earlier copy).
+FINISHED = """
+    SELECT * FROM (
+      SELECT DISTINCT ON (COALESCE('remote:' || g.remote, g.table_name || '/' || g.game_id))
+             g.table_name, g.game_id, g.game, g.players, e.at, e.payload
+        FROM club.events e JOIN club.games g USING (table_name, game_id)
+       WHERE e.kind = 'result'
+       ORDER BY COALESCE('remote:' || g.remote, g.table_name || '/' || g.game_id),
+                (e.payload -> 'abandoned') = 'true'::jsonb, e.at, e.table_name
+    ) AS one_copy"""
+
+
 async def finished_games(conn: AConn, player: str | None = None,
                          limit: int = 100) -> list[dict[str, Any]]:
-    """Finished games, newest first (only ``player``'s when given)."""
+    """Finished games, newest first (only ``player``'s when given); a remote game once."""
     rows = await (await conn.execute(
-        """SELECT g.table_name, g.game_id, g.game, g.players, e.at, e.payload
-             FROM club.events e JOIN club.games g USING (table_name, game_id)
-            WHERE e.kind = 'result' AND (%(p)s::text IS NULL OR g.players ? %(p)s::text)
-            ORDER BY e.at DESC LIMIT %(n)s""", {"p": player, "n": limit})).fetchall()
+        FINISHED + """ WHERE (%(p)s::text IS NULL OR jsonb_typeof(players) = 'array'
+                                AND players ? %(p)s::text)
+            ORDER BY at DESC LIMIT %(n)s""", {"p": player, "n": limit})).fetchall()
     out = []
     for t, g, game, players, at, payload in rows:
         result = result_of(payload)
@@ -154,10 +167,9 @@ async def finished_games(conn: AConn, player: str | None = None,
 
 
 async def standings(conn: AConn) -> dict[str, list[Standing]]:
-    """OpenSkill standings per game, from every finished game in the order they ended."""
+    """OpenSkill standings per game, from every finished game (a remote game once) in the
+    order they ended."""
     rows = await (await conn.execute(
-        """SELECT g.game, g.players, e.payload
-             FROM club.events e JOIN club.games g USING (table_name, game_id)
-            WHERE e.kind = 'result' ORDER BY e.at, e.table_name, e.game_id""")).fetchall()
+        FINISHED + " ORDER BY at, table_name, game_id")).fetchall()
     return rate(Finished(str(game), tuple(names(players)), result_of(result))
-                for game, players, result in rows)
+                for _, _, game, players, _, result in rows)
