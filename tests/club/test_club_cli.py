@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 
 import psycopg
@@ -61,14 +62,41 @@ def test_play_with_club_replicates_the_game(club: Club, tmp_path: Path) -> None:
     assert stats["club"].startswith("postgresql://club") and "***" in stats["club"]
     assert stats["club_state"] in ("connecting", "connected")
     assert isinstance(stats["club_backlog"], int)
-    # whatever was not shipped before quitting goes with `club replicate --once`
-    shipped = CliRunner().invoke(main, ["club", "replicate", "--club", url, "--log", str(log),
-                                        "--once"])
-    assert shipped.exit_code == 0, shipped.output
+    # the last move, made just before quitting, reached the club before `play` ended
+    assert "every event of this table's log is in the club" in result.stderr
     with psycopg.connect(club.page_url) as conn:
         actions = [r[0] for r in conn.execute(
             "SELECT payload->>'notation' FROM club.events WHERE kind = 'action' ORDER BY seq")]
     assert actions == ["G6", "D4"]
+
+
+def test_a_table_that_stops_right_after_a_move_ships_it_or_says_so(
+        club: Club, tmp_path: Path) -> None:
+    """Quit at once after a move (the result often goes with it): the move is in the club
+    when `play` returns; with the club down, `play` says how many events did not go."""
+    with club.admin() as admin:
+        url = admin.add_table("table7")
+    log = tmp_path / "games.sqlite3"
+    for n in range(3):
+        result = CliRunner().invoke(
+            main, ["play", "kato", "--headless", "--board", "sim", "--db", str(log),
+                   "--settle-ms", "50", "--club", url],
+            input=f"place {'ABC'[n]}1\nwait\nquit\n")
+        assert result.exit_code == 0, result.output
+        with psycopg.connect(club.page_url) as conn:
+            held = conn.execute("SELECT count(*) FROM club.events").fetchone()
+        with sqlite3.connect(log) as local:
+            logged = local.execute("SELECT count(*) FROM events").fetchone()
+        assert held == logged, (n, result.stderr)
+    club.cluster.stop("immediate")
+    try:
+        result = CliRunner().invoke(
+            main, ["play", "kato", "--headless", "--board", "sim", "--db", str(log),
+                   "--settle-ms", "50", "--club", url], input="place D1\nwait\nquit\n")
+    finally:
+        club.cluster.start()
+    assert result.exit_code == 0, result.output
+    assert "events of this table's log are not in the club yet" in result.stderr
 
 
 def test_invite_then_play_remote_from_the_command_line(club: Club, tmp_path: Path) -> None:

@@ -86,13 +86,20 @@ def club_replication(table: RunningTable, url: str | None, quiet: bool,
             started.start()
     except ClubError as exc:
         raise _fail(exc) from None
-    with started as replicator:
-        click.echo(f"replicating to the club {replicator.status().club}", err=quiet)
+    click.echo(f"replicating to the club {started.status().club}", err=quiet)
+    try:
         yield
-        status = replicator.status()
-        if status.backlog:
-            click.echo(f"{status.backlog} events not yet in the club ({status.state}); "
+    finally:
+        # The last moves (often with the result) were logged a moment ago: ship them
+        # before exiting, waiting a few seconds at most, and say what did not make it.
+        state = started.status()
+        left = started.finish()
+        if left:
+            click.echo(f"{left} events of this table's log are not in the club yet (the club "
+                       f"was {state.state}{': ' + state.detail if state.detail else ''}); "
                        "they go at the next `play` or `club replicate`", err=True)
+        else:
+            click.echo("every event of this table's log is in the club", err=quiet)
 
 
 def _fail(exc: Exception) -> click.ClickException:

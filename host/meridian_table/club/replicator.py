@@ -37,6 +37,7 @@ POLL_S = 0.05
 BACKOFF_S = (0.2, 0.5, 1.0, 2.0, 3.0)
 PING_S = 2.0
 REPLY_TIMEOUT_S = 5.0
+FINISH_S = 5.0          # at exit: how long to wait for the last events to reach the club
 
 
 @dataclass(frozen=True)
@@ -73,6 +74,10 @@ class LocalLog:
         return self._conn.execute(
             "SELECT id, game_id, seq, kind, at, payload FROM events WHERE id > ? "
             "ORDER BY id LIMIT ?", (mark, limit)).fetchall()
+
+    def count_after(self, mark: int) -> int:
+        row = self._conn.execute("SELECT count(*) FROM events WHERE id > ?", (mark,)).fetchone()
+        return int(row[0])
 
     def games(self, ids: set[int]) -> list[tuple[Any, ...]]:
         marks = ",".join("?" * len(ids))
@@ -178,18 +183,40 @@ class Replicator:
         self._wake.set()
 
     def close(self, timeout: float = 5.0) -> None:
+        """Stop at once (what is not shipped yet goes at the next run): see finish()."""
         self._stop.set()
         self._wake.set()
-        self._thread.join(timeout)
-        self._watchdog.join(timeout)
+        if self._thread.ident is not None:
+            self._thread.join(timeout)
+            self._watchdog.join(timeout)
         with self._lock:
             self._state = "closed"
+
+    def finish(self, wait_s: float = FINISH_S) -> int:
+        """Ship what is left, waiting at most ``wait_s`` while the club is reachable, then
+        stop. Returns how many of the log's events the club does not hold (0: all of
+        them made it), counted in the log itself."""
+        if self._thread.is_alive() and self.status().state in ("connecting", "connected"):
+            self.wait_caught_up(wait_s)
+        self.close()
+        with self._lock:
+            mark = self._mark
+        try:
+            with _Opened(self.log_path) as log:
+                left = log.count_after(mark)
+                last = log.last_id()
+        except sqlite3.Error as exc:
+            LOGGER.warning("cannot count what the club still lacks (%s)", exc)
+            return self.status().backlog
+        with self._lock:
+            self._local_last = last
+        return left
 
     def __enter__(self) -> Replicator:
         return self if self._thread.ident is not None else self.start()
 
     def __exit__(self, *exc: object) -> None:
-        self.close()
+        self.finish()
 
     def status(self) -> ReplicatorStatus:
         with self._lock:
