@@ -273,6 +273,50 @@ MIGRATIONS: tuple[ClubMigration, ...] = (
                 AND club.payload_ok(kind, payload)) NOT VALID""",
         ),
     ),
+    ClubMigration(
+        5,
+        "each table log has an identity: marks and game numbers are kept per log, so a new "
+        "laptop or another --db ships everything and never takes an old game's number",
+        (
+            "ALTER TABLE club.games ADD COLUMN log_id uuid, ADD COLUMN local_game bigint",
+            "CREATE UNIQUE INDEX games_log ON club.games (table_name, log_id, local_game)",
+            "ALTER TABLE club.events ADD COLUMN log_id uuid",
+            "CREATE INDEX events_log ON club.events (table_name, log_id, local_id)",
+            # Upgrading: rows shipped before logs had an identity belong to whichever log
+            # holds the very event the club holds last (same local id, game, number and
+            # kind); that log adopts them, any other log starts afresh beside them.
+            """CREATE FUNCTION club.adopt_log(l uuid, probe_local bigint, probe_game bigint,
+                                              probe_seq integer, probe_kind text)
+                RETURNS bigint LANGUAGE plpgsql SECURITY DEFINER
+                SET search_path = pg_catalog, club AS $$
+                DECLARE
+                  me text := club.my_table();
+                  adopted bigint;
+                BEGIN
+                  IF me IS NULL OR EXISTS (SELECT 1 FROM club.events
+                                            WHERE table_name = me AND log_id = l) THEN
+                    RETURN 0;
+                  END IF;
+                  IF NOT EXISTS (
+                      SELECT 1 FROM club.events
+                       WHERE table_name = me AND log_id IS NULL AND local_id = probe_local
+                         AND game_id = probe_game AND seq = probe_seq AND kind = probe_kind
+                         AND local_id = (SELECT max(local_id) FROM club.events
+                                          WHERE table_name = me AND log_id IS NULL)) THEN
+                    RETURN 0;
+                  END IF;
+                  UPDATE club.games SET log_id = l, local_game = game_id
+                   WHERE table_name = me AND log_id IS NULL;
+                  UPDATE club.events SET log_id = l WHERE table_name = me AND log_id IS NULL;
+                  GET DIAGNOSTICS adopted = ROW_COUNT;
+                  RETURN adopted;
+                END $$""",
+            "REVOKE EXECUTE ON FUNCTION club.adopt_log(uuid, bigint, bigint, integer, text) "
+            "FROM PUBLIC",
+            "GRANT EXECUTE ON FUNCTION club.adopt_log(uuid, bigint, bigint, integer, text) "
+            "TO {tables}",
+        ),
+    ),
 )
 
 SCHEMA_VERSION = MIGRATIONS[-1].version
