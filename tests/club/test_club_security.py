@@ -210,3 +210,75 @@ def test_a_remote_game_is_rated_and_listed_once(club: Club, duel: dict[str, str]
         listed = page.get("/games")
         assert listed.status_code == 200 and listed.text.count(">replay<") == 1
         assert page.get("/player/Ann").text.count(">replay<") == 1
+
+
+def test_the_admin_has_no_role_powers_beyond_its_clubs_tables(club: Club) -> None:
+    """With PostgreSQL 15's CREATEROLE the admin could grant itself
+    pg_execute_server_program (shell commands as the server's user), take over another
+    club's roles, and end anyone's sessions. Now it manages its tables, and only them."""
+    from meridian_table.club.admin import ClubAdmin, init_club
+    from meridian_table.club.errors import ClubError
+
+    from .conftest import new_database
+
+    # a second club on the same server whose admin role is named like a table of ours
+    other_db = new_database(club.cluster)
+    with psycopg.connect(club.cluster.url(), autocommit=True) as conn:
+        conn.execute(f'ALTER DATABASE "{other_db}" RENAME TO "{club.dbname}_t_boss"')
+    other = init_club(club.cluster.url(f"{club.dbname}_t_boss"))
+    assert other.admin_url is not None
+    with club.admin() as admin:
+        table = admin.add_table("table7")
+        with pytest.raises(ClubError, match="not one of this club's tables"):
+            admin.add_table("boss_admin")     # would be the role club_t_boss_admin
+        conn = admin.conn
+        for attack in ("GRANT pg_execute_server_program TO CURRENT_USER",
+                       "GRANT pg_signal_backend TO CURRENT_USER",
+                       "CREATE ROLE intruder LOGIN SUPERUSER",
+                       "CREATE ROLE intruder LOGIN",
+                       f'ALTER ROLE "{club.dbname}_t_boss_admin" PASSWORD \'taken\'',
+                       f'ALTER ROLE "{club.dbname}_page" PASSWORD \'taken\'',
+                       f'GRANT "{club.dbname}_t_table7" TO CURRENT_USER',
+                       f'SET ROLE "{club.dbname}_keeper"',
+                       "COPY (SELECT 1) TO PROGRAM 'true'"):
+            with pytest.raises(psycopg.errors.InsufficientPrivilege):
+                conn.execute(attack)
+        page = psycopg.connect(club.page_url, autocommit=True)
+        try:
+            pid = page.info.backend_pid
+            with pytest.raises(psycopg.errors.InsufficientPrivilege):
+                conn.execute("SELECT pg_terminate_backend(%s)", (pid,))
+            assert page.execute("SELECT 1").fetchone() == (1,)
+        finally:
+            page.close()
+        # the keeper's functions take only this club's table names
+        with pytest.raises(psycopg.errors.InvalidParameterValue):
+            conn.execute("SELECT club_roles.close_table('x; DROP ROLE y')")
+    assert ClubAdmin(other.admin_url).tables() == []   # the other club's admin still logs in
+    with psycopg.connect(table, autocommit=True) as conn:   # nor may a table call them
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            conn.execute("SELECT club_roles.close_table('table7')")
+
+
+def test_a_table_role_has_a_connection_limit(club: Club) -> None:
+    with club.admin() as admin:
+        admin.add_table("table7")
+    with psycopg.connect(club.superuser_url) as conn:
+        limit = conn.execute("SELECT rolconnlimit FROM pg_roles WHERE rolname = %s",
+                             (f"{club.dbname}_t_table7",)).fetchone()
+    assert limit is not None and 0 < int(limit[0]) <= 10
+
+
+def test_the_server_runs_in_the_postgres_users_own_group(club: Club) -> None:
+    import os
+    import pwd
+
+    if os.geteuid() != 0:
+        pytest.skip("only as root does the server run as another user")
+    pid = int((club.cluster.datadir / "postmaster.pid").read_text().split()[0])
+    status = open(f"/proc/{pid}/status").read()
+    gid_line = next(line for line in status.splitlines() if line.startswith("Gid:"))
+    groups_line = next(line for line in status.splitlines() if line.startswith("Groups:"))
+    own = pwd.getpwnam("postgres").pw_gid
+    assert set(gid_line.split()[1:]) == {str(own)}
+    assert "0" not in groups_line.split()[1:]

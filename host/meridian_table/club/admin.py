@@ -32,6 +32,123 @@ NETWORK_OPTIONS: dict[str, Any] = {
 
 Conn = psycopg.Connection[tuple[object, ...]]
 
+# How many connections one table's role may hold: its replicator, a remote player, a
+# `club replicate` beside them, and room for reconnecting. One table cannot take the
+# server's slots from the others or from the page.
+TABLE_CONNECTIONS = 6
+
+# The club's role management, and nothing more, as SECURITY DEFINER functions owned by
+# the keeper (a role without login, with CREATEROLE): the admin may call them, but it has
+# no CREATEROLE of its own (with PostgreSQL 15 that would let it grant itself
+# pg_execute_server_program or take over another club's roles). A role is one of this
+# club's tables when its name is the club's table role name and it is a member of the
+# club's tables group; any other existing role is refused.
+KEEPER_FUNCTIONS = (
+    """CREATE OR REPLACE FUNCTION club_roles.ours(role text) RETURNS boolean
+        LANGUAGE sql STABLE SET search_path = pg_catalog AS $$
+        SELECT EXISTS (
+            SELECT 1 FROM pg_auth_members m JOIN pg_roles g ON g.oid = m.roleid
+              JOIN pg_roles r ON r.oid = m.member
+             WHERE g.rolname = {tables_text} AND r.rolname = role
+               AND NOT (r.rolsuper OR r.rolcreaterole OR r.rolcreatedb OR r.rolreplication
+                        OR r.rolbypassrls)) $$""",
+    """CREATE OR REPLACE FUNCTION club_roles.role_of(name text) RETURNS text
+        LANGUAGE plpgsql IMMUTABLE SET search_path = pg_catalog AS $$
+        BEGIN
+          IF name IS NULL OR name !~ '^[a-z][a-z0-9_-]{{0,39}}$' THEN
+            RAISE EXCEPTION 'table name % is not a table name', quote_literal(name)
+              USING ERRCODE = '22023';
+          END IF;
+          RETURN {prefix_text} || '_t_' || replace(name, '-', '_');
+        END $$""",
+    """CREATE OR REPLACE FUNCTION club_roles.open_table(name text, verifier text,
+                                                       connections integer)
+        RETURNS text LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog AS $$
+        DECLARE
+          role text := club_roles.role_of(name);
+        BEGIN
+          IF verifier IS NULL OR verifier !~ '^SCRAM-SHA-256[$]' THEN
+            RAISE EXCEPTION 'a table password must come as a SCRAM-SHA-256 verifier'
+              USING ERRCODE = '22023';
+          END IF;
+          IF connections IS NULL OR connections NOT BETWEEN 1 AND 50 THEN
+            RAISE EXCEPTION 'connection limit % is not between 1 and 50', connections
+              USING ERRCODE = '22023';
+          END IF;
+          IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = role) THEN
+            IF NOT club_roles.ours(role) THEN
+              RAISE EXCEPTION 'role % exists and is not one of this club''s tables', role
+                USING ERRCODE = '42710';
+            END IF;
+            EXECUTE format('ALTER ROLE %I LOGIN PASSWORD %L CONNECTION LIMIT %s',
+                           role, verifier, connections);
+          ELSE
+            EXECUTE format('CREATE ROLE %I LOGIN PASSWORD %L CONNECTION LIMIT %s',
+                           role, verifier, connections);
+            EXECUTE format('GRANT %I TO %I', {tables_text}, role);
+          END IF;
+          -- a member of the table's role may end its sessions (see close_table)
+          EXECUTE format('GRANT %I TO %I', role, {keeper_text});
+          RETURN role;
+        END $$""",
+    """CREATE OR REPLACE FUNCTION club_roles.close_table(name text) RETURNS integer
+        LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog AS $$
+        DECLARE
+          role text := club_roles.role_of(name);
+          ended integer;
+        BEGIN
+          IF NOT club_roles.ours(role) THEN
+            RETURN 0;
+          END IF;
+          EXECUTE format('ALTER ROLE %I NOLOGIN', role);
+          SELECT count(*) FILTER (WHERE pg_terminate_backend(pid)) INTO ended
+            FROM pg_stat_activity WHERE usename = role;
+          RETURN ended;
+        END $$""",
+)
+
+
+def _keeper(conn: Conn, roles: Roles, superuser: bool) -> None:
+    """Make (or bring up to date) the keeper, its functions, and the admin's rights:
+    the admin keeps the schema and calls the functions, and has no role powers."""
+    keeper, admin = sql.Identifier(roles.keeper), sql.Identifier(roles.admin)
+    if not _role_exists(conn, roles.keeper):
+        conn.execute(sql.SQL("CREATE ROLE {} NOLOGIN CREATEROLE").format(keeper))
+    if not superuser:   # a CREATEROLE owner of the database: it must act as the keeper
+        conn.execute(sql.SQL("GRANT {} TO CURRENT_USER").format(keeper))
+    conn.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS club_roles AUTHORIZATION {}").format(
+        keeper))
+    conn.execute("REVOKE ALL ON SCHEMA club_roles FROM PUBLIC")
+    conn.execute(sql.SQL("GRANT USAGE ON SCHEMA club_roles TO {}").format(admin))
+    literals = {"tables_text": sql.Literal(roles.tables),
+                "prefix_text": sql.Literal(roles.prefix),
+                "keeper_text": sql.Literal(roles.keeper)}
+    for statement in KEEPER_FUNCTIONS:
+        conn.execute(sql.SQL(statement).format(**literals))
+    for signature in ("ours(text)", "role_of(text)", "open_table(text, text, integer)",
+                      "close_table(text)"):
+        conn.execute(sql.SQL("ALTER FUNCTION club_roles.{} OWNER TO {}").format(
+            sql.SQL(signature), keeper))
+        conn.execute(sql.SQL("REVOKE ALL ON FUNCTION club_roles.{} FROM PUBLIC").format(
+            sql.SQL(signature)))
+    for signature in ("open_table(text, text, integer)", "close_table(text)"):
+        conn.execute(sql.SQL("GRANT EXECUTE ON FUNCTION club_roles.{} TO {}").format(
+            sql.SQL(signature), admin))
+    # The admin of an older club had CREATEROLE, pg_signal_backend and the tables group
+    # with ADMIN OPTION: taken away.
+    conn.execute(sql.SQL("ALTER ROLE {} NOCREATEROLE").format(admin))
+    for granted in (roles.tables, "pg_signal_backend"):
+        if conn.execute("SELECT 1 FROM pg_auth_members m JOIN pg_roles g ON g.oid = m.roleid "
+                        "JOIN pg_roles r ON r.oid = m.member WHERE g.rolname = %s "
+                        "AND r.rolname = %s", (granted, roles.admin)).fetchone():
+            conn.execute(sql.SQL("REVOKE {} FROM {}").format(sql.Identifier(granted), admin))
+    # the keeper ends the sessions of a revoked table as a member of its role
+    if conn.execute("SELECT to_regclass('club.tables')").fetchone() != (None,):
+        for (role,) in conn.execute("SELECT role FROM club.tables").fetchall():
+            if _role_exists(conn, str(role)):
+                conn.execute(sql.SQL("GRANT {} TO {}").format(sql.Identifier(str(role)),
+                                                              keeper))
+
 
 def connect(url: str, *, autocommit: bool = True) -> Conn:
     """A psycopg connection, or a ClubError that names the server and what to check."""
@@ -66,9 +183,15 @@ def with_login(url: str, user: str, password: str) -> str:
             f"{quote(dbname, safe='')}{query}")
 
 
+def _verifier(conn: Conn, role: str, password: str) -> str:
+    """The SCRAM-SHA-256 verifier of ``password``: made here, so the clear text never
+    reaches the server."""
+    made = conn.pgconn.encrypt_password(password.encode(), role.encode(), b"scram-sha-256")
+    return made.decode()
+
+
 def _password(conn: Conn, role: str, password: str) -> sql.Composable:
-    verifier = conn.pgconn.encrypt_password(password.encode(), role.encode(), b"scram-sha-256")
-    return sql.Literal(verifier.decode())
+    return sql.Literal(_verifier(conn, role, password))
 
 
 def _role_exists(conn: Conn, role: str) -> bool:
@@ -109,20 +232,20 @@ def init_club(url: str, *, admin_password: str | None = None,
                 options = sql.SQL("NOLOGIN")
             conn.execute(sql.SQL("{} ROLE {} {}").format(
                 sql.SQL(verb), sql.Identifier(role), options))
-        conn.execute(sql.SQL("ALTER ROLE {} CREATEROLE").format(sql.Identifier(roles.admin)))
         conn.execute(sql.SQL("GRANT CREATE, CONNECT ON DATABASE {} TO {}").format(
             sql.Identifier(conn.info.dbname), sql.Identifier(roles.admin)))
-        # So that revoking a table can also end its open sessions.
-        conn.execute(sql.SQL("GRANT pg_signal_backend TO {}").format(
-            sql.Identifier(roles.admin)))
-        conn.execute(sql.SQL("GRANT {} TO {} WITH ADMIN OPTION").format(
-            sql.Identifier(roles.tables), sql.Identifier(roles.admin)))
         conn.execute(sql.SQL("GRANT CONNECT ON DATABASE {} TO {}, {}").format(
             sql.Identifier(conn.info.dbname), sql.Identifier(roles.page),
             sql.Identifier(roles.tables)))
+        superuser = conn.execute("SELECT rolsuper FROM pg_roles WHERE rolname = current_user"
+                                 ).fetchone() == (True,)
+        if not superuser:  # to act as the admin below, a CREATEROLE owner must be one
+            conn.execute(sql.SQL("GRANT {} TO CURRENT_USER").format(
+                sql.Identifier(roles.admin)))
         conn.execute(sql.SQL("SET ROLE {}").format(sql.Identifier(roles.admin)))
         version = migrate(conn, roles)
         conn.execute("RESET ROLE")
+        _keeper(conn, roles, superuser)
     return InitResult(version, urls[roles.admin], urls[roles.page])
 
 
@@ -183,11 +306,15 @@ class ClubAdmin:
                 raise ClubError(
                     f"table {name!r} is already in the club; `club remove-table {name}` "
                     "revokes it, or choose another name")
-            verb = "ALTER" if _role_exists(self.conn, role) else "CREATE"
-            self.conn.execute(sql.SQL("{} ROLE {} LOGIN PASSWORD {}").format(
-                sql.SQL(verb), sql.Identifier(role), _password(self.conn, role, password)))
-            self.conn.execute(sql.SQL("GRANT {} TO {}").format(
-                sql.Identifier(self.roles.tables), sql.Identifier(role)))
+            try:
+                self.conn.execute("SELECT club_roles.open_table(%s, %s, %s)",
+                                  (name, _verifier(self.conn, role, password),
+                                   TABLE_CONNECTIONS))
+            except psycopg.errors.DuplicateObject:
+                raise ClubError(
+                    f"the role {role!r} that table {name!r} would log in as already exists "
+                    "on this server and is not one of this club's tables; choose another "
+                    "name") from None
             self.conn.execute(
                 "INSERT INTO club.tables (name, role) VALUES (%s, %s) "
                 "ON CONFLICT (name) DO UPDATE SET revoked = NULL, role = EXCLUDED.role",
@@ -198,19 +325,10 @@ class ClubAdmin:
     def remove_table(self, name: str) -> None:
         """Revoke table ``name``: it can no longer log in, and its open sessions end.
         Its games stay in the club's history."""
-        info = self._find(name)
+        self._find(name)
         with self.conn.transaction():
             self.conn.execute("UPDATE club.tables SET revoked = now() WHERE name = %s", (name,))
-            self.conn.execute(sql.SQL("ALTER ROLE {} NOLOGIN").format(sql.Identifier(info.role)))
-        try:
-            self.conn.execute(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = %s",
-                (info.role,))
-        except psycopg.errors.InsufficientPrivilege:
-            # An admin made without pg_signal_backend: the role cannot log in again,
-            # and its open sessions end when the table disconnects.
-            LOGGER.warning("could not end table %s's open sessions (no pg_signal_backend)",
-                           name)
+            self.conn.execute("SELECT club_roles.close_table(%s)", (name,))
         LOGGER.info("revoked table %s", name)
 
     def rename_table(self, old: str, new: str) -> None:

@@ -206,8 +206,15 @@ def throwaway(fast: bool = True) -> Cluster:
 def _run(cmd: list[str], user: str | None, what: str,
          check: bool = True) -> subprocess.CompletedProcess[str]:
     LOGGER.debug("running %s", " ".join(cmd))
-    result = subprocess.run(cmd, capture_output=True, text=True, user=user, cwd="/",
-                            stdin=subprocess.DEVNULL, check=False)
+    group: int | None = None
+    extra: list[int] | None = None
+    if user is not None:   # root running the server as postgres: its own group, not root's
+        import pwd
+
+        group, extra = pwd.getpwnam(user).pw_gid, []
+    result = subprocess.run(cmd, capture_output=True, text=True, user=user, group=group,
+                            extra_groups=extra, cwd="/", stdin=subprocess.DEVNULL,
+                            check=False)
     if check and result.returncode != 0:
         detail = (result.stderr or result.stdout).strip().splitlines()[-3:]
         raise ClusterError(f"{what} failed (exit {result.returncode}): {' / '.join(detail)}")

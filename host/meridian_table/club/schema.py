@@ -8,7 +8,10 @@ whole server and one server may hold several clubs.
 
 Who may do what:
 
-- ``<db>_admin`` owns the schema: adds, revokes and renames tables.
+- ``<db>_admin`` owns the schema: adds, revokes and renames tables. It cannot create or
+  change roles itself (no CREATEROLE, no pg_signal_backend): it calls the two functions
+  of the schema ``club_roles``, owned by ``<db>_keeper`` (no login), which create, lock
+  and unlock exactly this club's table roles and nothing else (admin.py).
 - ``<db>_page`` (the club page) may only read.
 - ``<db>_tables`` is the group of every table's own login role. A table may insert only
   rows whose ``table_name`` is its own (the column defaults to it, and row-level security
@@ -344,6 +347,11 @@ class Roles:
     @property
     def tables(self) -> str:
         return f"{self.prefix}_tables"
+
+    @property
+    def keeper(self) -> str:
+        """The role (no login) that owns the functions managing the tables' roles."""
+        return f"{self.prefix}_keeper"
 
     def table(self, name: str) -> str:
         return f"{self.prefix}_t_{name.replace('-', '_')}"
