@@ -282,3 +282,66 @@ def test_the_server_runs_in_the_postgres_users_own_group(club: Club) -> None:
     own = pwd.getpwnam("postgres").pw_gid
     assert set(gid_line.split()[1:]) == {str(own)}
     assert "0" not in groups_line.split()[1:]
+
+
+def _raw_post(port: int, auth: str, headers: str, body: bytes = b"") -> str:
+    """Send a POST to /admin by hand (headers, then ``body`` and no more) and return the
+    status line: the server must answer without waiting for the rest of the body."""
+    import base64
+    import socket
+
+    token = base64.b64encode(auth.encode()).decode()
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
+        sock.sendall((f"POST /admin HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                      f"Authorization: Basic {token}\r\n"
+                      "Content-Type: application/x-www-form-urlencoded\r\n"
+                      f"{headers}\r\n").encode() + body)
+        answer = b""
+        while b"\r\n" not in answer:
+            chunk = sock.recv(4096)
+            if not chunk:
+                break
+            answer += chunk
+    return answer.split(b"\r\n", 1)[0].decode()
+
+
+def test_admin_bodies_are_limited_and_not_read_without_the_login(club: Club) -> None:
+    """A POST is answered before its body is read: a made-up login gets its 401 without
+    the server waiting for the body, and 300 MB is refused (413) from its length alone."""
+    import httpx
+
+    from meridian_table.club.web import ClubServer
+
+    user = f"{club.dbname}_admin"
+    password = httpx.URL(club.admin_url).password
+    huge = "Content-Length: 300000000\r\n"
+    with ClubServer(club.page_url) as server:
+        small = "Content-Length: 10000\r\n"      # within the limit, and never sent
+        assert "401" in _raw_post(server.port, "someone:guess", small, b"action=add&name=")
+        assert "413" in _raw_post(server.port, "someone:guess", huge, b"action=")
+        assert "413" in _raw_post(server.port, f"{user}:{password}", huge, b"action=")
+        # no length said: read up to the limit, and not a byte more
+        chunked = "Transfer-Encoding: chunked\r\n"
+        chunk = b"a" * 60_000
+        body = f"{len(chunk):x}\r\n".encode() + chunk + b"\r\n"
+        assert "413" in _raw_post(server.port, f"{user}:{password}", chunked, body)
+
+
+def test_admin_logins_are_limited_and_its_pages_never_cached_or_framed(club: Club) -> None:
+    import httpx
+    from starlette.testclient import TestClient
+
+    from meridian_table.club.web import create_club_app
+
+    user = f"{club.dbname}_admin"
+    password = httpx.URL(club.admin_url).password
+    with TestClient(create_club_app(club.page_url), base_url="http://127.0.0.1") as page:
+        ok = page.get("/admin", auth=(user, password))
+        assert ok.status_code == 200
+        assert ok.headers["cache-control"] == "no-store"
+        assert ok.headers["x-frame-options"] == "DENY"
+        assert "frame-ancestors 'none'" in ok.headers["content-security-policy"]
+        codes = [page.get("/admin", auth=(user, f"guess{n}")).status_code for n in range(8)]
+        assert codes[:5] == [401] * 5 and set(codes[5:]) == {429}
+        # while the address waits, even the right password is not tried
+        assert page.get("/admin", auth=(user, password)).status_code == 429

@@ -17,9 +17,11 @@ import contextlib
 import html
 import json
 import logging
+import math
 import socket
 import sys
 import threading
+import time
 from collections.abc import AsyncIterator, Callable, Iterable
 from typing import Any
 from urllib.parse import parse_qs, quote, urlsplit
@@ -270,6 +272,7 @@ class ClubPage:
     def __init__(self, url: str) -> None:
         self.url = url
         self.hub = Hub()
+        self.logins = LoginGuard()
         self.pool = AsyncConnectionPool(url, min_size=1, max_size=8, open=False, timeout=5,
                                         kwargs={"autocommit": True})
 
@@ -399,27 +402,54 @@ class ClubPage:
         return with_login(self.url, user, password) if user and password else None
 
     async def admin(self, request: Request) -> Response:
+        """The admin view; whatever it answers is never cached nor framed (it may show a
+        new table's password)."""
+        response = await self._admin(request)
+        response.headers.update(ADMIN_HEADERS)
+        return response
+
+    async def _admin(self, request: Request) -> Response:
         if request.method == "POST" and not _origin_ok(request):
             return PlainTextResponse("refused: this form must be sent from the club page "
                                      "itself (Origin mismatch)", status_code=403)
+        client = request.client.host if request.client else ""
+        wait = self.logins.wait_s(client)
+        if wait:
+            return PlainTextResponse(
+                f"too many wrong admin logins from this address; try again in {wait} s",
+                status_code=429, headers={"retry-after": str(wait)})
         url = self._admin_login(request)
         challenge = {"www-authenticate": 'Basic realm="Meridian club admin", charset="UTF-8"'}
         if url is None:
             return PlainTextResponse("the admin view needs the club's admin login (the "
                                      "user and password `club init` printed)",
                                      status_code=401, headers=challenge)
-        message = ""
-        form = None
         if request.method == "POST":
-            # A plain urlencoded form: parsed here, no multipart library needed.
-            body = (await request.body())[:10_000].decode("utf-8", "replace")
-            form = {k: v[0] for k, v in parse_qs(body).items()}
+            declared = request.headers.get("content-length")
+            if declared is not None and (not declared.isdigit() or int(declared) > MAX_FORM):
+                return _too_large()
+        # The login is checked by PostgreSQL before a byte of the form is read.
+        try:
+            admin = await anyio.to_thread.run_sync(_open_admin, url)
+        except PermissionError as exc:
+            self.logins.failed(client)
+            return PlainTextResponse(str(exc), status_code=403)
+        except ClubError as exc:
+            if "cannot connect" in str(exc):
+                self.logins.failed(client)
+                return PlainTextResponse("wrong admin login", status_code=401, headers=challenge)
+            return PlainTextResponse(str(exc), status_code=503)
+        self.logins.succeeded(client)
+        try:
+            form = None
+            if request.method == "POST":
+                sent = await _read_capped(request, MAX_FORM)
+                if sent is None:
+                    return _too_large()
+                # A plain urlencoded form: parsed here, no multipart library needed.
+                form = {k: v[0] for k, v in parse_qs(sent.decode("utf-8", "replace")).items()}
 
-        def act() -> tuple[list[Any], str]:
-            with ClubAdmin(url) as admin:
-                if not admin.conn.execute("SELECT pg_has_role(current_user, %s, 'USAGE')",
-                                          (admin.roles.admin,)).fetchone() == (True,):
-                    raise PermissionError("this login is not the club's admin")
+            def act() -> tuple[list[Any], str]:
                 said = ""
                 if form is not None:
                     action, name = str(form.get("action", "")), str(form.get("name", ""))
@@ -436,14 +466,12 @@ class ClubPage:
                         said = f"Table {name} is now {new}."
                 return admin.tables(), said
 
-        try:
-            rows, message = await anyio.to_thread.run_sync(act)
-        except PermissionError as exc:
-            return PlainTextResponse(str(exc), status_code=403)
-        except ClubError as exc:
-            if "cannot connect" in str(exc):
-                return PlainTextResponse("wrong admin login", status_code=401, headers=challenge)
-            rows, message = [], str(exc)
+            try:
+                rows, message = await anyio.to_thread.run_sync(act)
+            except ClubError as exc:
+                rows, message = await anyio.to_thread.run_sync(admin.tables), str(exc)
+        finally:
+            await anyio.to_thread.run_sync(admin.close)
         listing = "".join(
             f"<tr><td>{e(t.name)}</td><td>{e(t.role)}</td>"
             f"<td>{'revoked' if t.revoked else 'active'}</td><td>"
@@ -473,6 +501,72 @@ class ClubPage:
             "<p><label>Options <input name='options' placeholder='size=5'></label></p>"
             "<button>Invite</button></form>")
         return _page("Admin", body, False)
+
+
+MAX_FORM = 16_384       # the admin's forms are a few hundred bytes
+ADMIN_HEADERS = {"cache-control": "no-store", "x-frame-options": "DENY",
+                 "content-security-policy": "frame-ancestors 'none'",
+                 "referrer-policy": "no-referrer"}
+
+
+def _too_large() -> Response:
+    return PlainTextResponse(f"refused: the admin's forms are at most {MAX_FORM} bytes",
+                             status_code=413, headers={"connection": "close"})
+
+
+async def _read_capped(request: Request, limit: int) -> bytes | None:
+    """The request's body, or None as soon as it passes ``limit`` bytes (the rest is
+    never read)."""
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            return None
+    return bytes(body)
+
+
+def _open_admin(url: str) -> ClubAdmin:
+    """The admin's own connection, refused (PermissionError) for another login."""
+    admin = ClubAdmin(url)
+    if admin.conn.execute("SELECT pg_has_role(current_user, %s, 'USAGE')",
+                          (admin.roles.admin,)).fetchone() != (True,):
+        admin.close()
+        raise PermissionError("this login is not the club's admin")
+    return admin
+
+
+class LoginGuard:
+    """Wrong admin logins per client address: after ``limit`` within ``window_s``, that
+    address waits out the window (PostgreSQL checks each password; this stops guessing)."""
+
+    def __init__(self, limit: int = 5, window_s: float = 60.0) -> None:
+        self.limit = limit
+        self.window_s = window_s
+        self._failures: dict[str, list[float]] = {}
+
+    def _recent(self, client: str) -> list[float]:
+        now = time.monotonic()
+        kept = [t for t in self._failures.get(client, []) if now - t < self.window_s]
+        if kept:
+            self._failures[client] = kept
+        else:
+            self._failures.pop(client, None)
+        return kept
+
+    def wait_s(self, client: str) -> int:
+        recent = self._recent(client)
+        if len(recent) < self.limit:
+            return 0
+        return max(1, math.ceil(self.window_s - (time.monotonic() - recent[-self.limit])))
+
+    def failed(self, client: str) -> None:
+        self._recent(client)
+        self._failures.setdefault(client, []).append(time.monotonic())
+        if len(self._failures) > 10_000:   # a flood of addresses: forget the oldest
+            self._failures.pop(next(iter(self._failures)))
+
+    def succeeded(self, client: str) -> None:
+        self._failures.pop(client, None)
 
 
 def _game_options() -> str:
