@@ -345,3 +345,26 @@ def test_admin_logins_are_limited_and_its_pages_never_cached_or_framed(club: Clu
         assert codes[:5] == [401] * 5 and set(codes[5:]) == {429}
         # while the address waits, even the right password is not tried
         assert page.get("/admin", auth=(user, password)).status_code == 429
+
+
+def test_one_table_cannot_take_every_connection(club: Club) -> None:
+    """A table opening connections in a loop is stopped by its role's limit, long before
+    the server's slots run out, and the page goes on answering."""
+    from starlette.testclient import TestClient
+
+    from meridian_table.club.web import create_club_app
+
+    with club.admin() as admin:
+        table = admin.add_table("table7")
+    opened: list[Conn] = []
+    with TestClient(create_club_app(club.page_url), base_url="http://127.0.0.1") as page:
+        try:
+            with pytest.raises(psycopg.OperationalError, match="too many connections"):
+                for _ in range(60):
+                    opened.append(psycopg.connect(table, connect_timeout=5))
+            assert len(opened) <= 10
+            assert page.get("/").status_code == 200
+            assert page.get("/standings").status_code == 200
+        finally:
+            for conn in opened:
+                conn.close()

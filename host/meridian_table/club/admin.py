@@ -36,6 +36,8 @@ Conn = psycopg.Connection[tuple[object, ...]]
 # `club replicate` beside them, and room for reconnecting. One table cannot take the
 # server's slots from the others or from the page.
 TABLE_CONNECTIONS = 6
+PAGE_CONNECTIONS = 24      # a few `club serve` pages, each with its pool and its LISTEN
+ADMIN_CONNECTIONS = 8
 
 # The club's role management, and nothing more, as SECURITY DEFINER functions owned by
 # the keeper (a role without login, with CREATEROLE): the admin may call them, but it has
@@ -134,6 +136,11 @@ def _keeper(conn: Conn, roles: Roles, superuser: bool) -> None:
     for signature in ("open_table(text, text, integer)", "close_table(text)"):
         conn.execute(sql.SQL("GRANT EXECUTE ON FUNCTION club_roles.{} TO {}").format(
             sql.SQL(signature), admin))
+    # Each role its own share of the server's connections (a table's is set when it is
+    # added): the page keeps its pool and its LISTEN, the admin a few at once.
+    for role, limit in ((roles.page, PAGE_CONNECTIONS), (roles.admin, ADMIN_CONNECTIONS)):
+        conn.execute(sql.SQL("ALTER ROLE {} CONNECTION LIMIT {}").format(
+            sql.Identifier(role), sql.Literal(limit)))
     # The admin of an older club had CREATEROLE, pg_signal_backend and the tables group
     # with ADMIN OPTION: taken away.
     conn.execute(sql.SQL("ALTER ROLE {} NOCREATEROLE").format(admin))

@@ -22,7 +22,7 @@ import socket
 import sys
 import threading
 import time
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from typing import Any
 from urllib.parse import parse_qs, quote, urlsplit
 
@@ -48,6 +48,11 @@ from meridian_table.web.app import LOOPBACK_HOSTS, HostGuard, is_loopback
 LOGGER = logging.getLogger(__name__)
 
 QUEUE_SIZE = 1000
+LISTEN_RETRY_S = 0.3
+# The page's own connections: opened at start and kept (min = max), so tables that fill
+# the server cannot take them; each is checked before use, and all are renewed as soon
+# as the server is back.
+PAGE_POOL = 4
 e = html.escape
 
 
@@ -85,12 +90,15 @@ def event_note(payload: str) -> dict[str, Any] | None:
             "seq": note["seq"], "kind": note["kind"], "at": note["at"]}
 
 
-async def _listen(url: str, hub: Hub) -> None:
-    """LISTEN forever, reconnecting after a server restart (then: resync everyone)."""
-    delay = 0.2
+async def _listen(url: str, hub: Hub,
+                  on_connected: Callable[[], Awaitable[None]] | None = None) -> None:
+    """LISTEN forever, reconnecting after a server restart (then: resync everyone, and
+    ``on_connected`` renews the page's pool at once). It retries every LISTEN_RETRY_S,
+    so the page is back within a moment of the server."""
     while True:
         try:
-            async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
+            async with await psycopg.AsyncConnection.connect(
+                    url, autocommit=True, connect_timeout=3) as conn:
                 row = await (await conn.execute(
                     "SELECT value FROM club.secrets WHERE key = %s", (NOTIFY_SECRET,))
                 ).fetchone()
@@ -98,8 +106,9 @@ async def _listen(url: str, hub: Hub) -> None:
                     raise psycopg.OperationalError("the club has no notification channel; "
                                                    "run `club init` to migrate it")
                 await conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(str(row[0]))))
-                hub.connected = True
-                delay = 0.2
+                was_connected, hub.connected = hub.connected, True
+                if not was_connected and on_connected is not None:
+                    await on_connected()
                 hub.publish(json.dumps({"type": "resync"}))
                 async for note in conn.notifies():
                     message = event_note(note.payload)
@@ -108,10 +117,10 @@ async def _listen(url: str, hub: Hub) -> None:
         except asyncio.CancelledError:
             raise
         except (psycopg.Error, OSError) as exc:
+            if hub.connected:
+                LOGGER.warning("club page lost its LISTEN connection (%s); retrying", exc)
             hub.connected = False
-            LOGGER.warning("club page lost its LISTEN connection (%s); retrying", exc)
-        await asyncio.sleep(delay)
-        delay = min(delay * 2, 3.0)
+        await asyncio.sleep(LISTEN_RETRY_S)
 
 
 async def _until_closed(websocket: WebSocket) -> None:
@@ -273,13 +282,16 @@ class ClubPage:
         self.url = url
         self.hub = Hub()
         self.logins = LoginGuard()
-        self.pool = AsyncConnectionPool(url, min_size=1, max_size=8, open=False, timeout=5,
-                                        kwargs={"autocommit": True})
+        self.pool = AsyncConnectionPool(url, min_size=PAGE_POOL, max_size=PAGE_POOL,
+                                        open=False, timeout=5,
+                                        check=AsyncConnectionPool.check_connection,
+                                        kwargs={"autocommit": True, "connect_timeout": 3})
 
     @contextlib.asynccontextmanager
     async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
         await self.pool.open()
-        task = asyncio.create_task(_listen(self.url, self.hub))
+        self.hub.connected = True   # the pool just opened: nothing to renew at first
+        task = asyncio.create_task(_listen(self.url, self.hub, self.pool.check))
         try:
             yield
         finally:
@@ -289,6 +301,10 @@ class ClubPage:
             await self.pool.close()
 
     async def _read(self, fn: Callable[..., Any], *args: Any) -> Any:
+        if not self.hub.connected:
+            # The server is away (the LISTEN connection says so): answer 503 at once
+            # rather than wear out the pool's connections against it.
+            raise psycopg.OperationalError("the club's database is not reachable")
         async with self.pool.connection() as conn:
             return await fn(conn, *args)
 
