@@ -151,10 +151,10 @@ def _keeper(conn: Conn, roles: Roles, superuser: bool) -> None:
             conn.execute(sql.SQL("REVOKE {} FROM {}").format(sql.Identifier(granted), admin))
     # the keeper ends the sessions of a revoked table as a member of its role
     if conn.execute("SELECT to_regclass('club.tables')").fetchone() != (None,):
-        for (role,) in conn.execute("SELECT role FROM club.tables").fetchall():
-            if _role_exists(conn, str(role)):
-                conn.execute(sql.SQL("GRANT {} TO {}").format(sql.Identifier(str(role)),
-                                                              keeper))
+        for (table_role,) in conn.execute("SELECT role FROM club.tables").fetchall():
+            if _role_exists(conn, str(table_role)):
+                conn.execute(sql.SQL("GRANT {} TO {}").format(
+                    sql.Identifier(str(table_role)), keeper))
 
 
 def connect(url: str, *, autocommit: bool = True) -> Conn:
