@@ -131,3 +131,23 @@ def test_invite_then_play_remote_from_the_command_line(club: Club, tmp_path: Pat
     with psycopg.connect(club.page_url) as conn:
         assert conn.execute("SELECT table_name, remote, players FROM club.games").fetchall() == [
             ("north", "duel", ["Ann", "Bob"])]
+
+
+def test_a_malformed_connection_string_is_a_clear_error_in_every_command(
+        tmp_path: Path) -> None:
+    log = tmp_path / "games.sqlite3"
+    runner = CliRunner()
+    assert runner.invoke(main, ["play", "kato", "--headless", "--board", "sim", "--db",
+                                str(log)], input="quit\n").exit_code == 0
+    for bad in ("host=x foo", "postgresql://a:secret@[bad/db"):
+        for args in (["club", "tables", "--db", bad], ["club", "add-table", "t", "--db", bad],
+                     ["club", "init", "--db", bad], ["club", "join", bad],
+                     ["club", "serve", "--db", bad, "--port", "0"],
+                     ["club", "replicate", "--club", bad, "--log", str(log), "--once"],
+                     ["play", "kato", "--headless", "--board", "sim", "--db", str(log),
+                      "--club", bad]):
+            result = runner.invoke(main, args, input="quit\n")
+            assert result.exit_code == 1, (args, result.output)
+            assert "cannot be read" in result.output and "postgresql://USER" in result.output
+            assert "Traceback" not in result.output and "secret" not in result.output
+            assert not isinstance(result.exception, psycopg.Error), args

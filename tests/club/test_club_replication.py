@@ -251,3 +251,28 @@ def test_an_upgraded_club_adopts_what_the_old_replicator_shipped(
     held = [events for _, events in _club_games(old, "table7")]
     expected = _local_games(log) + _local_games(other)
     assert sorted(held) == sorted(expected) and len(held) == len(expected)
+
+
+def test_a_remote_copy_shipped_by_a_later_run_keeps_its_remote_id(
+        club: Club, tmp_path: Path) -> None:
+    """The table's side of a remote game, shipped later by `club replicate` (not by the
+    `play --remote` that logged it): the log's remote event names the remote game."""
+    from meridian_table.club.remote import invite
+    from meridian_table.store import Store
+
+    with club.admin() as admin:
+        north = admin.add_table("north")
+        admin.add_table("south")
+    invite(club.admin_url, "duel1", "kato", {"size": 5}, ["Ann", "Bob"], ["north", "south"])
+    log = tmp_path / "north.sqlite3"
+    store = Store.open(log)
+    try:
+        game = store.create_game("kato", {"size": 5}, ["Ann", "Bob"])
+        store.append(game, "remote", {"id": "duel1", "table": "north"})
+        store.append(game, "action", {"notation": "A1", "player": "Ann"})
+    finally:
+        store.close()
+    _ship(log, north)
+    with psycopg.connect(club.page_url) as conn:
+        assert conn.execute("SELECT table_name, remote FROM club.games").fetchall() == [
+            ("north", "duel1")]

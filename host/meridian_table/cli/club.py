@@ -330,7 +330,11 @@ def register(group: click.Group) -> None:
         if threading.current_thread() is threading.main_thread():
             previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
         try:
-            _replicate_until(stop, Replicator(path, url, batch=batch), once)
+            try:
+                started = Replicator(path, url, batch=batch)
+            except ClubError as exc:
+                raise _fail(exc) from None
+            _replicate_until(stop, started, once)
         finally:
             if previous is not None:
                 signal.signal(signal.SIGTERM, previous)

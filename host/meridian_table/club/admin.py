@@ -157,8 +157,20 @@ def _keeper(conn: Conn, roles: Roles, superuser: bool) -> None:
                     sql.Identifier(str(table_role)), keeper))
 
 
+def check_url(url: str, what: str = "the club's connection string") -> dict[str, Any]:
+    """The parts of a connection string, or a ClubError saying how to write one."""
+    try:
+        return conninfo_to_dict(url)
+    except psycopg.ProgrammingError as exc:
+        raise ClubError(
+            f"{what} {redact(url)!r} cannot be read ({redact(str(exc).strip())}); write it as "
+            "postgresql://USER:PASSWORD@HOST:PORT/DATABASE, as `club init` and "
+            "`club add-table` print it") from None
+
+
 def connect(url: str, *, autocommit: bool = True) -> Conn:
     """A psycopg connection, or a ClubError that names the server and what to check."""
+    check_url(url)
     try:
         return psycopg.connect(url, autocommit=autocommit, connect_timeout=CONNECT_TIMEOUT_S)
     except psycopg.OperationalError as exc:
@@ -176,7 +188,7 @@ def redact(url: str) -> str:
 
 def with_login(url: str, user: str, password: str) -> str:
     """``url`` (a URL or key=value conninfo) with another user and password, as a URL."""
-    parts = conninfo_to_dict(url)
+    parts = check_url(url)
     host = str(parts.pop("host", "127.0.0.1"))
     port = parts.pop("port", None)
     dbname = str(parts.pop("dbname", "postgres"))

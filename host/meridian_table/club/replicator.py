@@ -27,7 +27,7 @@ from typing import Any
 import psycopg
 from psycopg.types.json import Jsonb
 
-from meridian_table.club.admin import NETWORK_OPTIONS, redact
+from meridian_table.club.admin import NETWORK_OPTIONS, check_url, redact
 from meridian_table.club.errors import ClubError
 from meridian_table.club.schema import require_current
 
@@ -245,6 +245,7 @@ class Replicator:
     def __init__(self, log_path: Path, url: str, *, poll_s: float = POLL_S,
                  remote: dict[int, str] | None = None,
                  on_change: Callable[[], None] | None = None, batch: int = BATCH) -> None:
+        check_url(url)   # a connection string that cannot be read is refused at once
         self.log_path = Path(log_path)
         self.url = url
         self.poll_s = poll_s
