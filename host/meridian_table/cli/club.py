@@ -358,10 +358,25 @@ def register(group: click.Group) -> None:
     @click.option("--db", default=None, metavar="PAGE_URL",
                   help="The club database as its page role (printed by club init). Without "
                   "it, a private PostgreSQL in your data folder is started (and set up).")
-    @click.option("--host", default="127.0.0.1", show_default=True, help="Page address.")
+    @click.option("--host", default="127.0.0.1", show_default=True,
+                  help="Page address (0.0.0.0: every network of this machine).")
     @click.option("--port", default=8780, show_default=True, type=PagePort(),
                   help="Page port (0: any free one).")
-    def serve(db: str | None, host: str, port: int) -> None:
+    @click.option("--allowed-host", "allowed_hosts", multiple=True, metavar="NAME",
+                  help="Another name the page is reached by (a DNS name such as "
+                  "club.example.org); this machine's own names and addresses always are.")
+    @click.option("--pg-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+                  help="Without --db: the private club's folder (default: your data folder).")
+    @click.option("--pg-port", type=click.IntRange(1024, 65535), default=None,
+                  help="Without --db: the private PostgreSQL's port (kept from then on).")
+    @click.option("--tls-cert", type=click.Path(dir_okay=False, exists=True, path_type=Path),
+                  default=None, help="Serve the page over HTTPS with this certificate "
+                  "(PEM; `club init --tls` makes one) ...")
+    @click.option("--tls-key", type=click.Path(dir_okay=False, exists=True, path_type=Path),
+                  default=None, help="... and its private key (PEM).")
+    def serve(db: str | None, host: str, port: int, allowed_hosts: tuple[str, ...],
+              pg_dir: Path | None, pg_port: int | None, tls_cert: Path | None,
+              tls_key: Path | None) -> None:
         """Serve the live club page: tables, spectating, finished games, standings.
 
         \b
@@ -370,7 +385,30 @@ def register(group: click.Group) -> None:
         """
         from meridian_table.club.web import serve_club
 
+        if (tls_cert is None) != (tls_key is None):
+            raise click.UsageError("give both --tls-cert and --tls-key, or neither")
+        tls = (tls_cert, tls_key) if tls_cert is not None and tls_key is not None else None
         try:
-            serve_club(db, host, port, echo=click.echo)
+            serve_club(db, host, port, echo=click.echo, allowed_hosts=allowed_hosts,
+                       pg_dir=pg_dir, pg_port=pg_port, tls=tls)
         except ClubError as exc:
             raise _fail(exc) from None
+
+    @club.command("stop")
+    @click.option("--pg-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+                  help="The private club's folder (default: your data folder).")
+    def stop(pg_dir: Path | None) -> None:
+        """Stop the private club's PostgreSQL (started by `club serve` without --db).
+
+        \b
+        Example:
+          meridian-table club stop
+        """
+        from meridian_table.club.private import stop_private_club
+
+        try:
+            stopped = stop_private_club(pg_dir)
+        except ClubError as exc:
+            raise _fail(exc) from None
+        click.echo("the private club's PostgreSQL stopped" if stopped else
+                   "the private club's PostgreSQL is not running")

@@ -131,6 +131,13 @@ class Cluster:
         cluster.save()
         return cluster
 
+    def set_port(self, port: int) -> None:
+        """Listen on ``port`` from the next start on (the server must be stopped)."""
+        self.port = port
+        with (self.datadir / "postgresql.conf").open("a") as conf:
+            conf.write(f"port = {port}\n")
+        self.save()
+
     def save(self) -> None:
         """Remember the port and the superuser's password beside the data folder (0600)."""
         text = json.dumps({"port": self.port, "password": self.password,
@@ -154,7 +161,7 @@ class Cluster:
 
     def _pg_ctl(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
         return _run([str(self.bindir / "pg_ctl"), "-D", str(self.datadir), *args],
-                    _run_as(), "pg_ctl " + args[0], check=check)
+                    _run_as(), "pg_ctl " + args[0], check=check, own_session=True)
 
     @property
     def running(self) -> bool:
@@ -163,6 +170,8 @@ class Cluster:
     def start(self) -> None:
         """Start the server and wait until it accepts connections."""
         log = self.datadir / "server.log"
+        # its own session: a Ctrl-C in the terminal stops the program that started the
+        # server, not the server the tables replicate to
         self._pg_ctl("start", "-w", "-t", str(START_TIMEOUT_S), "-l", str(log))
 
     def stop(self, mode: str = "fast") -> None:
@@ -203,8 +212,8 @@ def throwaway(fast: bool = True) -> Cluster:
     return cluster
 
 
-def _run(cmd: list[str], user: str | None, what: str,
-         check: bool = True) -> subprocess.CompletedProcess[str]:
+def _run(cmd: list[str], user: str | None, what: str, check: bool = True,
+         own_session: bool = False) -> subprocess.CompletedProcess[str]:
     LOGGER.debug("running %s", " ".join(cmd))
     group: int | None = None
     extra: list[int] | None = None
@@ -214,7 +223,7 @@ def _run(cmd: list[str], user: str | None, what: str,
         group, extra = pwd.getpwnam(user).pw_gid, []
     result = subprocess.run(cmd, capture_output=True, text=True, user=user, group=group,
                             extra_groups=extra, cwd="/", stdin=subprocess.DEVNULL,
-                            check=False)
+                            check=False, start_new_session=own_session)
     if check and result.returncode != 0:
         detail = (result.stderr or result.stdout).strip().splitlines()[-3:]
         raise ClusterError(f"{what} failed (exit {result.returncode}): {' / '.join(detail)}")

@@ -25,10 +25,10 @@ def club_folder() -> Path:
     return Path(user_data_dir("meridian-table")) / "club"
 
 
-def private_club(echo: Callable[[str], None],
-                 folder: Path | None = None) -> tuple[Cluster, str, str | None]:
+def private_club(echo: Callable[[str], None], folder: Path | None = None, *,
+                 port: int | None = None) -> tuple[Cluster, str, str | None]:
     """Start (making it first if needed) the private club: (cluster, page URL, admin URL
-    when it was just made, else None)."""
+    when it was just made, else None). ``port``: the server's port (kept from then on)."""
     folder = folder or club_folder()
     datadir = folder / "pg"
     logins = folder / "club.json"
@@ -36,9 +36,12 @@ def private_club(echo: Callable[[str], None],
         echo(f"making a private PostgreSQL cluster in {datadir} (once)")
         folder.mkdir(parents=True, exist_ok=True)
         folder.chmod(0o755)  # the server may run as the postgres user when we are root
-        cluster = Cluster.create(datadir)
+        cluster = Cluster.create(datadir, port=port)
     else:
         cluster = Cluster.load(datadir)
+        if port is not None and port != cluster.port:
+            cluster.stop()
+            cluster.set_port(port)
     if not cluster.running:
         cluster.start()
     if logins.exists():
@@ -54,3 +57,15 @@ def private_club(echo: Callable[[str], None],
     with os.fdopen(fd, "w") as handle:
         json.dump({"page": result.page_url, "admin": result.admin_url}, handle)
     return cluster, result.page_url, result.admin_url
+
+
+def stop_private_club(folder: Path | None = None) -> bool:
+    """Stop the private club's PostgreSQL; False when there is none running."""
+    datadir = (folder or club_folder()) / "pg"
+    if not (datadir / "PG_VERSION").exists():
+        return False
+    cluster = Cluster.load(datadir)
+    if not cluster.running:
+        return False
+    cluster.stop()
+    return True

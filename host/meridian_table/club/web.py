@@ -23,6 +23,7 @@ import sys
 import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, quote, urlsplit
 
@@ -649,12 +650,31 @@ async def _database_down(request: Request, exc: Exception) -> Response:
                              headers={"retry-after": "5"})
 
 
+def machine_hosts(bind_host: str) -> list[str]:
+    """The names a spectator may reach this page by: loopback always; when it listens
+    beyond loopback, this machine's names and addresses too (and the bound address).
+    Any other Host header is refused (another name: ``club serve --allowed-host``)."""
+    hosts = list(LOOPBACK_HOSTS)
+    if is_loopback(bind_host):
+        return hosts
+    import psutil
+
+    name = socket.gethostname()
+    hosts += [name, f"{name}.local", socket.getfqdn()]
+    if bind_host not in ("0.0.0.0", "::", ""):
+        hosts.append(bind_host)
+    for addresses in psutil.net_if_addrs().values():
+        for address in addresses:
+            if address.family in (socket.AF_INET, socket.AF_INET6):
+                hosts.append(address.address.split("%")[0])
+    return hosts
+
+
 def create_club_app(url: str, *, bind_host: str = "127.0.0.1",
                     allowed_hosts: Iterable[str] | None = None) -> Starlette:
     """The club page for the page role's connection string ``url``."""
     page = ClubPage(url)
-    hosts = list(allowed_hosts) if allowed_hosts is not None else (
-        list(LOOPBACK_HOSTS) if is_loopback(bind_host) else ["*"])
+    hosts = [*machine_hosts(bind_host), *(allowed_hosts or ())]
     app = Starlette(
         routes=[
             Route("/", page.home), Route("/games", page.games),
@@ -677,7 +697,9 @@ def create_club_app(url: str, *, bind_host: str = "127.0.0.1",
 class ClubServer:
     """The club page on a background uvicorn thread (``url``; ``close()``)."""
 
-    def __init__(self, db: str, host: str = "127.0.0.1", port: int = 0) -> None:
+    def __init__(self, db: str, host: str = "127.0.0.1", port: int = 0, *,
+                 allowed_hosts: Iterable[str] = (),
+                 tls: tuple[Path, Path] | None = None) -> None:
         with connect(db) as conn:
             require_current(conn)
         self._sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
@@ -694,10 +716,15 @@ class ClubServer:
                             "choose another --port, or 0 for any free one") from None
         self.port: int = self._sock.getsockname()[1]
         shown = f"[{host}]" if ":" in host else host
-        self.url = f"http://{shown}:{self.port}/"
-        app = create_club_app(db, bind_host=host)
+        scheme = "https" if tls else "http"
+        self.url = f"{scheme}://{shown}:{self.port}/"
+        app = create_club_app(db, bind_host=host, allowed_hosts=allowed_hosts)
+        certs: dict[str, Any] = {}
+        if tls is not None:   # the page, the admin's password and the spectators over TLS
+            certs = {"ssl_certfile": str(tls[0]), "ssl_keyfile": str(tls[1])}
         self._server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False,
-                                                     lifespan="on", timeout_graceful_shutdown=2))
+                                                     lifespan="on", timeout_graceful_shutdown=2,
+                                                     **certs))
         self._thread = threading.Thread(target=self._server.run,
                                         kwargs={"sockets": [self._sock]}, daemon=True)
 
@@ -730,25 +757,27 @@ class ClubServer:
         self.close()
 
 
-def serve_club(db: str | None, host: str, port: int, echo: Callable[[str], None]) -> None:
-    """``club serve``: the page until Ctrl-C (a private cluster when ``db`` is None)."""
-    cluster = None
+def serve_club(db: str | None, host: str, port: int, echo: Callable[[str], None], *,
+               allowed_hosts: Iterable[str] = (), pg_dir: Path | None = None,
+               pg_port: int | None = None, tls: tuple[Path, Path] | None = None) -> None:
+    """``club serve``: the page until Ctrl-C (a private cluster when ``db`` is None, in
+    ``pg_dir`` on ``pg_port`` when given). The private PostgreSQL keeps running when the
+    page stops: the tables go on replicating to it (``club stop`` stops it)."""
     if db is None:
         from meridian_table.club.private import private_club
 
-        cluster, db, admin = private_club(echo)
+        cluster, db, admin = private_club(echo, pg_dir, port=pg_port)
         if admin:
             echo(f"admin login (add tables here or on the page's Admin view): {admin}")
-    try:
-        with ClubServer(db, host, port) as server:
-            echo(f"club database: {redact(db)}")
-            echo(f"Club page: {server.url}")
-            echo("Press Ctrl-C to stop.")
-            try:
-                while not server.wait(0.5):
-                    pass
-            except KeyboardInterrupt:
-                echo("stopping")
-    finally:
-        if cluster is not None:
-            cluster.stop()
+        echo(f"the club's PostgreSQL listens on 127.0.0.1:{cluster.port} (data in "
+             f"{cluster.datadir}); it keeps running after the page stops: `meridian-table "
+             "club stop` stops it")
+    with ClubServer(db, host, port, allowed_hosts=allowed_hosts, tls=tls) as server:
+        echo(f"club database: {redact(db)}")
+        echo(f"Club page: {server.url}")
+        echo("Press Ctrl-C to stop.")
+        try:
+            while not server.wait(0.5):
+                pass
+        except KeyboardInterrupt:
+            echo("stopping the page")
