@@ -266,18 +266,49 @@ def register(group: click.Group) -> None:
             click.echo(f"seat {seat} ({made.players[int(seat) - 1]}) at {table}: "
                        f"meridian-table play {made.game} --remote {made.id}")
 
-    @club.command("join")
-    @click.argument("url")
-    def join(url: str) -> None:
-        """Save URL (printed by add-table) so that every `play` replicates to the club.
+    @club.command("invite-table")
+    @click.argument("name")
+    @admin_db
+    @click.option("--address", default=None, metavar="HOST[:PORT]",
+                  help="Where the tables reach the club's PostgreSQL, when not the address "
+                  "in --db (e.g. club.example.org:5432).")
+    def invite_table(name: str, db: str, address: str | None) -> None:
+        """Add table NAME and print its one-time invitation code (valid 7 days).
+
+        At the table, `club join CODE` turns the code into the table's own login:
+        nobody copies a password.
 
         \b
         Example:
-          meridian-table club join postgresql://club_t_table7:PASSWORD@clubhost/club
+          meridian-table club invite-table table7 --db postgresql://club_admin:PASSWORD@localhost/club --address club.example.org
         """
-        from meridian_table.club.admin import connect, redact
+        from meridian_table.club.admin import ClubAdmin
 
         try:
+            with ClubAdmin(db) as admin:
+                code = admin.invite_table(name, address)
+        except ClubError as exc:
+            raise _fail(exc) from None
+        click.echo(code)
+        click.echo(f"at table {name}: meridian-table club join {code[:16]}... (the whole "
+                   "code; it works once, within 7 days)", err=True)
+
+    @club.command("join")
+    @click.argument("url")
+    def join(url: str) -> None:
+        """Join the club with an invitation code (or the URL add-table printed), saved so
+        that every `play` replicates to the club.
+
+        \b
+        Example:
+          meridian-table club join mtclub1.eyJoIjoi...
+          meridian-table club join postgresql://club_t_table7:PASSWORD@clubhost/club
+        """
+        from meridian_table.club.admin import INVITE_PREFIX, connect, join_with_code, redact
+
+        try:
+            if url.strip().startswith(INVITE_PREFIX):
+                url = join_with_code(url, settings_file().parent)
             connect(url).close()
         except ClubError as exc:
             raise _fail(exc) from None

@@ -6,10 +6,14 @@ so the clear text never travels to the server or lands in its logs.
 
 from __future__ import annotations
 
+import base64
+import binascii
+import json
 import logging
 import re
 import secrets
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlencode
 
@@ -19,6 +23,7 @@ from psycopg.conninfo import conninfo_to_dict
 
 from meridian_table.club.errors import BadTableNameError, ClubError, UnknownTableError
 from meridian_table.club.schema import Roles, migrate, require_current, schema_version
+from meridian_table.club.tls import fingerprint
 
 LOGGER = logging.getLogger(__name__)
 
@@ -36,6 +41,8 @@ Conn = psycopg.Connection[tuple[object, ...]]
 # `club replicate` beside them, and room for reconnecting. One table cannot take the
 # server's slots from the others or from the page.
 TABLE_CONNECTIONS = 6
+INVITE_PREFIX = "mtclub1."
+INVITE_DAYS = 7
 PAGE_CONNECTIONS = 24      # a few `club serve` pages, each with its pool and its LISTEN
 ADMIN_CONNECTIONS = 8
 
@@ -64,7 +71,8 @@ KEEPER_FUNCTIONS = (
           RETURN {prefix_text} || '_t_' || replace(name, '-', '_');
         END $$""",
     """CREATE OR REPLACE FUNCTION club_roles.open_table(name text, verifier text,
-                                                       connections integer)
+                                                       connections integer,
+                                                       valid_until timestamptz)
         RETURNS text LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog AS $$
         DECLARE
           role text := club_roles.role_of(name);
@@ -82,15 +90,31 @@ KEEPER_FUNCTIONS = (
               RAISE EXCEPTION 'role % exists and is not one of this club''s tables', role
                 USING ERRCODE = '42710';
             END IF;
-            EXECUTE format('ALTER ROLE %I LOGIN PASSWORD %L CONNECTION LIMIT %s',
-                           role, verifier, connections);
+            EXECUTE format('ALTER ROLE %I LOGIN PASSWORD %L CONNECTION LIMIT %s VALID UNTIL %L',
+                           role, verifier, connections,
+                           COALESCE(valid_until::text, 'infinity'));
           ELSE
-            EXECUTE format('CREATE ROLE %I LOGIN PASSWORD %L CONNECTION LIMIT %s',
-                           role, verifier, connections);
+            EXECUTE format('CREATE ROLE %I LOGIN PASSWORD %L CONNECTION LIMIT %s VALID UNTIL %L',
+                           role, verifier, connections,
+                           COALESCE(valid_until::text, 'infinity'));
             EXECUTE format('GRANT %I TO %I', {tables_text}, role);
           END IF;
           -- a member of the table's role may end its sessions (see close_table)
           EXECUTE format('GRANT %I TO %I', role, {keeper_text});
+          RETURN role;
+        END $$""",
+    # A table joining with an invitation code: its password (the code's, valid for a few
+    # days) becomes its own for good, in the transaction that changes it.
+    """CREATE OR REPLACE FUNCTION club_roles.claim() RETURNS text
+        LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog AS $$
+        DECLARE
+          role text := session_user;
+        BEGIN
+          IF NOT club_roles.ours(role) THEN
+            RAISE EXCEPTION 'only a table of this club may claim its login'
+              USING ERRCODE = '42501';
+          END IF;
+          EXECUTE format('ALTER ROLE %I VALID UNTIL %L', role, 'infinity');
           RETURN role;
         END $$""",
     """CREATE OR REPLACE FUNCTION club_roles.close_table(name text) RETURNS integer
@@ -127,15 +151,18 @@ def _keeper(conn: Conn, roles: Roles, superuser: bool) -> None:
                 "keeper_text": sql.Literal(roles.keeper)}
     for statement in KEEPER_FUNCTIONS:
         conn.execute(sql.SQL(statement).format(**literals))
-    for signature in ("ours(text)", "role_of(text)", "open_table(text, text, integer)",
-                      "close_table(text)"):
+    for signature in ("ours(text)", "role_of(text)", "open_table(text, text, integer, "
+                      "timestamptz)", "claim()", "close_table(text)"):
         conn.execute(sql.SQL("ALTER FUNCTION club_roles.{} OWNER TO {}").format(
             sql.SQL(signature), keeper))
         conn.execute(sql.SQL("REVOKE ALL ON FUNCTION club_roles.{} FROM PUBLIC").format(
             sql.SQL(signature)))
-    for signature in ("open_table(text, text, integer)", "close_table(text)"):
+    for signature in ("open_table(text, text, integer, timestamptz)", "close_table(text)"):
         conn.execute(sql.SQL("GRANT EXECUTE ON FUNCTION club_roles.{} TO {}").format(
             sql.SQL(signature), admin))
+    tables = sql.Identifier(roles.tables)
+    conn.execute(sql.SQL("GRANT USAGE ON SCHEMA club_roles TO {}").format(tables))
+    conn.execute(sql.SQL("GRANT EXECUTE ON FUNCTION club_roles.claim() TO {}").format(tables))
     # Each role its own share of the server's connections (a table's is set when it is
     # added): the page keeps its pool and its LISTEN, the admin a few at once.
     for role, limit in ((roles.page, PAGE_CONNECTIONS), (roles.admin, ADMIN_CONNECTIONS)):
@@ -265,6 +292,12 @@ def init_club(url: str, *, admin_password: str | None = None,
         version = migrate(conn, roles)
         conn.execute("RESET ROLE")
         _keeper(conn, roles, superuser)
+        ca = check_url(url).get("sslrootcert")
+        if ca and Path(str(ca)).is_file():
+            # public: a table joining with a code checks it against the code's fingerprint
+            conn.execute("INSERT INTO club.meta VALUES ('ca_certificate', %s) "
+                         "ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
+                         (Path(str(ca)).read_text(),))
     return InitResult(version, urls[roles.admin], urls[roles.page])
 
 
@@ -310,7 +343,8 @@ class ClubAdmin:
             f"no table {name!r} in this club (tables: {names}); `meridian-table club "
             "tables` lists them")
 
-    def add_table(self, name: str, password: str | None = None) -> str:
+    def add_table(self, name: str, password: str | None = None,
+                  valid_days: int | None = None) -> str:
         """Create table ``name`` with its own login role; return its connection string.
 
         A revoked table added again gets its role back with a new password.
@@ -326,9 +360,10 @@ class ClubAdmin:
                     f"table {name!r} is already in the club; `club remove-table {name}` "
                     "revokes it, or choose another name")
             try:
-                self.conn.execute("SELECT club_roles.open_table(%s, %s, %s)",
-                                  (name, _verifier(self.conn, role, password),
-                                   TABLE_CONNECTIONS))
+                self.conn.execute(
+                    "SELECT club_roles.open_table(%s, %s, %s, now() + %s * interval '1 day')",
+                    (name, _verifier(self.conn, role, password), TABLE_CONNECTIONS,
+                     valid_days))
             except psycopg.errors.DuplicateObject:
                 raise ClubError(
                     f"the role {role!r} that table {name!r} would log in as already exists "
@@ -340,6 +375,28 @@ class ClubAdmin:
                 (name, role))
         LOGGER.info("added table %s (role %s)", name, role)
         return with_login(self.url, role, password)
+
+    def invite_table(self, name: str, address: str | None = None) -> str:
+        """Add table ``name`` and return its one-time invitation code (valid for
+        INVITE_DAYS): ``club join CODE`` at the table turns it into the table's own
+        login. ``address`` (HOST or HOST:PORT) is where the tables reach the server,
+        when not the admin's own address."""
+        password = secrets.token_urlsafe(18)
+        self.add_table(name, password, valid_days=INVITE_DAYS)
+        parts = check_url(self.url)
+        host, port = str(parts.get("host") or "127.0.0.1"), str(parts.get("port") or 5432)
+        if address:
+            host, _, given = address.rpartition(":") if address.count(":") == 1 else (
+                address, "", "")
+            port = given or port
+        row = self.conn.execute(
+            "SELECT value FROM club.meta WHERE key = 'ca_certificate'").fetchone()
+        code = {"h": host, "p": int(port), "d": self.conn.info.dbname,
+                "u": self.roles.table(name), "w": password,
+                "f": fingerprint(str(row[0])) if row else None}
+        text = base64.urlsafe_b64encode(json.dumps(code, separators=(",", ":")).encode())
+        LOGGER.info("invitation code made for table %s", name)
+        return INVITE_PREFIX + text.decode().rstrip("=")
 
     def remove_table(self, name: str) -> None:
         """Revoke table ``name``: it can no longer log in, and its open sessions end.
@@ -366,3 +423,49 @@ def check_table_name(name: str) -> None:
         raise BadTableNameError(
             f"table name {name!r}: use 1 to 40 lower-case letters, digits, '-' or '_', "
             "starting with a letter (e.g. table7 or kitchen)")
+
+
+def join_with_code(code: str, folder: Path) -> str:
+    """Redeem an invitation code: check the club's CA against the code's fingerprint
+    (saved in ``folder``), log in once with the code's password over verified TLS, and
+    make a new password this table alone knows. Returns the table's connection string."""
+    try:
+        body = code.strip()[len(INVITE_PREFIX):]
+        given = json.loads(base64.urlsafe_b64decode(body + "=" * (-len(body) % 4)))
+        host, port, db = str(given["h"]), int(given["p"]), str(given["d"])
+        user, password, wanted = str(given["u"]), str(given["w"]), given.get("f")
+    except (binascii.Error, ValueError, KeyError, TypeError, UnicodeDecodeError):
+        raise ClubError(f"{code[:20]!r}... is not an invitation code (they start with "
+                        f"{INVITE_PREFIX!r}); copy it whole from the organiser") from None
+    where = f"[{host}]" if ":" in host else host
+    base = f"postgresql://{quote(user, safe='')}:{quote(password, safe='')}@{where}:{port}/" \
+           f"{quote(db, safe='')}"
+    used = ("the invitation code was used already or has expired, or the club cannot be "
+            "reached; ask the organiser for a new code (`club invite-table NAME`)")
+    if wanted is None:
+        login = base   # a club without TLS (a home network): said at join
+    else:
+        first = base + "?" + urlencode({"sslmode": "require", "channel_binding": "require"})
+        try:
+            with psycopg.connect(first, connect_timeout=CONNECT_TIMEOUT_S) as conn:
+                row = conn.execute(
+                    "SELECT value FROM club.meta WHERE key = 'ca_certificate'").fetchone()
+        except psycopg.OperationalError as exc:
+            raise ClubError(f"{used} ({str(exc).strip().splitlines()[-1]})") from None
+        if row is None or fingerprint(str(row[0])) != wanted:
+            raise ClubError(f"the server at {host}:{port} is not the club the code names "
+                            "(another certificate authority); nothing was changed — check "
+                            "the address with the organiser")
+        folder.mkdir(parents=True, exist_ok=True)
+        ca_file = folder / f"club-ca-{re.sub(r'[^A-Za-z0-9.-]', '_', host)}-{port}.crt"
+        ca_file.write_text(str(row[0]))
+        login = base + "?" + urlencode({"sslmode": "verify-full", "sslrootcert": str(ca_file)})
+    mine = secrets.token_urlsafe(18)
+    try:
+        with psycopg.connect(login, connect_timeout=CONNECT_TIMEOUT_S) as conn:
+            conn.execute("SELECT club_roles.claim()")
+            conn.execute(sql.SQL("ALTER ROLE CURRENT_USER PASSWORD {}").format(
+                _password(conn, user, mine)))
+    except psycopg.OperationalError as exc:
+        raise ClubError(f"{used} ({str(exc).strip().splitlines()[-1]})") from None
+    return with_login(login, user, mine)

@@ -16,6 +16,7 @@ import psycopg
 
 from meridian_table.club.admin import init_club
 from meridian_table.club.cluster import Cluster
+from meridian_table.club.tls import authority
 from meridian_table.textload import json_loads
 
 
@@ -37,6 +38,8 @@ def private_club(echo: Callable[[str], None], folder: Path | None = None, *,
         folder.mkdir(parents=True, exist_ok=True)
         folder.chmod(0o755)  # the server may run as the postgres user when we are root
         cluster = Cluster.create(datadir, port=port)
+        # TLS from the start: the page and the tables connect with sslmode=verify-full
+        cluster.enable_tls(authority(folder / "tls", "private club"))
     else:
         cluster = Cluster.load(datadir)
         if port is not None and port != cluster.port:
