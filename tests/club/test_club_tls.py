@@ -114,3 +114,25 @@ def test_a_remote_game_over_tls_with_invitation_codes_is_rated_once(
         assert {s["player"]: s["games"] for s in standings["kato"]} == {"Ann": 1, "Bob": 1}
         assert page.get("/games").text.count(">replay<") == 1
 
+
+
+def test_init_with_tls_makes_the_ca_and_says_how_to_turn_tls_on(
+        cluster: Cluster, tmp_path: Path) -> None:
+    from meridian_table.club.tls import fingerprint
+
+    dbname = new_database(cluster)
+    folder = tmp_path / "tls"
+    made = CliRunner().invoke(main, ["club", "init", "--db", cluster.url(dbname), "--tls",
+                                     str(folder), "--tls-name", "club.example.org",
+                                     "--network", "10.9.0.0/16"])
+    assert made.exit_code == 0, made.output
+    for name in ("ca.crt", "ca.key", "server.crt", "server.key"):
+        assert (folder / name).exists(), name
+    assert (folder / "ca.key").stat().st_mode & 0o777 == 0o600
+    assert "ssl = on" in made.output and "hostssl all all 10.9.0.0/16 scram-sha-256" in (
+        made.output)
+    with psycopg.connect(cluster.url(dbname)) as conn:
+        row = conn.execute("SELECT value FROM club.meta WHERE key = 'ca_certificate'"
+                           ).fetchone()
+    assert row is not None and fingerprint(str(row[0])) == fingerprint(
+        (folder / "ca.crt").read_text())

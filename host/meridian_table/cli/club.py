@@ -121,19 +121,54 @@ def register(group: click.Group) -> None:
     @click.option("--admin-password", default=None, help="Set the admin role's password "
                   "(default: a new random one when the role is created).")
     @click.option("--page-password", default=None, help="Set the page role's password.")
-    def init(db: str, admin_password: str | None, page_password: str | None) -> None:
+    @click.option("--tls", "tls_dir", type=click.Path(file_okay=False, path_type=Path),
+                  default=None, help="Make the club's CA and the server's certificate in "
+                  "this folder (once; kept after) and say how to turn TLS on.")
+    @click.option("--tls-name", "tls_names", multiple=True, metavar="NAME",
+                  help="A name or address the tables use to reach the server (repeat).")
+    @click.option("--network", "networks", multiple=True, metavar="CIDR",
+                  help="A network whose tables may log in, e.g. 192.168.1.0/24 (repeat).")
+    def init(db: str, admin_password: str | None, page_password: str | None,
+             tls_dir: Path | None, tls_names: tuple[str, ...],
+             networks: tuple[str, ...]) -> None:
         """Create or migrate the club: schema, admin and page roles, row-level security.
 
         \b
         Example:
           meridian-table club init --db postgresql://postgres@localhost/club
+          meridian-table club init --db postgresql://postgres@localhost/club \\
+              --tls /etc/meridian-club --tls-name club.example.org --network 0.0.0.0/0
         """
-        from meridian_table.club.admin import init_club
+        import socket
 
+        from meridian_table.club.admin import init_club
+        from meridian_table.club.tls import authority, issue
+
+        ca_file = None
         try:
-            result = init_club(db, admin_password=admin_password, page_password=page_password)
+            if tls_dir is not None:
+                ca = authority(tls_dir, "club")
+                names = list(dict.fromkeys([*tls_names, socket.gethostname(), "localhost",
+                                            "127.0.0.1"]))
+                issue(ca, names, tls_dir / "server.crt", tls_dir / "server.key")
+                ca_file = ca.cert_file
+            result = init_club(db, admin_password=admin_password, page_password=page_password,
+                               ca_file=ca_file)
         except ClubError as exc:
             raise _fail(exc) from None
+        if tls_dir is not None:
+            click.echo(f"the club's CA and the server's certificate are in {tls_dir} (for "
+                       f"{', '.join(names)}). Turn TLS on in the server:\n"
+                       f"  postgresql.conf: ssl = on\n"
+                       f"                   ssl_cert_file = '{tls_dir / 'server.crt'}'\n"
+                       f"                   ssl_key_file = '{tls_dir / 'server.key'}'\n"
+                       f"                   listen_addresses = '*'\n"
+                       "  (the key must belong to the server's user: sudo chown postgres "
+                       f"{tls_dir / 'server.key'})")
+            for net in networks or ("192.168.1.0/24",):
+                click.echo(f"  pg_hba.conf:     hostssl all all {net} scram-sha-256")
+            click.echo("  then restart the server; invitation codes (club invite-table) carry "
+                       "the CA's fingerprint, and tables connect with sslmode=verify-full")
         click.echo(f"club schema version {result.version} ready")
         if result.admin_url:
             click.echo(f"admin (add tables, the page's admin view): {result.admin_url}")

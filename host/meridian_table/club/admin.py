@@ -252,7 +252,7 @@ class InitResult:
 
 
 def init_club(url: str, *, admin_password: str | None = None,
-              page_password: str | None = None) -> InitResult:
+              page_password: str | None = None, ca_file: Path | None = None) -> InitResult:
     """Create (or migrate) the club in the database ``url`` names.
 
     ``url`` logs in as a superuser, or a role with CREATEROLE that owns the database.
@@ -292,7 +292,7 @@ def init_club(url: str, *, admin_password: str | None = None,
         version = migrate(conn, roles)
         conn.execute("RESET ROLE")
         _keeper(conn, roles, superuser)
-        ca = check_url(url).get("sslrootcert")
+        ca = ca_file or check_url(url).get("sslrootcert")
         if ca and Path(str(ca)).is_file():
             # public: a table joining with a code checks it against the code's fingerprint
             conn.execute("INSERT INTO club.meta VALUES ('ca_certificate', %s) "
