@@ -301,6 +301,50 @@ def register(group: click.Group) -> None:
             click.echo(f"seat {seat} ({made.players[int(seat) - 1]}) at {table}: "
                        f"meridian-table play {made.game} --remote {made.id}")
 
+    @club.command("withdraw")
+    @click.argument("table")
+    @click.argument("game", type=int)
+    @admin_db
+    @click.option("--reason", default="", help="Why (shown on the game's page, logged).")
+    def withdraw(table: str, game: int, db: str, reason: str) -> None:
+        """Withdraw game GAME of TABLE from the finished games and the standings.
+
+        A remote game goes with every table's copy; its moves stay viewable.
+
+        \b
+        Example:
+          meridian-table club withdraw table7 12 --reason "played with a wrong rule" --db ADMIN_URL
+        """
+        from meridian_table.club.admin import ClubAdmin
+
+        try:
+            with ClubAdmin(db) as admin:
+                copies = admin.withdraw_game(table, game, reason)
+        except ClubError as exc:
+            raise _fail(exc) from None
+        click.echo(f"game {game} of {table} withdrawn ({copies} copies); the standings are "
+                   "recomputed without it")
+
+    @club.command("reset-table")
+    @click.argument("name")
+    @admin_db
+    @click.option("--reason", default="", help="Why (logged).")
+    def reset_table(name: str, db: str, reason: str) -> None:
+        """Withdraw every game table NAME has shipped so far (test games, say).
+
+        \b
+        Example:
+          meridian-table club reset-table table7 --db ADMIN_URL
+        """
+        from meridian_table.club.admin import ClubAdmin
+
+        try:
+            with ClubAdmin(db) as admin:
+                count = admin.reset_table(name, reason)
+        except ClubError as exc:
+            raise _fail(exc) from None
+        click.echo(f"{count} games of {name} withdrawn; its next games count again")
+
     @club.command("invite-table")
     @click.argument("name")
     @admin_db

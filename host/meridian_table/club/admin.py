@@ -20,6 +20,7 @@ from urllib.parse import quote, urlencode
 import psycopg
 from psycopg import sql
 from psycopg.conninfo import conninfo_to_dict
+from psycopg.types.json import Jsonb
 
 from meridian_table.club.errors import BadTableNameError, ClubError, UnknownTableError
 from meridian_table.club.schema import Roles, migrate, require_current, schema_version
@@ -373,6 +374,7 @@ class ClubAdmin:
                 "INSERT INTO club.tables (name, role) VALUES (%s, %s) "
                 "ON CONFLICT (name) DO UPDATE SET revoked = NULL, role = EXCLUDED.role",
                 (name, role))
+            self.log("add-table", table=name, role=role, invitation=valid_days is not None)
         LOGGER.info("added table %s (role %s)", name, role)
         return with_login(self.url, role, password)
 
@@ -405,14 +407,56 @@ class ClubAdmin:
         with self.conn.transaction():
             self.conn.execute("UPDATE club.tables SET revoked = now() WHERE name = %s", (name,))
             self.conn.execute("SELECT club_roles.close_table(%s)", (name,))
+            self.log("remove-table", table=name)
         LOGGER.info("revoked table %s", name)
+
+    def log(self, action: str, **detail: object) -> None:
+        """Note an admin action in ``club.admin_log`` (who, when, what)."""
+        self.conn.execute("INSERT INTO club.admin_log (action, detail) VALUES (%s, %s)",
+                          (action, Jsonb(detail)))
+
+    def withdraw_game(self, table: str, game_id: int, reason: str = "") -> int:
+        """Take a game out of the finished games and the standings (they are recomputed
+        without it); a remote game goes with every table's copy. Its events stay.
+        Returns how many copies were withdrawn."""
+        with self.conn.transaction():
+            row = self.conn.execute(
+                "SELECT remote FROM club.games WHERE table_name = %s AND game_id = %s",
+                (table, game_id)).fetchone()
+            if row is None:
+                raise ClubError(f"no game {game_id} of table {table!r} in the club; the "
+                                "club page's address of a game is /game/TABLE/NUMBER")
+            copies = self.conn.execute(
+                "INSERT INTO club.withdrawn (table_name, game_id, reason) "
+                "SELECT table_name, game_id, %s FROM club.games "
+                "WHERE (table_name = %s AND game_id = %s) OR (remote IS NOT NULL AND "
+                "remote = %s) ON CONFLICT DO NOTHING", (reason, table, game_id, row[0]))
+            self.log("withdraw", table=table, game=game_id, remote=row[0], reason=reason,
+                     copies=copies.rowcount)
+        LOGGER.info("withdrew game %d of table %s (%s)", game_id, table, reason)
+        return copies.rowcount
+
+    def reset_table(self, name: str, reason: str = "") -> int:
+        """Withdraw every game table ``name`` has shipped so far (a table that shipped
+        test games, say): the standings start again without them. Returns how many."""
+        self._find(name)
+        with self.conn.transaction():
+            done = self.conn.execute(
+                "INSERT INTO club.withdrawn (table_name, game_id, reason) "
+                "SELECT table_name, game_id, %s FROM club.games WHERE table_name = %s "
+                "ON CONFLICT DO NOTHING", (reason or "table reset", name))
+            self.log("reset", table=name, reason=reason, games=done.rowcount)
+        return done.rowcount
 
     def rename_table(self, old: str, new: str) -> None:
         """Rename a table; its games follow (its login role keeps its name)."""
         check_table_name(new)
         self._find(old)
         try:
-            self.conn.execute("UPDATE club.tables SET name = %s WHERE name = %s", (new, old))
+            with self.conn.transaction():
+                self.conn.execute("UPDATE club.tables SET name = %s WHERE name = %s",
+                                  (new, old))
+                self.log("rename-table", table=old, new=new)
         except psycopg.errors.UniqueViolation:
             raise ClubError(f"there is already a table named {new!r}; choose another name") \
                 from None

@@ -118,6 +118,9 @@ async def game_detail(conn: AConn, table: str, game_id: int,
         "ORDER BY seq", (table, game_id))).fetchall()
     moves = standing_actions([(str(k), p) for _, k, _, p in events])
     result = next((result_of(p) for _, k, _, p in events if k == "result"), None)
+    withdrawn = await (await conn.execute(
+        "SELECT reason FROM club.withdrawn WHERE table_name = %s AND game_id = %s",
+        (table, game_id))).fetchone()
     total = len(moves)
     at = total if ply is None else max(0, min(ply, total))
     shown = position(str(game), options, [str(m.get("notation")) for m in moves[:at]])
@@ -125,6 +128,7 @@ async def game_detail(conn: AConn, table: str, game_id: int,
     return {
         "table": table, "id": game_id, "game": game, "options": options, "players": players,
         "started": started.isoformat(), "remote": remote, "result": result,
+        "withdrawn": None if withdrawn is None else (str(withdrawn[0]) or "withdrawn"),
         "moves": [{"n": i + 1, "notation": m.get("notation"),
                    "player": m.get("player") if isinstance(m.get("player"), str) else None}
                   for i, m in enumerate(moves)],
@@ -145,6 +149,8 @@ FINISHED = """
              g.table_name, g.game_id, g.game, g.players, e.at, e.payload
         FROM club.events e JOIN club.games g USING (table_name, game_id)
        WHERE e.kind = 'result'
+         AND NOT EXISTS (SELECT 1 FROM club.withdrawn w
+                          WHERE w.table_name = g.table_name AND w.game_id = g.game_id)
        ORDER BY COALESCE('remote:' || g.remote, g.table_name || '/' || g.game_id),
                 (e.payload -> 'abandoned') = 'true'::jsonb, e.at, e.table_name
     ) AS one_copy"""

@@ -320,6 +320,33 @@ MIGRATIONS: tuple[ClubMigration, ...] = (
             "TO {tables}",
         ),
     ),
+    ClubMigration(
+        6,
+        "the admin's log, and games withdrawn by the admin (out of the standings)",
+        (
+            """CREATE TABLE club.admin_log (
+                id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                at timestamptz NOT NULL DEFAULT now(),
+                by_role text NOT NULL DEFAULT session_user,
+                action text NOT NULL,
+                detail jsonb NOT NULL DEFAULT '{{}}'
+            )""",
+            """CREATE TABLE club.withdrawn (
+                table_name text NOT NULL,
+                game_id bigint NOT NULL,
+                at timestamptz NOT NULL DEFAULT now(),
+                reason text NOT NULL DEFAULT '',
+                PRIMARY KEY (table_name, game_id),
+                FOREIGN KEY (table_name, game_id) REFERENCES club.games
+                    ON UPDATE CASCADE ON DELETE CASCADE
+            )""",
+            "ALTER TABLE club.admin_log ENABLE ROW LEVEL SECURITY",
+            "ALTER TABLE club.withdrawn ENABLE ROW LEVEL SECURITY",
+            "GRANT SELECT ON club.admin_log, club.withdrawn TO {page}",
+            "CREATE POLICY page_reads ON club.admin_log FOR SELECT TO {page} USING (true)",
+            "CREATE POLICY page_reads ON club.withdrawn FOR SELECT TO {page} USING (true)",
+        ),
+    ),
 )
 
 SCHEMA_VERSION = MIGRATIONS[-1].version

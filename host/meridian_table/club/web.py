@@ -242,6 +242,9 @@ def render_game(detail: dict[str, Any]) -> str:
     moves = "".join(f"<li>{e(str(m['player'] or ''))}: {e(str(m['notation']))}</li>"
                     for m in detail["moves"])
     error = f"<p role='alert'>{e(detail['error'])}</p>" if detail["error"] else ""
+    if detail.get("withdrawn"):
+        error += ("<p role='note'>Withdrawn by the organiser (not in the standings): "
+                  f"{e(detail['withdrawn'])}</p>")
     return (f"<p>{e(str(detail['game']))} at table {e(table)}: {_players(detail['players'])}</p>"
             f"<p id='state'>{state}</p><p>Move {ply} of {total} · {steps}</p>{error}"
             f"<pre aria-label='the board'>{e(detail['diagram'])}</pre>"
