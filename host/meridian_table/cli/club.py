@@ -345,6 +345,49 @@ def register(group: click.Group) -> None:
             raise _fail(exc) from None
         click.echo(f"{count} games of {name} withdrawn; its next games count again")
 
+    @club.command("backup")
+    @click.option("--db", required=True, metavar="URL",
+                  help="The club database as a superuser (the login club init used).")
+    @click.option("-o", "--out", required=True,
+                  type=click.Path(dir_okay=False, path_type=Path),
+                  help="The backup file to write (it holds password verifiers: 0600).")
+    def backup_command(db: str, out: Path) -> None:
+        """Back up the whole club (games, events, tables, roles) into one file.
+
+        \b
+        Example:
+          meridian-table club backup --db postgresql://postgres@localhost/club -o club.backup
+        """
+        from meridian_table.club.backup import backup
+
+        try:
+            made = backup(db, out)
+        except ClubError as exc:
+            raise _fail(exc) from None
+        click.echo(f"club {made.dbname} (schema {made.version}, {made.roles} roles) backed "
+                   f"up to {out} ({made.bytes} bytes)")
+
+    @club.command("restore")
+    @click.argument("backup_file", type=click.Path(dir_okay=False, exists=True,
+                                                   path_type=Path))
+    @click.option("--db", required=True, metavar="URL",
+                  help="The new server as a superuser: postgresql://postgres@HOST/postgres.")
+    def restore_command(backup_file: Path, db: str) -> None:
+        """Restore a club backup into a server (its roles, then its database).
+
+        \b
+        Example:
+          meridian-table club restore club.backup --db postgresql://postgres@newhost/postgres
+        """
+        from meridian_table.club.backup import restore
+
+        try:
+            made = restore(backup_file, db)
+        except ClubError as exc:
+            raise _fail(exc) from None
+        click.echo(f"club {made.dbname} (schema {made.version}) restored; its tables log in "
+                   "with the passwords they had")
+
     @club.command("invite-table")
     @click.argument("name")
     @admin_db
