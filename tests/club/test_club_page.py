@@ -196,3 +196,46 @@ def test_a_game_record_of_an_illegal_move_is_a_clear_422(club: Club) -> None:
         assert response.status_code == 422 and "cannot be written as a game record" in (
             response.text)
         assert page.get("/game/table7/1").status_code == 200
+
+
+def test_the_home_page_reads_each_tables_summary(
+        cluster: Cluster, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The summary is kept as events arrive (undos included, a new game starts it again)
+    and is filled in for a club migrated from before it (schema 6)."""
+    old = club_at_version(cluster, 6, monkeypatch)
+    with old.admin() as admin:
+        url = admin.add_table("table7")
+        admin.add_table("hall")
+    def event(conn: psycopg.Connection[tuple[object, ...]], gid: int, seq: int, kind: str,
+              notation: str = "") -> None:
+        payload = {"notation": notation, "player": "Ann"} if kind == "action" else {}
+        conn.execute("INSERT INTO club.events (game_id, seq, local_id, kind, at, payload) "
+                     "VALUES (%s, %s, %s, %s, now(), %s)",
+                     (gid, seq, gid * 100 + seq, kind, Jsonb(payload)))
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("INSERT INTO club.games (game_id, game, options, players, versions, "
+                     "started) VALUES (1, 'kato', '{}', '[\"Ann\", \"Bob\"]', '{}', now())")
+        for seq, (kind, notation) in enumerate(
+                [("created", ""), ("action", "G6"), ("action", "D4"), ("undo", ""),
+                 ("action", "E4")], 1):
+            event(conn, 1, seq, kind, notation)
+    monkeypatch.undo()
+    init_club(old.superuser_url)      # the summary of what was there before
+    with client(old) as page:
+        home = page.get("/")
+        assert "2 moves" in home.text and "Ann to play" in home.text
+        with psycopg.connect(url, autocommit=True) as conn:
+            event(conn, 1, 6, "action", "F5")
+            event(conn, 1, 7, "undo")
+            event(conn, 1, 8, "undo")
+            assert "1 moves" in page.get("/").text and "Bob to play" in page.get("/").text
+            event(conn, 1, 9, "result")
+            assert "finished" in page.get("/").text
+            conn.execute("INSERT INTO club.games (game_id, game, options, players, versions, "
+                         "started) VALUES (2, 'kato', '{}', '[\"Cy\", \"Di\"]', '{}', now())")
+            event(conn, 2, 1, "created")
+            event(conn, 1, 10, "note")     # a late event of the older game changes nothing
+        home = page.get("/")
+        assert "0 moves" in home.text and "Cy to play" in home.text
+        assert "no game yet" in home.text   # the hall

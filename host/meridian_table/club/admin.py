@@ -412,6 +412,8 @@ class ClubAdmin:
 
     def log(self, action: str, **detail: object) -> None:
         """Note an admin action in ``club.admin_log`` (who, when, what)."""
+        if self.conn.execute("SELECT to_regclass('club.admin_log')").fetchone() == (None,):
+            return   # a club older than schema 6 (only while it is being migrated)
         self.conn.execute("INSERT INTO club.admin_log (action, detail) VALUES (%s, %s)",
                           (action, Jsonb(detail)))
 

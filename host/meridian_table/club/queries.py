@@ -16,6 +16,7 @@ import psycopg
 
 from meridian_table.club.standings import Finished, Standing, rate
 from meridian_table.games import registry
+from meridian_table.games.contract import Engine
 from meridian_table.games.registry import UnknownGameError
 
 LOGGER = logging.getLogger(__name__)
@@ -76,28 +77,77 @@ def position(game: str, options: dict[str, Any], actions: Sequence[str]) -> dict
     return {"diagram": diagram, "to_move": turn.seat, "error": None}
 
 
-async def tables(conn: AConn) -> list[dict[str, Any]]:
-    """Every table with its latest game and how far it is."""
+class Positions:
+    """Each table's latest position, kept in the page's process and advanced by the
+    moves that arrived since (an undo rebuilds it): the home page never replays a long
+    game per request."""
+
+    def __init__(self, limit: int = 512) -> None:
+        self.limit = limit
+        self._known: dict[tuple[str, int], tuple[Engine | None, int, str | None]] = {}
+
+    async def to_move(self, conn: AConn, table: str, game_id: int, game: str,
+                      options: dict[str, Any]) -> int | None:
+        """The seat to move in the table's game now, or None (over, or unreadable)."""
+        engine, seen, error = self._known.get((table, game_id), (None, 0, None))
+        if error is not None:
+            return None
+        rows = await (await conn.execute(
+            "SELECT seq, kind, payload FROM club.events WHERE table_name = %s "
+            "AND game_id = %s AND seq > %s AND kind IN ('action', 'undo') ORDER BY seq",
+            (table, game_id, seen))).fetchall()
+        try:
+            if engine is None or any(k == "undo" for _, k, _ in rows):
+                if engine is not None:   # an undo: replay the game from its start
+                    rows = await (await conn.execute(
+                        "SELECT seq, kind, payload FROM club.events WHERE table_name = %s "
+                        "AND game_id = %s AND kind IN ('action', 'undo') ORDER BY seq",
+                        (table, game_id))).fetchall()
+                engine = registry.spec(game).new_game(options, None)
+                actions = standing_actions([(str(k), p) for _, k, p in rows])
+            else:
+                actions = standing_actions([(str(k), p) for _, k, p in rows])
+            for action in actions:
+                engine.play(str(action["notation"]))
+            last = int(rows[-1][0]) if rows else seen
+            self._remember((table, game_id), (engine, last, None))
+            return engine.turn().seat
+        except (UnknownGameError, ValueError, KeyError, TypeError, AttributeError,
+                IndexError) as exc:
+            self._remember((table, game_id), (None, 0, str(exc)))
+            return None
+
+    def _remember(self, key: tuple[str, int],
+                  value: tuple[Engine | None, int, str | None]) -> None:
+        self._known.pop(key, None)
+        self._known[key] = value
+        while len(self._known) > self.limit:   # the oldest first
+            self._known.pop(next(iter(self._known)))
+
+
+async def tables(conn: AConn, positions: Positions | None = None) -> list[dict[str, Any]]:
+    """Every table with its latest game and how far it is (from ``club.summary``)."""
+    positions = positions or Positions()
     rows = await (await conn.execute(
-        """SELECT t.name, t.revoked IS NOT NULL, g.game_id, g.game, g.players, g.started,
-                  (SELECT max(e.at) FROM club.events e
-                    WHERE e.table_name = g.table_name AND e.game_id = g.game_id),
-                  EXISTS (SELECT 1 FROM club.events e WHERE e.table_name = g.table_name
-                          AND e.game_id = g.game_id AND e.kind = 'result')
+        """SELECT t.name, t.revoked IS NOT NULL, s.game_id, g.game, g.players, g.options,
+                  g.started, s.last_at, s.finished, s.moves
              FROM club.tables t
-             LEFT JOIN LATERAL (SELECT * FROM club.games g WHERE g.table_name = t.name
-                                ORDER BY g.game_id DESC LIMIT 1) g ON true
+             LEFT JOIN club.summary s ON s.table_name = t.name
+             LEFT JOIN club.games g ON g.table_name = s.table_name AND g.game_id = s.game_id
             ORDER BY t.name""")).fetchall()
     out = []
-    for name, revoked, game_id, game, players, started, last, finished in rows:
+    for name, revoked, game_id, game, players, options, started, last, finished, moves in rows:
         entry: dict[str, Any] = {"name": name, "revoked": revoked, "game": None}
-        if game_id is not None:
-            detail = await game_detail(conn, name, int(game_id))
-            entry["game"] = {"id": game_id, "game": game, "players": names(players),
+        if game_id is not None and game is not None:
+            seats = names(players)
+            seat = None if finished else await positions.to_move(
+                conn, str(name), int(game_id), str(game), mapping(options))
+            entry["game"] = {"id": game_id, "game": game, "players": seats,
                              "started": started.isoformat() if started else None,
                              "last": last.isoformat() if last else None, "finished": finished,
-                             "moves": detail["total"] if detail else 0,
-                             "to_move": detail["to_move"] if detail else None}
+                             "moves": moves,
+                             "to_move": seats[seat] if seat is not None
+                             and 0 <= seat < len(seats) else None}
         out.append(entry)
     return out
 

@@ -347,6 +347,59 @@ MIGRATIONS: tuple[ClubMigration, ...] = (
             "CREATE POLICY page_reads ON club.withdrawn FOR SELECT TO {page} USING (true)",
         ),
     ),
+    ClubMigration(
+        7,
+        "a summary of each table's latest game, kept as its events arrive (the home page "
+        "reads it instead of every event)",
+        (
+            """CREATE TABLE club.summary (
+                table_name text PRIMARY KEY REFERENCES club.tables (name) ON UPDATE CASCADE,
+                game_id bigint NOT NULL,
+                moves integer NOT NULL,
+                finished boolean NOT NULL,
+                last_seq integer NOT NULL,
+                last_at timestamptz NOT NULL
+            )""",
+            """CREATE FUNCTION club.summarise() RETURNS trigger
+                LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, club AS $$
+                DECLARE
+                  step integer := CASE NEW.kind WHEN 'action' THEN 1
+                                                WHEN 'undo' THEN -1 ELSE 0 END;
+                BEGIN
+                  INSERT INTO club.summary AS s VALUES (
+                      NEW.table_name, NEW.game_id, GREATEST(step, 0), NEW.kind = 'result',
+                      NEW.seq, NEW.at)
+                  ON CONFLICT (table_name) DO UPDATE SET
+                      game_id = EXCLUDED.game_id,
+                      moves = CASE WHEN EXCLUDED.game_id > s.game_id THEN EXCLUDED.moves
+                                   ELSE GREATEST(s.moves + step, 0) END,
+                      finished = CASE WHEN EXCLUDED.game_id > s.game_id THEN EXCLUDED.finished
+                                      ELSE s.finished OR EXCLUDED.finished END,
+                      last_seq = GREATEST(CASE WHEN EXCLUDED.game_id > s.game_id THEN 0
+                                               ELSE s.last_seq END, EXCLUDED.last_seq),
+                      last_at = GREATEST(CASE WHEN EXCLUDED.game_id > s.game_id
+                                              THEN EXCLUDED.last_at ELSE s.last_at END,
+                                         EXCLUDED.last_at)
+                   WHERE EXCLUDED.game_id >= s.game_id;
+                  RETURN NULL;
+                END $$""",
+            """CREATE TRIGGER events_summarise AFTER INSERT ON club.events
+                FOR EACH ROW EXECUTE FUNCTION club.summarise()""",
+            """INSERT INTO club.summary
+                SELECT e.table_name, e.game_id,
+                       GREATEST(count(*) FILTER (WHERE e.kind = 'action')
+                                - count(*) FILTER (WHERE e.kind = 'undo'), 0),
+                       bool_or(e.kind = 'result'), max(e.seq), max(e.at)
+                  FROM club.events e
+                 WHERE e.game_id = (SELECT max(l.game_id) FROM club.events l
+                                     WHERE l.table_name = e.table_name)
+                   AND e.table_name IN (SELECT name FROM club.tables)
+                 GROUP BY e.table_name, e.game_id""",
+            "ALTER TABLE club.summary ENABLE ROW LEVEL SECURITY",
+            "GRANT SELECT ON club.summary TO {page}",
+            "CREATE POLICY page_reads ON club.summary FOR SELECT TO {page} USING (true)",
+        ),
+    ),
 )
 
 SCHEMA_VERSION = MIGRATIONS[-1].version

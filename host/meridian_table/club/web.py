@@ -286,6 +286,7 @@ class ClubPage:
         self.url = url
         self.hub = Hub()
         self.logins = LoginGuard()
+        self.positions = queries.Positions()
         self.pool = AsyncConnectionPool(url, min_size=PAGE_POOL, max_size=PAGE_POOL,
                                         open=False, timeout=5,
                                         check=AsyncConnectionPool.check_connection,
@@ -313,7 +314,7 @@ class ClubPage:
             return await fn(conn, *args)
 
     async def home(self, request: Request) -> Response:
-        rows = await self._read(queries.tables)
+        rows = await self._read(queries.tables, self.positions)
         return _page("The club's tables", render_tables(rows), "part" in request.query_params)
 
     async def games(self, request: Request) -> Response:
