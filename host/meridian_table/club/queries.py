@@ -89,9 +89,15 @@ class Positions:
     async def to_move(self, conn: AConn, table: str, game_id: int, game: str,
                       options: dict[str, Any]) -> int | None:
         """The seat to move in the table's game now, or None (over, or unreadable)."""
+        return (await self.position(conn, table, game_id, game, options))[0]
+
+    async def position(self, conn: AConn, table: str, game_id: int, game: str,
+                       options: dict[str, Any]) -> tuple[int | None, str]:
+        """The seat to move and the board's text diagram now ((None, "") when the game
+        cannot be shown)."""
         engine, seen, error = self._known.get((table, game_id), (None, 0, None))
         if error is not None:
-            return None
+            return None, ""
         rows = await (await conn.execute(
             "SELECT seq, kind, payload FROM club.events WHERE table_name = %s "
             "AND game_id = %s AND seq > %s AND kind IN ('action', 'undo') ORDER BY seq",
@@ -111,11 +117,13 @@ class Positions:
                 engine.play(str(action["notation"]))
             last = int(rows[-1][0]) if rows else seen
             self._remember((table, game_id), (engine, last, None))
-            return engine.turn().seat
+            spec = registry.spec(game)
+            diagram = spec.text_diagram(engine) if spec.text_diagram is not None else ""
+            return engine.turn().seat, diagram
         except (UnknownGameError, ValueError, KeyError, TypeError, AttributeError,
                 IndexError) as exc:
             self._remember((table, game_id), (None, 0, str(exc)))
-            return None
+            return None, ""
 
     def _remember(self, key: tuple[str, int],
                   value: tuple[Engine | None, int, str | None]) -> None:

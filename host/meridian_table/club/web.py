@@ -92,7 +92,9 @@ def event_note(payload: str) -> dict[str, Any] | None:
 
 
 async def _listen(url: str, hub: Hub,
-                  on_connected: Callable[[], Awaitable[None]] | None = None) -> None:
+                  on_connected: Callable[[], Awaitable[None]] | None = None,
+                  enrich: Callable[[dict[str, Any]], Awaitable[dict[str, Any] | None]]
+                  | None = None) -> None:
     """LISTEN forever, reconnecting after a server restart (then: resync everyone, and
     ``on_connected`` renews the page's pool at once). It retries every LISTEN_RETRY_S,
     so the page is back within a moment of the server."""
@@ -113,6 +115,8 @@ async def _listen(url: str, hub: Hub,
                 hub.publish(json.dumps({"type": "resync"}))
                 async for note in conn.notifies():
                     message = event_note(note.payload)
+                    if message is not None and enrich is not None:
+                        message = await enrich(message)
                     if message is not None:
                         hub.publish(json.dumps(message))
         except asyncio.CancelledError:
@@ -155,6 +159,9 @@ a{color:#0b4f9c}
 LIVE = """
 <script>
 (function(){
+  // Deltas: each event comes with what changed (moves, whose turn, the board); the page
+  // applies it. Only what a delta cannot carry (a result, a new game, a resync after a
+  // lost connection) refetches this page's part, once.
   var part = document.getElementById('live'); if(!part) return;
   var want = part.dataset.game || ''; var timer = null; var delay = 500;
   function refresh(){ timer = null;
@@ -162,12 +169,36 @@ LIVE = """
       .then(function(r){ return r.text(); })
       .then(function(t){ part.innerHTML = t; document.body.dataset.updated = Date.now(); });
   }
+  function later(){ if (!timer) timer = setTimeout(refresh, 50); }
+  function text(el, value){ if (el && value !== undefined && value !== null) el.textContent = value; }
+  function home(d){
+    var card = part.querySelector('[data-table="' + CSS.escape(d.table) + '"]');
+    if (!card || card.dataset.game != String(d.game) || d.kind == 'result') { later(); return; }
+    text(card.querySelector('.moves'), d.moves);
+    text(card.querySelector('.turn'), d.to_move ? d.to_move + ' to play' : 'in play');
+    document.body.dataset.updated = Date.now();
+  }
+  function game(d){
+    var ply = document.getElementById('ply'), total = document.getElementById('total');
+    var atLatest = ply && total && ply.textContent == total.textContent && !/[?&]ply=/.test(location.search);
+    if (!atLatest || (d.kind != 'action' && d.kind != 'undo')) { if (d.kind == 'result' || d.kind == 'action' || d.kind == 'undo') later(); return; }
+    var list = document.getElementById('moves');
+    if (d.kind == 'action') { var li = document.createElement('li');
+      li.textContent = (d.player || '') + ': ' + d.notation; list.appendChild(li); }
+    else if (list.lastElementChild) list.removeChild(list.lastElementChild);
+    text(ply, d.moves); text(total, d.moves);
+    text(document.getElementById('state'), d.to_move ? d.to_move + ' to play' : 'In play');
+    text(document.getElementById('board'), d.diagram);
+    document.body.dataset.updated = Date.now();
+  }
   function open(){
     var ws = new WebSocket((location.protocol == 'https:' ? 'wss://' : 'ws://') + location.host + '/ws');
     ws.onopen = function(){ delay = 500; document.body.dataset.live = 'yes'; };
     ws.onmessage = function(m){ var d = JSON.parse(m.data);
-      if (d.type == 'event' && want && want != d.table + '/' + d.game) return;
-      if (!timer) timer = setTimeout(refresh, 50); };
+      if (d.type != 'event') { later(); return; }
+      if (want) { if (want == d.table + '/' + d.game) game(d); return; }
+      if (part.querySelector('.grid') || part.querySelector('[data-table]')) { home(d); return; }
+      if (d.kind == 'result') later(); };
     ws.onclose = function(){ document.body.dataset.live = 'no';
       setTimeout(open, delay); delay = Math.min(delay * 2, 5000); };
   }
@@ -215,9 +246,12 @@ def render_tables(rows: list[dict[str, Any]]) -> str:
             turn = ("finished" if game["finished"] else
                     f"{e(str(game['to_move']))} to play" if game["to_move"] else "in play")
             status = (f"<p>{e(game['game'])}: {_players(game['players'])}</p>"
-                      f"<p>{game['moves']} moves · {turn}</p>"
+                      f"<p><span class='moves'>{game['moves']}</span> moves · "
+                      f"<span class='turn'>{turn}</span></p>"
                       f"<p>{_game_link(row['name'], game['id'], 'Watch this game')}</p>")
-        cards.append(f"<section class='card' aria-label='table {e(row['name'])}'>"
+        number = game["id"] if game is not None else ""
+        cards.append(f"<section class='card' aria-label='table {e(row['name'])}' "
+                     f"data-table='{e(row['name'])}' data-game='{number}'>"
                      f"<h2>{e(row['name'])}</h2>{status}</section>")
     return "<div class='grid'>" + "".join(cards) + "</div>"
 
@@ -246,8 +280,9 @@ def render_game(detail: dict[str, Any]) -> str:
         error += ("<p role='note'>Withdrawn by the organiser (not in the standings): "
                   f"{e(detail['withdrawn'])}</p>")
     return (f"<p>{e(str(detail['game']))} at table {e(table)}: {_players(detail['players'])}</p>"
-            f"<p id='state'>{state}</p><p>Move {ply} of {total} · {steps}</p>{error}"
-            f"<pre aria-label='the board'>{e(detail['diagram'])}</pre>"
+            f"<p id='state'>{state}</p><p>Move <span id='ply'>{ply}</span> of "
+            f"<span id='total'>{total}</span> · {steps}</p>{error}"
+            f"<pre id='board' aria-label='the board'>{e(detail['diagram'])}</pre>"
             f"<h2>Moves</h2><ol id='moves'>{moves}</ol>"
             f"<p>Export: <a href='{base}/export?format=jsonl'>events (JSON lines)</a> · "
             f"<a href='{base}/export?format=record'>game record</a></p>")
@@ -296,7 +331,7 @@ class ClubPage:
     async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
         await self.pool.open()
         self.hub.connected = True   # the pool just opened: nothing to renew at first
-        task = asyncio.create_task(_listen(self.url, self.hub, self.pool.check))
+        task = asyncio.create_task(_listen(self.url, self.hub, self.pool.check, self.delta))
         try:
             yield
         finally:
@@ -304,6 +339,40 @@ class ClubPage:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
             await self.pool.close()
+
+    async def delta(self, note: dict[str, Any]) -> dict[str, Any] | None:
+        """The event as the spectators get it: what changed (the move, the count, whose
+        turn, the board), read once for all of them. None for a note that names no
+        event the club holds."""
+        try:
+            async with self.pool.connection() as conn:
+                row = await (await conn.execute(
+                    "SELECT e.payload, g.game, g.players, g.options, s.game_id, s.moves, "
+                    "s.finished FROM club.events e JOIN club.games g USING (table_name, "
+                    "game_id) LEFT JOIN club.summary s ON s.table_name = e.table_name "
+                    "WHERE e.table_name = %s AND e.game_id = %s AND e.seq = %s",
+                    (note["table"], note["game"], note["seq"]))).fetchone()
+                if row is None:
+                    LOGGER.warning("club page: a notification names no event of the club "
+                                   "(%r); skipped", note)
+                    return None
+                payload, game, players, options, latest, moves, finished = row
+                if note["kind"] == "action" and isinstance(payload, dict):
+                    note["notation"] = str(payload.get("notation", ""))
+                    note["player"] = payload.get("player") if isinstance(
+                        payload.get("player"), str) else None
+                if latest == note["game"]:
+                    note["moves"], note["finished"] = moves, finished
+                    if not finished:
+                        seat, note["diagram"] = await self.positions.position(
+                            conn, note["table"], note["game"], str(game),
+                            queries.mapping(options))
+                        seats = queries.names(players)
+                        note["to_move"] = (seats[seat] if seat is not None
+                                           and 0 <= seat < len(seats) else None)
+        except (psycopg.Error, PoolTimeout) as exc:
+            LOGGER.info("club page: sent an event without its details (%s)", exc)
+        return note
 
     async def _read(self, fn: Callable[..., Any], *args: Any) -> Any:
         if not self.hub.connected:
