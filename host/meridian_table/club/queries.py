@@ -85,16 +85,32 @@ class Positions:
     def __init__(self, limit: int = 512) -> None:
         self.limit = limit
         self._known: dict[tuple[str, int], tuple[Engine | None, int, str | None]] = {}
+        self._answers: dict[tuple[str, int], tuple[int, int | None, str]] = {}
 
     async def to_move(self, conn: AConn, table: str, game_id: int, game: str,
-                      options: dict[str, Any]) -> int | None:
-        """The seat to move in the table's game now, or None (over, or unreadable)."""
-        return (await self.position(conn, table, game_id, game, options))[0]
+                      options: dict[str, Any], last_seq: int | None = None) -> int | None:
+        """The seat to move in the table's game now, or None (over, or unreadable).
+        ``last_seq`` (the summary's): when nothing came since, no query at all."""
+        return (await self.position(conn, table, game_id, game, options, last_seq))[0]
 
     async def position(self, conn: AConn, table: str, game_id: int, game: str,
-                       options: dict[str, Any]) -> tuple[int | None, str]:
+                       options: dict[str, Any],
+                       last_seq: int | None = None) -> tuple[int | None, str]:
         """The seat to move and the board's text diagram now ((None, "") when the game
         cannot be shown)."""
+        answer = self._answers.get((table, game_id))
+        if answer is not None and last_seq is not None and last_seq <= answer[0]:
+            return answer[1], answer[2]
+        covered = last_seq
+        found = await self._position(conn, table, game_id, game, options)
+        if covered is not None:
+            self._answers[(table, game_id)] = (covered, *found)
+            while len(self._answers) > self.limit:
+                self._answers.pop(next(iter(self._answers)))
+        return found
+
+    async def _position(self, conn: AConn, table: str, game_id: int, game: str,
+                        options: dict[str, Any]) -> tuple[int | None, str]:
         engine, seen, error = self._known.get((table, game_id), (None, 0, None))
         if error is not None:
             return None, ""
@@ -138,18 +154,19 @@ async def tables(conn: AConn, positions: Positions | None = None) -> list[dict[s
     positions = positions or Positions()
     rows = await (await conn.execute(
         """SELECT t.name, t.revoked IS NOT NULL, s.game_id, g.game, g.players, g.options,
-                  g.started, s.last_at, s.finished, s.moves
+                  g.started, s.last_at, s.finished, s.moves, s.last_seq
              FROM club.tables t
              LEFT JOIN club.summary s ON s.table_name = t.name
              LEFT JOIN club.games g ON g.table_name = s.table_name AND g.game_id = s.game_id
             ORDER BY t.name""")).fetchall()
     out = []
-    for name, revoked, game_id, game, players, options, started, last, finished, moves in rows:
+    for (name, revoked, game_id, game, players, options, started, last, finished, moves,
+         last_seq) in rows:
         entry: dict[str, Any] = {"name": name, "revoked": revoked, "game": None}
         if game_id is not None and game is not None:
             seats = names(players)
             seat = None if finished else await positions.to_move(
-                conn, str(name), int(game_id), str(game), mapping(options))
+                conn, str(name), int(game_id), str(game), mapping(options), int(last_seq))
             entry["game"] = {"id": game_id, "game": game, "players": seats,
                              "started": started.isoformat() if started else None,
                              "last": last.isoformat() if last else None, "finished": finished,
