@@ -154,3 +154,42 @@ def test_ctrl_c_on_club_serve_leaves_the_private_postgresql_running(club: Club) 
         with contextlib.suppress(Exception):
             Cluster.load(folder / "club" / "pg").stop("immediate")
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_a_private_club_of_an_older_release_gets_tls_and_is_migrated(
+        club: Club, monkeypatch: pytest.MonkeyPatch) -> None:
+    import json
+
+    import psycopg
+
+    from meridian_table.club import schema
+    from meridian_table.club.admin import init_club
+    from meridian_table.club.cluster import Cluster
+
+    del club  # only needs the server programs
+    folder = Path(tempfile.mkdtemp(prefix="meridian-private-"))
+    folder.chmod(0o755)
+    (folder / "club").mkdir()
+    (folder / "club").chmod(0o755)
+    try:
+        old = Cluster.create(folder / "club" / "pg")     # no TLS, as the first release
+        old.start()
+        with psycopg.connect(old.url(), autocommit=True) as conn:
+            conn.execute("CREATE DATABASE club")
+        with monkeypatch.context() as release_1:
+            release_1.setattr(schema, "MIGRATIONS", schema.MIGRATIONS[:1])
+            release_1.setattr(schema, "SCHEMA_VERSION", 1)
+            made = init_club(old.url("club"))
+        (folder / "club" / "club.json").write_text(json.dumps(
+            {"page": made.page_url, "admin": made.admin_url}))
+        said: list[str] = []
+        cluster, page_url, _ = private_club(said.append, folder / "club")
+        try:
+            assert "turning TLS on" in " ".join(said) and "verify-full" in page_url
+            with psycopg.connect(page_url) as conn:
+                assert conn.pgconn.ssl_in_use
+                assert schema.schema_version(conn) == schema.SCHEMA_VERSION
+        finally:
+            cluster.stop()
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)

@@ -11,6 +11,7 @@ import json
 import os
 from collections.abc import Callable
 from pathlib import Path
+from urllib.parse import urlencode
 
 import psycopg
 
@@ -45,10 +46,18 @@ def private_club(echo: Callable[[str], None], folder: Path | None = None, *,
         if port is not None and port != cluster.port:
             cluster.stop()
             cluster.set_port(port)
+    if cluster.ca_file is None:
+        # made by an older release: TLS from now on, and the saved logins verify it
+        echo("turning TLS on for the private club (once)")
+        cluster.enable_tls(authority(folder / "tls", "private club"))
+        if logins.exists():
+            saved = json_loads(logins.read_text())
+            _save(logins, {k: _verified(str(v), cluster) for k, v in saved.items()})
     if not cluster.running:
         cluster.start()
     if logins.exists():
         saved = json_loads(logins.read_text())
+        init_club(cluster.url("club"))   # migrates a club made by an older release
         return cluster, str(saved["page"]), None
     with psycopg.connect(cluster.url(), autocommit=True) as conn:
         if conn.execute("SELECT 1 FROM pg_database WHERE datname = 'club'").fetchone() is None:
@@ -56,10 +65,22 @@ def private_club(echo: Callable[[str], None], folder: Path | None = None, *,
     result = init_club(cluster.url("club"))
     if result.page_url is None or result.admin_url is None:
         raise RuntimeError("the private club's roles existed without their saved logins")
+    _save(logins, {"page": result.page_url, "admin": result.admin_url})
+    return cluster, result.page_url, result.admin_url
+
+
+def _save(logins: Path, urls: dict[str, str]) -> None:
     fd = os.open(logins, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w") as handle:
-        json.dump({"page": result.page_url, "admin": result.admin_url}, handle)
-    return cluster, result.page_url, result.admin_url
+        json.dump(urls, handle)
+
+
+def _verified(url: str, cluster: Cluster) -> str:
+    """A saved login made to check the private server's certificate."""
+    if "sslmode=" in url or cluster.ca_file is None:
+        return url
+    return url + ("&" if "?" in url else "?") + urlencode(
+        {"sslmode": "verify-full", "sslrootcert": str(cluster.ca_file)})
 
 
 def stop_private_club(folder: Path | None = None) -> bool:
