@@ -332,6 +332,7 @@ def run(options: dict[str, Any]) -> dict[str, object]:
             rep.wait_caught_up(30)
         time.sleep(1.0)
         events, lost, duplicated = _compare(page_url, logs)
+        spectators.close()   # no more arrivals while they are counted
         steady, everything = [], []
         per_spectator = [len(seen) for seen in spectators.arrivals]
         for seen in spectators.arrivals:
