@@ -160,8 +160,9 @@ def _next_event(ws: Any, timeout: float = 30) -> dict[str, Any]:
     deadline = time.monotonic() + timeout
     while True:
         message = json.loads(ws.recv(timeout=max(0.1, deadline - time.monotonic())))
-        if message.get("type") == "event":
-            return cast(dict[str, Any], message)
+        for item in message if isinstance(message, list) else [message]:
+            if item.get("type") == "event":
+                return cast(dict[str, Any], item)
 
 
 def test_forged_notifications_cannot_stop_the_live_page(club: Club) -> None:

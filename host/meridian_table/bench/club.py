@@ -96,9 +96,10 @@ class Spectators:
                 async for message in ws:
                     now = time.time()
                     data = json.loads(message)
-                    if data.get("type") == "event":
-                        key = (str(data["table"]), int(data["game"]), int(data["seq"]))
-                        seen.setdefault(key, (now, str(data["at"])))
+                    for item in data if isinstance(data, list) else [data]:
+                        if item.get("type") == "event":
+                            key = (str(item["table"]), int(item["game"]), int(item["seq"]))
+                            seen.setdefault(key, (now, str(item["at"])))
             except ConnectionClosed:
                 pass
 

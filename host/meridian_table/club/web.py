@@ -49,6 +49,7 @@ from meridian_table.web.app import LOOPBACK_HOSTS, HostGuard, is_loopback
 LOGGER = logging.getLogger(__name__)
 
 QUEUE_SIZE = 1000
+SEND_BATCH = 200
 LISTEN_RETRY_S = 0.3
 # The page's own connections: opened at start and kept (min = max), so tables that fill
 # the server cannot take them; each is checked before use, and all are renewed as soon
@@ -93,8 +94,7 @@ def event_note(payload: str) -> dict[str, Any] | None:
 
 async def _listen(url: str, hub: Hub,
                   on_connected: Callable[[], Awaitable[None]] | None = None,
-                  enrich: Callable[[dict[str, Any]], Awaitable[dict[str, Any] | None]]
-                  | None = None) -> None:
+                  sink: Callable[[dict[str, Any]], None] | None = None) -> None:
     """LISTEN forever, reconnecting after a server restart (then: resync everyone, and
     ``on_connected`` renews the page's pool at once). It retries every LISTEN_RETRY_S,
     so the page is back within a moment of the server."""
@@ -115,9 +115,9 @@ async def _listen(url: str, hub: Hub,
                 hub.publish(json.dumps({"type": "resync"}))
                 async for note in conn.notifies():
                     message = event_note(note.payload)
-                    if message is not None and enrich is not None:
-                        message = await enrich(message)
-                    if message is not None:
+                    if message is not None and sink is not None:
+                        sink(message)     # details added, in order, by the page
+                    elif message is not None:
                         hub.publish(json.dumps(message))
         except asyncio.CancelledError:
             raise
@@ -194,11 +194,13 @@ LIVE = """
   function open(){
     var ws = new WebSocket((location.protocol == 'https:' ? 'wss://' : 'ws://') + location.host + '/ws');
     ws.onopen = function(){ delay = 500; document.body.dataset.live = 'yes'; };
-    ws.onmessage = function(m){ var d = JSON.parse(m.data);
+    function handle(d){
       if (d.type != 'event') { later(); return; }
       if (want) { if (want == d.table + '/' + d.game) game(d); return; }
       if (part.querySelector('.grid') || part.querySelector('[data-table]')) { home(d); return; }
-      if (d.kind == 'result') later(); };
+      if (d.kind == 'result') later(); }
+    ws.onmessage = function(m){ var d = JSON.parse(m.data);
+      (Array.isArray(d) ? d : [d]).forEach(handle); };
     ws.onclose = function(){ document.body.dataset.live = 'no';
       setTimeout(open, delay); delay = Math.min(delay * 2, 5000); };
   }
@@ -331,48 +333,82 @@ class ClubPage:
     async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
         await self.pool.open()
         self.hub.connected = True   # the pool just opened: nothing to renew at first
-        task = asyncio.create_task(_listen(self.url, self.hub, self.pool.check, self.delta))
+        incoming: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        tasks = [asyncio.create_task(_listen(self.url, self.hub, self.pool.check,
+                                             incoming.put_nowait)),
+                 asyncio.create_task(self._details(incoming))]
         try:
             yield
         finally:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+            for task in tasks:
+                task.cancel()
+            for task in tasks:
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
             await self.pool.close()
 
-    async def delta(self, note: dict[str, Any]) -> dict[str, Any] | None:
-        """The event as the spectators get it: what changed (the move, the count, whose
-        turn, the board), read once for all of them. None for a note that names no
-        event the club holds."""
+    async def _details(self, incoming: asyncio.Queue[dict[str, Any]]) -> None:
+        """Give each event its details and fan it out, in order: whatever arrived
+        meanwhile is read in one query, so a busy club costs a query per batch."""
+        while True:
+            batch = [await incoming.get()]
+            while not incoming.empty() and len(batch) < 500:
+                batch.append(incoming.get_nowait())
+            try:
+                messages = await self.deltas(batch)
+            except Exception:   # never let one odd batch end the live page
+                LOGGER.exception("club page: could not detail %d events; sent as they came",
+                                 len(batch))
+                messages = batch
+            for message in messages:
+                self.hub.publish(json.dumps(message))
+
+    async def deltas(self, notes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The events as the spectators get them: what changed (the move, the count,
+        whose turn, the board), read once for all of them. A note that names no event
+        the club holds is dropped."""
         try:
             async with self.pool.connection() as conn:
-                row = await (await conn.execute(
-                    "SELECT e.payload, g.game, g.players, g.options, s.game_id, s.moves, "
-                    "s.finished FROM club.events e JOIN club.games g USING (table_name, "
-                    "game_id) LEFT JOIN club.summary s ON s.table_name = e.table_name "
-                    "WHERE e.table_name = %s AND e.game_id = %s AND e.seq = %s",
-                    (note["table"], note["game"], note["seq"]))).fetchone()
-                if row is None:
-                    LOGGER.warning("club page: a notification names no event of the club "
-                                   "(%r); skipped", note)
-                    return None
-                payload, game, players, options, latest, moves, finished = row
-                if note["kind"] == "action" and isinstance(payload, dict):
-                    note["notation"] = str(payload.get("notation", ""))
-                    note["player"] = payload.get("player") if isinstance(
-                        payload.get("player"), str) else None
-                if latest == note["game"]:
-                    note["moves"], note["finished"] = moves, finished
-                    if not finished:
-                        seat, note["diagram"] = await self.positions.position(
-                            conn, note["table"], note["game"], str(game),
-                            queries.mapping(options))
-                        seats = queries.names(players)
-                        note["to_move"] = (seats[seat] if seat is not None
-                                           and 0 <= seat < len(seats) else None)
+                rows = await (await conn.execute(
+                    "SELECT e.table_name, e.game_id, e.seq, e.payload, g.game, g.players, "
+                    "g.options, s.game_id, s.moves, s.finished "
+                    "FROM unnest(%s::text[], %s::bigint[], %s::integer[]) AS n(t, g, q) "
+                    "JOIN club.events e ON e.table_name = n.t AND e.game_id = n.g "
+                    "AND e.seq = n.q JOIN club.games g ON g.table_name = e.table_name "
+                    "AND g.game_id = e.game_id "
+                    "LEFT JOIN club.summary s ON s.table_name = e.table_name",
+                    ([n["table"] for n in notes], [n["game"] for n in notes],
+                     [n["seq"] for n in notes]))).fetchall()
+                found = {(str(r[0]), int(r[1]), int(r[2])): r for r in rows}
+                shown: dict[tuple[str, int], tuple[str | None, str]] = {}
+                out = []
+                for note in notes:
+                    row = found.get((note["table"], note["game"], note["seq"]))
+                    if row is None:
+                        LOGGER.warning("club page: a notification names no event of the "
+                                       "club (%r); skipped", note)
+                        continue
+                    _, _, _, payload, game, players, options, latest, moves, finished = row
+                    if note["kind"] == "action" and isinstance(payload, dict):
+                        note["notation"] = str(payload.get("notation", ""))
+                        note["player"] = payload.get("player") if isinstance(
+                            payload.get("player"), str) else None
+                    if latest == note["game"]:
+                        note["moves"], note["finished"] = moves, finished
+                        key = (note["table"], note["game"])
+                        if not finished and key not in shown:
+                            seat, diagram = await self.positions.position(
+                                conn, key[0], key[1], str(game), queries.mapping(options))
+                            seats = queries.names(players)
+                            shown[key] = (seats[seat] if seat is not None
+                                          and 0 <= seat < len(seats) else None, diagram)
+                        if key in shown:
+                            note["to_move"], note["diagram"] = shown[key]
+                    out.append(note)
+                return out
         except (psycopg.Error, PoolTimeout) as exc:
-            LOGGER.info("club page: sent an event without its details (%s)", exc)
-        return note
+            LOGGER.info("club page: sent events without their details (%s)", exc)
+            return notes
 
     async def _read(self, fn: Callable[..., Any], *args: Any) -> Any:
         if not self.hub.connected:
@@ -472,7 +508,13 @@ class ClubPage:
                 if not getter.done():
                     getter.cancel()
                     break
-                await websocket.send_text(getter.result())
+                # A spectator that fell behind gets what waits in one frame (a JSON
+                # list), not one send per event.
+                waiting = [getter.result()]
+                while not queue.empty() and len(waiting) < SEND_BATCH:
+                    waiting.append(queue.get_nowait())
+                await websocket.send_text(
+                    waiting[0] if len(waiting) == 1 else "[" + ",".join(waiting) + "]")
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
