@@ -261,6 +261,7 @@ def test_spectators_get_each_event_as_a_delta(club: Club) -> None:
     with ClubServer(club.page_url) as server, \
             ws_connect(server.url.replace("http", "ws") + "ws") as ws, \
             psycopg.connect(url, autocommit=True) as conn:
+        assert server.wait_live(30)
         conn.execute("INSERT INTO club.games (game_id, game, options, players, versions, "
                      "started) VALUES (1, 'kato', '{}', '[\"Ann\", \"Bob\"]', '{}', now())")
         conn.execute("INSERT INTO club.events (game_id, seq, local_id, kind, at, payload) "

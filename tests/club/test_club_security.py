@@ -178,6 +178,7 @@ def test_forged_notifications_cannot_stop_the_live_page(club: Club) -> None:
             ws_connect(server.url.replace("http", "ws") + "ws") as ws, \
             psycopg.connect(table, autocommit=True) as conn, \
             psycopg.connect(club.page_url, autocommit=True) as page:
+        assert server.wait_live(30)
         with pytest.raises(psycopg.errors.InsufficientPrivilege):
             conn.execute("SELECT value FROM club.secrets")
         channel = page.execute("SELECT value FROM club.secrets").fetchone()

@@ -64,6 +64,7 @@ class Hub:
     def __init__(self) -> None:
         self.queues: set[asyncio.Queue[str]] = set()
         self.connected = False
+        self.listening = False      # the LISTEN connection is up: events reach spectators
 
     def publish(self, message: str) -> None:
         for queue in list(self.queues):
@@ -109,6 +110,7 @@ async def _listen(url: str, hub: Hub,
                     raise psycopg.OperationalError("the club has no notification channel; "
                                                    "run `club init` to migrate it")
                 await conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(str(row[0]))))
+                hub.listening = True
                 was_connected, hub.connected = hub.connected, True
                 if not was_connected and on_connected is not None:
                     await on_connected()
@@ -124,7 +126,7 @@ async def _listen(url: str, hub: Hub,
         except (psycopg.Error, OSError) as exc:
             if hub.connected:
                 LOGGER.warning("club page lost its LISTEN connection (%s); retrying", exc)
-            hub.connected = False
+            hub.connected = hub.listening = False
         await asyncio.sleep(LISTEN_RETRY_S)
 
 
@@ -495,9 +497,13 @@ class ClubPage:
         if not _origin_ok(websocket):
             await websocket.close(code=4403)
             return
-        await websocket.accept()
         queue: asyncio.Queue[str] = asyncio.Queue(QUEUE_SIZE)
-        self.hub.queues.add(queue)
+        self.hub.queues.add(queue)   # before the handshake ends: no event falls between
+        try:
+            await websocket.accept()
+        except BaseException:
+            self.hub.queues.discard(queue)
+            raise
         # Listen for the client too: a spectator who left must free its task at once
         # (a server shutting down waits for every connection's task).
         closed = asyncio.create_task(_until_closed(websocket))
@@ -834,6 +840,7 @@ class ClubServer:
         scheme = "https" if tls else "http"
         self.url = f"{scheme}://{shown}:{self.port}/"
         app = create_club_app(db, bind_host=host, allowed_hosts=allowed_hosts)
+        self._app = app
         certs: dict[str, Any] = {}
         if tls is not None:   # the page, the admin's password and the spectators over TLS
             certs = {"ssl_certfile": str(tls[0]), "ssl_keyfile": str(tls[1])}
@@ -858,6 +865,16 @@ class ClubServer:
     def wait(self, timeout: float) -> bool:
         self._thread.join(timeout)
         return not self._thread.is_alive()
+
+    def wait_live(self, timeout: float) -> bool:
+        """Wait until the page listens to the club (events reach the spectators)."""
+        page: ClubPage = self._app.state.page
+        deadline = time.monotonic() + timeout
+        while not page.hub.listening:
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.02)
+        return True
 
     def close(self) -> None:
         self._server.should_exit = True
