@@ -10,6 +10,8 @@ import psycopg
 from click.testing import CliRunner
 
 from meridian_table.cli.main import main
+from meridian_table.cli.play import _thinking
+from meridian_table.club import REMOTE_WAITING
 from meridian_table.club.cluster import Cluster
 
 from .conftest import Club, new_database
@@ -99,6 +101,18 @@ def test_a_table_that_stops_right_after_a_move_ships_it_or_says_so(
     assert "events of this table's log are not in the club yet" in result.stderr
 
 
+def test_headless_wait_waits_for_a_bot_but_not_for_a_player_at_another_table() -> None:
+    # A remote seat "thinks" until the other table moves (minutes): `wait` must not sit
+    # out its whole timeout for it, as it does for a local bot whose budget ends it.
+    remote = {"automaton": "remote", "status": "thinking"}
+    assert _thinking({"automaton": remote,  # it has not read the club yet
+                      "link": {"stats": {"remote_player": "waiting for the game to open"}}})
+    assert not _thinking({"automaton": remote,
+                          "link": {"stats": {"remote_player": REMOTE_WAITING}}})
+    assert _thinking({"automaton": {"automaton": "bot:3", "status": "thinking"}})
+    assert not _thinking({"automaton": None})
+
+
 def test_invite_then_play_remote_from_the_command_line(club: Club, tmp_path: Path) -> None:
     with club.admin() as admin:
         north = admin.add_table("north")
@@ -124,7 +138,7 @@ def test_invite_then_play_remote_from_the_command_line(club: Club, tmp_path: Pat
     assert full["seats_kind"] == {"light": "person", "dark": "remote"}
     assert full["phase"] == "thinking"  # waiting for south's move
     assert full["link"]["stats"]["remote_game"] == "duel"
-    assert full["link"]["stats"]["remote_player"] == "waiting for table south's move"
+    assert full["link"]["stats"]["remote_player"] == REMOTE_WAITING
     shipped = runner.invoke(main, ["club", "replicate", "--club", north, "--log", str(log),
                                    "--once"])
     assert shipped.exit_code == 0, shipped.output

@@ -25,6 +25,7 @@ import psycopg
 from psycopg import sql
 from psycopg.types.json import Jsonb
 
+from meridian_table.club import REMOTE, REMOTE_WAITING
 from meridian_table.club.admin import NETWORK_OPTIONS, connect
 from meridian_table.club.errors import ClubError
 from meridian_table.club.replicator import Replicator
@@ -36,7 +37,6 @@ if TYPE_CHECKING:
 
 LOGGER = logging.getLogger(__name__)
 
-REMOTE = "remote"
 RETRY_S = 0.5
 
 
@@ -196,7 +196,7 @@ class RemotePlayer:
                                 "at the other table; undo here back to that move")
                     self.link.status = f"move {ply + 1} came from table {holder}"
                     return theirs[ply]
-                self.link.status = f"waiting for table {holder}'s move"
+                self.link.status = REMOTE_WAITING
                 for _ in self._connection().notifies(timeout=RETRY_S, stop_after=1):
                     pass
             except psycopg.Error as exc:
