@@ -150,20 +150,26 @@ class PageTimer:
         self.client.close()
 
 
-def _big_game(url: str, events: int) -> None:
+def _big_game(url: str, events: int, game: str, folder: Path) -> None:
     """A long game in the club (its table's own role): ``events`` events, mostly clock
-    ticks, a few moves, still in play."""
+    ticks, a few real moves of ``game``, still in play."""
     from psycopg.types.json import Jsonb
 
+    from meridian_table.club.simtable import SimTable
+
+    with SimTable(folder / "long.sqlite3", game, ["Long", "Game"], seed=7) as sim:
+        sim.new_game()
+        moves = [sim.step() for _ in range(4)]
+        options = dict(sim.options)
     with psycopg.connect(url) as conn:
         conn.execute("INSERT INTO club.games (game_id, game, options, players, versions, "
-                     "started) VALUES (1, 'kato', %s, %s, '{}', now())",
-                     (Jsonb({"size": 7}), Jsonb(["Long", "Game"])))
+                     "started) VALUES (1, %s, %s, %s, '{}', now())",
+                     (game, Jsonb(options), Jsonb(["Long", "Game"])))
         rows: list[tuple[int, int, str, Any]] = [(1, 1, "created", Jsonb({}))]
-        moves = iter(["G6", "D4", "C3", "E5"])
+        played = iter(moves)
         for seq in range(2, events + 1):
             if seq % 25_000 == 0:
-                notation = next(moves, None)
+                notation = next(played, None)
                 if notation is not None:
                     rows.append((seq, seq, "action", Jsonb({"notation": notation,
                                                              "player": "Long"})))
@@ -250,7 +256,7 @@ def run(options: dict[str, Any]) -> dict[str, object]:
             for i in range(tables):
                 urls[f"t{i:02d}"] = admin.add_table(f"t{i:02d}")
             long_url = admin.add_table("long")
-        _big_game(long_url, big_events)
+        _big_game(long_url, big_events, game, folder)
         logs = {name: [folder / f"{name}.sqlite3"] for name in urls}
         sims = [SimTable(logs[name][0], game, [f"{name}-a", f"{name}-b"], seed=i)
                 for i, name in enumerate(urls)]
