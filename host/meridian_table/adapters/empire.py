@@ -71,7 +71,11 @@ class EmpireAdapter(Adapter):
             raise ValueError(f"sensing {sensing!r}: use on or off")
         self._sensing = sensing
         self._engine = game
+        # The map's and cards' text travel in the log (a replay never reads the files).
         self._options = dict(options, seed=game.seed)
+        for key in ("map_text", "cards_text"):
+            if key in game.options:
+                self._options[key] = game.options[key]
         humans = len(game.players)
         self.colours = tuple(COLOURS[:humans]) + ((SCELROTIA_SEAT,) if game.read.infection else ())
         self._history: list[Applied] = []

@@ -134,6 +134,14 @@ class OptionSpec:
     from_table: bool = False
     #: The command line's placeholder for the value (``FILE``).
     metavar: str | None = None
+    #: For a data file (a map, a card set): the names of the shipped ones. The command
+    #: line may give a path too; the page may only name one of these (docs/SECURITY.md).
+    shipped: Callable[[], tuple[str, ...]] | None = None
+
+    def page_choices(self) -> tuple[str, ...]:
+        """What the page may send for this option: its choices, or the shipped names of
+        a data file (empty: any value the type takes)."""
+        return self.shipped() if self.shipped is not None else self.choices
 
     @property
     def flag(self) -> str:
@@ -186,7 +194,7 @@ class OptionSpec:
             "type": self.type.__name__,
             "default": self.default,
             "help": self.help,
-            "choices": list(self.choices),
+            "choices": list(self.page_choices()),
             "minimum": self.minimum,
             "maximum": self.maximum,
             "kind": self.kind,

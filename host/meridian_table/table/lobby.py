@@ -151,6 +151,7 @@ class TableHost:
                 entry["why_not"] = why
             games.append(entry)
         state = table.session.state()
+        spec_now = registry.spec(state["game"])
         return {
             "games": games,
             "current": {
@@ -158,7 +159,7 @@ class TableHost:
                 "players": list(table.session.players),
                 "seats": table.session.seats.to_setting(),
                 "options": {k: v for k, v in state["options"].items()
-                            if isinstance(v, bool | int | str)},
+                            if isinstance(v, bool | int | str) and _offered(spec_now, k, v)},
                 "settings": _plain(table.setup.settings),
                 "profile": table.profile.name,
                 "clock": None if table.session.clock_rule is None
@@ -187,6 +188,7 @@ class TableHost:
         if not isinstance(raw, Mapping):
             raise LobbyError(f"options {raw!r}: give a mapping of option names to values")
         given = {str(k): v for k, v in raw.items() if v not in (None, "")}
+        _page_data_names(spec, given)
         options, settings = parse_options(spec.options, given, spec.id)
         if spec.prepare is not None and options:
             options = spec.prepare(options)
@@ -241,6 +243,11 @@ class TableHost:
     # --- switching -------------------------------------------------------------------
 
     def _check_profile(self, name: str, spec: GameSpec) -> None:
+        # A page names a board profile; it never reads a path on the host (SECURITY.md).
+        if name not in list_profiles():
+            raise LobbyError(f"board profile {name[:60]!r}: choose one of this table's "
+                             "board profiles by name; a profile file is given with --profile "
+                             "on the command line")
         try:
             profile = load_profile(name)
         except ProfileError as exc:
@@ -341,6 +348,31 @@ def _seats(value: object, spec: GameSpec, count: int) -> dict[str, str]:
             raise LobbyError(str(exc)) from None
         seats[text] = str(kind)
     return seats
+
+
+def _page_data_names(spec: GameSpec, given: Mapping[str, Any]) -> None:
+    """A data file option (a map, a card set) from the page is one of the shipped names:
+    the page never names a path on the host, so no answer tells whether a file there
+    exists (docs/SECURITY.md)."""
+    for option in spec.options:
+        if option.shipped is None or option.name not in given:
+            continue
+        value = given[option.name]
+        names = option.shipped()
+        if not isinstance(value, str) or value not in names:
+            raise LobbyError(
+                f"option {option.name!r}: {str(value)[:60]!r} is not a shipped "
+                f"{option.name} of {spec.title}; choose one of {', '.join(names)} (a file of "
+                f"your own is given with {option.flag} on the command line)")
+
+
+def _offered(spec: GameSpec, name: str, value: object) -> bool:
+    """An option of the running game the form may show as its default: not a data file
+    given by path on the command line (the page cannot send it back)."""
+    for option in spec.options:
+        if option.name == name and option.shipped is not None:
+            return value in option.shipped()
+    return True
 
 
 def _plain(settings: Mapping[str, Any]) -> dict[str, Any]:

@@ -889,11 +889,19 @@ def setup(board: BoardMap, cards: CardSet, players: Sequence[str], mode: str, se
 def new_game(players: Sequence[str] | int = 3, mode: str = "standard", seed: int | None = None,
              map: str = "sample", cards: str = "sample", order: str = "fixed",
              guilds: bool = False, events: bool = False,
-             board: BoardMap | None = None, card_set: CardSet | None = None) -> Game:
+             board: BoardMap | None = None, card_set: CardSet | None = None,
+             map_text: str | None = None, cards_text: str | None = None) -> Game:
     """A new game. ``players``: names (or a count); ``mode``: standard, two-player,
     infection-solo or infection-coop; ``seed``: the draws (logged; random when None);
-    ``map``/``cards``: shipped names or paths; ``order``: fixed or seeded seat order."""
-    from meridian_table.games.empire.files import load_pair
+    ``map``/``cards``: shipped names or paths; ``order``: fixed or seeded seat order.
+
+    ``map_text``/``cards_text``: the files' text as a game logs it; when given, the
+    files are read from it and ``map``/``cards`` only name them, so a logged game
+    replays, resumes and exports after its files have changed or gone. The game's
+    options always carry both texts."""
+    from meridian_table.games.empire.data_files import check_pair, parse_cards, parse_map
+    from meridian_table.games.empire.files import cards_text as read_cards
+    from meridian_table.games.empire.files import map_text as read_map
 
     names = [f"Player {n + 1}" for n in range(players)] if isinstance(players, int) \
         else [str(p).strip() for p in players]
@@ -912,11 +920,22 @@ def new_game(players: Sequence[str] | int = 3, mode: str = "standard", seed: int
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
     if board is None or card_set is None:
-        board, card_set = load_pair(map, cards)
+        map_source = f"the map {map!r} logged with the game"
+        cards_source = f"the cards {cards!r} logged with the game"
+        if map_text is None:
+            map_text, map_source = read_map(map)
+        if cards_text is None:
+            cards_text, cards_source = read_cards(cards)
+        board = parse_map(map_text, map_source)
+        card_set = parse_cards(cards_text, cards_source)
+        check_pair(board, card_set, map, cards)
     state = setup(board, card_set, names, mode, seed, order, guilds, events)
     options: dict[str, Any] = {"players": names, "mode": mode, "seed": seed, "map": map,
                                "cards": cards, "order": order, "guilds": guilds,
                                "events": events}
+    if map_text is not None and cards_text is not None:
+        options["map_text"] = map_text
+        options["cards_text"] = cards_text
     LOGGER.debug("new empire game: %s", options)
     return Game(board, card_set, names, mode, seed, options, state)
 
