@@ -54,7 +54,8 @@ def read_bytes(path: str | Path, *, limit: int = MAX_DATA_BYTES, what: str = "da
     try:
         fd = os.open(name, flags)
     except FileNotFoundError:
-        raise DataFileError(name, "no such file", f"check the path of the {what}") from None
+        raise DataFileError(name, "cannot be read (no such file)",
+                            f"check the path of the {what}") from None
     except IsADirectoryError:
         raise DataFileError(name, "is a folder, not a file",
                             f"give the path of the {what} inside it") from None

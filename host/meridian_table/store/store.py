@@ -650,11 +650,27 @@ class Store:
         return value
 
     def _rows_to_events(self, rows: Iterable[sqlite3.Row | tuple[Any, ...]]) -> list[Event]:
-        return [
+        events = [
             Event(int(r[0]), int(r[1]), int(r[2]), str(r[3]), str(r[4]),
                   self._stored(r[5], f"event {r[0]}", object))
             for r in rows
         ]
+        for event in events:
+            if event.kind == "action":
+                self._check_action(event)
+        return events
+
+    def _check_action(self, event: Event) -> None:
+        """An action event names its move: a hand-edited one without a ``notation`` is a
+        damaged log, named as such (replay, export and review read nothing else)."""
+        payload = event.payload
+        notation = payload.get("notation") if isinstance(payload, dict) else None
+        if not isinstance(notation, str) or not notation.strip():
+            raise errors.CorruptDatabaseError(self._path, (
+                f"{self._path} is damaged: game {event.game_id}, event {event.seq} is an "
+                f"action with no 'notation' (found {notation!r:.60}); the store never writes "
+                "one, so the file was edited by hand. It was left untouched: restore a copy, "
+                "or export the game with --format jsonl to see its events."))
 
     @contextmanager
     def _reading(self) -> Iterator[None]:

@@ -854,8 +854,9 @@ class TableSession:
             raise SessionError(f"a hint waits: {self._message}")
         self._require_person("a hint")
         if self._hinter is not None:
-            self._hinter.ask(len(self.adapter.history()), self.adapter.engine.clone())
-            self._message = "The bot is looking for a move to suggest…"
+            known = self._hinter.ask(len(self.adapter.history()), self.adapter.engine.clone)
+            self._message = (f"Hint: {known.words}" if known is not None
+                             else "The bot is looking for a move to suggest…")
 
     def _on_hint(self, ply: int, action: str | None, error: str | None) -> None:
         """The hint's answer, on its thread: lit while the position stands."""
