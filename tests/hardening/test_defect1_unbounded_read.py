@@ -25,7 +25,7 @@ from meridian_table.games.empire.files import load_cards
 from meridian_table.games.empire.files import load_map as load_empire_map
 from meridian_table.profiles import ProfileError, load_profile
 from meridian_table.table.lobby import TableHost
-from meridian_table.table.runner import open_table, TableSetup
+from meridian_table.table.runner import TableSetup, open_table
 
 # Each reader in a child process limited to 512 MiB of address space: before the fix,
 # /dev/zero filled memory (MemoryError, a traceback) or a FIFO blocked the open forever.
