@@ -410,6 +410,12 @@ class GameSpec:
 
     def policy(self, description: str, seed: int | None = None) -> Policy:
         """The automaton for a seat description: ``random``, ``bot:4``."""
+        if not (isinstance(description, str) and description.isascii()
+                and description.isprintable() and 0 < len(description) <= 40):
+            raise OptionError(
+                f"seat automaton {str(description)[:40]!r} is not a name like 'random' or "
+                "'bot:3' (ASCII letters and digits); choose one of: "
+                f"{', '.join(sorted(self.policies)) or 'none'}")
         name, _, argument = description.partition(":")
         factory = self.policies.get(name)
         if factory is None:

@@ -326,7 +326,7 @@ def _names(value: object) -> tuple[str, ...]:
         return ()
     if not isinstance(value, list | tuple):
         raise LobbyError(f"players {value!r}: give a list of names in seat order")
-    return clean_names([str(name) for name in value])
+    return clean_names(list(value))
 
 
 def _seats(value: object, spec: GameSpec, count: int) -> dict[str, str]:
@@ -338,7 +338,7 @@ def _seats(value: object, spec: GameSpec, count: int) -> dict[str, str]:
     seats: dict[str, str] = {}
     for seat, kind in value.items():
         text = str(seat).strip()
-        if not text.isdigit() or not 1 <= int(text) <= count:
+        if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= count:
             raise LobbyError(f"seat {seat!r} is not a seat of this game (1 to {count})")
         if kind in (None, "", "person"):
             continue

@@ -262,7 +262,7 @@ def _open_game(
         if not isinstance(seats, dict):
             raise SetupError(f"seats {seats!r}: give a mapping of seat numbers to automata")
         for seat in seats:
-            if not str(seat).isdigit() or not 1 <= int(str(seat)) <= len(players):
+            if not (str(seat).isascii() and str(seat).isdigit()) or not 1 <= int(str(seat)) <= len(players):
                 raise SetupError(
                     f"--seat {seat}: {adapter.game} is played by {len(players)} here; "
                     f"choose a seat from 1 to {len(players)}"
