@@ -36,7 +36,7 @@ from meridian_table.profiles import ProfileError, list_profiles, load_profile
 from meridian_table.table.clocks import ClockError, ClockRule
 from meridian_table.table.names import clean_names
 from meridian_table.table.presenter import PageState
-from meridian_table.table.runner import RunningTable, TableSetup, open_table
+from meridian_table.table.runner import RunningTable, TableSetup, check_setup, open_table
 
 LOGGER = logging.getLogger(__name__)
 
@@ -55,12 +55,15 @@ class TableHost:
     """The running table, replaced by a new one on ``new_game`` or ``rematch``."""
 
     def __init__(self, table: RunningTable, opener: Opener = open_table,
-                 lang_fixed: bool = False) -> None:
+                 lang_fixed: bool = False,
+                 checker: Callable[[TableSetup], None] = check_setup) -> None:
         """``lang_fixed``: the language was chosen with ``--lang``, so a page's browser
-        language does not change it."""
+        language does not change it. ``checker`` checks a new game's set-up without the
+        board (``runner.check_setup``) before the running game is closed."""
         self._table = table
         self._lang_fixed = lang_fixed
         self._opener = opener
+        self._checker = checker
         self._lock = threading.RLock()
         self._subscribers: list[Subscriber] = []
         self._unsubscribe: Callable[[], None] | None = None
@@ -257,7 +260,10 @@ class TableHost:
                              f"{spec.title}; choose one of its boards")
 
     def _switch(self, setup: TableSetup) -> None:
-        """Close the running table and open ``setup``; on failure reopen the old game."""
+        """Close the running table and open ``setup``; on failure reopen the old game.
+        Everything that can be checked without the board is checked first: a refusal
+        then leaves the running game open, untouched."""
+        self._checker(setup)
         with self._lock:
             old = self._table
             self._detach()
