@@ -438,15 +438,15 @@ def test_calibrate_in_place_never_overwrites_a_shipped_profile() -> None:
     from click.testing import CliRunner
 
     from meridian_table.cli.main import main
-    from meridian_table.profiles import BOARDS_DIR
+    from meridian_table.profiles import shipped_profile
 
-    before = (BOARDS_DIR / "colovini-40.json").read_bytes()
+    before = shipped_profile("colovini-40").read_bytes()
     result = CliRunner().invoke(main, ["calibrate", "--profile", "colovini-40", "--sim",
                                        "--in-place"])
     assert result.exit_code == 2, result.output
     assert "shipped inside meridian-table" in result.output
     assert "colovini-40.calibrated.json" in result.output
-    assert (BOARDS_DIR / "colovini-40.json").read_bytes() == before
+    assert shipped_profile("colovini-40").read_bytes() == before
 
 
 # -- properties ------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Generate the shipped board profiles (host/meridian_table/data/boards/) from the game geometry.
+"""Generate the shipped board profiles (host/meridian_table/games/<game>/boards/) from the game geometry.
 
 The committed JSON files are the data (calibration rewrites them); this tool only
 made their first version, so the wiring rules below are written down once:
@@ -29,11 +29,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from meridian_table.games import registry
 from meridian_table.games.colovini import spec as colovini_spec
 from meridian_table.games.colovini.maps import MERIDIANS
 from meridian_table.games.empire import board as empire_board
 from meridian_table.games.kato import geometry as kato_geometry
-from meridian_table.profiles import BOARDS_DIR, dumps_profile, profile_from_dict
+from meridian_table.profiles import dumps_profile, profile_from_dict
 from meridian_table.profiles import geometry as games
 from meridian_table.profiles.loader import SR_US_PER_BIT
 
@@ -200,11 +201,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true", help="exit 1 if a file differs")
     parser.add_argument("--force", action="store_true",
                         help="overwrite existing profiles (calibrated positions are lost)")
-    parser.add_argument("--out", type=Path, default=BOARDS_DIR, help="output folder")
+    parser.add_argument("--out", type=Path, default=None,
+                        help="output folder (default: each game's own boards/ folder)")
     args = parser.parse_args(argv)
     stale = 0
     for data in all_profiles():
-        path = args.out / f"{data['name']}.json"
+        folder = args.out or registry.spec(str(data["game"])).boards
+        if folder is None:
+            raise SystemExit(f"game {data['game']!r} ships no boards folder; give --out")
+        path = folder / f"{data['name']}.json"
         # Through the loader: never write a profile that does not load, and write it in
         # the same canonical form (sites in the game's order) that calibration writes.
         text = dumps_profile(profile_from_dict(data, str(path)).to_dict())

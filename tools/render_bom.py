@@ -11,14 +11,16 @@ import sys
 from pathlib import Path
 
 from meridian_table.maker.bom import bom_markdown
-from meridian_table.profiles import BOARDS_DIR, load_profile
+from meridian_table.profiles import load_profile, shipped_dirs
 
 OUT = Path(__file__).resolve().parents[1] / "hardware" / "BOM.md"
 
 
 def render() -> str:
-    """The BOM of every profile shipped in host/meridian_table/data/boards/."""
-    names = sorted(p.stem for p in BOARDS_DIR.glob("*.json"))
+    """The BOM of every profile shipped in host/meridian_table/games/<game>/boards/."""
+    ours = Path(__file__).resolve().parents[1] / "host"   # not a game from another package
+    names = sorted(p.stem for folder in shipped_dirs() if ours in folder.resolve().parents
+                   for p in folder.glob("*.json"))
     return bom_markdown([load_profile(name) for name in names])
 
 

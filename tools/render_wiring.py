@@ -30,9 +30,9 @@ from xml.sax.saxutils import escape
 
 from meridian_table.games.kato import geometry as kato_geometry
 from meridian_table.profiles import (
-    BOARDS_DIR,
     Profile,
     ProfileError,
+    is_shipped,
     list_profiles,
     load_profile,
     pico,
@@ -461,7 +461,7 @@ def main(argv: list[str] | None = None) -> int:
         # A shipped profile's diagram lives in hardware/diagrams/; any other profile
         # file gets its diagram next to it, never over a shipped one.
         source = resolve(name)
-        default = (OUT_DIR / f"{profile.name}.svg" if source.parent == BOARDS_DIR
+        default = (OUT_DIR / f"{profile.name}.svg" if is_shipped(source)
                    else source.with_suffix(".svg"))
         path = args.output or default
         text = render(profile)

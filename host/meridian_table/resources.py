@@ -1,6 +1,6 @@
 """Data shipped inside the installed package, found with :mod:`importlib.resources`.
 
-Board profiles (``meridian_table/data/boards``), each game package's own data (its
+Board profiles (each game's ``boards/``), each game package's own data (its
 ``data/`` folder: a map, a card set) and the firmware (the ``meridian_fw`` package, its
 ``main.py`` included) travel in the wheel, so ``pip install
 meridian-table`` plays without a clone. Nothing here climbs out of the package into a
@@ -30,7 +30,7 @@ class PackageDataError(RuntimeError):
 def package_path(package: str, *parts: str) -> Path:
     """The file or folder ``parts`` inside the installed ``package``, as a path on disk.
 
-    ``package_path("meridian_table", "data", "boards")`` is the folder of the shipped
+    ``package_path("meridian_table.games.kato", "boards")`` is the folder of the shipped
     board profiles. Raises :class:`PackageDataError` when the package is not installed
     as files (a zip) or the data is missing from the installation.
     """

@@ -16,9 +16,9 @@ from tests.cli.helpers import refuse
 
 from meridian_table.cli.main import main
 from meridian_table.games.colovini.maps import maps_dir
-from meridian_table.profiles.loader import BOARDS_DIR
+from meridian_table.profiles.loader import shipped_profile
 
-KATO_80 = json.loads((BOARDS_DIR / "kato-80.json").read_text())
+KATO_80 = json.loads(shipped_profile("kato-80").read_text())
 
 
 def _profile(tmp_path: Path, name: str, change: Any) -> Path:
@@ -78,7 +78,7 @@ def test_profile_files_that_are_not_profiles(tmp_path: Path) -> None:
 
 
 def test_profile_check_reports_every_bad_file_and_fails(tmp_path: Path) -> None:
-    good = BOARDS_DIR / "kato-80.json"
+    good = shipped_profile("kato-80")
     bad = _profile(tmp_path, "dup", _set("sites.A2.led", 0))
     result = CliRunner().invoke(main, ["profile", "check", str(good), str(bad)],
                                 terminal_width=400)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import psycopg
 import pytest
-from tests.adapters.test_kato_virtual import Driver, red, white
+from tests.games.kato.test_kato_virtual import Driver, red, white
 from tests.table.test_automata_virtual import carry_out, resolve
 
 from meridian_table.club.errors import ClubError

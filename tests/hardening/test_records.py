@@ -11,9 +11,9 @@ from click.testing import CliRunner
 from tests.table.fakes import FakeBoard, FakeClock
 from tests.table.test_session import capture_line
 
-from meridian_table.adapters.kato import KatoAdapter
 from meridian_table.cli.main import main
 from meridian_table.games import kato
+from meridian_table.games.kato.adapter import KatoAdapter
 from meridian_table.profiles import load_profile
 from meridian_table.store import Store
 from meridian_table.table import TableSession

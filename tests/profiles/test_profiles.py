@@ -13,7 +13,6 @@ from meridian_fw import config as fw_config
 from meridian_fw import wire
 from meridian_table.games.kato import geometry as kato_geometry
 from meridian_table.profiles import (
-    BOARDS_DIR,
     Site,
     dumps_profile,
     geometry,
@@ -22,6 +21,7 @@ from meridian_table.profiles import (
     pico,
     profile_from_dict,
     save_profile,
+    shipped_profile,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -41,7 +41,7 @@ def test_every_shipped_profile_is_listed() -> None:
 def test_shipped_profile_loads_and_is_consistent(name: str) -> None:
     profile = load_profile(name)
     assert profile.name == name
-    assert profile.path == BOARDS_DIR / f"{name}.json"
+    assert profile.path == shipped_profile(name)
     expected = geometry.expected_sites(profile.game, profile.variant)
     assert list(profile.sites) == list(expected)
     positions = [s.pos for s in profile.sites.values()] + list(profile.buttons.values())
@@ -142,7 +142,7 @@ def test_round_trip_through_the_file_format(tmp_path: Path) -> None:
     assert save_profile(profile, target) is None
     again = load_profile(target)
     assert again.to_dict() == profile.to_dict()
-    assert target.read_text() == (BOARDS_DIR / "colovini-50.json").read_text()
+    assert target.read_text() == shipped_profile("colovini-50").read_text()
     # Saving over it keeps a backup of what was there.
     changed = profile_from_dict(
         {**profile.to_dict(), "title": "changed"}, str(target)
@@ -204,7 +204,7 @@ def test_profile_show_json_gives_a_shipped_profile_to_edit(tmp_path: Path) -> No
 
     result = CliRunner().invoke(main, ["profile", "show", "kato-80", "--json"])
     assert result.exit_code == 0, result.output
-    assert result.output == (BOARDS_DIR / "kato-80.json").read_text()
+    assert result.output == shipped_profile("kato-80").read_text()
     mine = tmp_path / "mine.json"
     mine.write_text(result.output)
     assert load_profile(mine).sites == load_profile("kato-80").sites

@@ -15,11 +15,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.adapters.driver import BoardDriver
-from tests.adapters.test_colovini_virtual import Driver as ColoviniDriver
-from tests.adapters.test_colovini_virtual import _choose, perform
-from tests.adapters.test_kato_virtual import Driver as KatoDriver
-from tests.adapters.test_kato_virtual import off, red, white
+from tests.games.colovini.test_colovini_virtual import Driver as ColoviniDriver
+from tests.games.colovini.test_colovini_virtual import _choose, perform
+from tests.games.driver import BoardDriver
+from tests.games.kato.test_kato_virtual import Driver as KatoDriver
+from tests.games.kato.test_kato_virtual import off, red, white
 
 from meridian_table.store import Store
 from meridian_table.table.runner import RunningTable, TableSetup, open_table

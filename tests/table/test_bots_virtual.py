@@ -13,10 +13,10 @@ import threading
 import time
 from pathlib import Path
 
-from tests.adapters.test_colovini_virtual import Driver as ColoviniDriver
-from tests.adapters.test_colovini_virtual import _choose, perform
-from tests.adapters.test_kato_virtual import Driver as KatoDriver
-from tests.adapters.test_kato_virtual import white
+from tests.games.colovini.test_colovini_virtual import Driver as ColoviniDriver
+from tests.games.colovini.test_colovini_virtual import _choose, perform
+from tests.games.kato.test_kato_virtual import Driver as KatoDriver
+from tests.games.kato.test_kato_virtual import white
 from tests.table.test_automata_virtual import _open, _sources, carry_out, resolve, wait_phase
 
 from meridian_table.bots.worker import WorkerPolicy

@@ -13,7 +13,7 @@ import pytest
 from tests.table.fakes import FakeBoard, FakeClock
 from tests.table.headless import Headless
 
-from meridian_table.adapters.kato import KatoAdapter
+from meridian_table.games.kato.adapter import KatoAdapter
 from meridian_table.profiles import load_profile
 from meridian_table.store import Store
 from meridian_table.table import MemoryJournal, TableSession

@@ -11,10 +11,10 @@ import copy
 import random
 from typing import Any
 
-from tests.adapters.test_colovini_adapter import make as make_colovini
+from tests.games.colovini.test_colovini_adapter import make as make_colovini
 from tests.table.test_session import capture_line, make
 
-from meridian_table.adapters.base import AdapterError
+from meridian_table.games.board import AdapterError
 from meridian_table.table.controls import TableFacts, control_state
 
 TABLE_REASONS = ("disconnected", "Fix the board")

@@ -89,7 +89,7 @@ def test_the_link_panel_and_banner_get_the_links_detail_and_whether_it_ever_conn
     ["ever_connected"] tells searching at start-up from an unplug."""
     from tests.table.fakes import FakeBoard, FakeClock, State
 
-    from meridian_table.adapters.kato import KatoAdapter
+    from meridian_table.games.kato.adapter import KatoAdapter
     from meridian_table.profiles import load_profile
     from meridian_table.table import MemoryJournal, TableSession
 

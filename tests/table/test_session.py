@@ -8,9 +8,9 @@ from dataclasses import dataclass
 import pytest
 from tests.table.fakes import FakeBoard, FakeClock, State
 
-from meridian_table.adapters.base import PUT_BACK_COLOUR, REMOVE_COLOUR, SEEN_COLOUR, dim
-from meridian_table.adapters.kato import DARK_COLOUR, LIGHT_COLOUR, KatoAdapter
 from meridian_table.games import kato
+from meridian_table.games.board import PUT_BACK_COLOUR, REMOVE_COLOUR, SEEN_COLOUR, dim
+from meridian_table.games.kato.adapter import DARK_COLOUR, LIGHT_COLOUR, KatoAdapter
 from meridian_table.profiles import load_profile
 from meridian_table.table import MemoryJournal, SessionError, TableSession
 

@@ -5,8 +5,10 @@ names it: the registry finds it as it finds every game."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from meridian_toygame.spec import PROFILE
@@ -70,3 +72,56 @@ def test_the_toy_against_its_random_automaton_headless(tmp_path: Path) -> None:
         # It chose a cell: the board shows where to put its piece (the execute phase).
         assert state["phase"] == "execute", state["phase"]
     assert state["spec"]["page"]["seats"]["nought"]["colour"] == "#20a020"
+
+
+def test_a_toy_game_resumes_and_lists_its_boards_from_its_own_package(tmp_path: Path) -> None:
+    """The toy's board profile lives in its own package (``GameSpec.boards``): named, it
+    is found there by ``play``, ``--resume`` and ``profile list/show`` alike."""
+    db = str(tmp_path / "toy.sqlite3")
+    first = _run(["play", "toy", "--headless", "--board", "sim", "--db", db], "place a\nwait\nquit\n")
+    assert first.returncode == 0, first.stderr
+    resumed = _run(["play", "toy", "--headless", "--board", "sim", "--db", db, "--resume"],
+                   "place b\nwait\nstate\nquit\n")
+    assert resumed.returncode == 0, resumed.stderr
+    records = [json.loads(line) for line in resumed.stdout.splitlines()]
+    moves = [r["notation"] for r in records if r["event"] == "move"]
+    assert moves == ["b"], moves
+    listed = _run(["profile", "list"])
+    assert listed.returncode == 0 and "toy-9" in listed.stdout, listed.stdout
+    shown = _run(["profile", "show", "toy-9"])
+    assert shown.returncode == 0 and "toy-9" in shown.stdout and "confirm" in shown.stdout, shown.stdout
+
+
+def test_a_game_reopens_from_the_profile_its_log_kept(tmp_path: Path) -> None:
+    """A board profile that is gone when the game is resumed (its package moved, its
+    file renamed) is read back from the ``board`` event the game logged at its start."""
+    boards = tmp_path / "boards"
+    boards.mkdir()
+    shipped = json.loads(Path(registry.spec("toy").boards or "", "toy-9.json").read_text())
+    (boards / "my-toy.json").write_text(json.dumps({**shipped, "name": "my-toy"}))
+    db = str(tmp_path / "toy.sqlite3")
+    env_run = [*CLI, "play", "toy", "--headless", "--board", "sim", "--db", db]
+    env = {**os.environ, "MERIDIAN_TABLE_BOARDS": str(boards)}
+    first = subprocess.run([*env_run, "--profile", "my-toy"], input="place a\nwait\nquit\n",
+                           capture_output=True, text=True, timeout=120, env=env, check=False)
+    assert first.returncode == 0, first.stderr
+    (boards / "my-toy.json").unlink()
+    resumed = subprocess.run([*env_run, "--resume"], input="place e\nwait\nstate\nquit\n",
+                             capture_output=True, text=True, timeout=120, env=env, check=False)
+    assert resumed.returncode == 0, resumed.stderr
+    records = [json.loads(line) for line in resumed.stdout.splitlines()]
+    assert [r["notation"] for r in records if r["event"] == "move"] == ["e"]
+    jsonl = _run(["export", "1", "--format", "jsonl", "--db", db])
+    events = [json.loads(line) for line in jsonl.stdout.splitlines()]
+    assert [e["payload"]["notation"] for e in events if e["kind"] == "action"] == ["a", "e"]
+    assert [e["payload"]["name"] for e in events if e["kind"] == "board"] == ["my-toy"]
+
+
+def test_a_game_may_play_on_another_games_board_without_a_copy() -> None:
+    """``GameSpec.plays_on``: a game played on the Kato boards as they are accepts their
+    profiles; every other game's boards are still refused."""
+    toy = registry.spec("toy")
+    assert toy.accepts_board("toy") and not toy.accepts_board("kato")
+    on_kato = replace(toy, plays_on=("kato",))
+    assert on_kato.accepts_board("kato") and on_kato.accepts_board("toy")
+    assert not on_kato.accepts_board("colovini")

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from meridian_table.adapters.colovini import LED_COLOURS as COLOVINI_LEDS
-from meridian_table.adapters.kato import COLOURS as KATO_LEDS
 from meridian_table.games import registry
+from meridian_table.games.colovini.adapter import LED_COLOURS as COLOVINI_LEDS
 from meridian_table.games.contract import PageSpec, SeatLook
+from meridian_table.games.kato.adapter import COLOURS as KATO_LEDS
 from meridian_table.games.kato.geometry import cells, layout_xy
 from meridian_table.web.fake import FakeSession
 

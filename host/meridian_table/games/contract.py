@@ -28,12 +28,13 @@ import threading
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Literal, Protocol, Self
 
 if TYPE_CHECKING:
     import click
 
-    from meridian_table.adapters.base import Adapter
+    from meridian_table.games.board import Adapter
 
 # --- the engine -------------------------------------------------------------------------
 
@@ -376,7 +377,7 @@ class GameSpec:
     new_game: Callable[[Options, int | None], Engine]
     #: ``adapter(options, settings, side_variant)``: the physical-board adapter.
     adapter: Callable[[Options, Options, Mapping[str, object]], Adapter]
-    #: ``default_profile(players, options)``: the board profile when none is named.
+    #: ``default_profile(players, options)``: the board profile's name when none is named.
     default_profile: Callable[[int | None, Options], str]
     board: BoardSpec
     page: PageSpec
@@ -407,6 +408,18 @@ class GameSpec:
     #: The ``bench feel`` target for clean placements (switch change to the move shown,
     #: p99 ms); None when the game asks something before a move counts as read.
     commit_target_ms: float | None = None
+    #: The folder of board profiles this game ships (``games/<id>/boards``): a profile
+    #: is found by name here as well as among every other game's boards and
+    #: ``$MERIDIAN_TABLE_BOARDS`` (docs/ADDING_A_GAME.md).
+    boards: Path | None = None
+    #: Other games whose physical boards this game is played on as they are ("the Kato
+    #: 114-point board"): their profiles are offered and accepted for this game without
+    #: a copy; the adapter then gets that profile's variant and site names.
+    plays_on: tuple[str, ...] = ()
+
+    def accepts_board(self, board_game: str) -> bool:
+        """Whether a board profile made for ``board_game`` can carry this game."""
+        return board_game == self.id or board_game in self.plays_on
 
     def policy(self, description: str, seed: int | None = None) -> Policy:
         """The automaton for a seat description: ``random``, ``bot:4``."""

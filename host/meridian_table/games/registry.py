@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Mapping
 from importlib.metadata import EntryPoint, entry_points
 
-from meridian_table.games.contract import GameSpec
+from meridian_table.games.board import Adapter
+from meridian_table.games.contract import GameSpec, Options
 
 LOGGER = logging.getLogger(__name__)
 
@@ -74,4 +76,15 @@ def spec(game: str) -> GameSpec:
     return found
 
 
-__all__ = ["GROUP", "UnknownGameError", "ids", "spec", "specs"]
+def create_adapter(
+    game: str,
+    options: Options | None = None,
+    settings: Options | None = None,
+    variant: Mapping[str, object] | None = None,
+) -> Adapter:
+    """A new adapter (and game) for ``game`` with the logged ``options`` and ``settings``
+    on a board of profile ``variant`` (the board half of the game's contract)."""
+    return spec(game).adapter(options or {}, settings or {}, variant or {})
+
+
+__all__ = ["GROUP", "UnknownGameError", "create_adapter", "ids", "spec", "specs"]

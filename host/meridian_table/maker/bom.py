@@ -99,7 +99,7 @@ def bom_markdown(profiles: Sequence[Profile]) -> str:
     out = [
         "# Bills of materials",
         "",
-        "Generated from the profiles in `host/meridian_table/data/boards/` by `tools/render_bom.py`; do not",
+        "Generated from the profiles in `host/meridian_table/games/<game>/boards/` by `tools/render_bom.py`; do not",
         "edit by hand (a test regenerates it). Wire, solder, the printed board and the pieces",
         "are not listed. See `hardware/README.md` for why each part is there.",
     ]

@@ -9,25 +9,27 @@ profile.firmware_config()                   # the Pico's config.json
 """
 
 from meridian_table.profiles.loader import (
-    BOARDS_DIR,
     is_shipped,
     list_profiles,
     load_profile,
     profile_from_dict,
     resolve,
     search_path,
+    shipped_dirs,
+    shipped_profile,
 )
 from meridian_table.profiles.model import Profile, ProfileError, ShiftChain, Site
 from meridian_table.profiles.writer import dumps_profile, save_profile
 
 __all__ = [
-    "BOARDS_DIR",
     "Profile",
     "ProfileError",
     "ShiftChain",
     "Site",
     "dumps_profile",
     "is_shipped",
+    "shipped_dirs",
+    "shipped_profile",
     "list_profiles",
     "load_profile",
     "profile_from_dict",

@@ -1,5 +1,5 @@
-"""Reading and validating board profiles (the shipped ``meridian_table/data/boards/*.json``,
-or any ``.json``/``.toml`` file).
+"""Reading and validating board profiles (the ones each game ships in its ``boards/``
+folder, or any ``.json``/``.toml`` file).
 
 Validation is complete: a profile that loads can be flashed and played. Every
 ``ProfileError`` names the file, the dotted key and the fix.
@@ -27,7 +27,6 @@ from meridian_table.profiles.model import (
     ShiftChain,
     Site,
 )
-from meridian_table.resources import package_path
 from meridian_table.textload import json_loads, toml_loads
 
 LOGGER = logging.getLogger(__name__)
@@ -36,9 +35,7 @@ LOGGER = logging.getLogger(__name__)
 # it is imported dynamically and mypy does not hold it to the host's strictness).
 fw_config: Any = importlib.import_module("meridian_fw.config")
 
-# The board profiles shipped inside the package (meridian_table/data/boards).
-BOARDS_DIR = package_path("meridian_table", "data", "boards")
-# Extra directories to search, separated like PATH; searched before BOARDS_DIR.
+# Extra directories to search, separated like PATH; searched before the games' own boards.
 BOARDS_ENV = "MERIDIAN_TABLE_BOARDS"
 
 SCANNERS = ("matrix", "sr165")
@@ -60,16 +57,40 @@ _TOP_KEYS = (
 _NAME_RE = re.compile(r"^[a-z0-9][a-z0-9-]{0,31}$")
 
 
+def shipped_dirs() -> list[Path]:
+    """The board folders the installed games ship (``GameSpec.boards``), in game id order:
+    a game installed from its own package brings its boards with it."""
+    from meridian_table.games import registry  # the games register on first use
+
+    return [spec.boards for spec in registry.specs().values()
+            if spec.boards is not None and spec.boards.is_dir()]
+
+
 def search_path() -> list[Path]:
-    """Directories searched for a profile given by name, first match wins."""
+    """Directories searched for a profile given by name, first match wins:
+    ``$MERIDIAN_TABLE_BOARDS``, then every installed game's own boards."""
     extra = [Path(p) for p in os.environ.get(BOARDS_ENV, "").split(os.pathsep) if p]
-    return [*extra, BOARDS_DIR]
+    return [*extra, *shipped_dirs()]
 
 
 def is_shipped(path: Path) -> bool:
-    """Whether ``path`` is one of the profiles shipped inside the package (not the user's
+    """Whether ``path`` is one of the profiles an installed game ships (not the user's
     to edit: an upgrade replaces it)."""
-    return path.resolve().parent == BOARDS_DIR.resolve()
+    parent = path.resolve().parent
+    return any(parent == folder.resolve() for folder in shipped_dirs())
+
+
+def shipped_profile(name: str) -> Path:
+    """The file of the profile ``name`` that an installed game ships; ProfileError when
+    no game ships one of that name."""
+    for folder in shipped_dirs():
+        path = folder / f"{name}.json"
+        if path.is_file():
+            return path
+    raise ProfileError(
+        name, "(name)", "no installed game ships a board profile of this name",
+        f"use one of {', '.join(list_profiles())}",
+    )
 
 
 def list_profiles() -> list[str]:

@@ -192,7 +192,7 @@ class Profile:
         return config
 
     def to_dict(self) -> dict[str, Any]:
-        """The profile in its file format (meridian_table/data/boards/*.json), keys in a fixed order."""
+        """The profile in its file format (meridian_table/games/<game>/boards/*.json), keys in a fixed order."""
         matrix: dict[str, Any] = {
             "scanner": self.scanner,
             "rows": self.rows,

@@ -37,9 +37,10 @@ import random
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
-from meridian_table.adapters import Adapter, create
 from meridian_table.games import registry
+from meridian_table.games.board import Adapter
 from meridian_table.games.contract import OptionValue
+from meridian_table.games.registry import create_adapter as create
 
 #: The patterns and how often each comes (per 100 traces); ``tower`` only where pieces
 #: stack.

@@ -25,7 +25,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from meridian_table.adapters import Adapter, create
+from meridian_table.games.board import Adapter
+from meridian_table.games.registry import create_adapter as create
 from meridian_table.link.events import SenseEvent
 from meridian_table.profiles import Profile, load_profile
 from meridian_table.sim.hands import Trace

@@ -28,6 +28,7 @@ from urllib.parse import quote
 
 from meridian_table import __version__
 from meridian_table.store import errors
+from meridian_table.store.events import Action, CorruptEventError, Execute, LogEvent, parse
 from meridian_table.store.paths import resolve
 from meridian_table.store.schema import (
     APPLICATION_ID,
@@ -60,6 +61,21 @@ class Event:
     kind: str
     at: str
     payload: dict[str, Any] = field(hash=False)
+
+    def typed(self) -> LogEvent:
+        """The event as its kind's dataclass (``meridian_table.store.events``);
+        CorruptEventError names this game, event and the field that cannot be read."""
+        return parse(self.kind, self.payload, f"game {self.game_id}, event {self.seq}")
+
+    @property
+    def notation(self) -> str:
+        """The move of an ``action`` (or ``execute``) event; CorruptEventError when the
+        log lost it (a hand-edited log)."""
+        event = self.typed()
+        if not isinstance(event, Action | Execute):
+            raise CorruptEventError(self.kind, "notation", "is asked of an event that has none",
+                                    f"game {self.game_id}, event {self.seq}")
+        return event.notation
 
     def to_dict(self) -> dict[str, Any]:
         """The event as a JSON-able dict (one line of the JSON Lines export)."""
@@ -574,6 +590,13 @@ class Store:
                     f"game {game_id}: an action needs a non-empty 'notation' string, got "
                     f"{notation!r}; nothing was written"
                 )
+        try:  # what is written is what every reader can read back (store/events.py)
+            parse(kind, body)
+        except CorruptEventError as exc:
+            raise errors.InvalidEventError(
+                f"game {game_id}: the {kind!r} event's {exc.field!r} {exc.problem}; "
+                "nothing was written"
+            ) from None
         return self._append(game_id, kind, body)
 
     def _append(self, game_id: int, kind: str, body: dict[str, Any]) -> Event:
@@ -676,27 +699,11 @@ class Store:
         return value
 
     def _rows_to_events(self, rows: Iterable[sqlite3.Row | tuple[Any, ...]]) -> list[Event]:
-        events = [
+        return [
             Event(int(r[0]), int(r[1]), int(r[2]), str(r[3]), str(r[4]),
                   self._stored(r[5], f"event {r[0]}", object))
             for r in rows
         ]
-        for event in events:
-            if event.kind == "action":
-                self._check_action(event)
-        return events
-
-    def _check_action(self, event: Event) -> None:
-        """An action event names its move: a hand-edited one without a ``notation`` is a
-        damaged log, named as such (replay, export and review read nothing else)."""
-        payload = event.payload
-        notation = payload.get("notation") if isinstance(payload, dict) else None
-        if not isinstance(notation, str) or not notation.strip():
-            raise errors.CorruptDatabaseError(self._path, (
-                f"{self._path} is damaged: game {event.game_id}, event {event.seq} is an "
-                f"action with no 'notation' (found {notation!r:.60}); the store never writes "
-                "one, so the file was edited by hand. It was left untouched: restore a copy, "
-                "or export the game with --format jsonl to see its events."))
 
     @contextmanager
     def _reading(self) -> Iterator[None]:
@@ -755,7 +762,7 @@ class Store:
         """The notations of the standing actions: what replay plays, in order."""
         moves = self.moves(game_id)
         with self._reading():
-            return [str(e.payload["notation"]) for e in moves]
+            return [e.notation for e in moves]
 
     _GAMES_SQL = (
         "SELECT g.id, g.game, g.options, g.players, g.profile, g.versions, g.started, "

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from meridian_table import bots
-from meridian_table.adapters.base import Mistake
 from meridian_table.bots.worker import WorkerPolicy
+from meridian_table.games.board import Mistake
 from meridian_table.games.contract import (
     Engine,
     GameSpec,

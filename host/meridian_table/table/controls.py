@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from meridian_table.adapters.base import ENDED, EXECUTE, RESYNC, THINKING, Adapter, View
+from meridian_table.games.board import ENDED, EXECUTE, RESYNC, THINKING, Adapter, View
 
 LOGGER = logging.getLogger(__name__)
 

@@ -29,7 +29,7 @@ from dataclasses import replace
 from functools import cache
 from typing import Any
 
-from meridian_table import adapters, i18n
+from meridian_table import i18n
 from meridian_table.games import registry
 from meridian_table.games.contract import GameSpec, OptionError, parse_options
 from meridian_table.profiles import ProfileError, list_profiles, load_profile
@@ -147,7 +147,8 @@ class TableHost:
             entry = dict(spec.to_json())
             entry["options"] = [o.to_json() for o in spec.options if not o.from_table]
             entry["seat_labels"] = [s.label for s in spec.page.seats]
-            entry["profiles"] = profiles.get(spec.id, [])
+            entry["profiles"] = [name for game in (spec.id, *spec.plays_on)
+                                 for name in profiles.get(game, [])]
             why = _not_at_table(spec.id)
             entry["at_table"] = why is None
             if why is not None:
@@ -255,7 +256,7 @@ class TableHost:
             profile = load_profile(name)
         except ProfileError as exc:
             raise LobbyError(str(exc)) from None
-        if profile.game != spec.id:
+        if not spec.accepts_board(profile.game):
             raise LobbyError(f"board profile {name!r} is for {profile.game!r}, not "
                              f"{spec.title}; choose one of its boards")
 
@@ -315,7 +316,7 @@ def _not_at_table(game: str) -> str | None:
     """Why ``game`` cannot be played on a sensing board (its adapter refuses even its
     defaults), or None when it can."""
     try:
-        adapters.create(game)
+        registry.create_adapter(game)
     except Exception as exc:  # the game's own words say why and what to do instead
         return str(exc)
     return None

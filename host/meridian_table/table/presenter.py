@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, NotRequired, TypedDict
 
-from meridian_table.adapters.base import ADJUDICATE, Adapter, Mistake, View
+from meridian_table.games.board import ADJUDICATE, Adapter, Mistake, View
 from meridian_table.i18n import language
 from meridian_table.ledplan import Light
 from meridian_table.table.controls import TableFacts, control_state

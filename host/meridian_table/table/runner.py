@@ -18,13 +18,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from meridian_table import adapters
-from meridian_table.adapters.base import Adapter
 from meridian_table.games import registry
+from meridian_table.games.board import Adapter
 from meridian_table.games.contract import OptionValue, PolicyFactory, parse_options
 from meridian_table.i18n import _
 from meridian_table.link import Link, find_picos
-from meridian_table.profiles import Profile, load_profile
+from meridian_table.profiles import Profile, ProfileError, load_profile, profile_from_dict
 from meridian_table.store import MissingDatabaseError, OlderSchemaError, Store
 from meridian_table.table.automata import parse_seats
 from meridian_table.table.clocks import ClockError, ClockRule
@@ -177,8 +176,8 @@ def open_table(setup: TableSetup) -> RunningTable:
         if name is None:
             count = len(setup.players) if setup.players else None
             name = spec.default_profile(count, dict(setup.options))
-        profile = load_profile(name)
-        if profile.game != setup.game:
+        profile = _board_profile(name, logged)
+        if not spec.accepts_board(profile.game):
             raise SetupError(
                 f"board profile {profile.name!r} is for {profile.game!r}, not {setup.game!r}; "
                 f"choose a {setup.game} profile with --profile"
@@ -253,7 +252,7 @@ def check_setup(setup: TableSetup) -> None:
     count = len(setup.players) if setup.players else None
     name = setup.profile or spec.default_profile(count, dict(setup.options))
     profile = load_profile(name)
-    if profile.game != setup.game:
+    if not spec.accepts_board(profile.game):
         raise SetupError(
             f"board profile {profile.name!r} is for {profile.game!r}, not {setup.game!r}; "
             f"choose a {setup.game} profile"
@@ -265,6 +264,19 @@ def check_setup(setup: TableSetup) -> None:
             spec.policy(description)
 
 
+def _board_profile(name: str, logged: Resumed | None) -> Profile:
+    """The board profile ``name``; for a resumed game whose profile no installed game
+    ships any more (its package moved or was removed), the one its log kept."""
+    try:
+        return load_profile(name)
+    except ProfileError:
+        if logged is None or logged.board is None or name != logged.info.profile:
+            raise
+        LOGGER.warning("board profile %r is not installed; using the copy in game %d's log",
+                       name, logged.info.id)
+        return profile_from_dict(logged.board, f"the log of game {logged.info.id}")
+
+
 def _open_game(
     setup: TableSetup, profile: Profile, store: Store | None, logged: Resumed | None,
     dry_run: bool = False,
@@ -274,7 +286,7 @@ def _open_game(
     if logged is not None:
         return logged.journal, logged.adapter, tuple(logged.info.players), logged.settings
     options = _game_options(setup, profile)
-    adapter = adapters.create(setup.game, options, setup.settings, profile.variant)
+    adapter = registry.create_adapter(setup.game, options, setup.settings, profile.variant)
     players = _players(setup, adapter)
     settings: dict[str, Any] = dict(adapter.settings())
     seats = setup.settings.get("seats")
@@ -303,7 +315,8 @@ def _open_game(
             settings["clock"] = rule.to_setting()
     if store is None or dry_run:
         return MemoryJournal(), adapter, players, settings
-    journal = start_game(store, adapter, players, profile=profile.name, settings=settings)
+    journal = start_game(store, adapter, players, profile=profile.name, settings=settings,
+                         board=profile.to_dict())
     return journal, adapter, players, settings
 
 

@@ -32,7 +32,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from meridian_table.adapters.base import (
+from meridian_table.games import registry
+from meridian_table.games.board import (
     ADJUDICATE,
     CHOICE,
     EXECUTE,
@@ -50,7 +51,6 @@ from meridian_table.adapters.base import (
     Observation,
     View,
 )
-from meridian_table.games import registry
 from meridian_table.games.contract import PolicyFactory
 from meridian_table.i18n import _, seat_word
 from meridian_table.ledplan import PULSE, SOLID, LedPlan, Light

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 
-from meridian_table.adapters.base import Change, Motion
+from meridian_table.games.board import Change, Motion
 
 
 class Settler:

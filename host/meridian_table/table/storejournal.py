@@ -16,17 +16,19 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any
 
-from meridian_table import __version__, adapters, bots
-from meridian_table.adapters.base import Adapter
+from meridian_table import __version__, bots
 from meridian_table.bots.review import review
 from meridian_table.bots.worker import yield_to_the_table
 from meridian_table.games import registry
+from meridian_table.games.board import Adapter
 from meridian_table.store import Event, GameInfo, Store
+from meridian_table.store.events import Action, Choice, CorruptEventError, Settings, Undo
 from meridian_table.table.reviews import GATE, ReviewCancelled, ReviewGate, bounded_budget
 
 LOGGER = logging.getLogger(__name__)
 
 SETTINGS = "settings"
+BOARD = "board"
 
 
 class ResumeError(ValueError):
@@ -64,11 +66,15 @@ def start_game(
     profile: str | None = None,
     firmware: str | None = None,
     settings: Mapping[str, Any] | None = None,
+    board: Mapping[str, Any] | None = None,
 ) -> StoreJournal:
     """Log a new game for ``adapter`` and return its journal.
 
     ``settings`` are table-level options that are not engine options (an assist
     level); they are logged as a ``settings`` event and passed back on resume.
+    ``board`` is the board profile's whole file data, logged as a ``board`` event so
+    that the game reopens even when no installed package ships that profile any more
+    (a game package moved or uninstalled, a profile file renamed).
     """
     versions: dict[str, Any] = {"host": __version__}
     if firmware is not None:
@@ -77,9 +83,20 @@ def start_game(
         adapter.game, dict(adapter.options), list(players), profile=profile, versions=versions
     )
     journal = StoreJournal(store, gid)
+    if board is not None:
+        journal.append(BOARD, {"name": profile, "profile": dict(board)})
     if settings:
         journal.append(SETTINGS, dict(settings))
     return journal
+
+
+def logged_board(events: Sequence[Event]) -> dict[str, Any] | None:
+    """The board profile's file data as the game logged it at its start, or None
+    (a log written before the ``board`` event existed)."""
+    for event in events:
+        if event.kind == BOARD and isinstance(event.payload.get("profile"), dict):
+            return dict(event.payload["profile"])
+    return None
 
 
 def logged_clocks(events: Sequence[Event]) -> dict[str, Any] | None:
@@ -118,29 +135,34 @@ class Resumed:
     pending: dict[str, Any] | None = None
     #: The players' clocks as last logged (see logged_clocks), None without clocks.
     clocks: dict[str, Any] | None = None
+    #: The board profile's data as logged at the start (see logged_board).
+    board: dict[str, Any] | None = None
 
 
 def rebuild(info: GameInfo, events: Sequence[Event], upto: int | None = None) -> tuple[Adapter, dict[str, Any]]:
     """A fresh adapter with the logged events applied (``upto``: stop after that many
     standing actions are reached in order; used by replay)."""
+    try:
+        typed = [event.typed() for event in events]
+    except CorruptEventError as exc:
+        raise ResumeError(f"{exc}") from exc
     settings: dict[str, Any] = {}
-    for event in events:
-        if event.kind == SETTINGS:
-            settings.update(event.payload)
-    adapter = adapters.create(info.game, info.options, settings)
-    for event in events:
-        payload = event.payload
+    for entry in typed:
+        if isinstance(entry, Settings):
+            settings.update(entry.values)
+    adapter = registry.create_adapter(info.game, info.options, settings)
+    for event, entry in zip(events, typed, strict=True):
         try:
-            if event.kind == "action":
-                adapter.play(str(payload["notation"]))
-            elif event.kind == "undo":
+            if isinstance(entry, Action):
+                adapter.play(entry.notation)
+            elif isinstance(entry, Undo):
                 adapter.undo()
-            elif event.kind == "choice":
-                adapter.answer(str(payload["field"]), str(payload["value"]))
+            elif isinstance(entry, Choice):
+                adapter.answer(entry.field, entry.value)
         except (ValueError, KeyError) as exc:
             raise ResumeError(
                 f"game {info.id} does not replay at event {event.seq} ({event.kind} "
-                f"{payload!r}): {exc}; the log is unchanged, start a new game"
+                f"{event.payload!r}): {exc}; the log is unchanged, start a new game"
             ) from exc
     return adapter, settings
 
@@ -161,7 +183,7 @@ def resume_game(store: Store, game_id: int | None = None, game: str | None = Non
     adapter, settings = rebuild(info, events)
     LOGGER.info("resumed game %d after %d actions", info.id, len(adapter.history()))
     return Resumed(adapter, StoreJournal(store, info.id), info, settings,
-                   pending_execution(events), logged_clocks(events))
+                   pending_execution(events), logged_clocks(events), logged_board(events))
 
 
 #: The page's review: a quick judge (the command line's `review` can take longer). The
@@ -275,11 +297,11 @@ class StoreArchive:
         settings: dict[str, Any] = {}
         for event in self.store.events(game_id, kinds=[SETTINGS]):
             settings.update(event.payload)
-        adapter = adapters.create(info.game, info.options, settings)
+        adapter = registry.create_adapter(info.game, info.options, settings)
         positions = [adapter.pieces()]
         actions = [e for e in self.store.moves(game_id)]
         for event in actions:
-            adapter.play(str(event.payload["notation"]))
+            adapter.play(event.notation)
             positions.append(adapter.pieces())
         return {
             "game_id": info.id,
@@ -314,7 +336,7 @@ class StoreArchive:
         if bots.BOT not in spec.policies:
             raise ValueError(f"{spec.title} has no bot to review game {game_id} with")
         moves = self.store.moves(game_id)
-        actions = [str(e.payload["notation"]) for e in moves]
+        actions = [e.notation for e in moves]
         budget_s = bounded_budget(budget_s, len(actions))
 
         def progress(done: int, total: int) -> None:
@@ -343,7 +365,7 @@ class StoreArchive:
         out = []
         for mark in marks:
             number = int(str(mark["number"]))
-            played, best = (adapters.create(info.game, info.options, settings)
+            played, best = (registry.create_adapter(info.game, info.options, settings)
                             for _ in range(2))
             for action in actions[: number - 1]:
                 played.play(action)

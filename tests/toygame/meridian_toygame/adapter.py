@@ -1,14 +1,14 @@
 """The toy on a physical board: one switch and one LED per cell, and the two table buttons.
 
 One new piece on a free cell is the move; anything else is guided back, one cell at a
-time, in the LED language every game shares (adapters.base).
+time, in the LED language every game shares (meridian_table.games.board).
 """
 
 from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from meridian_table.adapters.base import (
+from meridian_table.games.board import (
     ENDED,
     PASS,
     PLAY,

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from importlib.resources import files
+from pathlib import Path
 from typing import cast
 
-from meridian_table.adapters.base import Adapter
+from meridian_table.games.board import Adapter
 from meridian_table.games.contract import (
     BoardSpec,
     Engine,
@@ -21,8 +22,9 @@ from meridian_table.games.contract import (
 from meridian_toygame.adapter import ToyAdapter
 from meridian_toygame.engine import CELLS, ToyGame
 
-#: The shipped board profile (``play toy --profile`` this file).
-PROFILE = str(files("meridian_toygame") / "boards" / "toy-9.json")
+#: The board profiles this package ships (found by name: ``play toy --profile toy-9``).
+BOARDS = Path(str(files("meridian_toygame") / "boards"))
+PROFILE = "toy-9"
 
 
 def _new_game(options: Options, seed: int | None) -> Engine:
@@ -69,6 +71,7 @@ SPEC = GameSpec(
     new_game=_new_game,
     adapter=_adapter,
     default_profile=lambda players, options: PROFILE,
+    boards=BOARDS,
     board=BoardSpec(lambda variant: tuple(CELLS), lambda variant: "the toy's 3x3 grid",
                     ("confirm", "undo")),
     page=PageSpec(

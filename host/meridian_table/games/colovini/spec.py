@@ -39,7 +39,7 @@ from meridian_table.games.contract import (
 if TYPE_CHECKING:
     import click
 
-    from meridian_table.adapters.base import Adapter
+    from meridian_table.games.board import Adapter
 
 #: Side -> cities per meridian: the 50-city side (2 or 4 players), the 40-city side (3).
 SIDES: dict[int, int] = {50: 5, 40: 4}
@@ -69,7 +69,7 @@ def _new_game(options: Options, seed: int | None) -> Engine:
 
 
 def _adapter(options: Options, settings: Options, variant: Mapping[str, object]) -> Adapter:
-    from meridian_table.adapters.colovini import ColoviniAdapter
+    from meridian_table.games.colovini.adapter import ColoviniAdapter
 
     del settings
     side = variant.get("side")
@@ -179,6 +179,7 @@ SPEC = GameSpec(
     new_game=_new_game,
     adapter=_adapter,
     default_profile=_default_profile,
+    boards=Path(__file__).parent / "boards",
     board=BoardSpec(_expected_sites, _describe, CONTROL_BUTTONS + MERIDIAN_BUTTONS),
     page=PageSpec(
         seats=(

@@ -17,8 +17,8 @@ import random
 import statistics
 from typing import Any
 
-from meridian_table.adapters.empire_board import SENSED_VERBS, occupancy
 from meridian_table.bench.table import percentile, plan_reference, timed_change, wait_idle
+from meridian_table.games.empire.drawing import SENSED_VERBS, occupancy
 from meridian_table.games.empire.engine import Game
 from meridian_table.table.runner import RunningTable, TableSetup, open_table
 

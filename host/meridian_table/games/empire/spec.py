@@ -1,7 +1,7 @@
 """Empire in Space as the platform sees it: options, board, page, records, automata.
 
 Registered under the ``meridian_table.games`` entry-point group as ``empire``. The
-adapter (``adapters/empire.py``) plays it on a sensing board; the page shows each
+adapter (``games/empire/adapter.py``) plays it on a sensing board; the page shows each
 player's energy ledger (``static/page.js``).
 """
 
@@ -36,7 +36,7 @@ from meridian_table.games.empire.rules import MODES
 if TYPE_CHECKING:
     import click
 
-    from meridian_table.adapters.base import Adapter
+    from meridian_table.games.board import Adapter
 
 
 OPTIONS = (
@@ -96,7 +96,7 @@ def _text(options: Options, key: str) -> str | None:
 
 def _adapter(options: Options, settings: Options, variant: Mapping[str, object]) -> Adapter:
     """The game on a sensing board; the board map's sites must all be on the profile."""
-    from meridian_table.adapters.empire import EmpireAdapter
+    from meridian_table.games.empire.adapter import EmpireAdapter
 
     game = cast(Game, _new_game(options, None))
     if variant:
@@ -207,6 +207,7 @@ SPEC = GameSpec(
     new_game=_new_game,
     adapter=_adapter,
     default_profile=lambda players, options: "empire-in-space",
+    boards=Path(__file__).parent / "boards",
     board=BoardSpec(board.expected_sites, board.describe, board.BUTTONS),
     page=PageSpec(
         seats=(

@@ -6,6 +6,7 @@ Registered under the ``meridian_table.games`` entry-point group as ``kato``.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from meridian_table.games.contract import (
@@ -26,7 +27,7 @@ from meridian_table.games.kato.bot import GreedyPlayer, KatoBot, UctPlayer
 from meridian_table.games.kato.game import Game, new_game
 
 if TYPE_CHECKING:
-    from meridian_table.adapters.base import Adapter
+    from meridian_table.games.board import Adapter
 
 ASSISTS = ("full", "captures", "tournament")
 
@@ -52,7 +53,7 @@ def _new_game(options: Options, seed: int | None) -> Engine:
 
 
 def _adapter(options: Options, settings: Options, variant: Mapping[str, object]) -> Adapter:
-    from meridian_table.adapters.kato import KatoAdapter
+    from meridian_table.games.kato.adapter import KatoAdapter
 
     size = options.get("size", variant.get("size", 6))
     tournament = options.get("tournament")
@@ -117,6 +118,7 @@ SPEC = GameSpec(
     new_game=_new_game,
     adapter=_adapter,
     default_profile=_default_profile,
+    boards=Path(__file__).parent / "boards",
     board=BoardSpec(_expected_sites, _describe),
     page=PageSpec(
         seats=(

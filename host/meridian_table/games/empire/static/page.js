@@ -1,6 +1,6 @@
 // Meridian: Empire in Space on the table page: the energy ledger, loaded through the
 // game's spec (PageSpec.script) from games/empire/static/page.js. The shared page
-// (web/static/app.js) knows no game; this file draws board.ledger (adapters/empire_ledger.py):
+// (web/static/app.js) knows no game; this file draws board.ledger (games/empire/ledger.py):
 // each player's cells, charges, colonies, waypoints and cards; the round, the turn and the
 // final round's order; every action open now with its cost; trading charges; the round's
 // log in words; the winner with the tie-breaker's figures. Every tap is a `choose` command.

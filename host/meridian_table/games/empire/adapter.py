@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from meridian_table.adapters.base import (
+from meridian_table.games.board import (
     ENDED,
     PLAY,
     Adapter,
@@ -33,15 +33,15 @@ from meridian_table.adapters.base import (
     flash,
     hint,
 )
-from meridian_table.adapters.empire_board import (
+from meridian_table.games.empire.drawing import (
     drawing,
     explain,
     occupancy,
     reach,
     two_payment_route,
 )
-from meridian_table.adapters.empire_ledger import STAGES, cost, ledger, words
 from meridian_table.games.empire.engine import COLOURS, Game, IllegalActionError
+from meridian_table.games.empire.ledger import STAGES, cost, ledger, words
 from meridian_table.games.empire.notation import NotationError
 from meridian_table.ledplan import BLINK, SOLID, Light
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from meridian_table.adapters.kato import KatoAdapter
+from meridian_table.games.kato.adapter import KatoAdapter
 
 
 def _find_warning(assist: str, seed: int) -> tuple[KatoAdapter, tuple[str, ...], str] | None:

@@ -15,7 +15,8 @@ from __future__ import annotations
 import logging
 from typing import Any, ClassVar
 
-from meridian_table.adapters.base import (
+from meridian_table.games import kato
+from meridian_table.games.board import (
     CHOICE,
     ENDED,
     HANDS_AT_WORK_S,
@@ -37,7 +38,6 @@ from meridian_table.adapters.base import (
     flash,
     hint,
 )
-from meridian_table.games import kato
 from meridian_table.games.kato import geometry
 from meridian_table.i18n import N_, _, seat_word
 from meridian_table.ledplan import BLINK, Light

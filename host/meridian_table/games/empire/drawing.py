@@ -3,7 +3,7 @@
 A switch under each quadrant closes while at least one starship stands there; a switch
 under each planet and moon closes while at least one colony stands on it. Two ships in
 a quadrant read as one; a body's switch says nothing of how many colonies, or whose.
-This module holds the pure helpers the adapter (``adapters/empire.py``) builds on: the
+This module holds the pure helpers the adapter (``games/empire/adapter.py``) builds on: the
 occupancy a position should show, the drawing of the board, and which legal actions
 explain a sensed change (docs/games/empire.md, "At the table").
 """
@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from meridian_table.adapters.base import SiteDrawing
+from meridian_table.games.board import SiteDrawing
 from meridian_table.games.empire.engine import Game
 from meridian_table.games.empire.state import State
 

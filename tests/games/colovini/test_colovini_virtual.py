@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.adapters.driver import BoardDriver
+from tests.games.driver import BoardDriver
 
 from meridian_table.games import colovini
 from meridian_table.games.colovini.maps import maps_dir

@@ -31,7 +31,8 @@ from __future__ import annotations
 import logging
 from typing import Any, ClassVar
 
-from meridian_table.adapters.base import (
+from meridian_table.games import colovini
+from meridian_table.games.board import (
     ASK,
     CHOICE,
     ENDED,
@@ -52,7 +53,8 @@ from meridian_table.adapters.base import (
     flash,
     hint,
 )
-from meridian_table.adapters.colovini_dialogue import (
+from meridian_table.games.colovini import Action, card_meridians, city_id
+from meridian_table.games.colovini.dialogue import (
     CARD,
     HEIGHT,
     MERIDIAN,
@@ -63,8 +65,6 @@ from meridian_table.adapters.colovini_dialogue import (
     pattern,
     where_key,
 )
-from meridian_table.games import colovini
-from meridian_table.games.colovini import Action, card_meridians, city_id
 from meridian_table.games.colovini.meridian import Column, apply_placement, placement_cities
 from meridian_table.i18n import N_, _, seat_word
 from meridian_table.ledplan import BLINK, SOLID, Light

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from tests.adapters.driver import BoardDriver
+from tests.games.driver import BoardDriver
 
 from meridian_table.table.runner import RunningTable, TableSetup, open_table
 

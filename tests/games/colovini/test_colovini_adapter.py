@@ -12,11 +12,11 @@ from dataclasses import dataclass
 import pytest
 from tests.table.fakes import FakeBoard, FakeClock
 
-from meridian_table.adapters import create
-from meridian_table.adapters.base import ASK, REMOVE, AdapterError
-from meridian_table.adapters.colovini import LED_COLOURS, PUSHED, TIED, ColoviniAdapter
+from meridian_table.games.board import ASK, REMOVE, AdapterError
 from meridian_table.games.colovini import card_meridians
+from meridian_table.games.colovini.adapter import LED_COLOURS, PUSHED, TIED, ColoviniAdapter
 from meridian_table.games.colovini.maps import maps_dir
+from meridian_table.games.registry import create_adapter as create
 from meridian_table.profiles import load_profile
 from meridian_table.table import TableSession
 from meridian_table.table.journal import MemoryJournal

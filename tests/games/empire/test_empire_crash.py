@@ -8,12 +8,12 @@ import time
 from pathlib import Path
 
 import pytest
-from tests.adapters import empire_script
+from tests.games.empire import script as empire_script
 from tests.table.headless import Headless
 
-from meridian_table.adapters import create
-from meridian_table.adapters.empire import EmpireAdapter
-from meridian_table.adapters.empire_board import SENSED_VERBS
+from meridian_table.games.empire.adapter import EmpireAdapter
+from meridian_table.games.empire.drawing import SENSED_VERBS
+from meridian_table.games.registry import create_adapter as create
 
 
 class Player:

@@ -15,7 +15,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from tests.adapters.test_colovini_headless import tower
+from tests.games.colovini.test_colovini_headless import tower
 from tests.table.headless import Headless
 
 

@@ -6,9 +6,9 @@ import random
 
 from tests.table.fakes import FakeBoard, FakeClock
 
-from meridian_table.adapters.base import REMOVE_COLOUR
-from meridian_table.adapters.kato import COLOURS, DARK_COLOUR, KatoAdapter
 from meridian_table.games import kato
+from meridian_table.games.board import REMOVE_COLOUR
+from meridian_table.games.kato.adapter import COLOURS, DARK_COLOUR, KatoAdapter
 from meridian_table.profiles import load_profile
 from meridian_table.table import MemoryJournal, TableSession
 

@@ -13,14 +13,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.adapters import empire_script
-from tests.adapters.driver import BoardDriver
+from tests.games.driver import BoardDriver
+from tests.games.empire import script as empire_script
 
-from meridian_table.adapters import create
-from meridian_table.adapters.empire import EmpireAdapter
-from meridian_table.adapters.empire_board import SENSED_VERBS
 from meridian_table.games import registry
+from meridian_table.games.empire.adapter import EmpireAdapter
+from meridian_table.games.empire.drawing import SENSED_VERBS
 from meridian_table.games.empire.engine import Game
+from meridian_table.games.registry import create_adapter as create
 from meridian_table.store.export import export, export_record
 from meridian_table.store.store import Store
 from meridian_table.table.runner import RunningTable, TableSetup, open_table

@@ -6,10 +6,10 @@ import random
 
 import pytest
 
-from meridian_table.adapters import create
-from meridian_table.adapters.base import REMOVE, AdapterError, Change, Motion, Observation
-from meridian_table.adapters.empire import DRAG_SETTLE_S, QUICK_SETTLE_S, EmpireAdapter
-from meridian_table.adapters.empire_ledger import costs, default
+from meridian_table.games.board import REMOVE, AdapterError, Change, Motion, Observation
+from meridian_table.games.empire.adapter import DRAG_SETTLE_S, QUICK_SETTLE_S, EmpireAdapter
+from meridian_table.games.empire.ledger import costs, default
+from meridian_table.games.registry import create_adapter as create
 from meridian_table.profiles import load_profile
 
 PROFILE = load_profile("empire-in-space")
@@ -181,7 +181,7 @@ def test_the_scelrotia_is_seated_by_the_game_and_its_turn_said_in_words() -> Non
 
 
 def test_decisions_in_another_players_turn_have_a_clear_default() -> None:
-    from tests.adapters import empire_script
+    from tests.games.empire import script as empire_script
 
     adapter = _adapter(seed=empire_script.SEED)
     game = adapter.engine

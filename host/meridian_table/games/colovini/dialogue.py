@@ -12,8 +12,8 @@ turn's state (``_meridian``, ``_card``, ``_pending``...) and the board-reading h
 
 from __future__ import annotations
 
-from meridian_table.adapters.base import AdapterError, Interpretation, Question
 from meridian_table.games import colovini
+from meridian_table.games.board import AdapterError, Interpretation, Question
 from meridian_table.games.colovini import Action, card_meridians, city_id
 from meridian_table.games.colovini.meridian import Column
 
