@@ -7,11 +7,10 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from meridian_table import adapters
 from meridian_table.cli.main import main
 from meridian_table.games.empire import record
 from meridian_table.games.empire.files import cards_text, map_text
-from meridian_table.games.registry import spec
+from meridian_table.games.registry import create_adapter, spec
 from meridian_table.store import Store
 from meridian_table.store.replay import replay
 from meridian_table.table.storejournal import start_game
@@ -30,7 +29,7 @@ def _log_game(db: Path, own_map: Path, own_cards: Path) -> int:
     assert empire.prepare is not None
     options = empire.prepare({"map": str(own_map), "cards": str(own_cards), "seed": 5,
                               "names": ["Ann", "Bob"]})
-    adapter = adapters.create("empire", options, {"sensing": "off"}, {})
+    adapter = create_adapter("empire", options, {"sensing": "off"}, {})
     with Store.open(db) as store:
         journal = start_game(store, adapter, ["Ann", "Bob"])
         return journal.game_id

@@ -45,6 +45,9 @@ Opener = Callable[[TableSetup], RunningTable]
 
 #: Commands the host answers itself; everything else goes to the running session.
 HOST_COMMANDS = ("catalog", "new_game", "rematch", "language")
+#: Commands sent to the running session without waiting for a switch to end: they only
+#: read (a review reads its game first, then thinks in a process of its own).
+UNLOCKED_COMMANDS = ("state", "review", "review_progress")
 
 
 class LobbyError(ValueError):
@@ -73,17 +76,21 @@ class TableHost:
 
     @property
     def table(self) -> RunningTable:
-        """The table in play now."""
-        with self._lock:
-            return self._table
+        """The table in play now. Read without the switch's lock (one reference, read
+        whole): a page's ``state`` never waits for a new game to open."""
+        return self._table
 
     def state(self) -> PageState:
         return self.table.session.state()
 
     def command(self, cmd: Mapping[str, Any]) -> dict[str, Any]:
         kind = cmd.get("cmd") if isinstance(cmd, Mapping) else None
-        if kind not in HOST_COMMANDS:
+        if kind in UNLOCKED_COMMANDS:
+            # A page's state and a long review never wait for a new game to open.
             return self.table.session.command(cmd)
+        if kind not in HOST_COMMANDS:
+            with self._lock:  # not sent to a table the switch is closing
+                return self._table.session.command(cmd)
         try:
             if kind == "catalog":
                 return {"ok": True, "catalog": self.catalog()}

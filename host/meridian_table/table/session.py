@@ -55,6 +55,7 @@ from meridian_table.games.contract import PolicyFactory
 from meridian_table.i18n import _, seat_word
 from meridian_table.ledplan import PULSE, SOLID, LedPlan, Light
 from meridian_table.link.events import BoardFault, LinkState, SenseEvent, Snapshot
+from meridian_table.store.errors import StoreError
 from meridian_table.table import fields
 from meridian_table.table.automata import Execution, Seats, Thinker
 from meridian_table.table.clocks import ClockRule, Clocks
@@ -713,7 +714,8 @@ class TableSession:
                 f"unknown command {kind!r}; use button, toggle, choose, agree, seat, rename, "
                 "replay, review, review_progress, games or state"
             )
-        except (ValueError, LookupError, TypeError) as exc:
+        except (ValueError, LookupError, TypeError, StoreError) as exc:
+            # StoreError: the log refused (a damaged event, a log closed by a new game).
             with self._lock:
                 self._error = str(exc)
             self._notify()

@@ -357,11 +357,13 @@ class StoreArchive:
             running = self._progress.get(int(label.rsplit(" ", 1)[-1]))
             return label if running is None else f"{label} ({running[0]} of {running[1]} moves)"
 
-        marks = self._gate.run((self.store.path, game_id, level, budget_s, top),
-                               f"game {game_id}", work, busy)
+        # Everything the answer needs is read now: a new game may close this log while
+        # the review runs.
         settings: dict[str, Any] = {}
         for event in self.store.events(game_id, kinds=[SETTINGS]):
             settings.update(event.payload)
+        marks = self._gate.run((self.store.path, game_id, level, budget_s, top),
+                               f"game {game_id}", work, busy)
         out = []
         for mark in marks:
             number = int(str(mark["number"]))
