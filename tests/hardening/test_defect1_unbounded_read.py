@@ -14,8 +14,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 
 from meridian_table import datafile
+from meridian_table.cli.main import main
 from meridian_table.games.colovini import record as colovini_record
 from meridian_table.games.colovini.engine import new_game as colovini_game
 from meridian_table.games.colovini.maps import MapError, load_map, maps_dir
@@ -24,6 +26,8 @@ from meridian_table.games.empire.data_files import DataError
 from meridian_table.games.empire.files import load_cards
 from meridian_table.games.empire.files import load_map as load_empire_map
 from meridian_table.profiles import ProfileError, load_profile
+from meridian_table.store import ReplayError, Store
+from meridian_table.store.replay import replay
 from meridian_table.table.lobby import TableHost
 from meridian_table.table.runner import TableSetup, open_table
 
@@ -37,6 +41,8 @@ from meridian_table.games.empire.data_files import DataError
 from meridian_table.games.empire.files import load_cards, load_map as empire_map
 from meridian_table.games.empire.engine import new_game
 from meridian_table.profiles import ProfileError, load_profile
+from meridian_table.store import ReplayError, Store
+from meridian_table.store.replay import replay
 path = sys.argv[1]
 for name, read in [("colovini map", lambda: load_map(path)),
                    ("empire map", lambda: empire_map(path)),
@@ -188,3 +194,32 @@ def test_unbounded_read_a_record_carries_its_own_map(tmp_path: Path) -> None:
     own.unlink()
     _headers, again = colovini_record.parse(text)
     assert again.board_map.cities == game.board_map.cities
+
+
+@pytest.mark.parametrize("game", ["empire", "colovini"])
+def test_unbounded_read_a_log_that_records_dev_zero_is_refused(tmp_path: Path,
+                                                              game: str) -> None:
+    """A log written before the files' text was logged (or edited by hand) names a path:
+    replaying it reads that path through the bounded reader, and /dev/zero is refused."""
+    db = tmp_path / "log.sqlite3"
+    options = {"map": "/dev/zero", "names": ["A", "B"], "seed": 1} if game == "empire" else {
+        "map": "/dev/zero", "players": 2}
+    with Store.open(db) as store:
+        gid = store.create_game(game, options, ["A", "B"])
+    with Store.open(db, readonly=True) as store:
+        with pytest.raises(ReplayError, match="not a regular file"):
+            replay(store, gid)
+
+
+@pytest.mark.parametrize("args", [
+    ["empire", "check", "--map", "/dev/zero"],
+    ["empire", "check", "--cards", "/dev/zero"],
+    ["map", "check", "/dev/zero"],
+    ["play", "colovini", "--map", "/dev/zero", "--board", "sim", "--db", ":memory:",
+     "--headless"],
+])
+def test_unbounded_read_the_command_line_refuses_dev_zero(args: list[str]) -> None:
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code != 0
+    assert "not a regular file" in result.output, result.output
+    assert "Traceback" not in result.output
