@@ -10,7 +10,8 @@ resident memory at its highest, less its memory after a warm-up), ``page_max_chi
 ``page_child_bound`` (the table's own bound: one hint worker, a bot worker per seat, one
 review, and multiprocessing's resource tracker), and ``page_p99_ms`` (the 99th
 percentile of a ``state`` probe sent every 50 ms while the fuzzing runs: how long a
-person's page waits).
+person's page waits), with the same run's reference ``page_p99_idle_ms`` (the probe on
+the same table before the fuzzing starts) and their ratio ``page_p99_ratio``.
 """
 
 from __future__ import annotations
@@ -165,10 +166,28 @@ def fuzz_pages(sequences: int, seed: int = 27) -> dict[str, Any]:
                     warm.post("/api/command", json={"cmd": "button", "name": "hint"})
                     warm.post("/api/command", json={"cmd": "state"})
             time.sleep(1.0)
-            return _run(base, sequences, seed)
+            idle = _idle_p99(base)
+            figures = _run(base, sequences, seed)
+            figures["page_p99_idle_ms"] = round(idle * 1000, 1)
+            figures["page_p99_ratio"] = round(figures["page_p99_ms"] / max(idle * 1000, 0.1),
+                                              1)
+            return figures
         finally:
             server.close()
             host.close()
+
+
+def _idle_p99(base: str, count: int = 100) -> float:
+    """The same run's reference: the state probe's p99 on the same table, with no page
+    sequences running."""
+    times = []
+    with httpx.Client(base_url=base, timeout=HANG_S) as http:
+        for _ in range(count):
+            seconds, _status = _timed(_poster(http, {"cmd": "state"}))
+            times.append(seconds)
+            time.sleep(PROBE_S)
+    times.sort()
+    return times[min(count - 1, int(count * 0.99))]
 
 
 def _run(base: str, sequences: int, seed: int) -> dict[str, Any]:
