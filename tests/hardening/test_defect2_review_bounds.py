@@ -143,3 +143,11 @@ def test_review_bounds_a_closed_page_cancels_its_review(
     # The page closed: nobody waits, so the review stops and its process ends.
     _wait_for(lambda: not _reviews(), 30)
     _wait_for(lambda: archive.review_progress(1) is None, 30)
+
+
+@pytest.mark.parametrize("field", [{"level": 9}, {"level": 0}, {"budget_s": 60},
+                                   {"level": "١"}])
+def test_review_bounds_the_page_level_and_budget_are_bounded(
+        logged_session: TableSession, field: dict[str, Any]) -> None:
+    answer = logged_session.command({"cmd": "review", "game_id": 1, **field})
+    assert not answer["ok"] and next(iter(field)) in answer["error"], answer
