@@ -53,8 +53,8 @@ def read_bytes(path: str | Path, *, limit: int = MAX_DATA_BYTES, what: str = "da
     flags |= getattr(os, "O_BINARY", 0)
     try:
         fd = os.open(name, flags)
-    except FileNotFoundError:
-        raise DataFileError(name, "cannot be read (no such file)",
+    except FileNotFoundError as exc:
+        raise DataFileError(name, f"cannot be read ({exc.strerror})",
                             f"check the path of the {what}") from None
     except IsADirectoryError:
         raise DataFileError(name, "is a folder, not a file",
