@@ -10,6 +10,7 @@ import select
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -27,17 +28,22 @@ pytestmark = pytest.mark.skipif(
 
 
 @pytest.fixture
-def locked_port(tmp_path: Path) -> Iterator[tuple[str, dict[str, str]]]:
+def locked_port() -> Iterator[tuple[str, dict[str, str]]]:
     master, slave = pty.openpty()
     path = os.ttyname(slave)
     os.chmod(path, 0o600)  # root's alone: like a port of the dialout group for a stranger
-    tmp_path.chmod(0o777)
-    env = {**os.environ, "HOME": str(tmp_path), "PYTHONUNBUFFERED": "1"}
+    # A home (and a virtual-board registry) that nobody may use: pytest's own folders
+    # are root's alone.
+    home = Path(tempfile.mkdtemp(prefix="meridian-nobody-"))
+    home.chmod(0o777)
+    env = {**os.environ, "HOME": str(home), "PYTHONUNBUFFERED": "1",
+           "MERIDIAN_SIM_REGISTRY": str(home / "sims")}
     try:
         yield path, env
     finally:
         os.close(master)
         os.close(slave)
+        shutil.rmtree(home, ignore_errors=True)
 
 
 def _as_nobody(args: list[str]) -> list[str]:

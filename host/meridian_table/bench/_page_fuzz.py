@@ -28,6 +28,8 @@ from typing import Any
 import httpx
 import psutil
 
+from meridian_table import bots
+from meridian_table.games import registry
 from meridian_table.table.lobby import TableHost
 from meridian_table.table.runner import TableSetup, open_table
 from meridian_table.web.server import serve
@@ -43,13 +45,14 @@ PROBE_S = 0.05
 #: resource tracker of multiprocessing's spawn start method.
 CHILD_BOUND = 1 + 4 + 1 + 1
 
-HOSTILE: tuple[object, ...] = ("/dev/zero", "/etc/shadow", "../../etc/passwd", "x" * 300, "bot:١", "²", "\u202e",
-           "=HYPERLINK(1)", 10**40, -1, None, [], {"a": 1}, True, 1e308)
+HOSTILE: tuple[object, ...] = (
+    "/dev/zero", "/etc/shadow", "../../etc/passwd", "x" * 300, "bot:١", "²", "\u202e",
+    "=HYPERLINK(1)", 10**40, -1, None, [], {"a": 1}, True, 1e308)
 
 
-def _sequence(rng: random.Random) -> list[dict[str, Any]]:
+def _sequence(rng: random.Random, games: list[str]) -> list[dict[str, Any]]:
     """One page's burst: a new game or a rematch, seats, hints, a review, the clock."""
-    game = rng.choice(("kato", "kato", "colovini", "toy"))
+    game = rng.choice(games)
     start: dict[str, Any]
     if rng.random() < 0.3:
         start = {"cmd": "rematch"}
@@ -58,9 +61,10 @@ def _sequence(rng: random.Random) -> list[dict[str, Any]]:
                  "players": rng.choice((["Ann", "Bob"], ["Ann", "Bob", "Cy"], ["Zoë", "حسن"]))}
         if rng.random() < 0.4:
             start["clock"] = rng.choice(("fischer:5m+3s", "sudden:10m", "hourglass", "1e9"))
-        if rng.random() < 0.3:
-            start["options"] = {"map": rng.choice(HOSTILE)} if game == "colovini" else {
-                "pie": rng.choice((True, "maybe"))}
+        options = [o for o in registry.spec(game).options if not o.from_table]
+        if options and rng.random() < 0.3:
+            option = rng.choice(options)
+            start["options"] = {option.name: rng.choice((*HOSTILE, option.default))}
         if rng.random() < 0.3:
             start["seats"] = {"2": rng.choice(("random", "bot:1", "bot:١", "oracle"))}
     steps = [start]
@@ -152,9 +156,10 @@ class _Tracebacks(logging.Handler):
 def fuzz_pages(sequences: int, seed: int = 27) -> dict[str, Any]:
     """Run ``sequences`` page sequences from :data:`CLIENTS` clients against a live table."""
     with tempfile.TemporaryDirectory() as tmp:
-        setup = TableSetup(game="kato", board="sim", profile="kato-80",
-                           players=("Ann", "Bob"), db=str(Path(tmp) / "games.sqlite3"),
-                           settle_s=0.03)
+        # The games with a bot (hints and reviews), found in the registry.
+        games = sorted(g for g, spec in registry.specs().items() if bots.BOT in spec.policies)
+        setup = TableSetup(game=games[0], board="sim", players=("Ann", "Bob"),
+                           db=str(Path(tmp) / "games.sqlite3"), settle_s=0.03)
         host = TableHost(open_table(setup))
         server = serve(host, "127.0.0.1", 0)
         base = f"http://127.0.0.1:{server.port}"
@@ -167,7 +172,7 @@ def fuzz_pages(sequences: int, seed: int = 27) -> dict[str, Any]:
                     warm.post("/api/command", json={"cmd": "state"})
             time.sleep(1.0)
             idle = _idle_p99(base)
-            figures = _run(base, sequences, seed)
+            figures = _run(base, sequences, seed, games)
             figures["page_p99_idle_ms"] = round(idle * 1000, 1)
             figures["page_p99_ratio"] = round(figures["page_p99_ms"] / max(idle * 1000, 0.1),
                                               1)
@@ -190,9 +195,9 @@ def _idle_p99(base: str, count: int = 100) -> float:
     return times[min(count - 1, int(count * 0.99))]
 
 
-def _run(base: str, sequences: int, seed: int) -> dict[str, Any]:
+def _run(base: str, sequences: int, seed: int, games: list[str]) -> dict[str, Any]:
     rng = random.Random(seed)
-    plans = [_sequence(rng) for _ in range(sequences)]
+    plans = [_sequence(rng, games) for _ in range(sequences)]
     lock = threading.Lock()
     counts = {"commands": 0, "status_500": 0, "hangs": 0, "errors": 0}
     probes: list[float] = []

@@ -107,7 +107,7 @@ class ServiceConfig:
         _plain_text("the program path", self.exe)
         if not _GAME.fullmatch(self.game):
             raise ServiceValueError("GAME", self.game, "is not a game name",
-                                    "give an installed game such as kato")
+                                    "give the name of an installed game (meridian-table play --help lists them)")
         check_board(self.board)
         check_host(self.host)
         if isinstance(self.port, bool) or not isinstance(self.port, int) or not (
