@@ -157,7 +157,7 @@ def fuzz_pages(sequences: int, seed: int = 27) -> dict[str, Any]:
     """Run ``sequences`` page sequences from :data:`CLIENTS` clients against a live table."""
     with tempfile.TemporaryDirectory() as tmp:
         # The games with a bot (hints and reviews), found in the registry.
-        games = sorted(g for g, spec in registry.specs().items() if bots.BOT in spec.policies)
+        games = sorted(g for g, spec in registry.specs().items() if bots.has_bot(spec))
         setup = TableSetup(game=games[0], board="sim", players=("Ann", "Bob"),
                            db=str(Path(tmp) / "games.sqlite3"), settle_s=0.03)
         host = TableHost(open_table(setup))
