@@ -372,6 +372,8 @@ def _calibrate_command(group: click.Group) -> None:
             try:
                 hello = link.wait_connected(timeout=15)
             except LinkError as exc:
+                if "dialout" in str(exc) or "permission denied" in str(exc):
+                    raise click.ClickException(str(exc)) from None
                 raise click.ClickException(f"{exc}; plug the board in or give --port") from exc
             if (hello.rows, hello.cols) != (profile.rows, profile.cols):
                 raise click.ClickException(

@@ -261,6 +261,28 @@ def open_table(setup: TableSetup) -> RunningTable:
         raise
 
 
+def check_setup(setup: TableSetup) -> None:
+    """Everything :func:`open_table` checks for a new game, without the board or the log:
+    the names, the board profile, the options on that profile, the adapter, the seats,
+    their automata and the clocks. The page's new game and rematch run it before the
+    running game is touched, so a refusal leaves that game as it was (docs/WEB.md)."""
+    check_names(setup.players)
+    spec = registry.spec(setup.game)
+    count = len(setup.players) if setup.players else None
+    name = setup.profile or spec.default_profile(count, dict(setup.options))
+    profile = load_profile(name)
+    if not spec.accepts_board(profile.game):
+        raise SetupError(
+            f"board profile {profile.name!r} is for {profile.game!r}, not {setup.game!r}; "
+            f"choose a {setup.game} profile"
+        )
+    _journal, _adapter, _players_, settings = _open_game(setup, profile, None, None,
+                                                         dry_run=True)
+    for description in parse_seats(settings.get("seats")).values():
+        if description.partition(":")[0] not in setup.policies:
+            spec.policy(description)
+
+
 def _board_profile(name: str, logged: Resumed | None) -> Profile:
     """The board profile ``name``; for a resumed game whose profile no installed game
     ships any more (its package moved or was removed), the one its log kept."""
@@ -275,9 +297,11 @@ def _board_profile(name: str, logged: Resumed | None) -> Profile:
 
 
 def _open_game(
-    setup: TableSetup, profile: Profile, store: Store | None, logged: Resumed | None
+    setup: TableSetup, profile: Profile, store: Store | None, logged: Resumed | None,
+    dry_run: bool = False,
 ) -> tuple[Journal, Adapter, tuple[str, ...], dict[str, Any]]:
-    """The journal, adapter, players and table settings of the new or resumed game."""
+    """The journal, adapter, players and table settings of the new or resumed game
+    (``dry_run``: checked only, no seed drawn that matters, nothing logged)."""
     if logged is not None:
         return logged.journal, logged.adapter, tuple(logged.info.players), logged.settings
     options = _game_options(setup, profile)
@@ -293,7 +317,7 @@ def _open_game(
         if not isinstance(seats, dict):
             raise SetupError(f"seats {seats!r}: give a mapping of seat numbers to automata")
         for seat in seats:
-            if not str(seat).isdigit() or not 1 <= int(str(seat)) <= len(players):
+            if not (str(seat).isascii() and str(seat).isdigit()) or not 1 <= int(str(seat)) <= len(players):
                 raise SetupError(
                     f"--seat {seat}: {adapter.game} is played by {len(players)} here; "
                     f"choose a seat from 1 to {len(players)}"
@@ -308,7 +332,7 @@ def _open_game(
         rule = _clock_rule(setup.settings["clock"])
         if rule is not None:
             settings["clock"] = rule.to_setting()
-    if store is None:
+    if store is None or dry_run:
         return MemoryJournal(), adapter, players, settings
     journal = start_game(store, adapter, players, profile=profile.name, settings=settings,
                          board=profile.to_dict())
