@@ -34,7 +34,7 @@ test: $(STAMP) $(AXE)
 
 # The static checks and the firmware's own runs: lint, typecheck, stubs, mpy-cross, MicroPython.
 checks: $(STAMP)
-	$(BIN)/ruff check host firmware tests tools
+	$(BIN)/ruff check host firmware tests tools examples
 	$(BIN)/mypy
 	$(BIN)/python tools/stubcheck.py
 	$(BIN)/python tools/mpycheck.py
@@ -65,15 +65,16 @@ $(AXE): package.json package-lock.json
 	npm ci --no-audit --no-fund
 	touch $(AXE)
 
-# tests/toygame is a game in its own package (docs/ADDING_A_GAME.md), installed for the tests.
-$(STAMP): pyproject.toml setup.py host/meridian_table/games/kato/_kernel.c tests/toygame/pyproject.toml
+# tests/toygame and examples/five_in_a_row are games in their own packages
+# (docs/ADDING_A_GAME.md), installed for the tests.
+$(STAMP): pyproject.toml setup.py host/meridian_table/games/kato/_kernel.c tests/toygame/pyproject.toml examples/five_in_a_row/pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]' -e tests/toygame
+	$(BIN)/python -m pip install --quiet -e '.[dev]' -e tests/toygame -e examples/five_in_a_row
 	touch $(STAMP)
 
 lint: $(STAMP)
-	$(BIN)/ruff check host firmware tests tools
+	$(BIN)/ruff check host firmware tests tools examples
 
 typecheck: $(STAMP)
 	$(BIN)/mypy

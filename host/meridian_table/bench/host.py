@@ -1,6 +1,7 @@
 """`meridian-table bench host`: the table's footprint, against a Raspberry Pi Zero 2 W's.
 
-The real command, ``meridian-table play kato --board sim``, runs in a child process
+The real command, ``meridian-table play GAME --board sim`` (the registry's default game:
+the first that drives the table bench), runs in a child process
 (the virtual board in it, on the transport this system uses), watched with psutil:
 
 - ``cold_start_to_page_s``: from starting the process until its page answers HTTP 200;
@@ -50,6 +51,7 @@ from typing import Any
 
 import psutil
 
+from meridian_table.games import registry
 from meridian_table.sim.transport import choose
 
 LOGGER = logging.getLogger(__name__)
@@ -74,7 +76,7 @@ BOARD_AND_LINK = (
     "import sys\n"
     "from meridian_table.link import Link\n"
     "from meridian_table.sim import VirtualBoard\n"
-    "vb = VirtualBoard('kato-114').start()\n"
+    "vb = VirtualBoard(sys.argv[1]).start()\n"
     "link = Link(vb.find_port)\n"
     "link.start()\n"
     "link.wait_connected(30)\n"
@@ -316,7 +318,9 @@ def _reference_start() -> tuple[float, float]:
 def _board_and_link(idle_s: float, env: dict[str, str]) -> tuple[float, float, float]:
     """The virtual board and a bare link in a process of their own: (idle CPU percent,
     wakeups per second, resident MB)."""
-    proc = subprocess.Popen([sys.executable, "-c", BOARD_AND_LINK], stdin=subprocess.PIPE,
+    spec = registry.spec(registry.default_game())
+    profile = spec.default_profile(min(spec.player_counts), {})
+    proc = subprocess.Popen([sys.executable, "-c", BOARD_AND_LINK, profile], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, text=True, env=env)
     try:
         ready = proc.stdout.readline() if proc.stdout is not None else ""
@@ -358,7 +362,7 @@ def _measure(figures: dict[str, Any], moves: int, idle_s: float) -> None:
                    PYTHONUNBUFFERED="1")
         figures["bytecode_compiled"] = _compile_package()
         ref_start, ref_rss = _reference_start()
-        command = [*_command(), "play", "kato", "--board", "sim", "--port", "0",
+        command = [*_command(), "play", registry.default_game(), "--board", "sim", "--port", "0",
                    "--settle-ms", "0", "--db", str(Path(tmp) / "games.sqlite3")]
         figures["help_s"] = round(_help_start(3 if moves == QUICK_MOVES else 5), 3)
         started = time.perf_counter()

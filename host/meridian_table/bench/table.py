@@ -73,9 +73,10 @@ def run(options: dict[str, Any]) -> dict[str, Any]:
     missing = 0
     games = 0
     game = options.get("game") or next(
-        (s.id for s in registry.specs().values() if s.table_bench), None)
+        (s.id for s in registry.specs().values() if s.bench.table_bench), None)
     if not isinstance(game, str):
-        raise RuntimeError("no installed game can drive the table bench (table_bench=True)")
+        raise RuntimeError("no installed game can drive the table bench "
+                           "(GameSpec.bench.table_bench)")
     sim_mode = str(options.get("sim_mode") or SIM_MODE)
     setup = TableSetup(game=game, board="sim", db=":memory:", settle_s=0.0, sim_mode=sim_mode)
     reference: list[float] = []

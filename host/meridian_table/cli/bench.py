@@ -17,6 +17,7 @@ the figures as ``verdict`` with ``load_average`` ([1, 5, 15] minutes).
 
 from __future__ import annotations
 
+import functools
 import importlib
 import json
 import operator
@@ -43,14 +44,23 @@ def _benches() -> dict[str, tuple[BenchRun, Targets]]:
     """The platform's benches (modules of ``meridian_table.bench``) and every game's."""
     found: dict[str, tuple[BenchRun, Targets]] = {}
     for info in pkgutil.iter_modules(_bench_pkg.__path__):
-        if info.name.startswith("_"):
+        if info.name.startswith("_"):  # helpers (_gametable: the <id>-table benches)
             continue
         module = importlib.import_module(f"meridian_table.bench.{info.name}")
         found[module.NAME] = (module.run, _targets(getattr(module, "TARGETS", {})))
     for spec in registry.specs().values():
         for bench in spec.benches:
             found[bench.name] = (bench.run, {})
+        if spec.bench.table_driver is not None:
+            found[f"{spec.id}-table"] = (functools.partial(_game_table, spec.id), {})
     return dict(sorted(found.items()))
+
+
+def _game_table(game: str, options: dict[str, Any]) -> dict[str, Any]:
+    """``bench <id>-table`` for a game that declares a table driver (docs/BENCH.md)."""
+    from meridian_table.bench import _gametable  # imported when run: it opens a table
+
+    return _gametable.run(game, options)
 
 
 def _targets(declared: object) -> Targets:
@@ -157,7 +167,9 @@ def _help() -> str:
     # Module names, not imports: importing every bench would slow every CLI start.
     names = sorted([m.name for m in pkgutil.iter_modules(_bench_pkg.__path__)
                     if not m.name.startswith("_")]
-                   + [b.name for spec in registry.specs().values() for b in spec.benches])
+                   + [b.name for spec in registry.specs().values() for b in spec.benches]
+                   + [f"{spec.id}-table" for spec in registry.specs().values()
+                      if spec.bench.table_driver is not None])
     return (
         "Run benchmark NAME (or `all`) and print its figures.\n\n"
         f"NAME is one of: all, {', '.join(names)}.\n\n"

@@ -36,11 +36,11 @@ from typing import IO, Any
 
 import click
 
-from meridian_table.cli._params import PagePort
 from meridian_table.cli.club import club_replication, remote_side
 from meridian_table.club import REMOTE, REMOTE_WAITING
 from meridian_table.games import registry
 from meridian_table.games.contract import GameSpec, OptionError, OptionSpec, parse_options
+from meridian_table.games.params import PagePort
 from meridian_table.i18n import LANGUAGES, _, set_language
 from meridian_table.link import UnknownPortError, check_port
 from meridian_table.store import StoreError
@@ -381,7 +381,8 @@ def _game_command(spec: GameSpec) -> click.Command:
     """``play GAME``: the common options plus the game's options schema."""
     examples = "\n".join(f"  meridian-table {line}" if not line.startswith(("echo", "meridian"))
                          else f"  {line}" for line in spec.help_examples)
-    bots = ", " + ", ".join(sorted(set(spec.policies) - {"random"})) if set(spec.policies) - {"random"} else ""
+    others = sorted(set(spec.automata()) - {"random"})
+    bots = ", " + ", ".join(others) if others else ""
     doc = (f"Play {spec.title} at the table and serve its page.\n"
            + COMMON_HELP.replace("{bots}", bots)
            + ("\n\b\nExamples:\n" + examples if examples else ""))

@@ -101,7 +101,7 @@ def _install_root_files(items: list[install.Item]) -> None:
 
 def register(group: click.Group) -> None:
     @group.command("install-service")
-    @click.argument("game", default="kato")
+    @click.argument("game", required=False)
     @click.option("--board", default="auto", show_default=True,
                   help="auto (a Pico, else the virtual board), sim, or a port.")
     @click.option("--host", default="127.0.0.1", show_default=True, help="Page address.")
@@ -136,6 +136,7 @@ def register(group: click.Group) -> None:
           meridian-table install-service kato --udev
           meridian-table uninstall-service
         """
+        game = game or registry.default_game()
         if game not in registry.specs():
             raise click.BadParameter(
                 f"no game {game!r} is installed; choose one of: {', '.join(registry.specs())}",

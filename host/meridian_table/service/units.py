@@ -19,6 +19,7 @@ import shlex
 import subprocess
 from dataclasses import dataclass, field
 
+from meridian_table.games import registry
 from meridian_table.link.discovery import PICO_PID, PICO_VID
 
 UNIT_NAME = "meridian-table.service"
@@ -42,7 +43,8 @@ class ServiceConfig:
     """What the service runs: ``exe play GAME --board BOARD --host HOST --port PORT``."""
 
     exe: str
-    game: str = "kato"
+    #: The game ``play`` starts (the registry's default game when not given).
+    game: str = field(default_factory=registry.default_game)
     board: str = "auto"
     host: str = "127.0.0.1"
     port: int = 8765

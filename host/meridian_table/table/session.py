@@ -593,7 +593,8 @@ class TableSession:
                     seat=label, reason=count.get("reason", "")).rstrip(": "))
         elif rule == "lose":
             others = [c for c in self.adapter.colours if c != seat]
-            totals = {c: self.adapter.scores().get(c, {}).get("total") for c in others}
+            scores: dict[str, Any] = self.adapter.scores()
+            totals = {c: scores.get(c, {}).get("total") for c in others}
             winner: str | None = others[0] if len(others) == 1 else None
             if winner is None:
                 best = [c for c in others if totals[c] == max(totals.values(), key=_num)]

@@ -14,10 +14,9 @@ from meridian_table.games.contract import (
     Options,
     OptionSpec,
     PageSpec,
-    RandomPolicy,
-    RecordFormat,
     SeatLook,
 )
+from meridian_table.games.records import plain_records
 from meridian_toygame.engine import CELLS, ToyGame
 
 if TYPE_CHECKING:  # the adapter (and the table it needs) only when a game is played
@@ -40,29 +39,12 @@ def _adapter(options: Options, settings: Options, variant: Mapping[str, object])
     return ToyAdapter(str(options.get("marks") or "XO"))
 
 
-def _export(engine: Engine, headers: Mapping[str, str]) -> str:
-    game = cast(ToyGame, engine)
-    lines = [f'[{key} "{value}"]' for key, value in headers.items()]
-    return "\n".join([*lines, "", " ".join(game.history)]) + "\n"
-
-
-def _parse(text: str) -> tuple[dict[str, str], Engine]:
-    headers: dict[str, str] = {}
-    game = ToyGame()
-    for line in text.splitlines():
-        if line.startswith("["):
-            key, _, value = line.strip("[]").partition(" ")
-            headers[key] = value.strip('"')
-        elif line.strip():
-            for move in line.split():
-                game.play(move)
-    return headers, game
-
-
 def _diagram(engine: Engine) -> str:
     position = cast(ToyGame, engine).position()
     return "\n".join(position[i:i + 3] for i in range(0, 9, 3))
 
+
+OPTIONS = (OptionSpec("marks", str, "XO", "The two players' marks."),)
 
 SPEC = GameSpec(
     id="toy",
@@ -70,7 +52,7 @@ SPEC = GameSpec(
     published="Toy",
     summary="A test game: claim cells of a 3x3 grid (2 players)",
     player_counts=(2,),
-    options=(OptionSpec("marks", str, "XO", "The two players' marks."),),
+    options=OPTIONS,
     new_game=_new_game,
     adapter=_adapter,
     default_profile=lambda players, options: PROFILE,
@@ -84,8 +66,9 @@ SPEC = GameSpec(
         script="static/page.js",
         piece_word="mark",
     ),
-    records=RecordFormat(_export, _parse, ".toy"),
-    policies={"random": RandomPolicy},
+    # The plain record format (options as headers, one action a line) and, by default,
+    # the generic search bot (levels, hints and review): nothing written for either.
+    records=plain_records(_new_game, OPTIONS, ".toy", "the toy game"),
     text_diagram=_diagram,
     help_examples=("play toy --seat 2=random",),
 )

@@ -10,8 +10,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from meridian_table.games.contract import (
+    BenchSettings,
     BenchSpec,
     BoardSpec,
+    BotSpec,
     Engine,
     GameSpec,
     Options,
@@ -29,6 +31,7 @@ from meridian_table.games.lazy import policy
 # `meridian-table --help`) reads this spec without them.
 if TYPE_CHECKING:
     from meridian_table.games.board import Adapter
+    from meridian_table.games.kato.bot import KatoBot
     from meridian_table.games.kato.game import Game
 
 ASSISTS = ("full", "captures", "tournament")
@@ -104,10 +107,17 @@ def _parse(text: str) -> tuple[dict[str, str], Engine]:
 
 
 def _diagram(engine: Engine) -> str:
-    from meridian_table.store.diagram import hex_diagram
+    from meridian_table.games.diagrams import hex_diagram
 
     game = cast("Game", engine)
     return hex_diagram(game.points, game.position(), geometry.coordinates(game.size))
+
+
+def _bot(level: int, seed: int | None, iterations: int | None) -> KatoBot:
+    """The levelled bot; ``iterations`` fixes its search (docs/BOTS.md)."""
+    from meridian_table.games.kato.bot import KatoBot
+
+    return KatoBot(seed, str(level) if iterations is None else f"{level}:{iterations}")
 
 
 def _bench(options: dict[str, Any]) -> dict[str, Any]:
@@ -136,18 +146,17 @@ SPEC = GameSpec(
         ),
         drawing="hex",
         script="static/page.js",
+        rules=("en", "fr"),
         piece_word="stone",
     ),
     records=RecordFormat(_export, _parse, ".kato"),
     # bot:1 ... bot:5 are the levels (docs/BOTS.md); greedy and uct are the bench's yardsticks.
     policies={"random": RandomPolicy,
-              "bot": policy("meridian_table.games.kato.bot", "KatoBot"),
               "greedy": policy("meridian_table.games.kato.bot", "GreedyPlayer"),
               "uct": policy("meridian_table.games.kato.bot", "UctPlayer")},
+    bot=BotSpec(create=_bot),
     text_diagram=_diagram,
-    table_bench=True,
-    hand_corpus=True,
-    commit_target_ms=120.0,
+    bench=BenchSettings(bot_bench=True, table_bench=True, hand_corpus=True, commit_target_ms=120.0),
     help_examples=(
         "play kato --players Ann,Bob",
         "play kato --board /dev/ttyACM0 --assist tournament --pie",
