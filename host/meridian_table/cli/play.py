@@ -400,8 +400,9 @@ def _game_command(spec: GameSpec) -> click.Command:
 
 _COMMON_OPTIONS = (
     click.option("--board", default="auto", show_default=True,
-                 help="auto (a Pico, else the virtual board), sim, or a serial port "
-                 "(/dev/ttyACM0, COM5) or pyserial URL."),
+                 help="auto (a Pico, else the virtual board), sim, emu (the firmware on an "
+                 "emulated Pico: docs/FIRMWARE.md), or a serial port (/dev/ttyACM0, COM5) "
+                 "or pyserial URL."),
     click.option("--profile", default=None,
                  help="Board profile name or file (default: the game's board for the "
                  "players and options; --resume: the game's own)."),
@@ -469,7 +470,7 @@ def _play(spec: GameSpec, kwargs: dict[str, Any]) -> None:
             clock = ClockRule.parse(clock_text, flag=flag_rule, leds=clock_leds).to_setting()
         except ClockError as exc:
             raise click.BadParameter(str(exc), param_hint="--clock") from None
-    if board != "sim":
+    if board not in ("sim", "emu"):
         try:
             check_port(board)
         except UnknownPortError as exc:

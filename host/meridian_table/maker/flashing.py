@@ -303,8 +303,11 @@ def choose_arch(info: boards.BoardInfo, profile: Profile) -> str:
         raise FlashError(str(exc)) from exc
 
 
-def manual_steps(build_dir: Path, files: Sequence[FirmwareFile]) -> list[str]:
-    """What to do by hand when no Pico can be reached: mpremote lines, or Thonny."""
+def manual_steps(build_dir: Path, files: Sequence[FirmwareFile], *,
+                 keep_config: bool = False) -> list[str]:
+    """What to do by hand when no Pico can be reached: mpremote lines, or Thonny.
+    ``keep_config`` (``flash --update``): the board's own config.json is not copied."""
+    files = [f for f in files if not (keep_config and f.remote == "config.json")]
     dirs = sorted({str(Path(f.remote).parent.as_posix()) for f in files} - {"."},
                   key=lambda d: (d.count("/"), d))
     lines = [f"mpremote mkdir :{d}" for d in dirs]

@@ -46,7 +46,7 @@ class TableSetup:
     """Everything ``meridian-table play`` can be told."""
 
     game: str
-    board: str = "auto"               # "auto", "sim" or a port (path or pyserial URL)
+    board: str = "auto"               # "auto", "sim", "emu" or a port (path or pyserial URL)
     profile: str | None = None        # default: the adapter's default_profile()
     players: tuple[str, ...] = ()
     options: dict[str, Any] = field(default_factory=dict)   # game options (pie, ...)
@@ -103,7 +103,16 @@ class RunningTable:
 
 
 def _virtual_board(profile: Profile, mode: str) -> Any:
-    """Start the virtual board (the real firmware behind a pty)."""
+    """Start the virtual board (the real firmware behind a pty); ``mode`` "emu": the
+    emulated Pico (MicroPython's rp2 build in rp2040js, ``meridian_table.sim.emu``)."""
+    if mode == "emu":
+        emu = importlib.import_module("meridian_table.sim.emu")
+        board = emu.EmulatedBoard(profile)
+        try:
+            board.start()
+        except emu.VirtualBoardError as exc:
+            raise SetupError(f"the emulated Pico cannot start: {exc}") from None
+        return board
     try:
         sim = importlib.import_module("meridian_table.sim")
         cls = sim.VirtualBoard
@@ -122,7 +131,7 @@ def _virtual_board(profile: Profile, mode: str) -> Any:
 
 def choose_board(spec: str) -> tuple[str | None, str | None]:
     """(port to open or None for the virtual board, notice) for ``--board spec``."""
-    if spec == "sim":
+    if spec in ("sim", "emu"):
         return None, None
     if spec == "auto":
         picos = find_picos()
@@ -197,7 +206,7 @@ def open_table(setup: TableSetup) -> RunningTable:
         port, notice = choose_board(setup.board)
         virtual = None
         if port is None:
-            virtual = _virtual_board(profile, setup.sim_mode)
+            virtual = _virtual_board(profile, "emu" if setup.board == "emu" else setup.sim_mode)
             closers.append(virtual.close)
             if resumed:
                 # The virtual board's "stones" died with the last process; a physical
