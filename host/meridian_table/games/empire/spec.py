@@ -54,9 +54,11 @@ OPTIONS = (
     OptionSpec("seed", int, None, "Seed of the planet, waypoint and event draws (default: a "
                "random seed; either way it is logged).", minimum=0, maximum=2**31 - 1),
     OptionSpec("map", str, "sample", "The board map: a .toml file or a shipped map "
-               f"({', '.join(SHIPPED_MAPS)}; ours, not the printed board).", metavar="FILE"),
+               f"({', '.join(SHIPPED_MAPS)}; ours, not the printed board).", metavar="FILE",
+               shipped=lambda: SHIPPED_MAPS),
     OptionSpec("cards", str, "sample", "The card set: a .toml file or a shipped set "
-               f"({', '.join(SHIPPED_CARDS)}; ours, not the printed cards).", metavar="FILE"),
+               f"({', '.join(SHIPPED_CARDS)}; ours, not the printed cards).", metavar="FILE",
+               shipped=lambda: SHIPPED_CARDS),
     OptionSpec("order", str, "fixed", "Seat order: fixed (as named) or seeded (the seed draws "
                "the first player; logged).", choices=("fixed", "seeded")),
     OptionSpec("guilds", bool, False, "Each player takes the guild of their colour."),
