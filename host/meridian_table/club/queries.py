@@ -115,7 +115,8 @@ async def finished_games(conn: AConn, player: str | None = None,
             ORDER BY e.at DESC LIMIT %(n)s""", {"p": player, "n": limit})).fetchall()
     return [{"table": t, "id": g, "game": game, "players": players, "at": at.isoformat(),
              "winners": result.get("winners", []), "reason": result.get("reason", ""),
-             "abandoned": bool(result.get("abandoned"))}
+             "abandoned": bool(result.get("abandoned")),
+             "resigned": result.get("resigned_by")}
             for t, g, game, players, at, result in rows]
 
 

@@ -58,6 +58,8 @@ from meridian_table.link.events import BoardFault, LinkState, SenseEvent, Snapsh
 from meridian_table.table import fields
 from meridian_table.table.automata import Execution, Seats, Thinker
 from meridian_table.table.clocks import ClockRule, Clocks
+from meridian_table.table.countoffer import CountAnswers
+from meridian_table.table.ending import best_of, resignation
 from meridian_table.table.faults import fault_text
 from meridian_table.table.hints import HINT, HINT_LIGHT, Hint, Hinter
 from meridian_table.table.hints import available as hints_available
@@ -102,10 +104,6 @@ def _action_payload(applied: Applied, source: str, automaton: str | None = None)
 #: ``clock`` event), so a process killed mid-turn resumes within a second of the truth.
 CLOCK_TICK_S = 0.1
 CLOCK_SAVE_S = 0.5
-
-
-def _num(value: object) -> float:
-    return float(value) if isinstance(value, int | float) else float("-inf")
 
 
 class SessionError(ValueError):
@@ -287,6 +285,7 @@ class TableSession:
         self._hinter = (Hinter(spec, self._on_hint)
                         if spec is not None and hints_available(spec, adapter.settings()) else None)
         self._think_error = ""
+        self._count_answers = CountAnswers(adapter.game, self._on_count_answer)
         self._execution: Execution | None = None
         if pending is not None:
             self._execution = self._restore_execution(pending)
@@ -317,6 +316,7 @@ class TableSession:
         to the caller."""
         self._closing.set()
         self._thinker.close()
+        self._count_answers.close()
         self.seats.close()
         if self._hinter is not None:
             self._hinter.close()
@@ -593,12 +593,7 @@ class TableSession:
                     seat=label, reason=count.get("reason", "")).rstrip(": "))
         elif rule == "lose":
             others = [c for c in self.adapter.colours if c != seat]
-            totals = {c: self.adapter.scores().get(c, {}).get("total") for c in others}
-            winner: str | None = others[0] if len(others) == 1 else None
-            if winner is None:
-                best = [c for c in others if totals[c] == max(totals.values(), key=_num)]
-                winner = best[0] if len(best) == 1 else None
-            result = {"winner": winner,
+            result = {"winner": best_of(others, self.adapter.scores()),
                       "reason": _("{seat}'s time ran out").format(seat=label),
                       "scores": self.adapter.scores()}
         if result is not None:
@@ -668,6 +663,9 @@ class TableSession:
             if kind == "agree":
                 self.agree(fields.text(cmd, "player"))
                 return {"ok": True}
+            if kind == "resign":
+                self.resign(fields.text(cmd, "player"))
+                return {"ok": True}
             if kind == "replay":
                 if self._archive is None:
                     raise SessionError("replay needs the game log; start the table with a database")
@@ -705,7 +703,7 @@ class TableSession:
                 self.set_seat(fields.text(cmd, "seat"), automaton)
                 return {"ok": True}
             raise SessionError(
-                f"unknown command {kind!r}; use button, toggle, choose, agree, seat, rename, "
+                f"unknown command {kind!r}; use button, toggle, choose, agree, resign, seat, rename, "
                 "replay, review, review_progress, games or state"
             )
         except (ValueError, LookupError, TypeError) as exc:
@@ -818,6 +816,53 @@ class TableSession:
         self._agreed.add(player)
         self._check_agreement()
 
+    def resign(self, player: str) -> None:
+        """Seat ``player`` (a colour) resigns: the game ends now (table/ending.py)."""
+        with self._lock:
+            self._accepted(lambda: self._resign(player))
+        self._notify()
+
+    def _resign(self, player: str) -> None:
+        if self.adapter.result() is not None:
+            raise SessionError(_("the game is over; there is nothing to resign"))
+        if player not in self.adapter.colours:
+            raise SessionError(_("seat {seat!r} is not one of {seats}; name the seat that "
+                                 "resigns").format(seat=player,
+                                                   seats=", ".join(self.adapter.colours)))
+        index = self.adapter.seats().get(player)
+        if index is not None and self.seats.policy(index) is not None:
+            raise SessionError(_("{seat} is played by the computer, which does not resign; "
+                                 "resign for a person's seat").format(seat=seat_word(player)))
+        self._cancel_automaton("web")
+        self._adjudicating = False
+        self._agreed.clear()
+        self._count_answers.withdraw()
+        result = resignation(self.adapter.colours, player, self.adapter.scores(), self._names())
+        self.adapter.conclude(result)
+        LOGGER.info("%s resigned", player)
+        self._evaluate()
+
+    def _on_count_answer(self, token: int, seat: str, agreed: bool,
+                         expected: float | None) -> None:
+        """An automaton's answer to the offered count (table/countoffer.py)."""
+        with self._lock:
+            if not self._adjudicating or token != self._count_answers.token:
+                return
+            if agreed:
+                self._agreed.add(seat)
+                try:
+                    self._check_agreement()
+                except ValueError as exc:
+                    self._error = str(exc)
+            else:
+                self._adjudicating = False
+                self._agreed.clear()
+                self._count_answers.withdraw()
+                self._error = _("{name} declines the count: the computer expects more from "
+                                "playing on").format(name=self._names().get(seat, seat))
+                self._evaluate()
+        self._notify()
+
     def _press(self, name: str, source: str) -> None:
         if name == HINT and self._hinter is not None:
             self._ask_hint()
@@ -831,8 +876,10 @@ class TableSession:
             return
         if self._adjudicating and name == "confirm":
             # A physical Confirm cannot tell who pressed it: the first press agrees for
-            # one side, the second for the other.
-            left = [c for c in self.adapter.colours if c not in self._agreed]
+            # one side, the second for the other (people first: automata answer alone).
+            left = sorted((c for c in self.adapter.colours if c not in self._agreed),
+                          key=lambda c: self.seats.policy(self.adapter.seats().get(c))
+                          is not None)
             if left:
                 self._agreed.add(left[0])
             self._check_agreement()
@@ -904,12 +951,19 @@ class TableSession:
         if self._adjudicating:
             self._adjudicating = False
             self._agreed.clear()
+            self._count_answers.withdraw()
         else:
             if self.adapter.result() is not None:
                 raise SessionError("the game is over; there is nothing to count")
-            if self.adapter.adjudicate() is None:
+            count = self.adapter.adjudicate()
+            if count is None:
                 raise SessionError(f"{self.adapter.game} offers no count to end the game by")
             self._adjudicating = True
+            automata = {colour: (index, self.seats.kind(index))
+                        for colour, index in self.adapter.seats().items()
+                        if self.seats.policy(index) is not None}
+            self._agreed.update(self._count_answers.offer(count, automata, self.adapter.engine)
+                                if automata else ())
         self._evaluate()
 
     def _check_agreement(self) -> None:

@@ -478,6 +478,7 @@ class FakeSession:
             "scores": scores,
             "count": count if self._result is None else None,
             "agreed": sorted(self._agreed),
+            "resign": [],
             "moves": [dict(m) for m in self._moves],
             "result": None if self._result is None else dict(self._result),
             "link": {

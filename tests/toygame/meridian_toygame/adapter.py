@@ -41,6 +41,7 @@ class ToyAdapter(Adapter):
     def __init__(self, marks: str = "XO") -> None:
         self._engine = ToyGame(marks)
         self._history: list[Applied] = []
+        self._concluded: dict[str, Any] | None = None  # a resignation
 
     @property
     def options(self) -> dict[str, Any]:
@@ -120,11 +121,19 @@ class ToyAdapter(Adapter):
         return tuple(self._history)
 
     def result(self) -> dict[str, Any] | None:
+        if self._concluded is not None:
+            return self._concluded
         outcome = self._engine.outcome()
         if outcome is None:
             return None
         winner = SEATS[outcome.winners[0]] if outcome.winners else None
         return {"winner": winner, "reason": outcome.reason, "scores": self.scores()}
+
+    def conclude(self, result: dict[str, Any]) -> None:
+        """End the game as the players chose (a resignation)."""
+        if self.result() is not None:
+            raise AdapterError("the game is already over")
+        self._concluded = dict(result)
 
     def scores(self) -> dict[str, Any]:
         return {seat: {"total": sum(1 for m in self._engine.board.values()

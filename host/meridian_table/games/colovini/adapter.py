@@ -154,6 +154,7 @@ class ColoviniAdapter(TurnDialogue, Adapter):
             )
         self._engine = engine
         self._history: list[Applied] = []
+        self._concluded: dict[str, Any] | None = None  # a resignation
         self._drawing = tuple(
             SiteDrawing(c.id, float(c.meridian - 1), float(c.index - 1))
             for c in engine.board_map.cities.values()
@@ -723,6 +724,8 @@ class ColoviniAdapter(TurnDialogue, Adapter):
     def undo(self) -> Applied | None:
         if not self._history:
             return None
+        if self._concluded is not None:
+            raise AdapterError("the game was ended by a resignation; it cannot be undone")
         self._engine.undo()
         self._tidy = False
         self._reset()
@@ -751,6 +754,8 @@ class ColoviniAdapter(TurnDialogue, Adapter):
         return out
 
     def result(self) -> dict[str, Any] | None:
+        if self._concluded is not None:
+            return self._concluded
         if not self._engine.is_over:
             return None
         final = self._engine.result()
@@ -762,6 +767,13 @@ class ColoviniAdapter(TurnDialogue, Adapter):
             "scores": self.scores(),
             "islands": [i.as_dict() for i in final.islands],
         }
+
+
+    def conclude(self, result: dict[str, Any]) -> None:
+        """End the game as the players chose (a resignation): no count is offered."""
+        if self.result() is not None:
+            raise AdapterError("the game is already over")
+        self._concluded = dict(result)
 
 
 def _placed_sites(before: Column, after: Column, meridian: int) -> list[str]:

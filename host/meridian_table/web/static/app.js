@@ -1119,11 +1119,21 @@
       group.append(label);
       const agreed = new Set(s.agreed || []);
       for (const colour of Object.keys(s.seats || {})) {
+        const who = (s.seats || {})[colour] || seatLabel(colour);
+        if (seatKind(s, colour) !== "person") {
+          // An automaton answers the offer by itself (its own analysis, table/countoffer.py).
+          const note = document.createElement("span");
+          note.className = "input-hint";
+          note.dataset.agreeAuto = colour;
+          note.textContent = agreed.has(colour) ? `${who} agrees` : `${who} is weighing the count…`;
+          group.append(note);
+          continue;
+        }
         const b = document.createElement("button");
         b.type = "button";
         b.className = "choice";
         b.dataset.agree = colour;
-        b.textContent = `${(s.seats || {})[colour] || seatLabel(colour)} agrees`;
+        b.textContent = `${who} agrees`;
         b.setAttribute("aria-pressed", String(agreed.has(colour)));
         b.addEventListener("click", () => request({ cmd: "agree", player: colour }, b));
         group.append(b);
