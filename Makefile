@@ -6,6 +6,8 @@ ARGS   ?=
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+# The test-only toy game (tests/toygame), installed for the tests and never by `make run`.
+TOY    := $(VENV)/.toygame
 # axe-core from the npm registry, for the page's accessibility tests (tests/web).
 AXE    := node_modules/axe-core/axe.min.js
 
@@ -14,7 +16,7 @@ AXE    := node_modules/axe-core/axe.min.js
 run: $(STAMP)
 	$(BIN)/meridian-table play kato $(ARGS)
 
-test: $(STAMP) $(AXE)
+test: $(STAMP) $(TOY) $(AXE)
 	$(BIN)/ruff check host firmware tests tools
 	$(BIN)/mypy
 	$(BIN)/python tools/stubcheck.py
@@ -31,12 +33,21 @@ $(AXE): package.json package-lock.json
 	npm ci --no-audit --no-fund
 	touch $(AXE)
 
-# tests/toygame is a game in its own package (docs/ADDING_A_GAME.md), installed for the tests.
-$(STAMP): pyproject.toml setup.py host/meridian_table/games/kato/_kernel.c tests/toygame/pyproject.toml
+# setuptools explains an editable install in a warning box (InformationOnly, a
+# UserWarning) on every install; it is no fault of ours, so the install hides it.
+QUIET_BUILD := PYTHONWARNINGS=ignore::UserWarning
+
+$(STAMP): pyproject.toml setup.py host/meridian_table/games/kato/_kernel.c
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]' -e tests/toygame
+	$(QUIET_BUILD) $(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
+
+# tests/toygame is a game in its own package (docs/ADDING_A_GAME.md), a test fixture:
+# installed for the tests only, so `make run`'s New game list never offers it.
+$(TOY): $(STAMP) tests/toygame/pyproject.toml
+	$(QUIET_BUILD) $(BIN)/python -m pip install --quiet --no-deps -e tests/toygame
+	touch $(TOY)
 
 lint: $(STAMP)
 	$(BIN)/ruff check host firmware tests tools
@@ -46,7 +57,7 @@ typecheck: $(STAMP)
 
 # Browser tests run in their own pytest process: Playwright's sync API refuses to start
 # in a process where another test left an asyncio loop behind.
-pytest: $(STAMP) $(AXE)
+pytest: $(STAMP) $(TOY) $(AXE)
 	$(BIN)/python -m pytest -m "not browser and not wheel"
 	$(BIN)/python -m pytest -m browser
 
@@ -57,12 +68,12 @@ pytest: $(STAMP) $(AXE)
 PORTABLE_TESTS := tests/test_portability.py tests/sim tests/table tests/web tests/cli tests/service \
 	$(wildcard tests/games/*/test_*_adapter.py tests/games/*/test_*_virtual.py \
 	           tests/games/*/test_*_headless*.py tests/games/*/test_*_crash.py tests/games/*/test_*_warning.py)
-portable: $(STAMP)
+portable: $(STAMP) $(TOY)
 	MERIDIAN_TABLE_SIM_TRANSPORT=socket $(BIN)/python -m pytest -m "not browser and not wheel" $(PORTABLE_TESTS)
 
 # The wheel plays: built, installed into a fresh venv outside the checkout, and run
 # from there (tests/wheel; docs/PACKAGING.md). Prints the time of each step.
-wheeltest: $(STAMP)
+wheeltest: $(STAMP) $(TOY)
 	$(BIN)/python -m pytest -m wheel tests/wheel
 
 # The firmware against the published MicroPython (Pico, Pico 2) and CircuitPython stubs,
