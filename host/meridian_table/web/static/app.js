@@ -1230,7 +1230,19 @@
     }
     // The page's own modules (newgame.js, clock.js, ...) draw their parts from this.
     document.dispatchEvent(new CustomEvent("meridian:state", { detail: s }));
+    requestAnimationFrame(fitBoard);
   }
+
+  // On a desktop the whole board stays in view (issue 26): its height is what the
+  // window leaves below the parts above it (turn, message, clocks, the automaton),
+  // which change from state to state. app.css reads --board-top.
+  function fitBoard() {
+    const board = $("board");
+    if (!board) return;
+    const top = Math.round(board.getBoundingClientRect().top + window.scrollY);
+    document.documentElement.style.setProperty("--board-top", `${top}px`);
+  }
+  window.addEventListener("resize", () => requestAnimationFrame(fitBoard));
 
   // ---- replay -----------------------------------------------------------------------
 
