@@ -674,10 +674,10 @@ def test_an_automaton_seat_thinks_then_says_what_to_carry_out(
         page = open_page(server.url)
         assert page.is_hidden("#automaton")
         assert page.inner_text(".score[data-colour='dark'] .score-seat") == "Dark · random"
-        assert page.inner_text("#turn-player") == "Bob (random)"
+        assert page.inner_text("#turn-player") == "Bob (the random automaton)"
         fake.set_automaton("dark", "thinking", elapsed_s=2.5)
         page.wait_for_selector("#automaton[data-status='thinking']")
-        assert page.inner_text("#automaton-title") == "Dark (Bob), random is thinking…"
+        assert page.inner_text("#automaton-title") == "Dark (Bob), the random automaton is thinking…"
         assert page.inner_text("#turn-text") == "Dark is thinking…"
         first = float(page.inner_text("#automaton-time").split()[0])
         assert first >= 2.5

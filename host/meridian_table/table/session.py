@@ -56,7 +56,7 @@ from meridian_table.i18n import _, seat_word
 from meridian_table.ledplan import PULSE, SOLID, LedPlan, Light
 from meridian_table.link.events import BoardFault, LinkState, SenseEvent, Snapshot
 from meridian_table.table import fields
-from meridian_table.table.automata import Execution, Seats, Thinker
+from meridian_table.table.automata import Execution, Seats, Thinker, automaton_words
 from meridian_table.table.clocks import ClockRule, Clocks
 from meridian_table.table.countoffer import CountAnswers
 from meridian_table.table.ending import best_of, resignation
@@ -937,15 +937,16 @@ class TableSession:
         """Refuse a person's input while an automaton has the turn."""
         if self._execution is not None:
             raise SessionError(
-                f"{what} waits: first carry out {self._execution.automaton}'s move "
-                f"({self._execution.words}), or press Undo"
-            )
+                _("{what} waits: first carry out the move of {automaton} ({words}), or "
+                  "press Undo").format(what=what,
+                                       automaton=automaton_words(self._execution.automaton),
+                                       words=self._execution.words))
         player = self._player_to_act()
         if self.seats.policy(player) is not None and player is not None:
             raise SessionError(
-                f"{what} waits: it is {self.players[player]}'s turn, played by the "
-                f"{self.seats.kind(player)} automaton"
-            )
+                _("{what} waits: it is the turn of {name}, played by {automaton}").format(
+                    what=what, name=self.players[player],
+                    automaton=automaton_words(self.seats.kind(player))))
 
     def _toggle_adjudication(self) -> None:
         if self._adjudicating:
@@ -1101,7 +1102,8 @@ class TableSession:
                 return
             self._thinker.think(player, policy, self.adapter.engine.clone(), self.think_s)
         self._phase = THINKING
-        self._message = f"{self.players[player]} ({self.seats.kind(player)}) is thinking…"
+        self._message = _("{name} ({automaton}) is thinking…").format(
+            name=self.players[player], automaton=automaton_words(self.seats.kind(player)))
         self._lights = {}
         self._send_plan()
 
@@ -1189,9 +1191,12 @@ class TableSession:
         self._all_at_once = False
         name = self.players[execution.player]
         first = mistakes[0]
-        step = (f"take the {self._piece_word} off {first.site}" if first.kind == "remove"
-                else f"put a {self._piece_word} on {first.site}")
-        self._message = f"{name} ({execution.automaton}) plays {execution.words}: {step}"
+        step = (_("take the {piece} off {site}") if first.kind == "remove"
+                else _("put a {piece} on {site}")).format(piece=_(self._piece_word),
+                                                          site=first.site)
+        self._message = _("{name} ({automaton}) plays {words}: {step}").format(
+            name=name, automaton=automaton_words(execution.automaton), words=execution.words,
+            step=step)
         self._view = None
         self._lights = {first.site: first.light}
         self._send_plan()

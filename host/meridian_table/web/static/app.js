@@ -575,6 +575,17 @@
     return plain ? plain.value : kind;
   }
 
+  // An automaton's description in words: "bot:5" -> "Computer — level 5 (strongest)".
+  function automatonName(s, kind) {
+    if (!kind || kind === "person") return "";
+    const choices = automatonChoices(s && s.spec);
+    const c = choices.find((x) => x.value === chosenAutomaton(choices, kind));
+    if (c) return c.label;
+    const [name, level] = String(kind).split(":");
+    const same = choices.find((x) => x.kind === name && String(x.level) === level);
+    return same ? same.label : kind;
+  }
+
   function automatonOf(s) {
     const a = s && s.automaton;
     return a && typeof a === "object" && a.seat ? a : null;
@@ -608,11 +619,11 @@
     } else if (auto) {
       text = `${seatLabel(auto.seat)} is thinking…`;
       colour = auto.seat;
-      who = `${auto.player || (s.seats || {})[auto.seat] || ""} (${auto.automaton || seatKind(s, auto.seat)})`.trim();
+      who = `${auto.player || (s.seats || {})[auto.seat] || ""} (${automatonName(s, auto.automaton || seatKind(s, auto.seat))})`.trim();
     } else {
       text = s.to_move ? `${seatLabel(s.to_move)} to move` : cap(s.phase || "");
       who = s.seats && s.to_move ? s.seats[s.to_move] || "" : "";
-      if (s.to_move && seatKind(s, s.to_move) !== "person") who = `${who} (${seatKind(s, s.to_move)})`.trim();
+      if (s.to_move && seatKind(s, s.to_move) !== "person") who = `${who} (${automatonName(s, seatKind(s, s.to_move))})`.trim();
     }
     $("turn-text").textContent = text;
     $("turn-player").textContent = who;
@@ -648,7 +659,7 @@
     box.dataset.seat = auto.seat;
     box.style.setProperty("--seat", seatColour(auto.seat) || "var(--accent)");
     const name = auto.player || (s.seats || {})[auto.seat];
-    const who = `${seatLabel(auto.seat)}${name ? ` (${name})` : ""}, ${auto.automaton || seatKind(s, auto.seat)}`;
+    const who = `${seatLabel(auto.seat)}${name ? ` (${name})` : ""}, ${automatonName(s, auto.automaton || seatKind(s, auto.seat))}`;
     const tick = () => {
       const secs = Math.max(0, (performance.now() - autoSince) / 1000);
       // With the time it may take (state.automaton.budget_s), the progress in words.
