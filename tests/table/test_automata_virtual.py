@@ -123,6 +123,9 @@ def test_a_person_against_the_random_automaton_on_kato(kato: KatoDriver) -> None
     state = d.state()
     assert d.moves() == [] and state["phase"] == "resync"
     assert sorted(state["diff"]["remove"]) == sorted(["A1", target])
+    # Nobody placed those two stones at once: the Undo took them back (issue 26).
+    assert state["message"].startswith("Undone: take the stone off ")
+    assert "at once" not in state["message"] and "Undo" in state["diff"]["reasons"]["A1"]
     resolve(d)
     assert wait_phase(d, "play")["to_move"] == "light"
 

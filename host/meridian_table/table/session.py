@@ -73,6 +73,7 @@ from meridian_table.table.presenter import (
     present,
 )
 from meridian_table.table.settler import Settler
+from meridian_table.table.undoguide import undo_guidance
 
 LOGGER = logging.getLogger(__name__)
 
@@ -1287,6 +1288,9 @@ class TableSession:
             interp = self.adapter.interpret(observation)
             if interp.action is not None and not allow_actions:
                 interp = _generic_guidance(observation, "")
+            undone = undo_guidance(observation, self._stale, self._piece_word)
+            if undone is not None:
+                interp = undone
             sense: dict[str, Any] | None = None
             if from_board:
                 sense = {
