@@ -673,7 +673,8 @@ def test_an_automaton_seat_thinks_then_says_what_to_carry_out(
     with serve(fake, port=0) as server:
         page = open_page(server.url)
         assert page.is_hidden("#automaton")
-        assert page.inner_text(".score[data-colour='dark'] .score-seat") == "Dark · random"
+        assert page.inner_text(".score[data-colour='dark'] .score-seat") == (
+                "Dark · the random automaton")
         assert page.inner_text("#turn-player") == "Bob (the random automaton)"
         fake.set_automaton("dark", "thinking", elapsed_s=2.5)
         page.wait_for_selector("#automaton[data-status='thinking']")
@@ -739,7 +740,8 @@ def test_any_seat_can_be_given_to_an_automaton_from_the_page(
     menu.select_option("random")
     wait_state(page, "s.seats_kind.dark === 'random'")
     assert {"cmd": "seat", "seat": "dark", "automaton": "random"} in fake.commands
-    assert page.inner_text(".score[data-colour='dark'] .score-seat") == "Dark · random"
+    assert page.inner_text(".score[data-colour='dark'] .score-seat") == (
+                "Dark · the random automaton")
     page.locator(".score[data-colour='dark'] .seat-kind select").select_option("person")
     wait_state(page, "s.seats_kind.dark === 'person'")
     assert {"cmd": "seat", "seat": "dark", "automaton": None} in fake.commands

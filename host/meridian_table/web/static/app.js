@@ -770,7 +770,7 @@
       name.innerHTML = "<div class='score-name'></div><div class='score-seat'></div>";
       name.firstChild.textContent = seats[colour] || seatLabel(colour);
       const kind = seatKind(s, colour);
-      name.lastChild.textContent = kind === "person" ? seatLabel(colour) : `${seatLabel(colour)} · ${kind}`;
+      name.lastChild.textContent = kind === "person" ? seatLabel(colour) : `${seatLabel(colour)} · ${automatonName(s, kind)}`;
       div.dataset.kind = kind;
       const total = document.createElement("div");
       total.className = "score-total";
