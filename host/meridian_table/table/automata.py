@@ -54,10 +54,10 @@ class Execution:
         stray = sorted(settled - self.after - set(lift_moved))
         place = sorted(self.after - settled)
         return (
-            tuple(Mistake(s, "remove", "the automaton's move takes this piece off")
+            tuple(Mistake(s, "remove", _("the computer's move takes this piece off"))
                   for s in lift_moved)
-            + tuple(Mistake(s, "remove", "no piece belongs here: lift it") for s in stray)
-            + tuple(Mistake(s, "put_back", "the automaton's move puts a piece here")
+            + tuple(Mistake(s, "remove", _("no piece belongs here: lift it")) for s in stray)
+            + tuple(Mistake(s, "put_back", _("the computer's move puts a piece here"))
                     for s in place)
         )
 

@@ -1052,8 +1052,8 @@ class TableSession:
         strays = sorted(self._settled - self.adapter.expected() - explained)
         if not strays:
             return ""
-        return (f"first lift the piece from {', '.join(strays)} (no move put it there); "
-                f"then Undo takes back {history[-1].notation}")
+        return _("first lift the piece from {sites} (no move put it there); then Undo takes "
+                 "back {move}").format(sites=", ".join(strays), move=history[-1].notation)
 
     def _undo_one(self, source: str) -> None:
         undone = self.adapter.undo()
@@ -1640,10 +1640,10 @@ def _describe(mistake: Mistake) -> str:
 
 def _generic_guidance(observation: Observation, message: str) -> Interpretation:
     mistakes = tuple(
-        Mistake(s, "remove", "no piece belongs here now: lift it")
+        Mistake(s, "remove", _("no piece belongs here now: lift it"))
         for s in sorted(observation.extra)
     ) + tuple(
-        Mistake(s, "put_back", "a piece belongs here: put it back")
+        Mistake(s, "put_back", _("a piece belongs here: put it back"))
         for s in sorted(observation.missing)
     )
     return Interpretation(mistakes=mistakes, message=message)

@@ -505,6 +505,7 @@
       g.setAttribute("aria-label", siteLabel(site.id, piece, site, owner, label, {
         legal: legal.has(site.id), last: view.last === site.id, remove: remove.has(site.id),
         putBack: putBack.has(site.id), next: diff.next === site.id, sensed,
+        executing: Boolean(view.executing),
         played: played.has(site.id), best: better.has(site.id),
       }));
       // A point is a button only where Enter/click toggles it (the virtual board, live).
@@ -526,7 +527,9 @@
     if (f.played) words.push("the move played");
     if (f.best) words.push("the better move");
     if (f.remove) words.push(f.next ? "remove this piece now" : "remove this piece");
-    if (f.putBack) words.push(f.next ? "put a piece back here now" : "put a piece back here");
+    // An automaton's move being carried out puts a new piece here, not one back.
+    if (f.putBack && f.executing) words.push(f.next ? "the computer's move: place a piece here now" : "the computer's move: place a piece here");
+    else if (f.putBack) words.push(f.next ? "put a piece back here now" : "put a piece back here");
     if (f.sensed === true && !piece && !f.remove) words.push("a piece is sensed here");
     if (f.sensed === false && piece && !f.putBack) words.push("the switch does not sense it");
     return words.join(", ");
@@ -1236,6 +1239,7 @@
         legal: s.legal, diff: s.diff, leds: s.leds, last: s.last_move, seats: s.seats, mover: s.to_move,
         clickable: Boolean(s.link && s.link.virtual),
         ended: s.phase === "ended",
+        executing: s.phase === "execute",
       });
       renderMoves(s.moves || [], null);
     }
