@@ -541,9 +541,15 @@ class TableSession:
         """The seat whose clock should run now, or None (paused, counting, over)."""
         if not self._connected or self._adjudicating or self.adapter.result() is not None:
             return None
+        if not self.adapter.history():
+            return None  # as on lichess, the clocks start with the first move
         mover = self.adapter.to_move
         if mover is None and self._view is not None:
             mover = self._view.to_move
+        if mover is not None and self._phase in (EXECUTE, RESYNC):
+            index = self.adapter.seats().get(mover)
+            if index is not None and self.seats.policy(index) is not None:
+                return None  # people carry out the automaton's move: not its time
         return mover
 
     def _sync_clocks(self) -> None:
