@@ -1200,10 +1200,7 @@
     } else if (!auto && before && s.to_move && seatKind(s, s.to_move) === "person" && !s.result) {
       sound.cue("turn", `${seatLabel(s.to_move)} to move`);
     }
-    const low = lowClock(s);
-    if (low !== null && (lowClock(prev) === null || prev.to_move !== s.to_move)) {
-      sound.cue("low-time", `${seatLabel(s.to_move)}: ${Math.ceil(low)} seconds`);
-    }
+    // The low-time cue is clock.js's: it sounds while the clock runs down.
   }
 
   function render(s) {
