@@ -1246,7 +1246,8 @@ class TableSession:
             if not self._connected:
                 self._phase = PAUSED
                 if self._link_state == CLOSED:
-                    self._message = _("Table closed: the game is saved; --resume continues it")
+                    self._message = _("Table closed: the game is saved; it continues when the "
+                                      "table starts again")
                 elif self._ever_connected:
                     self._message = _("Board disconnected: plug it back in to continue")
                 else:

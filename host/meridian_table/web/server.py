@@ -39,6 +39,13 @@ class WebServerError(OSError):
     """The page could not be served (port busy, address unknown, server did not start)."""
 
 
+def reserve(host: str, port: int) -> socket.socket:
+    """Bind and listen on ``host:port`` now, for a :class:`WebServer` started later
+    (``sock=``): a command that must not log a game it cannot serve checks the port
+    first. Raises ``WebServerError`` naming the --host or --port that is wrong."""
+    return _bind(host, port)
+
+
 def _bind(host: str, port: int) -> socket.socket:
     family = socket.AF_INET6 if ":" in host.strip("[]") else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
@@ -131,7 +138,10 @@ class WebServer:
         allowed_hosts: Iterable[str] | None = None,
         allowed_origins: Iterable[str] = (),
         log_level: str = "warning",
+        sock: socket.socket | None = None,
     ) -> None:
+        """``sock``: a socket :func:`reserve` bound already (``host`` and ``port`` then
+        only name it)."""
         if token is None and not is_loopback(host):
             token = new_token()
         self.token = token
@@ -143,7 +153,7 @@ class WebServer:
             allowed_hosts=allowed_hosts,
             allowed_origins=allowed_origins,
         )
-        self._sock = _bind(host, port)
+        self._sock = sock if sock is not None else _bind(host, port)
         self.port: int = self._sock.getsockname()[1]
         self.url = page_url(_public_address(host), self.port, token)
         config = uvicorn.Config(
@@ -228,6 +238,7 @@ def serve(
     allowed_hosts: Iterable[str] | None = None,
     allowed_origins: Iterable[str] = (),
     log_level: str = "warning",
+    sock: socket.socket | None = None,
 ) -> WebServer:
     """Serve the table page for ``session`` on a background thread and return the server.
 
@@ -242,5 +253,6 @@ def serve(
         allowed_hosts=allowed_hosts,
         allowed_origins=allowed_origins,
         log_level=log_level,
+        sock=sock,
     )
     return server.start()

@@ -695,7 +695,7 @@
     if (state === "closed") {
       return {
         kind: "closed",
-        parts: ["Table closed — the game is saved; ", code("meridian-table play --resume"), " continues it"],
+        parts: ["Table closed — the game is saved: it can be continued when the table starts again"],
       };
     }
     if (state === "version-mismatch") {
