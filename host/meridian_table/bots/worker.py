@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
+import signal
 import threading
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
@@ -52,6 +53,9 @@ def _serve(conn: Connection, cancelled: Synchronized[int], game: str, descriptio
     """The worker's loop: build the policy, then answer ``(id, engine, budget)``."""
     from meridian_table.games import registry
 
+    # Ctrl-C in the terminal reaches the whole process group: the table closes this
+    # worker itself (close()), so the worker ignores it rather than print a traceback.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     _yield_to_the_table()
     policy = registry.spec(game).policy(description, seed)
     while True:

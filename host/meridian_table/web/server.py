@@ -173,6 +173,10 @@ class WebServer:
             target=self._run, name=f"meridian-web-{self.port}", daemon=True
         )
         self._failure: BaseException | None = None
+        # Set when the server's thread ends. close() waits on it, not on the thread:
+        # a Ctrl-C that interrupts Thread.join() can leave is_alive() False while the
+        # thread still runs (CPython), and the socket was then closed under uvicorn.
+        self._stopped = threading.Event()
 
     def _run(self) -> None:
         try:
@@ -180,6 +184,8 @@ class WebServer:
         except BaseException as exc:  # SystemExit from uvicorn included: report, don't die
             self._failure = exc
             LOGGER.exception("the table page server stopped with an error")
+        finally:
+            self._stopped.set()
 
     def start(self) -> WebServer:
         """Start serving; returns once the page accepts connections."""
@@ -210,8 +216,8 @@ class WebServer:
     def close(self) -> None:
         """Stop serving and release the port. Safe to call twice."""
         self._server.should_exit = True
-        if self._thread.is_alive():
-            self._thread.join(timeout=5)
+        if self._thread.ident is not None and not self._stopped.wait(timeout=5):
+            LOGGER.warning("the table page server did not stop within 5 s")
         self._sock.close()
 
     def __enter__(self) -> WebServer:
