@@ -1255,6 +1255,15 @@
     document.documentElement.style.setProperty("--board-top", `${top}px`);
   }
   window.addEventListener("resize", () => requestAnimationFrame(fitBoard));
+  // What stands above the board grows and shrinks between states too (the replay bar,
+  // the clocks, a message on two lines): the board follows.
+  if (window.ResizeObserver) {
+    const above = new ResizeObserver(() => requestAnimationFrame(fitBoard));
+    for (const sel of [".top", "#message", "#automaton", "#error", "#replay-bar", "#banner"]) {
+      const el = document.querySelector(sel);
+      if (el) above.observe(el);
+    }
+  }
 
   // ---- replay -----------------------------------------------------------------------
 
