@@ -157,3 +157,26 @@ def test_a_bot_seat_answers_the_offered_count_by_itself() -> None:
         _wait(lambda: "declines" in t.session.state()["error"])
         assert t.session.state()["phase"] != "adjudicate"
     t.session.close()
+
+
+def test_the_archives_replay_carries_the_games_own_spec_players_and_words(
+        tmp_path: Path) -> None:
+    """Issue 26 item 4: the page replays a game with the spec, players and move words of
+    that game, whatever game is live."""
+    from meridian_table.table.storejournal import StoreArchive
+
+    t = make_colovini(players=3)
+    with Store.open(tmp_path / "log.sqlite") as store:
+        gid = store.create_game("colovini", dict(t.adapter.options), ("Ann", "Bob", "Cid"),
+                                profile="colovini-40")
+        t.session.journal = StoreJournal(store, gid)
+        t.session.press("pass")
+        if not t.session.state()["moves"]:
+            t.session.press("confirm")  # the card that goes with the pass
+        assert len(t.session.state()["moves"]) == 1
+        answer = StoreArchive(store).replay(gid)
+    assert answer["spec"]["id"] == "colovini"
+    assert sorted(answer["seats"].values()) == ["Ann", "Bob", "Cid"]
+    assert set(answer["scores"]) == set(t.adapter.colours)
+    assert len(answer["board"]["sites"]) == len(t.session.state()["board"]["sites"])
+    assert answer["moves"][0]["words"].startswith("Ann: ")

@@ -401,6 +401,5 @@ def test_a_french_page_shows_no_english_word() -> None:
     _verdict(FINDINGS.english, "French states with English words")
 
 
-@pytest.mark.xfail(strict=True, reason="issue 26 item 4: replay draws the live game's board")
 def test_a_replay_draws_the_game_from_its_own_spec() -> None:
     _verdict(FINDINGS.replay, "replay faults")

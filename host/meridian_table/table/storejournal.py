@@ -291,11 +291,24 @@ class StoreArchive:
         for event in actions:
             adapter.play(event.notation)
             positions.append(adapter.pieces())
+        # The game drawn from its own spec, with its own players, its moves in words
+        # (issue 26): the page may replay a Colovini game while Kato is live.
+        names = {colour: info.players[index] if index < len(info.players) else colour
+                 for colour, index in adapter.seats().items()}
+        moves = [a.to_json(i + 1) for i, a in enumerate(adapter.history())]
+        for move in moves:
+            words = adapter.move_words(str(move.get("notation", "")))
+            if words:
+                who = names.get(str(move.get("player")), move.get("player"))
+                move["words"] = f"{who}: {words}"
         return {
             "game_id": info.id,
             "game": info.game,
+            "spec": registry.spec(info.game).to_json(),
             "players": list(info.players),
-            "moves": [a.to_json(i + 1) for i, a in enumerate(adapter.history())],
+            "seats": names,
+            "scores": adapter.scores(),
+            "moves": moves,
             "positions": positions,
             "board": adapter.board_json(),
             "result": info.result,

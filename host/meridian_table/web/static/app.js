@@ -31,7 +31,8 @@
     get registered() { return Array.from(gameHooks.keys()); },
   };
 
-  function spec() { return (state && state.spec) || null; }
+  // In replay the replayed game's spec: its board, seats and page code, not the live one's.
+  function spec() { return (replay && replay.spec) || (state && state.spec) || null; }
   function pageSpec() { const sp = spec(); return (sp && sp.page) || {}; }
   function hooks() { const sp = spec(); return (sp && gameHooks.get(sp.id)) || {}; }
 
@@ -1273,12 +1274,15 @@
     const result = answer.replay || answer;
     const moves = result.moves || [];
     const positions = result.positions || [];
-    return { gameId: result.game_id ?? gameId, moves, positions, board: result.board || null };
+    return { gameId: result.game_id ?? gameId, moves, positions, board: result.board || null,
+      spec: result.spec || null, seats: result.seats || null, scores: result.scores || null,
+      players: result.players || [], result: result.result || null };
   }
 
   async function startReplay(gameId, ply) {
     const data = await fetchReplay(gameId);
     if (!data) return;
+    if (data.spec) loadGameScript({ spec: data.spec });
     replay = { ...data, ply: Math.max(0, Math.min(ply, data.moves.length)) };
     drawReplay();
   }
@@ -1317,7 +1321,7 @@
       board: replay.board || state.board,
       pieces: positionAt(ply),
       last: lastMove ? lastMove.notation : null,
-      seats: state.seats,
+      seats: replay.seats || state.seats,
       clickable: false,
       review: marks,
     });
@@ -1326,7 +1330,14 @@
     $("replay-pos").textContent = `move ${ply} of ${replay.moves.length}`;
     document.body.classList.add("replaying");
     renderMoves(replay.moves, ply);
-    if (state) { renderTurn(state); renderControls(state); renderInputs(state); }
+    if (state) {
+      renderTurn(state); renderControls(state); renderInputs(state);
+      // The replayed game's players and final scores, not the live game's.
+      if (replay.seats) {
+        renderScores({ ...state, seats: replay.seats, scores: replay.scores || {}, seats_kind: {},
+          to_move: null, phase: "replay", result: replay.result || { replay: true } });
+      }
+    }
   }
 
   // The review's choice (review.js): the position before move `ply + 1` of `gameId`, with
