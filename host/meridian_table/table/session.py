@@ -675,11 +675,11 @@ class TableSession:
                 return {"ok": True}
             if kind == "replay":
                 if self._archive is None:
-                    raise SessionError("replay needs the game log; start the table with a database")
+                    raise SessionError(_("replay needs the game log; start the table with a database"))
                 return {"ok": True, "replay": self._archive.replay(fields.game_id(cmd))}
             if kind == "review":
                 if self._archive is None:
-                    raise SessionError("the review needs the game log; start the table with a database")
+                    raise SessionError(_("the review needs the game log; start the table with a database"))
                 # Optional: the bot's level, its seconds a position, how many marks.
                 return {"ok": True, "review": self._archive.review(
                     fields.game_id(cmd), level=fields.whole(cmd, "level", 1, 5),
@@ -687,12 +687,12 @@ class TableSession:
                     top=fields.whole(cmd, "top", 1, 20))}
             if kind == "review_progress":
                 if self._archive is None:
-                    raise SessionError("the review needs the game log; start the table with a database")
+                    raise SessionError(_("the review needs the game log; start the table with a database"))
                 return {"ok": True,
                         "progress": self._archive.review_progress(fields.game_id(cmd))}
             if kind == "games":
                 if self._archive is None:
-                    raise SessionError("the list of games needs the game log (a database)")
+                    raise SessionError(_("the list of games needs the game log (a database)"))
                 return {"ok": True, "games": self._archive.games()}
             if kind == "state":
                 return {"ok": True, "state": self.state()}

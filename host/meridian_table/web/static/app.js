@@ -12,6 +12,9 @@
     plus: "+", minus: "−", keep: "Keep",
   };
   const $ = (id) => document.getElementById(id);
+  // The page's words in the table's language (i18n.js; English is the source).
+  const t = (text, params) => (window.MeridianI18n ? window.MeridianI18n.t(text, params)
+    : String(text).replace(/\{(\w+)\}/g, (m, k) => (params && k in params ? String(params[k]) : m)));
 
   // ---- games: the page knows none; each game's spec (state.spec) says how it looks --
   // A game that needs code of its own on the page ships it in its package's static/
@@ -67,7 +70,7 @@
 
   function seatLabel(seat) {
     const look = seatLook(seat);
-    return (look && look.label) || cap(seat || "");
+    return t((look && look.label) || cap(seat || ""));
   }
 
   let state = null;
@@ -454,8 +457,8 @@
     // The legend's legal dot takes the mover's colour too.
     root.parentElement.style.setProperty("--mover", mover || "var(--accent)");
     root.setAttribute("aria-label", view.clickable
-      ? "Board: arrow keys move between points, Enter or Space toggles the point's switch"
-      : "Board: arrow keys move between points");
+      ? t("Board: arrow keys move between points, Enter or Space toggles the point's switch")
+      : t("Board: arrow keys move between points"));
     for (const site of view.board.sites || []) {
       const g = siteEls.get(site.id);
       if (!g) continue;
@@ -516,23 +519,24 @@
 
   function pieceWords(piece, owner, label) {
     // "light stone", "orange tower 3": the seat's name and the game's word for a piece.
-    const word = pageSpec().piece_word || "piece";
+    const word = t(pageSpec().piece_word || "piece");
     if (!owner) return `${word} ${label || piece}`;
-    return `${seatLabel(owner).toLowerCase()} ${word}${label ? ` ${label}` : ""}`;
+    const words = t("{piece} of {seat}", { piece: word, seat: seatLabel(owner) });
+    return `${words}${label ? ` ${label}` : ""}`;
   }
 
   function siteLabel(id, piece, site, owner, label, f) {
-    const words = [id, piece ? pieceWords(piece, owner, label) : "empty"];
-    if (f.legal) words.push("legal");
-    if (f.last) words.push("last move");
-    if (f.played) words.push("the move played");
-    if (f.best) words.push("the better move");
-    if (f.remove) words.push(f.next ? "remove this piece now" : "remove this piece");
+    const words = [id, piece ? pieceWords(piece, owner, label) : t("empty")];
+    if (f.legal) words.push(t("legal"));
+    if (f.last) words.push(t("last move"));
+    if (f.played) words.push(t("the move played"));
+    if (f.best) words.push(t("the better move"));
+    if (f.remove) words.push(f.next ? t("remove this piece now") : t("remove this piece"));
     // An automaton's move being carried out puts a new piece here, not one back.
-    if (f.putBack && f.executing) words.push(f.next ? "the computer's move: place a piece here now" : "the computer's move: place a piece here");
-    else if (f.putBack) words.push(f.next ? "put a piece back here now" : "put a piece back here");
-    if (f.sensed === true && !piece && !f.remove) words.push("a piece is sensed here");
-    if (f.sensed === false && piece && !f.putBack) words.push("the switch does not sense it");
+    if (f.putBack && f.executing) words.push(f.next ? t("the computer's move: place a piece here now") : t("the computer's move: place a piece here"));
+    else if (f.putBack) words.push(f.next ? t("put a piece back here now") : t("put a piece back here"));
+    if (f.sensed === true && !piece && !f.remove) words.push(t("a piece is sensed here"));
+    if (f.sensed === false && piece && !f.putBack) words.push(t("the switch does not sense it"));
     return words.join(", ");
   }
 
@@ -566,7 +570,7 @@
       if (!offered.length) { out.push({ value: kind, kind, label: `the ${kind} automaton`, help: "" }); continue; }
       for (const l of offered) {
         out.push({ value: l.automaton, kind, level: l.level, default: Boolean(l.default),
-          label: `Computer — level ${l.level} (${l.name})`, help: l.help || "" });
+          label: t("Computer — level {n} ({name})", { n: l.level, name: t(l.name) }), help: l.help ? t(l.help) : "" });
       }
     }
     return out;
@@ -870,7 +874,7 @@
         r.textContent = `×${m.removed.join(" ")}`;
         b.append(r);
       }
-      b.title = `${seatLabel(m.player || "")} ${moveLabel(m)}: show the board after this move`;
+      b.title = t("{move}: show the board after this move", { move: `${seatLabel(m.player || "")} ${moveLabel(m)}` });
       if (current === i + 1) b.setAttribute("aria-current", "true");
       b.addEventListener("click", () => startReplay(replay ? replay.gameId : state.game_id, i + 1));
       li.append(b);
@@ -906,12 +910,12 @@
   };
   let linkKey = "";
 
-  function statLabel(key) { return STAT_LABELS[key] || key.replaceAll("_", " "); }
+  function statLabel(key) { return t(STAT_LABELS[key] || key.replaceAll("_", " ")); }
 
   function statValue(key, v) {
     if (typeof v === "number" && /_ms$/.test(key)) return `${v.toFixed(v < 10 ? 2 : 0)} ms`;
-    if (v === true) return "yes";
-    if (v === false) return "no";
+    if (v === true) return t("yes");
+    if (v === false) return t("no");
     return v === null || v === undefined ? "–" : String(v);
   }
 
@@ -949,11 +953,11 @@
     if (key === linkKey) return;
     linkKey = key;
     const connection = [
-      ["state", "state", link.state || "–", link.state && link.state !== "connected"],
-      ["port", "port", link.port || "–", false],
-      ["virtual", "board", link.virtual ? "virtual (simulated switches)" : "real", false],
-      ["firmware", "firmware", fw && fw.version ? fw.version : "–", false],
-      ["board_id", "board id", fw && fw.board ? fw.board : "–", false],
+      ["state", t("state"), link.state ? t(link.state) : "–", link.state && link.state !== "connected"],
+      ["port", t("port"), link.port || "–", false],
+      ["virtual", t("board"), link.virtual ? t("virtual (simulated switches)") : t("real"), false],
+      ["firmware", t("firmware"), fw && fw.version ? fw.version : "–", false],
+      ["board_id", t("board id"), fw && fw.board ? fw.board : "–", false],
     ];
     for (const k of LINK_CONNECTION) {
       if (k in stats) connection.push([k, statLabel(k), statValue(k, stats[k]), false]);
@@ -985,18 +989,18 @@
     // The one line that is always visible.
     const errorCount = errors.filter((r) => r[3]).length + firmware.filter((r) => r[3]).length;
     const parts = [
-      link.state === "connected" ? "Connected" : cap(link.state || "no board"),
-      link.virtual ? "virtual board" : "real board",
+      link.state === "connected" ? t("Connected") : t(cap(link.state || "no board")),
+      link.virtual ? t("virtual board") : t("real board"),
     ];
-    if (fw && fw.version) parts.push(`firmware ${fw.version}`);
-    if (typeof stats.last_rtt_ms === "number") parts.push(`${statValue("last_rtt_ms", stats.last_rtt_ms)} round trip`);
+    if (fw && fw.version) parts.push(t("firmware {version}", { version: fw.version }));
+    if (typeof stats.last_rtt_ms === "number") parts.push(t("{ms} round trip", { ms: statValue("last_rtt_ms", stats.last_rtt_ms) }));
     const summary = $("link-summary");
     summary.dataset.state = link.state === "connected" ? "ok" : "down";
     $("link-summary-text").textContent = parts.join(" · ");
     const errs = $("link-summary-errors");
     errs.hidden = errorCount === 0;
-    errs.textContent = errorCount === 1 ? "1 error counter" : `${errorCount} error counters`;
-    summary.title = link.port ? `port ${link.port}` : "";
+    errs.textContent = errorCount === 1 ? t("1 error counter") : t("{n} error counters", { n: errorCount });
+    summary.title = link.port ? t("port {port}", { port: link.port }) : "";
     renderFaults(faults);
   }
 
@@ -1617,5 +1621,13 @@
   }
 
   setupPrefs();
+  // A new language: draw everything again, so that the words the page composes (a
+  // point's label, the link's summary) are composed in it.
+  if (window.MeridianI18n) {
+    window.MeridianI18n.onChange(() => {
+      boardKey = ""; controlsKey = ""; scoresKey = ""; linkKey = ""; inputsKey = "";
+      if (state) render(state);
+    });
+  }
   connect();
 })();
