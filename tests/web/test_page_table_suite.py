@@ -91,7 +91,7 @@ the to and of is are you your it its this that with from here there now then whe
 move moves stone stones place put back remove lift wins win won player players turn
 board piece pieces hand tower towers taller island islands strength buttons button
 count agree agrees agreed resign resigned hint light dark black white red blue green
-yellow orange brown computer level strongest strong easy medium beginner clock time
+yellow brown computer level strongest strong easy medium beginner clock time
 game new undo pass swap confirm cancel close history review replay live sound voice
 theme language seconds thinking waiting connected safe breakdown legend legal last
 better played what which who will be by in not no yes keep playing heights height

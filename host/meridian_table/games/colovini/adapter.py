@@ -251,7 +251,7 @@ class ColoviniAdapter(TurnDialogue, Adapter):
         board["axis_labels"] = [
             {"text": str(m), "x": float(m - 1), "y": south} for m in range(1, 11)
         ]
-        board["north_label"] = "N (taller towers)"
+        board["north_label"] = _("N (taller towers)")
         for site in board["sites"]:
             seat = garrisons.get(site["id"])
             if seat is None:
@@ -379,25 +379,25 @@ class ColoviniAdapter(TurnDialogue, Adapter):
         out = {}
         for name in self.controls:
             if name in answers:
-                out[name] = (True, f"Answer: {answers[name]}")
+                out[name] = (True, _("Answer: {answer}").format(answer=answers[name]))
             elif name == "pass":
                 must = view is not None and view.phase == PASS
-                out[name] = (True, "Pass: no tower can be built" if must else
-                             "Pass: discard a card instead of building")
+                out[name] = (True, _("Pass: no tower can be built") if must else
+                             _("Pass: discard a card instead of building"))
             elif name == "confirm":
-                out[name] = (False, "Nothing to confirm: play on the board")
+                out[name] = (False, _("Nothing to confirm: play on the board"))
             elif name in ("plus", "minus"):
                 steps = (question is not None and question.field != MERIDIAN
                          and len(question.choices) >= 2)
-                out[name] = ((True, "Step through the answers") if steps else
-                             (False, "Nothing to choose between now"))
+                out[name] = ((True, _("Step through the answers")) if steps else
+                             (False, _("Nothing to choose between now")))
             elif name in MERIDIAN_BUTTONS:
                 m = int(name[len("meridian"):])
                 if m not in allowed:
-                    out[name] = (False, f"Meridian {m} is not open to you now")
+                    out[name] = (False, _("Meridian {m} is not open to you now").format(m=m))
                 else:
-                    out[name] = (True, f"Choose meridian {m}" if self._meridian is None
-                                 else f"Choose meridian {m} instead")
+                    out[name] = (True, (_("Choose meridian {m}") if self._meridian is None
+                                        else _("Choose meridian {m} instead")).format(m=m))
         return out
 
     def _options_view(self, lights: dict[str, Light]) -> View:
@@ -743,13 +743,17 @@ class ColoviniAdapter(TurnDialogue, Adapter):
                 strength = island.strengths.get(name)
                 if strength is None:
                     continue
-                verdict = "takes it" if island.owner == name else (
-                    "tied" if island.owner is None else f"{island.owner} takes it")
+                owner = (seat_word(self.colours[self._engine.names.index(str(island.owner))])
+                         if island.owner is not None else "")
+                verdict = _("takes it") if island.owner == name else (
+                    _("tied") if island.owner is None
+                    else _("{seat} takes it").format(seat=owner))
                 breakdown.append({
-                    "label": f"island {island.key} {island.name}: strength {strength}, {verdict}",
+                    "label": _("island {key} {name}: strength {strength}, {verdict}").format(
+                        key=island.key, name=island.name, strength=strength, verdict=verdict),
                     "value": island.points if island.owner == name else 0,
                 })
-            breakdown.append({"label": "pieces in hand", "value": self._engine.hand(seat)})
+            breakdown.append({"label": _("pieces in hand"), "value": self._engine.hand(seat)})
             out[colour] = {"total": result.totals[name], "breakdown": breakdown}
         return out
 

@@ -1119,11 +1119,11 @@
         b.addEventListener("click", () => request({ cmd: "choose", field: q.field, value: choice.value }, b));
         group.append(b);
       }
-      const hints = Object.entries(q.buttons || {}).map(([button, value]) => `${BUTTON_LABELS[button] || cap(button)} = ${value}`);
+      const hints = Object.entries(q.buttons || {}).map(([button, value]) => `${controlLabel(button)} = ${value}`);
       if (hints.length) {
         const hint = document.createElement("span");
         hint.className = "input-hint";
-        hint.textContent = `(board buttons: ${hints.join(", ")})`;
+        hint.textContent = t("(board buttons: {list})", { list: hints.join(", ") });
         group.append(hint);
       }
       box.append(group);
