@@ -29,6 +29,7 @@ knows colour from whose turn it is and asks for what it cannot sense (issue 6,
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from meridian_table.games import colovini
@@ -493,13 +494,14 @@ class ColoviniAdapter(TurnDialogue, Adapter):
                     lights.pop(city, None)  # lifted: that city goes dark
             if left:
                 message = _("Tidy-up: take off the towers that blink red ({left} left), then "
-                            "count. {tie_break}").format(left=len(left), tie_break=result.tie_break)
+                            "count. {tie_break}").format(left=len(left),
+                                                        tie_break=self._reason(result.totals))
             else:
                 message = _("Tidy-up done: count the islands. {tie_break}").format(
-                    tie_break=result.tie_break)
+                    tie_break=self._reason(result.totals))
         else:
             message = _("{tie_break} Press Confirm for the tidy-up guide.").format(
-                tie_break=result.tie_break)
+                tie_break=self._reason(result.totals))
         return View(ENDED, message, lights, (), None, None)
 
     def _tidy_sites(self) -> list[str]:
@@ -767,10 +769,39 @@ class ColoviniAdapter(TurnDialogue, Adapter):
         return {
             "winner": winners[0] if len(winners) == 1 else None,
             "winners": winners,
-            "reason": final.tie_break,
+            "reason": self._reason(final.totals),
             "scores": self.scores(),
             "islands": [i.as_dict() for i in final.islands],
         }
+
+    def _reason(self, totals: Mapping[Any, int]) -> str:
+        """The result sentence in the table's language (the engine's ``tie_break`` says
+        the same in English): the winner's points, or the tie and how it was broken."""
+        def seat(player: object) -> str:
+            return seat_word(self.colours[self._engine.names.index(str(player))])
+
+        def listed(players: list[Any]) -> str:
+            words = [seat(p) for p in players]
+            return words[0] if len(words) == 1 else _("{some} and {last}").format(
+                some=", ".join(words[:-1]), last=words[-1])
+
+        if not totals:
+            return ""
+        best = max(totals.values())
+        leaders = [p for p, t in totals.items() if t == best]
+        if len(leaders) == 1:
+            return _("{seat} wins with {points} points; no tie-break needed.").format(
+                seat=seat(leaders[0]), points=best)
+        tied = _("{seats} tie on {points} points").format(seats=listed(leaders), points=best)
+        hands = {p: self._engine.hand(self._engine.names.index(str(p))) for p in leaders}
+        most = max(hands.values())
+        still = [p for p in leaders if hands[p] == most]
+        counts = ", ".join(f"{seat(p)} {hands[p]}" for p in leaders)
+        if len(still) == 1:
+            return _("{tied}; {seat} has the most pieces left in hand ({counts}) and "
+                     "wins.").format(tied=tied, seat=seat(still[0]), counts=counts)
+        return _("{tied} and {seats} also tie on pieces left in hand ({counts}): they share "
+                 "the win.").format(tied=tied, seats=listed(still), counts=counts)
 
 
     def conclude(self, result: dict[str, Any]) -> None:

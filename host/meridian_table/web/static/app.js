@@ -607,12 +607,12 @@
     const auto = automatonOf(s);
     if (replay) {
       // Replay looks like replay: the header names it, not the live game's turn.
-      text = `Replay of game #${replay.gameId}`;
-      who = `after move ${replay.ply} of ${replay.moves.length}`;
+      text = t("Replay of game #{id}", { id: replay.gameId });
+      who = t("after move {n} of {total}", { n: replay.ply, total: replay.moves.length });
       colour = "";
     } else if (s.phase === "ended" || s.result) {
       const winner = s.result && s.result.winner;
-      text = winner ? `${seatLabel(winner)} wins` : "Game over";
+      text = winner ? t("{seat} wins", { seat: seatLabel(winner) }) : t("Game over");
       colour = winner || "";
       who = winner && s.seats ? s.seats[winner] || "" : (s.result && s.result.reason) || "";
     } else if (s.phase === "paused") {
@@ -1331,7 +1331,7 @@
     });
     $("replay-bar").hidden = false;
     $("replay-game").textContent = `#${replay.gameId}`;
-    $("replay-pos").textContent = `move ${ply} of ${replay.moves.length}`;
+    $("replay-pos").textContent = t("move {n} of {total}", { n: ply, total: replay.moves.length });
     document.body.classList.add("replaying");
     renderMoves(replay.moves, ply);
     if (state) {
@@ -1421,7 +1421,7 @@
 
   function duration(ms) {
     const min = Math.round(ms / 60000);
-    if (min < 1) return "under a minute";
+    if (min < 1) return t("under a minute");
     if (min < 60) return `${min} min`;
     return `${Math.floor(min / 60)} h ${String(min % 60).padStart(2, "0")} min`;
   }
@@ -1523,14 +1523,16 @@
     box.hidden = false;
     const w = s.result && s.result.winner;
     const name = w && s.seats ? s.seats[w] : "";
+    const reason = s.result && s.result.reason ? s.result.reason : "";
+    const seat = w ? `${seatLabel(w)}${name ? ` (${name})` : ""}` : "";
     $("summary-result").textContent = w
-      ? `${seatLabel(w)}${name ? ` (${name})` : ""} wins${s.result.reason ? `: ${s.result.reason}` : ""}`
-      : `Game over${s.result && s.result.reason ? `: ${s.result.reason}` : ""}`;
-    const facts = [["Moves", String((s.moves || []).length)]];
+      ? (reason ? t("{seat} wins: {reason}", { seat, reason }) : t("{seat} wins", { seat }))
+      : (reason ? t("Game over: {reason}", { reason }) : t("Game over"));
+    const facts = [[t("Moves"), String((s.moves || []).length)]];
     const started = game.started ? new Date(game.started) : null;
     if (started && !Number.isNaN(started.getTime())) {
-      facts.push(["Started", started.toLocaleString([], { dateStyle: "medium", timeStyle: "short" })]);
-      facts.push(["Time", duration(Math.max(0, endSeenAt - started.getTime()))]);
+      facts.push([t("Started"), started.toLocaleString(document.documentElement.lang || [], { dateStyle: "medium", timeStyle: "short" })]);
+      facts.push([t("Time"), duration(Math.max(0, endSeenAt - started.getTime()))]);
     }
     const list = $("summary-facts");
     list.replaceChildren();
@@ -1559,9 +1561,9 @@
     for (const g of result.games) {
       const opt = document.createElement("option");
       opt.value = String(g.game_id);
-      const live = state && g.game_id === state.game_id ? " (this game)" : "";
-      const who = (g.players || []).join(" v ");
-      opt.textContent = `#${g.game_id} ${g.game || ""} ${who}${live}`.trim();
+      const who = (g.players || []).join(" – ");
+      const text = `#${g.game_id} ${g.game || ""} ${who}`.trim();
+      opt.textContent = state && g.game_id === state.game_id ? t("{game} (this game)", { game: text }) : text;
       select.append(opt);
     }
     if (state) select.value = String(state.game_id);
