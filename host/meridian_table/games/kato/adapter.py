@@ -512,7 +512,9 @@ class KatoAdapter(Adapter):
         winner = "light" if light > dark else "dark" if dark > light else None
         return {
             "winner": winner,
-            "reason": f"agreed count of safe points: Light {light}, Dark {dark}",
+            "reason": _("agreed count of safe points: {light_seat} {light}, {dark_seat} "
+                        "{dark}").format(light_seat=seat_word("light"), light=light,
+                                         dark_seat=seat_word("dark"), dark=dark),
             "scores": scores,
             "adjudicated": True,
         }

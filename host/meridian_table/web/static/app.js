@@ -845,8 +845,11 @@
     const result = $("result");
     if (s.result) {
       const winner = s.result.winner;
-      result.textContent = (winner ? `${seatLabel(winner)} (${(s.seats || {})[winner] || ""}) wins` : "Game over")
-        + (s.result.reason ? `: ${s.result.reason}` : "");
+      const seat = winner ? `${seatLabel(winner)} (${(s.seats || {})[winner] || ""})` : "";
+      const reason = s.result.reason || "";
+      result.textContent = winner
+        ? (reason ? t("{seat} wins: {reason}", { seat, reason }) : t("{seat} wins", { seat }))
+        : (reason ? t("Game over: {reason}", { reason }) : t("Game over"));
       result.hidden = false;
     } else {
       result.hidden = true;
@@ -1134,7 +1137,10 @@
       const c = s.count;
       const label = document.createElement("span");
       label.className = "input-label";
-      label.textContent = `Count: ${c.winner ? `${seatLabel(c.winner)} wins` : "a draw"}${c.reason ? ` (${c.reason})` : ""}. End the game by it?`;
+      const outcome = c.winner ? t("{seat} wins", { seat: seatLabel(c.winner) }) : t("a draw");
+      label.textContent = c.reason
+        ? t("Count: {outcome} ({reason}). End the game by it?", { outcome, reason: c.reason })
+        : t("Count: {outcome}. End the game by it?", { outcome });
       group.append(label);
       const agreed = new Set(s.agreed || []);
       for (const colour of Object.keys(s.seats || {})) {
@@ -1184,7 +1190,9 @@
     const now = s.moves || [];
     if (!prev.result && s.result) {
       const w = s.result.winner;
-      sound.cue("end", w ? `${seatLabel(w)} wins${s.result.reason ? `: ${s.result.reason}` : ""}` : "Game over");
+      const why = s.result.reason || "";
+      sound.cue("end", w ? (why ? t("{seat} wins: {reason}", { seat: seatLabel(w), reason: why }) : t("{seat} wins", { seat: seatLabel(w) }))
+        : t("Game over"));
       return;
     }
     if (now.length > was.length) {
@@ -1463,7 +1471,7 @@
     const words = seats.map((seat) => `${seatLabel(seat)} ${last.totals[seat] ?? "–"}`).join(", ");
     const chart = svg("svg", {
       viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img",
-      "aria-label": `Score over the game, move by move; at move ${last.ply}: ${words}`,
+      "aria-label": t("Score over the game, move by move; at move {n}: {scores}", { n: last.ply, scores: words }),
     }, box);
     svg("line", { class: "chart-axis", x1: 28, y1: H - 18, x2: W - 8, y2: H - 18 }, chart);
     svg("line", { class: "chart-axis", x1: 28, y1: 8, x2: 28, y2: H - 18 }, chart);
