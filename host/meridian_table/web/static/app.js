@@ -59,7 +59,7 @@
     el.src = `games/${encodeURIComponent(sp.id)}/${String(sp.page.script).split("/").map(encodeURIComponent).join("/")}`;
     el.async = true;
     el.dataset.game = sp.id;
-    el.onerror = () => toast(`The page code of ${sp.title || sp.id} did not load: the board is drawn plainly`);
+    el.onerror = () => toast(t("The page code of {game} did not load: the board is drawn plainly", { game: sp.title || sp.id }));
     document.head.append(el);
   }
 
@@ -362,10 +362,10 @@
     if (target) setFocusSite(target, true);
   }
 
-  const REPLAY_HINT = "Replay of a past position: press Back to live (or Esc) to play";
+  const REPLAY_HINT_EN = "Replay of a past position: press Back to live (or Esc) to play";
 
   function onSiteClick(site, g) {
-    if (replay) { toast(REPLAY_HINT); return; }  // say why nothing happens
+    if (replay) { toast(t("Replay of a past position: press Back to live (or Esc) to play")); return; }  // say why nothing happens
     if (!state || !state.link || !state.link.virtual) return;
     setFocusSite(site, false);
     // Optimistic: the point shows a spinner at once, cleared by the next state or the answer.
@@ -672,8 +672,10 @@
       const secs = Math.max(0, (performance.now() - autoSince) / 1000);
       // With the time it may take (state.automaton.budget_s), the progress in words.
       const budget = Number(auto.budget_s) || 0;
-      $("automaton-time").textContent = `${secs.toFixed(secs < 10 ? 1 : 0)} s` +
-        (budget ? ` of ${budget.toFixed(budget < 10 ? 1 : 0)} s` : "");
+      const spent = secs.toFixed(secs < 10 ? 1 : 0);
+      $("automaton-time").textContent = budget
+        ? t("{spent} s of {budget} s", { spent, budget: budget.toFixed(budget < 10 ? 1 : 0) })
+        : `${spent} s`;
     };
     if (auto.status === "executing") {
       $("automaton-title").textContent = `${who} has chosen. Carry it out on the board:`;
@@ -1047,7 +1049,7 @@
     // In replay every game button waits: it would act on the live game, not on this past
     // position. Greyed with the reason, like any button that cannot act now.
     const states = replay
-      ? Object.fromEntries(shown.map((name) => [name, { enabled: false, why: REPLAY_HINT }]))
+      ? Object.fromEntries(shown.map((name) => [name, { enabled: false, why: t(REPLAY_HINT_EN) }]))
       : live;
     const key = JSON.stringify([Boolean(replay), shown.map((name) => [name, states[name] || null])]);
     if (key === controlsKey) return;
