@@ -370,9 +370,9 @@ class ColoviniAdapter(TurnDialogue, Adapter):
         allow that meridian. After the end, Confirm toggles the tidy-up guide.
         """
         if self._engine.is_over:
-            out = {name: (False, "The game is over") for name in self.controls}
-            out["confirm"] = (True, "Hide the tidy-up guide" if self._tidy else
-                              "Show the tidy-up guide: the towers to take off blink red")
+            out = {name: (False, _("The game is over")) for name in self.controls}
+            out["confirm"] = (True, _("Hide the tidy-up guide") if self._tidy else
+                              _("Show the tidy-up guide: the towers to take off blink red"))
             return out
         question = view.question if view is not None else None
         answers = dict(question.buttons) if question is not None else {}

@@ -1638,6 +1638,7 @@
   if (window.MeridianI18n) {
     window.MeridianI18n.onChange(() => {
       boardKey = ""; controlsKey = ""; scoresKey = ""; linkKey = ""; inputsKey = "";
+      summaryKey = ""; gamesKey = "";
       if (state) render(state);
     });
   }
