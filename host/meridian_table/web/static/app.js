@@ -1268,6 +1268,35 @@
     if (!board) return;
     const top = Math.round(board.getBoundingClientRect().top + window.scrollY);
     document.documentElement.style.setProperty("--board-top", `${top}px`);
+    zoomBoard(board);
+  }
+
+  // On a phone a point is a finger's target: at least 44 px across (issue 26). A board
+  // whose points would be closer is drawn wider than the screen and scrolls sideways
+  // in its frame, centred the first time.
+  const TARGET_PX = 45;
+  let zoomedFor = "";
+  function zoomBoard(board) {
+    const wrap = board.parentElement;
+    const box = board.viewBox && board.viewBox.baseVal;
+    const phone = window.matchMedia("(max-width: 760px)").matches;
+    if (!wrap || !box || !box.width || !phone) {
+      board.style.width = "";
+      board.style.maxWidth = "";
+      wrap && wrap.classList.remove("zoomed");
+      return;
+    }
+    const need = Math.ceil(TARGET_PX * box.width);
+    const avail = wrap.clientWidth;
+    const zoomed = need > avail;
+    board.style.width = zoomed ? `${need}px` : "";
+    board.style.maxWidth = zoomed ? "none" : "";
+    wrap.classList.toggle("zoomed", zoomed);
+    const key = `${box.x} ${box.width} ${avail}`;
+    if (zoomed && key !== zoomedFor) {
+      zoomedFor = key;
+      wrap.scrollLeft = (need - avail) / 2;
+    }
   }
   window.addEventListener("resize", () => requestAnimationFrame(fitBoard));
   // What stands above the board grows and shrinks between states too (the replay bar,
