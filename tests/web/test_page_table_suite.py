@@ -12,9 +12,7 @@ other game's table. In every state the page reaches, the module records:
 - on the phone, every visible target smaller than 44 x 44 px;
 - on a French page, every English word outside the players' names.
 
-The tests at the end assert each of these over everything recorded. The ones the
-table does not meet yet are marked ``xfail(strict=True)`` with the item of issue 26
-that fixes them: they fail the suite the day they start to pass, so the mark goes.
+The tests at the end assert each of these over everything recorded.
 """
 
 from __future__ import annotations
@@ -394,12 +392,10 @@ def test_the_board_is_in_view_in_every_state() -> None:
     _verdict(FINDINGS.board, "states with the board out of view")
 
 
-@pytest.mark.xfail(strict=True, reason="issue 26 item 9: phone targets under 44 px")
 def test_every_phone_target_is_at_least_44_px() -> None:
     _verdict(FINDINGS.targets, "phone targets under 44 px")
 
 
-@pytest.mark.xfail(strict=True, reason="issue 26 item 1: French is only partly French")
 def test_a_french_page_shows_no_english_word() -> None:
     _verdict(FINDINGS.english, "French states with English words")
 
