@@ -130,6 +130,12 @@ class WorkerPolicy:
             self._conn, self._process = parent, process
         return self._conn
 
+    def warm(self) -> None:
+        """Start the worker process now (it imports the game and builds its bot while
+        the table goes on), so that the first move or hint is not slowed by it."""
+        with self._lock:
+            self._start()
+
     def choose(self, game: Engine, budget_s: float = 1.0,
                cancel: threading.Event | None = None) -> str:
         with self._lock:

@@ -134,7 +134,9 @@ class Seats:
         else:
             policy = self._spec.policy(description, seed)  # refuses a bad description now
             if name == bots.BOT:
-                policy = WorkerPolicy(self._spec.id, description, seed)
+                worker = WorkerPolicy(self._spec.id, description, seed)
+                worker.warm()  # its first move must not wait for the process to start
+                policy = worker
         _close(self._policies.pop(player, None))
         self._policies[player] = policy
         self._described[player] = description

@@ -85,6 +85,15 @@ class Hinter:
             return
         self._on_done(ply, action, None)
 
+    def warm(self) -> None:
+        """Start the hint's worker now (a page opened): the first hint answers within
+        its budget instead of waiting for the process to start."""
+        with self._lock:
+            if self._worker is None:
+                self._worker = WorkerPolicy(self._spec.id, bots.description(HINT_LEVEL), 0)
+            worker = self._worker
+        worker.warm()
+
     def current(self, ply: int) -> Hint | None:
         """The hint for the position after ``ply`` moves, if there is one."""
         hint = self.hint

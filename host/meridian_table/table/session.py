@@ -1498,10 +1498,20 @@ class TableSession:
             self._stat_providers.append(provider)
         return self._notify
 
+    def warm(self) -> None:
+        """Someone watches the table: start the hint's bot now, not at the first Hint
+        (issue 26: the first hint of a session took seconds over its budget)."""
+        if self._hinter is not None:
+            self._hinter.warm()
+
     def subscribe(self, callback: Subscriber) -> Callable[[], None]:
-        """Call ``callback(state)`` on every change; returns the unsubscribe function."""
+        """Call ``callback(state)`` on every change; returns the unsubscribe function.
+        The first subscriber (the page, the terminal's notices) starts the hint's bot."""
         with self._lock:
+            first = not self._subscribers
             self._subscribers.append(callback)
+        if first:
+            self.warm()
 
         def unsubscribe() -> None:
             with self._lock:
