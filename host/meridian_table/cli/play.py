@@ -230,7 +230,8 @@ def settle_board(table: RunningTable, timeout: float = SETTLE_TIMEOUT_S,
             if session.sensed != want:
                 pause.wait(0.01)
                 continue
-        if not session.settling and not (automaton and _thinking(session.state())):
+        if not session.settling and not (automaton and (_thinking(session.state())
+                                                         or session.hint_pending)):
             return True
         pause.wait(0.01)
     return False

@@ -58,6 +58,7 @@ class Hinter:
         self._lock = threading.Lock()
         self.asked: int | None = None  # the ply a hint is being computed for
         self.hint: Hint | None = None
+        self._running = 0  # hint requests still being answered
 
     def ask(self, ply: int, engine: Engine) -> None:
         """Start the bot on ``engine`` (a copy of the position after ``ply`` moves)."""
@@ -70,20 +71,30 @@ class Hinter:
                 self._worker = WorkerPolicy(self._spec.id, bots.description(HINT_LEVEL), 0)
             worker = self._worker
             self.asked = ply
+            self._running += 1
         threading.Thread(target=self._run, args=(ply, worker, engine, cancel),
                          name="hint", daemon=True).start()
 
     def _run(self, ply: int, worker: WorkerPolicy, engine: Engine,
              cancel: threading.Event) -> None:
         try:
-            action = worker.choose(engine, HINT_BUDGET_S, cancel)
-        except PolicyCancelled:
-            return
-        except Exception as exc:  # shown to the player, never raised
-            LOGGER.exception("the hint failed")
-            self._on_done(ply, None, f"no hint: {exc}")
-            return
-        self._on_done(ply, action, None)
+            try:
+                action = worker.choose(engine, HINT_BUDGET_S, cancel)
+            except PolicyCancelled:
+                return
+            except Exception as exc:  # shown to the player, never raised
+                LOGGER.exception("the hint failed")
+                self._on_done(ply, None, f"no hint: {exc}")
+                return
+            self._on_done(ply, action, None)
+        finally:
+            with self._lock:
+                self._running -= 1
+
+    @property
+    def pending(self) -> bool:
+        """True while a hint is being looked for (headless ``wait`` waits for it)."""
+        return self._running > 0
 
     def warm(self) -> None:
         """Start the hint's worker now (a page opened): the first hint answers within

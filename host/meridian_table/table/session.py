@@ -1498,6 +1498,11 @@ class TableSession:
             self._stat_providers.append(provider)
         return self._notify
 
+    @property
+    def hint_pending(self) -> bool:
+        """True while the bot looks for a hint (its answer is yet to be shown)."""
+        return self._hinter is not None and self._hinter.pending
+
     def warm(self) -> None:
         """Someone watches the table: start the hint's bot now, not at the first Hint
         (issue 26: the first hint of a session took seconds over its budget)."""
