@@ -20,8 +20,11 @@ from meridian_table import __version__, bots
 from meridian_table.bots.review import review
 from meridian_table.games import registry
 from meridian_table.games.board import Adapter
+from meridian_table.i18n import _
 from meridian_table.store import Event, GameInfo, Store
 from meridian_table.store.events import Action, Choice, CorruptEventError, Settings, Undo
+from meridian_table.table.automata import automaton_words
+from meridian_table.table.hints import HINT_BUDGET_S, HINT_LEVEL
 
 LOGGER = logging.getLogger(__name__)
 
@@ -186,8 +189,10 @@ def resume_game(store: Store, game_id: int | None = None, game: str | None = Non
 
 #: The page's review: a quick judge (the command line's `review` can take longer). The
 #: ``review`` command may ask for another level, budget or number of marks.
-REVIEW_LEVEL = 2
-REVIEW_BUDGET_S = 0.2
+#: At least as strong as any hint the page gave (issue 26: a weaker review marked the
+#: hint's own move as the worst of the game): the hint's level and time a position.
+REVIEW_LEVEL = HINT_LEVEL
+REVIEW_BUDGET_S = HINT_BUDGET_S
 REVIEW_TOP = 5
 
 
@@ -374,5 +379,7 @@ class StoreArchive:
             entry["played_words"] = (played.move_words(str(mark["played"]))
                                      or str(mark["played"]))
             out.append(entry)
+        strength = _("{bot}, {seconds} s a position").format(
+            bot=automaton_words(bots.description(level)), seconds=f"{budget_s:g}")
         return {"game_id": info.id, "game": info.game, "level": level, "budget_s": budget_s,
-                "moves": len(actions), "marks": out}
+                "strength": strength, "moves": len(actions), "marks": out}
