@@ -81,3 +81,16 @@ def test_the_pages_review_is_at_least_as_strong_as_its_hint() -> None:
     from meridian_table.table.storejournal import REVIEW_BUDGET_S, REVIEW_LEVEL
 
     assert REVIEW_LEVEL >= HINT_LEVEL and REVIEW_BUDGET_S >= HINT_BUDGET_S
+
+
+def test_the_games_list_says_when_a_finished_game_ended(tmp_path: Path) -> None:
+    """Issue 26: the end screen's game time counted on after the end (from when the page
+    saw it); the games list gives the logged end, which the page uses."""
+    from meridian_table.table.storejournal import StoreArchive
+
+    with Store.open(tmp_path / "log.sqlite") as store:
+        gid = store.create_game("kato", {"size": 6, "pie": False}, ["Ann", "Bob"])
+        store.append(gid, "action", {"notation": "G6", "player": "light", "source": "board"})
+        ended = store.finish(gid, {"winners": ["Ann"], "reason": "test", "scores": []})
+        row = StoreArchive(store).games()[0]
+    assert row["status"] == "finished" and row["updated"] == ended.at

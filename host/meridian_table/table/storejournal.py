@@ -279,6 +279,7 @@ class StoreArchive:
                 "moves": g.moves,
                 "status": g.status,
                 "started": g.started,
+                "updated": g.updated,  # a finished game: when its result was logged
                 "result": g.result,
                 "reviewable": g.game in with_bot,
             }

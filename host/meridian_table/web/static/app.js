@@ -1556,6 +1556,7 @@
     }
     const game = gamesList.find((g) => g.game_id === s.game_id) || {};
     const key = JSON.stringify([s.game_id, s.result, (s.moves || []).length, game.started || null,
+      game.updated || null,
       replayScoresFor, s.scores]);
     if (key === summaryKey) return;
     summaryKey = key;
@@ -1571,7 +1572,11 @@
     const started = game.started ? new Date(game.started) : null;
     if (started && !Number.isNaN(started.getTime())) {
       facts.push([t("Started"), started.toLocaleString(document.documentElement.lang || [], { dateStyle: "medium", timeStyle: "short" })]);
-      facts.push([t("Time"), duration(Math.max(0, endSeenAt - started.getTime()))]);
+      // The logged end (the result's time), not when this page saw it: a reload must
+      // not add the time since (issue 26).
+      const loggedEnd = game.status === "finished" && game.updated ? new Date(game.updated).getTime() : NaN;
+      const ended = Number.isNaN(loggedEnd) ? endSeenAt : loggedEnd;
+      facts.push([t("Time"), duration(Math.max(0, ended - started.getTime()))]);
     }
     const list = $("summary-facts");
     list.replaceChildren();
