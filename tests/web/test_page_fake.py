@@ -274,7 +274,13 @@ def test_phone_viewport(open_page: Callable[..., Any], shoot: Any) -> None:
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= 390, f"the page scrolls sideways on a phone ({width}px wide)"
         board = page.locator("#board").bounding_box()
-        assert board is not None and board["width"] >= 360 and board["x"] >= 0
+        # The 114 points are too close for fingers at 390 px: the board is drawn wider
+        # and scrolls sideways inside its frame, which stays on the screen (issue 26).
+        frame = page.locator(".board-wrap").bounding_box()
+        assert frame is not None and frame["x"] >= 0 and frame["x"] + frame["width"] <= 390
+        assert board is not None and board["width"] > frame["width"]
+        point = site(page, "G7").bounding_box()
+        assert point is not None and min(point["width"], point["height"]) >= 44
         # Whose turn and the message sit above the board, all within the first screen.
         message = page.locator("#message").bounding_box()
         assert message is not None and message["y"] + message["height"] <= board["y"] + 1

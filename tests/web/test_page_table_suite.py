@@ -145,8 +145,11 @@ def request(page: Any, cmd: dict[str, Any]) -> dict[str, Any]:
 
 
 def names(page: Any) -> set[str]:
+    """The players' names and the games' own names ("Meridian", "Meridians")."""
     s = state(page)
-    return {*NAMES, *s.get("players", []), *(s.get("seats") or {}).values()}
+    spec = s.get("spec") or {}
+    titles = WORD.findall(f"{spec.get('title', '')} {spec.get('published', '')}")
+    return {*NAMES, *s.get("players", []), *(s.get("seats") or {}).values(), *titles}
 
 
 def check(page: Any, look: Look, what: str) -> None:

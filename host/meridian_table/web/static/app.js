@@ -521,7 +521,7 @@
     // "light stone", "orange tower 3": the seat's name and the game's word for a piece.
     const word = t(pageSpec().piece_word || "piece");
     if (!owner) return `${word} ${label || piece}`;
-    const words = t("{piece} of {seat}", { piece: word, seat: seatLabel(owner) });
+    const words = t("{seat} {piece}", { seat: seatLabel(owner).toLowerCase(), piece: word });
     return `${words}${label ? ` ${label}` : ""}`;
   }
 
