@@ -527,7 +527,8 @@ class KatoAdapter(Adapter):
 
 def _and(sites: tuple[str, ...]) -> str:
     """``("G6", "K6", "B2")`` -> ``"G6, K6 and B2"``."""
-    return sites[0] if len(sites) == 1 else f"{', '.join(sites[:-1])} and {sites[-1]}"
+    return sites[0] if len(sites) == 1 else _("{some} and {last}").format(
+        some=", ".join(sites[:-1]), last=sites[-1])
 
 
 def _other(colour: str) -> str:

@@ -1173,7 +1173,7 @@
 
   function listWords(sites) {
     const list = sites.map(String);
-    return list.length <= 1 ? list.join("") : `${list.slice(0, -1).join(", ")} and ${list[list.length - 1]}`;
+    return list.length <= 1 ? list.join("") : t("{some} and {last}", { some: list.slice(0, -1).join(", "), last: list[list.length - 1] });
   }
 
   function lowClock(s) {
