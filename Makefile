@@ -14,6 +14,8 @@ AXE    := node_modules/axe-core/axe.min.js
 .PHONY: run test venv lint typecheck stubcheck pytest portable wheeltest mptest mpycheck bench clean
 
 run: $(STAMP)
+	@# The tests' toy game is a fixture: after `make test` it is taken out again.
+	@if [ -f $(TOY) ]; then $(BIN)/python -m pip uninstall --quiet --yes meridian-toygame; rm -f $(TOY); fi
 	$(BIN)/meridian-table play kato $(ARGS)
 
 test: $(STAMP) $(TOY) $(AXE)
