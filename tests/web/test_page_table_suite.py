@@ -249,6 +249,9 @@ def test_kato_against_the_computer_to_a_resignation(
     s = state(page)
     assert s["result"]["winner"] == "dark" and s["result"]["resigned"] == "light"
     assert page.locator("#resign-open").count() == 0
+    # One "New game…" on the end screen (issue 26 item 12: there were two).
+    page.wait_for_selector("#end-new-game")
+    assert page.locator("#new-game:visible, #end-new-game:visible").count() == 1
     summary = page.inner_text("#summary")
     assert ("abandonne" if look.lang == "fr" else "resigned") in summary, summary
     check(page, look, "Kato, resigned: the end screen")

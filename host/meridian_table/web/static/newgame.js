@@ -384,6 +384,9 @@
     panel();
     renderNames(state);
     renderEnd(state);
+    // Once the game is over the end screen offers New game… (beside Rematch): one button.
+    const fresh = $("new-game");
+    if (fresh) fresh.hidden = Boolean(state && state.result);
   });
 
   window.MeridianNewGame = { open: openForm };
