@@ -67,6 +67,8 @@ def test_names_a_game_a_rematch_and_a_new_game_from_the_page(
     page.fill("#name-1", "Xena Warrior")
     page.click("#names-save")
     wait(page, "s.players[0] === 'Xena Warrior'")
+    # Good news is not styled as an error (issue 26).
+    page.wait_for_selector("#toast[data-kind='ok']:not([hidden])")
     shoot(page, f"{theme}-names")
     first = page.evaluate("window.meridian.state.game_id")
 

@@ -209,6 +209,7 @@
 
   function toast(text) {
     const el = $("toast");
+    el.dataset.kind = "error";
     el.textContent = text;
     el.hidden = false;
     clearTimeout(toastTimer);
