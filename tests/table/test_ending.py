@@ -180,3 +180,14 @@ def test_the_archives_replay_carries_the_games_own_spec_players_and_words(
     assert set(answer["scores"]) == set(t.adapter.colours)
     assert len(answer["board"]["sites"]) == len(t.session.state()["board"]["sites"])
     assert answer["moves"][0]["words"].startswith("Ann: ")
+
+
+def test_a_hint_lights_its_placement_not_the_stones_its_move_takes_off() -> None:
+    """Issue 26 item 10: the hint lit the stones its move removes in the same cyan as the
+    placement, and lifting one first was refused."""
+    from meridian_table.table.hints import hint_sites
+
+    before = frozenset({"A1", "B2", "C3"})
+    assert hint_sites(before, frozenset({"A1", "D4"})) == {"D4"}  # B2, C3 come off after
+    assert hint_sites(before, before) == frozenset()              # a pass lights nothing
+    assert hint_sites(before, frozenset({"A1", "B2"})) == {"C3"}  # a move that only lifts

@@ -44,6 +44,16 @@ def available(spec: GameSpec | None, settings: Mapping[str, object]) -> bool:
         "tournament"
 
 
+def hint_sites(before: frozenset[str], after: frozenset[str]) -> frozenset[str]:
+    """What a hint lights: where its move puts a piece, first. The pieces the move then
+    takes off are not lit in the hint's colour (lifting one first would be refused as a
+    piece still in play): once the piece is down, the table guides them off in the LED
+    language's removal colour, as after any move. A move that puts nothing new down (a
+    push, a pass) lights what it changes."""
+    placed = after - before
+    return placed if placed else before ^ after
+
+
 Done = Callable[[int, str | None, str | None], None]
 
 
@@ -119,4 +129,4 @@ class Hinter:
             worker.close()
 
 
-__all__ = ["HINT", "HINT_LIGHT", "Hint", "Hinter", "available"]
+__all__ = ["HINT", "HINT_LIGHT", "Hint", "Hinter", "available", "hint_sites"]

@@ -61,7 +61,7 @@ from meridian_table.table.clocks import ClockRule, Clocks
 from meridian_table.table.countoffer import CountAnswers
 from meridian_table.table.ending import best_of, resignation
 from meridian_table.table.faults import fault_text
-from meridian_table.table.hints import HINT, HINT_LIGHT, Hint, Hinter
+from meridian_table.table.hints import HINT, HINT_LIGHT, Hint, Hinter, hint_sites
 from meridian_table.table.hints import available as hints_available
 from meridian_table.table.journal import Journal, MemoryJournal
 from meridian_table.table.names import clean_names
@@ -924,7 +924,7 @@ class TableSession:
                 except (ValueError, LookupError) as exc:
                     self._error = f"the hint {action!r} does not apply: {exc}"
                 else:
-                    self._hinter.hint = Hint(ply, action, words, before ^ after)
+                    self._hinter.hint = Hint(ply, action, words, hint_sites(before, after))
                     self._message = f"Hint: {words}"
                     self._send_plan()
         self._notify()
