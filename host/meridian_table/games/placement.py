@@ -29,7 +29,6 @@ from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
 from meridian_table.games.board import (
-    AdapterError,
     ENDED,
     PASS,
     PLAY,
