@@ -241,7 +241,14 @@ def test_kato_against_the_computer_to_a_resignation(
             request(page, {"cmd": "button", "name": "pass"})
             wait(page, f"s.moves.length > {before}")
         else:
-            wait(page, f"s.phase !== '{phase}' || s.moves.length !== {before}", 60000)
+            try:
+                wait(page, f"s.phase !== '{phase}' || s.moves.length !== {before}", 60000)
+            except Exception as exc:  # say what the table showed, for the failure report
+                now = state(page)
+                raise AssertionError(
+                    f"{look.name}: stuck in phase {now['phase']!r} (to move "
+                    f"{now['to_move']!r}, automaton {now['automaton']!r}): {now['message']!r}"
+                ) from exc
     else:
         pytest.fail("the game never came back to Light after six moves")
     assert state(page)["resign"] == ["light"]  # the computer's seat does not resign
