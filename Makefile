@@ -9,7 +9,8 @@ STAMP  := $(VENV)/.installed
 # The games installed for the tests only (tests/toygame, examples/five_in_a_row), never by
 # `make run`: its New game list offers the real games.
 TOY    := $(VENV)/.toygame
-# axe-core from the npm registry, for the page's accessibility tests (tests/web).
+# From the npm registry (package-lock.json): axe-core for the page's accessibility tests
+# (tests/web) and rp2040js for the emulated Pico (tests/emu, docs/FIRMWARE.md).
 AXE    := node_modules/axe-core/axe.min.js
 
 .PHONY: run test checks test-stages test-under-load venv lint typecheck stubcheck pytest portable wheeltest mptest mpycheck bench clean

@@ -43,6 +43,8 @@ class TableFacts:
     count_offered: bool
     resync_message: str = ""
     undo_waits: str = ""
+    #: False when the board is not read: Confirm says an automaton's move is carried out.
+    reads_board: bool = True
 
 
 def control_state(
@@ -97,6 +99,8 @@ def _one(
         return True, _("Agree to end the game by the count")
     if facts.phase == RESYNC:
         return False, _("Fix the board first (the lit squares show how)")
+    if facts.phase == EXECUTE and name == "confirm" and not facts.reads_board:
+        return True, _("Done: the automaton's move is carried out on the board")
     if facts.phase == EXECUTE:
         return False, _("Carry out the automaton's move first (the lit squares show how)")
     if facts.phase == THINKING:

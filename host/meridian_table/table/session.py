@@ -55,6 +55,7 @@ from meridian_table.games.contract import PolicyFactory
 from meridian_table.i18n import _, seat_word
 from meridian_table.ledplan import PULSE, SOLID, LedPlan, Light
 from meridian_table.link.events import BoardFault, LinkState, SenseEvent, Snapshot
+from meridian_table.store.errors import StoreError
 from meridian_table.table import fields
 from meridian_table.table.automata import Execution, Seats, Thinker, automaton_words
 from meridian_table.table.clocks import ClockRule, Clocks
@@ -65,6 +66,7 @@ from meridian_table.table.hints import HINT, HINT_LIGHT, Hint, Hinter, hint_site
 from meridian_table.table.hints import available as hints_available
 from meridian_table.table.journal import Journal, MemoryJournal
 from meridian_table.table.names import clean_names
+from meridian_table.table.pending_log import LOG_FAULT_LIGHT, PendingJournal, log_problem, log_words
 from meridian_table.table.presenter import (
     Automaton,
     ClockPanel,
@@ -219,7 +221,9 @@ class TableSession:
         self.adapter = adapter
         self.profile = profile
         self.board = board
-        self.journal: Journal = journal if journal is not None else MemoryJournal()
+        # A log that cannot be written keeps the events and says so (pending_log.py).
+        self.journal: Journal = (MemoryJournal() if journal is None
+                                 else PendingJournal(journal, self._on_log_change))
         self.players = tuple(players) or tuple(
             f"Player {i + 1}" for i in range(len(adapter.colours))
         )
@@ -316,6 +320,8 @@ class TableSession:
         """Stop the ticker and any thinking automaton. The board and the journal belong
         to the caller."""
         self._closing.set()
+        if isinstance(self.journal, PendingJournal):
+            self.journal.close()
         self._thinker.close()
         self._count_answers.close()
         self.seats.close()
@@ -713,7 +719,8 @@ class TableSession:
                 f"unknown command {kind!r}; use button, toggle, choose, agree, resign, seat, rename, "
                 "replay, review, review_progress, games or state"
             )
-        except (ValueError, LookupError, TypeError) as exc:
+        except (ValueError, LookupError, TypeError, StoreError) as exc:
+            # StoreError: the log refused (a damaged event, a log closed by a new game).
             with self._lock:
                 self._error = str(exc)
             self._notify()
@@ -892,6 +899,11 @@ class TableSession:
             self._check_agreement()
             return
         self._require_connected(name)
+        if name == "confirm" and self._execution is not None and not self.adapter.reads_board:
+            # A board that is not read: the people say they carried the move out.
+            self._finish_execution()
+            self._evaluate()
+            return
         if self._phase == RESYNC:
             raise SessionError(
                 f"button {name!r} waits: first make the board match ({self._message})"
@@ -908,8 +920,9 @@ class TableSession:
             raise SessionError(f"a hint waits: {self._message}")
         self._require_person("a hint")
         if self._hinter is not None:
-            self._hinter.ask(len(self.adapter.history()), self.adapter.engine.clone())
-            self._message = "The bot is looking for a move to suggest…"
+            known = self._hinter.ask(len(self.adapter.history()), self.adapter.engine.clone)
+            self._message = (f"Hint: {known.words}" if known is not None
+                             else "The bot is looking for a move to suggest…")
 
     def _on_hint(self, ply: int, action: str | None, error: str | None) -> None:
         """The hint's answer, on its thread: lit while the position stands."""
@@ -1192,11 +1205,25 @@ class TableSession:
             raise
 
     def _show_execute(self, execution: Execution) -> None:
+        name = self.players[execution.player]
+        if not self.adapter.reads_board:
+            # Nothing on the board is read: the move is shown (lit where it changes the
+            # board) and the people press Confirm once they have carried it out.
+            self._phase = EXECUTE
+            self._mistakes = ()
+            self._all_at_once = False
+            self._message = _("{name} ({automaton}) plays {words}: carry it out on the "
+                              "board, then press Confirm").format(
+                name=name, automaton=execution.automaton, words=execution.words)
+            self._view = None
+            self._lights = {site: Light(0xFFFFFF, PULSE)
+                            for site in sorted(execution.before ^ execution.after)}
+            self._send_plan()
+            return
         mistakes = execution.guidance(self._settled)
         self._phase = EXECUTE
         self._mistakes = mistakes
         self._all_at_once = False
-        name = self.players[execution.player]
         first = mistakes[0]
         step = (_("take the {piece} off {site}") if first.kind == "remove"
                 else _("put a {piece} on {site}")).format(piece=_(self._piece_word),
@@ -1271,7 +1298,7 @@ class TableSession:
                                         "meaning": "execute", "action": execution.action,
                                         "mistakes": []})
                     from_board = False
-                if self._settled == execution.after:
+                if self._settled == execution.after and self.adapter.reads_board:
                     try:
                         self._finish_execution()
                     except Exception as exc:
@@ -1426,7 +1453,7 @@ class TableSession:
         return (sensed - self._settled) | (sensed & unread), self._settled - sensed - unread
 
     def _send_plan(self) -> None:
-        shown = {**self._lights, **self._hint_lights()}
+        shown = {**self._log_lights(), **self._lights, **self._hint_lights()}
         clocks = self._clocks
         if clocks is not None and clocks.rule.leds:
             self._low_leds = clocks.low(self._clock())
@@ -1525,6 +1552,18 @@ class TableSession:
 
         return unsubscribe
 
+    def _log_lights(self) -> dict[str, Light]:
+        """While the log cannot be written, every site the game leaves dark blinks amber."""
+        if log_problem(self.journal) is None:
+            return {}
+        return dict.fromkeys(self._led_of, LOG_FAULT_LIGHT)
+
+    def _on_log_change(self) -> None:
+        """The log failed or came back (pending_log.py): the board and the page say so."""
+        with self._lock:
+            self._send_plan()
+        self._notify()
+
     def _notify(self) -> None:
         with self._lock:
             subscribers = list(self._subscribers)
@@ -1593,11 +1632,11 @@ class TableSession:
                 automaton=self._automaton_json(),
                 phase=self._phase,
                 message=self._message,
-                error=self._error,
+                error=log_words(self.journal) or self._error,
                 settled=self._settled,
                 view=self._view,
                 mistakes=self._mistakes,
-                lights={**self._lights, **self._hint_lights()},
+                lights={**self._log_lights(), **self._lights, **self._hint_lights()},
                 agreed=frozenset(self._agreed),
                 moves=self._moves_json(adapter.history()),
                 link={

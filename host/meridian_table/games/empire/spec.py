@@ -62,6 +62,9 @@ OPTIONS = (
     OptionSpec("guilds", bool, False, "Each player takes the guild of their colour."),
     OptionSpec("events", bool, False, "Deal 2 event cards to each player (always on in "
                "two-player mode)."),
+    OptionSpec("starts", str, "", "The players' starting quadrants, in seat order (e.g. "
+               "S1Q3,S3Q1): any quadrant around a yellow-ringed planet (default: one home "
+               "planet each, the first quadrant of its orbit).", metavar="QUADRANTS"),
     OptionSpec("sensing", str, "on", "on: the board senses ships and colonies; off: the "
                "scoring assistant for a plain printed board (everything is tapped on the "
                "page, the board only shows).", choices=("on", "off"), kind="setting"),
@@ -91,7 +94,15 @@ def _new_game(options: Options, seed: int | None) -> Engine:
         order=str(options.get("order") or "fixed"),
         guilds=bool(options.get("guilds", False)),
         events=bool(options.get("events", False)),
+        # The data's text as the game logged it (issue 24): it replays without the files.
+        starts=str(options.get("starts") or ""),
+        map_text=_text(options.get("map_text")),
+        cards_text=_text(options.get("cards_text")),
     )
+
+
+def _text(value: object) -> str | None:
+    return value if isinstance(value, str) else None
 
 
 def _adapter(options: Options, settings: Options, variant: Mapping[str, object]) -> Adapter:
@@ -282,7 +293,7 @@ SPEC = GameSpec(
     benches=(BenchSpec("empire", "Empire in Space: legal-action latency, Scelrotia turns "
                                  "and random games per second.", _bench),
              ),
-    bench=BenchSettings(table_driver=TABLE_DRIVER, file_readers=FILE_READERS),
+    bench=BenchSettings(table_driver=TABLE_DRIVER, file_readers=FILE_READERS, hand_corpus=True),
     register_commands=_register,
     prepare=_prepare,
 )
