@@ -46,16 +46,19 @@ checks: $(STAMP)
 	$(BIN)/python tools/mpycheck.py
 	$(BIN)/python tools/mptest.py
 
-# The pytest stages, one after the other, each over XDIST workers. The sources are compiled
+# The pytest stages, one after the other, each over XDIST workers; a failing stage does not
+# stop the next (every failure is listed in one run). The sources are compiled
 # first: the hundreds of `meridian-table` processes the tests start then load bytecode
 # even where PYTHONDONTWRITEBYTECODE keeps Python from caching it (each would otherwise
 # compile some 300 modules on start).
 test-stages: $(STAMP) $(TOY) $(AXE)
 	$(BIN)/python -m compileall -q -j 0 host firmware tests tools > /dev/null
-	$(PYTEST) $(XDIST) -m "not browser and not wheel"
-	$(PYTEST) $(XDIST) -m browser
-	$(MAKE) --no-print-directory portable
-	$(PYTEST) -m wheel tests/wheel
+	failed=0; \
+	$(PYTEST) $(XDIST) --durations=20 -m "not browser and not wheel" || failed=1; \
+	$(PYTEST) $(XDIST) -m browser || failed=1; \
+	$(MAKE) --no-print-directory portable || failed=1; \
+	$(PYTEST) -m wheel tests/wheel || failed=1; \
+	exit $$failed
 
 # `make test` three times in a row with one busy process per core beside it (as on a
 # developer's busy machine or CI): prints each run's failures and wall time at the end.
@@ -93,7 +96,7 @@ typecheck: $(STAMP)
 # Browser tests run in their own pytest process: Playwright's sync API refuses to start
 # in a process where another test left an asyncio loop behind.
 pytest: $(STAMP) $(TOY) $(AXE)
-	$(PYTEST) $(XDIST) -m "not browser and not wheel"
+	$(PYTEST) $(XDIST) --durations=20 -m "not browser and not wheel"
 	$(PYTEST) $(XDIST) -m browser
 
 # As on Windows, where there is no pty: the virtual-board, table, web and CLI tests again
