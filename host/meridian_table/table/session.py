@@ -57,10 +57,12 @@ from meridian_table.ledplan import PULSE, SOLID, LedPlan, Light
 from meridian_table.link.events import BoardFault, LinkState, SenseEvent, Snapshot
 from meridian_table.store.errors import StoreError
 from meridian_table.table import fields
-from meridian_table.table.automata import Execution, Seats, Thinker
+from meridian_table.table.automata import Execution, Seats, Thinker, automaton_words
 from meridian_table.table.clocks import ClockRule, Clocks
+from meridian_table.table.countoffer import CountAnswers
+from meridian_table.table.ending import best_of, resignation
 from meridian_table.table.faults import fault_text
-from meridian_table.table.hints import HINT, HINT_LIGHT, Hint, Hinter
+from meridian_table.table.hints import HINT, HINT_LIGHT, Hint, Hinter, hint_sites
 from meridian_table.table.hints import available as hints_available
 from meridian_table.table.journal import Journal, MemoryJournal
 from meridian_table.table.names import clean_names
@@ -73,6 +75,7 @@ from meridian_table.table.presenter import (
     present,
 )
 from meridian_table.table.settler import Settler
+from meridian_table.table.undoguide import undo_guidance
 
 LOGGER = logging.getLogger(__name__)
 
@@ -104,10 +107,6 @@ def _action_payload(applied: Applied, source: str, automaton: str | None = None)
 #: ``clock`` event), so a process killed mid-turn resumes within a second of the truth.
 CLOCK_TICK_S = 0.1
 CLOCK_SAVE_S = 0.5
-
-
-def _num(value: object) -> float:
-    return float(value) if isinstance(value, int | float) else float("-inf")
 
 
 class SessionError(ValueError):
@@ -291,6 +290,7 @@ class TableSession:
         self._hinter = (Hinter(spec, self._on_hint)
                         if spec is not None and hints_available(spec, adapter.settings()) else None)
         self._think_error = ""
+        self._count_answers = CountAnswers(adapter.game, self._on_count_answer)
         self._execution: Execution | None = None
         if pending is not None:
             self._execution = self._restore_execution(pending)
@@ -323,6 +323,7 @@ class TableSession:
         if isinstance(self.journal, PendingJournal):
             self.journal.close()
         self._thinker.close()
+        self._count_answers.close()
         self.seats.close()
         if self._hinter is not None:
             self._hinter.close()
@@ -546,9 +547,15 @@ class TableSession:
         """The seat whose clock should run now, or None (paused, counting, over)."""
         if not self._connected or self._adjudicating or self.adapter.result() is not None:
             return None
+        if not self.adapter.history():
+            return None  # as on lichess, the clocks start with the first move
         mover = self.adapter.to_move
         if mover is None and self._view is not None:
             mover = self._view.to_move
+        if mover is not None and self._phase in (EXECUTE, RESYNC):
+            index = self.adapter.seats().get(mover)
+            if index is not None and self.seats.policy(index) is not None:
+                return None  # people carry out the automaton's move: not its time
         return mover
 
     def _sync_clocks(self) -> None:
@@ -599,13 +606,7 @@ class TableSession:
                     seat=label, reason=count.get("reason", "")).rstrip(": "))
         elif rule == "lose":
             others = [c for c in self.adapter.colours if c != seat]
-            scores: dict[str, Any] = self.adapter.scores()
-            totals = {c: scores.get(c, {}).get("total") for c in others}
-            winner: str | None = others[0] if len(others) == 1 else None
-            if winner is None:
-                best = [c for c in others if totals[c] == max(totals.values(), key=_num)]
-                winner = best[0] if len(best) == 1 else None
-            result = {"winner": winner,
+            result = {"winner": best_of(others, self.adapter.scores()),
                       "reason": _("{seat}'s time ran out").format(seat=label),
                       "scores": self.adapter.scores()}
         if result is not None:
@@ -675,13 +676,16 @@ class TableSession:
             if kind == "agree":
                 self.agree(fields.text(cmd, "player"))
                 return {"ok": True}
+            if kind == "resign":
+                self.resign(fields.text(cmd, "player"))
+                return {"ok": True}
             if kind == "replay":
                 if self._archive is None:
-                    raise SessionError("replay needs the game log; start the table with a database")
+                    raise SessionError(_("replay needs the game log; start the table with a database"))
                 return {"ok": True, "replay": self._archive.replay(fields.game_id(cmd))}
             if kind == "review":
                 if self._archive is None:
-                    raise SessionError("the review needs the game log; start the table with a database")
+                    raise SessionError(_("the review needs the game log; start the table with a database"))
                 # Optional: the bot's level, its seconds a position, how many marks.
                 return {"ok": True, "review": self._archive.review(
                     fields.game_id(cmd), level=fields.whole(cmd, "level", 1, 5),
@@ -689,12 +693,12 @@ class TableSession:
                     top=fields.whole(cmd, "top", 1, 20))}
             if kind == "review_progress":
                 if self._archive is None:
-                    raise SessionError("the review needs the game log; start the table with a database")
+                    raise SessionError(_("the review needs the game log; start the table with a database"))
                 return {"ok": True,
                         "progress": self._archive.review_progress(fields.game_id(cmd))}
             if kind == "games":
                 if self._archive is None:
-                    raise SessionError("the list of games needs the game log (a database)")
+                    raise SessionError(_("the list of games needs the game log (a database)"))
                 return {"ok": True, "games": self._archive.games()}
             if kind == "state":
                 return {"ok": True, "state": self.state()}
@@ -712,7 +716,7 @@ class TableSession:
                 self.set_seat(fields.text(cmd, "seat"), automaton)
                 return {"ok": True}
             raise SessionError(
-                f"unknown command {kind!r}; use button, toggle, choose, agree, seat, rename, "
+                f"unknown command {kind!r}; use button, toggle, choose, agree, resign, seat, rename, "
                 "replay, review, review_progress, games or state"
             )
         except (ValueError, LookupError, TypeError, StoreError) as exc:
@@ -826,6 +830,53 @@ class TableSession:
         self._agreed.add(player)
         self._check_agreement()
 
+    def resign(self, player: str) -> None:
+        """Seat ``player`` (a colour) resigns: the game ends now (table/ending.py)."""
+        with self._lock:
+            self._accepted(lambda: self._resign(player))
+        self._notify()
+
+    def _resign(self, player: str) -> None:
+        if self.adapter.result() is not None:
+            raise SessionError(_("the game is over; there is nothing to resign"))
+        if player not in self.adapter.colours:
+            raise SessionError(_("seat {seat!r} is not one of {seats}; name the seat that "
+                                 "resigns").format(seat=player,
+                                                   seats=", ".join(self.adapter.colours)))
+        index = self.adapter.seats().get(player)
+        if index is not None and self.seats.policy(index) is not None:
+            raise SessionError(_("{seat} is played by the computer, which does not resign; "
+                                 "resign for a person's seat").format(seat=seat_word(player)))
+        self._cancel_automaton("web")
+        self._adjudicating = False
+        self._agreed.clear()
+        self._count_answers.withdraw()
+        result = resignation(self.adapter.colours, player, self.adapter.scores(), self._names())
+        self.adapter.conclude(result)
+        LOGGER.info("%s resigned", player)
+        self._evaluate()
+
+    def _on_count_answer(self, token: int, seat: str, agreed: bool,
+                         expected: float | None) -> None:
+        """An automaton's answer to the offered count (table/countoffer.py)."""
+        with self._lock:
+            if not self._adjudicating or token != self._count_answers.token:
+                return
+            if agreed:
+                self._agreed.add(seat)
+                try:
+                    self._check_agreement()
+                except ValueError as exc:
+                    self._error = str(exc)
+            else:
+                self._adjudicating = False
+                self._agreed.clear()
+                self._count_answers.withdraw()
+                self._error = _("{name} declines the count: the computer expects more from "
+                                "playing on").format(name=self._names().get(seat, seat))
+                self._evaluate()
+        self._notify()
+
     def _press(self, name: str, source: str) -> None:
         if name == HINT and self._hinter is not None:
             self._ask_hint()
@@ -839,8 +890,10 @@ class TableSession:
             return
         if self._adjudicating and name == "confirm":
             # A physical Confirm cannot tell who pressed it: the first press agrees for
-            # one side, the second for the other.
-            left = [c for c in self.adapter.colours if c not in self._agreed]
+            # one side, the second for the other (people first: automata answer alone).
+            left = sorted((c for c in self.adapter.colours if c not in self._agreed),
+                          key=lambda c: self.seats.policy(self.adapter.seats().get(c))
+                          is not None)
             if left:
                 self._agreed.add(left[0])
             self._check_agreement()
@@ -884,7 +937,7 @@ class TableSession:
                 except (ValueError, LookupError) as exc:
                     self._error = f"the hint {action!r} does not apply: {exc}"
                 else:
-                    self._hinter.hint = Hint(ply, action, words, before ^ after)
+                    self._hinter.hint = Hint(ply, action, words, hint_sites(before, after))
                     self._message = f"Hint: {words}"
                     self._send_plan()
         self._notify()
@@ -904,26 +957,34 @@ class TableSession:
         """Refuse a person's input while an automaton has the turn."""
         if self._execution is not None:
             raise SessionError(
-                f"{what} waits: first carry out {self._execution.automaton}'s move "
-                f"({self._execution.words}), or press Undo"
-            )
+                _("{what} waits: first carry out the move of {automaton} ({words}), or "
+                  "press Undo").format(what=what,
+                                       automaton=automaton_words(self._execution.automaton),
+                                       words=self._execution.words))
         player = self._player_to_act()
         if self.seats.policy(player) is not None and player is not None:
             raise SessionError(
-                f"{what} waits: it is {self.players[player]}'s turn, played by the "
-                f"{self.seats.kind(player)} automaton"
-            )
+                _("{what} waits: it is the turn of {name}, played by {automaton}").format(
+                    what=what, name=self.players[player],
+                    automaton=automaton_words(self.seats.kind(player))))
 
     def _toggle_adjudication(self) -> None:
         if self._adjudicating:
             self._adjudicating = False
             self._agreed.clear()
+            self._count_answers.withdraw()
         else:
             if self.adapter.result() is not None:
                 raise SessionError("the game is over; there is nothing to count")
-            if self.adapter.adjudicate() is None:
+            count = self.adapter.adjudicate()
+            if count is None:
                 raise SessionError(f"{self.adapter.game} offers no count to end the game by")
             self._adjudicating = True
+            automata = {colour: (index, self.seats.kind(index))
+                        for colour, index in self.adapter.seats().items()
+                        if self.seats.policy(index) is not None}
+            self._agreed.update(self._count_answers.offer(count, automata, self.adapter.engine)
+                                if automata else ())
         self._evaluate()
 
     def _check_agreement(self) -> None:
@@ -1010,8 +1071,8 @@ class TableSession:
         strays = sorted(self._settled - self.adapter.expected() - explained)
         if not strays:
             return ""
-        return (f"first lift the piece from {', '.join(strays)} (no move put it there); "
-                f"then Undo takes back {history[-1].notation}")
+        return _("first lift the piece from {sites} (no move put it there); then Undo takes "
+                 "back {move}").format(sites=", ".join(strays), move=history[-1].notation)
 
     def _undo_one(self, source: str) -> None:
         undone = self.adapter.undo()
@@ -1061,7 +1122,8 @@ class TableSession:
                 return
             self._thinker.think(player, policy, self.adapter.engine.clone(), self.think_s)
         self._phase = THINKING
-        self._message = f"{self.players[player]} ({self.seats.kind(player)}) is thinking…"
+        self._message = _("{name} ({automaton}) is thinking…").format(
+            name=self.players[player], automaton=automaton_words(self.seats.kind(player)))
         self._lights = {}
         self._send_plan()
 
@@ -1165,9 +1227,10 @@ class TableSession:
         first = mistakes[0]
         step = (_("take the {piece} off {site}") if first.kind == "remove"
                 else _("put a {piece} on {site}")).format(piece=_(self._piece_word),
-                                                           site=first.site)
+                                                          site=first.site)
         self._message = _("{name} ({automaton}) plays {words}: {step}").format(
-            name=name, automaton=execution.automaton, words=execution.words, step=step)
+            name=name, automaton=automaton_words(execution.automaton), words=execution.words,
+            step=step)
         self._view = None
         self._lights = {first.site: first.light}
         self._send_plan()
@@ -1210,7 +1273,8 @@ class TableSession:
             if not self._connected:
                 self._phase = PAUSED
                 if self._link_state == CLOSED:
-                    self._message = _("Table closed: the game is saved; --resume continues it")
+                    self._message = _("Table closed: the game is saved; it continues when the "
+                                      "table starts again")
                 elif self._ever_connected:
                     self._message = _("Board disconnected: plug it back in to continue")
                 else:
@@ -1258,6 +1322,9 @@ class TableSession:
             interp = self.adapter.interpret(observation)
             if interp.action is not None and not allow_actions:
                 interp = _generic_guidance(observation, "")
+            undone = undo_guidance(observation, self._stale, self._piece_word)
+            if undone is not None:
+                interp = undone
             sense: dict[str, Any] | None = None
             if from_board:
                 sense = {
@@ -1458,10 +1525,25 @@ class TableSession:
             self._stat_providers.append(provider)
         return self._notify
 
+    @property
+    def hint_pending(self) -> bool:
+        """True while the bot looks for a hint (its answer is yet to be shown)."""
+        return self._hinter is not None and self._hinter.pending
+
+    def warm(self) -> None:
+        """Someone watches the table: start the hint's bot now, not at the first Hint
+        (issue 26: the first hint of a session took seconds over its budget)."""
+        if self._hinter is not None:
+            self._hinter.warm()
+
     def subscribe(self, callback: Subscriber) -> Callable[[], None]:
-        """Call ``callback(state)`` on every change; returns the unsubscribe function."""
+        """Call ``callback(state)`` on every change; returns the unsubscribe function.
+        The first subscriber (the page, the terminal's notices) starts the hint's bot."""
         with self._lock:
+            first = not self._subscribers
             self._subscribers.append(callback)
+        if first:
+            self.warm()
 
         def unsubscribe() -> None:
             with self._lock:
@@ -1619,10 +1701,10 @@ def _describe(mistake: Mistake) -> str:
 
 def _generic_guidance(observation: Observation, message: str) -> Interpretation:
     mistakes = tuple(
-        Mistake(s, "remove", "no piece belongs here now: lift it")
+        Mistake(s, "remove", _("no piece belongs here now: lift it"))
         for s in sorted(observation.extra)
     ) + tuple(
-        Mistake(s, "put_back", "a piece belongs here: put it back")
+        Mistake(s, "put_back", _("a piece belongs here: put it back"))
         for s in sorted(observation.missing)
     )
     return Interpretation(mistakes=mistakes, message=message)
