@@ -69,6 +69,10 @@ GUARDED: dict[tuple[str, str], str] = {
     ("sim/board.py", "_MicroPythonBackend"): "the MicroPython virtual board: its __init__ "
                                              "refuses any os.name but 'posix'",
     ("web/fake.py", ""): "the page's test double: '/dev/pts/fake' is a port name for show",
+    ("bench/_page_fuzz.py", ""): "hostile values the fuzzer sends the page ('/dev/zero', "
+                                 "'/etc/shadow'): strings the table must refuse, never opened",
+    ("club/cluster.py", "_run"): "the private PostgreSQL: run as the postgres user (pwd) only "
+                                 "when root on POSIX; Windows ignores start_new_session",
 }
 #: Project modules that are POSIX-only themselves: who may import them (lazily).
 GUARDED_IMPORTS: dict[str, frozenset[str]] = {

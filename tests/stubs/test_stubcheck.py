@@ -33,8 +33,8 @@ stubcheck = _tool()
 
 # What each target checks besides the core: its own HAL, and nothing of another board's.
 HALS = {
-    "rp2-pico": {"hal/rp2.py", "hal/ws2812_pio.py"},
-    "rp2-pico2": {"hal/rp2.py", "hal/ws2812_pio.py"},
+    "rp2-pico": {"hal/rp2.py", "hal/rp2_sr.py", "hal/ws2812_pio.py"},
+    "rp2-pico2": {"hal/rp2.py", "hal/rp2_sr.py", "hal/ws2812_pio.py"},
     "circuitpython": {"hal/circuitpy.py", "hal/cpkeys.py"},
 }
 NOT_ON_A_BOARD = {"hal/sim.py"}  # the virtual board's HAL: CPython and the unix port only

@@ -204,7 +204,7 @@ def _desktop_quote(arg: str) -> str:
     arg = arg.replace("%", "%%")
     if arg and not any(c in _DESKTOP_RESERVED for c in arg):
         return arg
-    inner = "".join("\\" + c if c in '"`$\\' else c for c in arg)
+    inner = "".join(f"\\{c}" if c in '"`$\\' else c for c in arg)
     return ('"' + inner + '"').replace("\\", "\\\\")
 
 

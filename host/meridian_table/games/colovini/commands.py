@@ -136,4 +136,7 @@ def register(group: click.Group) -> None:
                           announce=lambda url: click.echo(f"Scoring page for {board.name}: {url}"))
         except KeyboardInterrupt:
             # Ctrl-C is how this page is meant to stop (as `play` stops): no "Aborted!".
-            click.echo("stopped")
+            pass
+        # Ctrl-C either interrupts the start-up or lets the server shut down and return:
+        # both end here, with the same word.
+        click.echo("stopped")
