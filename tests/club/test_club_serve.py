@@ -88,7 +88,7 @@ def test_the_club_page_killed_with_sigkill_comes_back_with_everything(
         try:
             assert "4 moves" in re.sub("<[^>]+>", "", _wait_page(f"http://127.0.0.1:{port}/").text)
             os.kill(page.pid, signal.SIGKILL)
-            page.wait(10)
+            page.wait(60)  # a busy machine: generous, it only bounds a hang
             for _ in range(5):            # the tables play on while the page is down
                 table.step()
             assert rep.wait_caught_up(20)
@@ -103,7 +103,7 @@ def test_the_club_page_killed_with_sigkill_comes_back_with_everything(
             assert game["total"] == 9
         finally:
             again.send_signal(signal.SIGINT)
-            again.wait(10)
+            again.wait(60)
 
 
 def test_on_every_network_the_page_answers_only_its_own_names(club: Club) -> None:
@@ -140,7 +140,7 @@ def test_ctrl_c_on_club_serve_leaves_the_private_postgresql_running(club: Club) 
     try:
         assert _wait_page(f"http://127.0.0.1:{page_port}/", timeout=120).status_code == 200
         os.killpg(serve.pid, signal.SIGINT)      # what a terminal's Ctrl-C does
-        output = serve.communicate(timeout=30)[0].decode()
+        output = serve.communicate(timeout=90)[0].decode()
         assert serve.returncode == 0, output
         assert f"127.0.0.1:{pg_port}" in output and "club stop" in output
         cluster = Cluster.load(folder / "club" / "pg")

@@ -59,7 +59,7 @@ def _interrupt(args: list[str], ready: str, stdin: int | None = None) -> subproc
         raise AssertionError(f"never printed {ready!r}: {seen!r} {proc.communicate()[1]!r}")
     time.sleep(0.3)
     proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=30)
+    out, err = proc.communicate(timeout=90)  # generous: it bounds a hang on a busy machine
     return subprocess.CompletedProcess(proc.args, proc.returncode, seen + out, err)
 
 
