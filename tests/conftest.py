@@ -10,6 +10,7 @@ runs in the same worker as the others of its group (``--dist loadgroup``).
 from __future__ import annotations
 
 import os
+import signal
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -35,6 +36,11 @@ def pytest_configure(config: pytest.Config) -> None:
     if "MERIDIAN_SIM_REGISTRY" not in os.environ:
         folder = tempfile.mkdtemp(prefix="meridian-test-sims-")
         os.environ["MERIDIAN_SIM_REGISTRY"] = str(Path(folder) / "sims")
+    # A shell starts a background job (`make test &`) with Ctrl-C ignored, and every
+    # program the tests start would inherit that: the tests that press Ctrl-C on `play`,
+    # `score` or `club serve` would then wait for nothing. Ctrl-C works as in a terminal.
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(scope="session")

@@ -29,7 +29,6 @@ knows colour from whose turn it is and asks for what it cannot sense (issue 6,
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from meridian_table.games import colovini
@@ -651,30 +650,6 @@ class ColoviniAdapter(TurnDialogue, TowerWords, Adapter):
 
     # --- scores and the end ------------------------------------------------------------
 
-    def scores(self) -> dict[str, Any]:
-        result = self._engine.result()
-        out: dict[str, Any] = {}
-        for seat, colour in enumerate(self.colours):
-            name = self._engine.names[seat]
-            breakdown: list[dict[str, Any]] = []
-            for island in result.islands:
-                strength = island.strengths.get(name)
-                if strength is None:
-                    continue
-                owner = (seat_word(self.colours[self._engine.names.index(str(island.owner))])
-                         if island.owner is not None else "")
-                verdict = _("takes it") if island.owner == name else (
-                    _("tied") if island.owner is None
-                    else _("{seat} takes it").format(seat=owner))
-                breakdown.append({
-                    "label": _("island {key} {name}: strength {strength}, {verdict}").format(
-                        key=island.key, name=island.name, strength=strength, verdict=verdict),
-                    "value": island.points if island.owner == name else 0,
-                })
-            breakdown.append({"label": _("pieces in hand"), "value": self._engine.hand(seat)})
-            out[colour] = {"total": result.totals[name], "breakdown": breakdown}
-        return out
-
     def result(self) -> dict[str, Any] | None:
         if self._concluded is not None:
             return self._concluded
@@ -689,36 +664,6 @@ class ColoviniAdapter(TurnDialogue, TowerWords, Adapter):
             "scores": self.scores(),
             "islands": [i.as_dict() for i in final.islands],
         }
-
-    def _reason(self, totals: Mapping[Any, int]) -> str:
-        """The result sentence in the table's language (the engine's ``tie_break`` says
-        the same in English): the winner's points, or the tie and how it was broken."""
-        def seat(player: object) -> str:
-            return seat_word(self.colours[self._engine.names.index(str(player))])
-
-        def listed(players: list[Any]) -> str:
-            words = [seat(p) for p in players]
-            return words[0] if len(words) == 1 else _("{some} and {last}").format(
-                some=", ".join(words[:-1]), last=words[-1])
-
-        if not totals:
-            return ""
-        best = max(totals.values())
-        leaders = [p for p, t in totals.items() if t == best]
-        if len(leaders) == 1:
-            return _("{seat} wins with {points} points; no tie-break needed.").format(
-                seat=seat(leaders[0]), points=best)
-        tied = _("{seats} tie on {points} points").format(seats=listed(leaders), points=best)
-        hands = {p: self._engine.hand(self._engine.names.index(str(p))) for p in leaders}
-        most = max(hands.values())
-        still = [p for p in leaders if hands[p] == most]
-        counts = ", ".join(f"{seat(p)} {hands[p]}" for p in leaders)
-        if len(still) == 1:
-            return _("{tied}; {seat} has the most pieces left in hand ({counts}) and "
-                     "wins.").format(tied=tied, seat=seat(still[0]), counts=counts)
-        return _("{tied} and {seats} also tie on pieces left in hand ({counts}): they share "
-                 "the win.").format(tied=tied, seats=listed(still), counts=counts)
-
 
     def conclude(self, result: dict[str, Any]) -> None:
         """End the game as the players chose (a resignation): no count is offered."""
