@@ -58,3 +58,14 @@ def browser() -> Iterator[Any]:
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         yield browser
         browser.close()
+
+
+@pytest.fixture(autouse=True)
+def _english_first() -> Iterator[None]:
+    """The table's language is one per process (``meridian_table.i18n``): a test that
+    turned a table French must not leave the next test of the same worker in French."""
+    from meridian_table import i18n
+
+    i18n.set_language("en")
+    yield
+    i18n.set_language("en")
