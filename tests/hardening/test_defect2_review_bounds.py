@@ -96,6 +96,9 @@ def test_review_bounds_one_at_a_time_per_table(archive: StoreArchive) -> None:
     # The same review again: it joins the running one (one process for both).
     second = threading.Thread(target=review, args=(1,))
     second.start()
+    # A busy machine may take a while to spawn the review's process: wait for it, then
+    # give a second one every chance to appear before counting.
+    _wait_for(lambda: len(_reviews()) >= 1, 60)
     time.sleep(0.5)
     assert len(_reviews()) == 1, _reviews()
     # Both leave: nobody waits, so the review is cancelled and its process ends.
