@@ -2,8 +2,9 @@
 
 ``meridian-table play`` serves a :class:`TableHost` rather than one session. It is the
 page's ``TableSurface`` (``state()``, ``command(dict)``, ``subscribe(callback)``): every
-command goes to the running session, except three that are about games rather than
-moves:
+command goes to the running session, except those about games rather than moves. The
+archive's (``games``, ``replay``, ``review``, ``review_progress``: the logged games, read
+from the log, :func:`archive_command`), and the lobby's own:
 
 - ``{"cmd": "catalog"}`` answers the new-game form's schema: each installed game's
   title, player counts, seats, automata, options (from its ``OptionSpec`` schema) and
@@ -27,12 +28,13 @@ import threading
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from functools import cache
-from typing import Any
+from typing import Any, Protocol
 
 from meridian_table import i18n
 from meridian_table.games import registry
 from meridian_table.games.contract import GameSpec, OptionError, parse_options
 from meridian_table.profiles import ProfileError, list_profiles, load_profile
+from meridian_table.table import commands
 from meridian_table.table.clocks import ClockError, ClockRule
 from meridian_table.table.names import clean_names
 from meridian_table.table.presenter import PageState
@@ -44,11 +46,93 @@ Subscriber = Callable[[Any], None]
 Opener = Callable[[TableSetup], RunningTable]
 
 #: Commands the host answers itself; everything else goes to the running session.
-HOST_COMMANDS = ("catalog", "new_game", "rematch", "language")
+HOST_COMMANDS = commands.HOST_COMMANDS
+ARCHIVE_COMMANDS = commands.ARCHIVE_COMMANDS
+
+
+class Archive(Protocol):
+    """The logged games, for the page's ``games``, ``replay`` and ``review`` commands
+    (``table/storejournal.py`` StoreArchive)."""
+
+    def games(self) -> list[dict[str, Any]]: ...
+
+    def replay(self, game_id: int) -> dict[str, Any]: ...
+
+    def review(self, game_id: int, level: int | None = None, budget_s: float | None = None,
+               top: int | None = None) -> dict[str, Any]: ...
+
+    def review_progress(self, game_id: int) -> dict[str, int] | None: ...
+
+
+#: Each archive command's answer, from the log.
+ARCHIVE_HANDLERS: dict[type, Callable[[Archive, Any], dict[str, Any]]] = {
+    commands.Games: lambda a, c: {"ok": True, "games": a.games()},
+    commands.Replay: lambda a, c: {"ok": True, "replay": a.replay(c.game_id)},
+    commands.Review: lambda a, c: {"ok": True, "review": a.review(
+        c.game_id, level=c.level, budget_s=c.budget_s, top=c.top)},
+    commands.ReviewProgress: lambda a, c: {"ok": True,
+                                           "progress": a.review_progress(c.game_id)},
+}
+
+#: What each archive command says when there is no log to read.
+NO_ARCHIVE = {
+    "games": "the list of games needs the game log (a database)",
+    "replay": "replay needs the game log; start the table with a database",
+    "review": "the review needs the game log; start the table with a database",
+    "review_progress": "the review needs the game log; start the table with a database",
+}
+
+
+def archive_command(archive: Archive | None, cmd: Mapping[str, Any]) -> dict[str, Any]:
+    """Answer an archive command (``games``, ``replay``, ``review``,
+    ``review_progress``) from ``archive``; never raises for bad input."""
+    try:
+        parsed = commands.parse(cmd)
+        handler = ARCHIVE_HANDLERS.get(type(parsed))
+        if handler is None:
+            raise LobbyError(f"{commands.kind_of(cmd)!r} is not an archive command; use "
+                             f"{', '.join(ARCHIVE_COMMANDS)}")
+        if archive is None:
+            raise LobbyError(NO_ARCHIVE[str(commands.kind_of(cmd))])
+        return handler(archive, parsed)
+    except (ValueError, LookupError, TypeError) as exc:
+        # CommandFieldError, StoreError (no such game), a review refused: each names it.
+        LOGGER.info("%s refused: %s", commands.kind_of(cmd), exc)
+        return {"ok": False, "error": str(exc)}
 
 
 class LobbyError(ValueError):
     """A new game or rematch the page asked for that cannot be started as asked."""
+
+
+class Surface(Protocol):
+    """What the page needs of a table (``web/app.py`` TableSurface)."""
+
+    def state(self) -> PageState: ...
+
+    def command(self, cmd: Mapping[str, Any]) -> dict[str, Any]: ...
+
+    def subscribe(self, callback: Callable[[PageState], None]) -> Callable[[], None]: ...
+
+
+class LoggedTable:
+    """One game's table with its log's archive: the page's surface for a table served
+    without the lobby's game switching (the archive's commands answered from the log)."""
+
+    def __init__(self, session: Surface, archive: Archive | None) -> None:
+        self.session = session
+        self.archive = archive
+
+    def state(self) -> PageState:
+        return self.session.state()
+
+    def command(self, cmd: Mapping[str, Any]) -> dict[str, Any]:
+        if commands.kind_of(cmd) in ARCHIVE_COMMANDS:
+            return archive_command(self.archive, cmd)
+        return self.session.command(cmd)
+
+    def subscribe(self, callback: Callable[[PageState], None]) -> Callable[[], None]:
+        return self.session.subscribe(callback)
 
 
 class TableHost:
@@ -78,23 +162,36 @@ class TableHost:
         return self.table.session.state()
 
     def command(self, cmd: Mapping[str, Any]) -> dict[str, Any]:
-        kind = cmd.get("cmd") if isinstance(cmd, Mapping) else None
-        if kind not in HOST_COMMANDS:
+        kind = commands.kind_of(cmd)
+        if kind in ARCHIVE_COMMANDS:
+            return archive_command(self.table.archive, cmd)
+        handler = self._host_handlers.get(kind or "")
+        if handler is None:
             return self.table.session.command(cmd)
         try:
-            if kind == "catalog":
-                return {"ok": True, "catalog": self.catalog()}
-            if kind == "language":
-                return self.language(cmd)
-            if kind == "rematch":
-                self.rematch()
-            else:
-                self.new_game(cmd)
-            return {"ok": True, "game_id": self.table.session.journal.game_id}
+            return handler(cmd)
         except (ValueError, LookupError, TypeError) as exc:
             # OptionError, SetupError, ProfileError, StoreError: each names its input.
             LOGGER.info("%s refused: %s", kind, exc)
             return {"ok": False, "error": str(exc)}
+
+    @property
+    def _host_handlers(self) -> Mapping[str, Callable[[Mapping[str, Any]], dict[str, Any]]]:
+        """The lobby's own commands (the rest go to the archive or the running game)."""
+        return {
+            "catalog": lambda c: {"ok": True, "catalog": self.catalog()},
+            "language": self.language,
+            "rematch": self._on_rematch,
+            "new_game": self._on_new_game,
+        }
+
+    def _on_rematch(self, _cmd: Mapping[str, Any]) -> dict[str, Any]:
+        self.rematch()
+        return {"ok": True, "game_id": self.table.session.journal.game_id}
+
+    def _on_new_game(self, cmd: Mapping[str, Any]) -> dict[str, Any]:
+        self.new_game(cmd)
+        return {"ok": True, "game_id": self.table.session.journal.game_id}
 
     def subscribe(self, callback: Subscriber) -> Callable[[], None]:
         with self._lock:
@@ -347,5 +444,7 @@ def _plain(settings: Mapping[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in settings.items() if isinstance(v, bool | int | float | str | dict)}
 
 
-__all__ = ["HOST_COMMANDS", "LobbyError", "TableHost"]
+__all__ = ["ARCHIVE_COMMANDS", "HOST_COMMANDS", "Archive", "LobbyError", "LoggedTable",
+           "TableHost",
+           "archive_command"]
 

@@ -55,7 +55,7 @@ from meridian_table.games.contract import PolicyFactory
 from meridian_table.i18n import _, seat_word
 from meridian_table.ledplan import PULSE, SOLID, LedPlan, Light
 from meridian_table.link.events import BoardFault, LinkState, SenseEvent, Snapshot
-from meridian_table.table import fields
+from meridian_table.table import commands
 from meridian_table.table.automata import Execution, Seats, Thinker
 from meridian_table.table.clocks import ClockRule, Clocks
 from meridian_table.table.faults import fault_text
@@ -150,19 +150,6 @@ class BoardLike(Protocol):
     def stats(self) -> dict[str, Any]: ...
 
 
-class Archive(Protocol):
-    """The logged games, for the page's ``games`` and ``replay`` commands."""
-
-    def games(self) -> list[dict[str, Any]]: ...
-
-    def replay(self, game_id: int) -> dict[str, Any]: ...
-
-    def review(self, game_id: int, level: int | None = None, budget_s: float | None = None,
-               top: int | None = None) -> dict[str, Any]: ...
-
-    def review_progress(self, game_id: int) -> dict[str, int] | None: ...
-
-
 Subscriber = Callable[[PageState], None]
 #: How long an automaton may think by default (its level may use less).
 DEFAULT_THINK_S = 1.0
@@ -198,7 +185,6 @@ class TableSession:
         toggle: Callable[[str], None] | None = None,
         port: str | None = None,
         virtual: bool = False,
-        archive: Archive | None = None,
         seats: Mapping[int, str] | None = None,
         automaton_seed: int | None = None,
         think_s: float = DEFAULT_THINK_S,
@@ -229,7 +215,6 @@ class TableSession:
         self._toggle = toggle
         self._port = port
         self._virtual = virtual
-        self._archive = archive
         self._lock = threading.RLock()
         self._wake = threading.Event()
         self._closing = threading.Event()
@@ -653,66 +638,55 @@ class TableSession:
             raise
 
     def command(self, cmd: Mapping[str, Any]) -> dict[str, Any]:
-        """A command from the page (docs/TABLE.md). Never raises for bad input."""
+        """A command from the page (docs/TABLE.md), parsed once into its typed record
+        (``commands.py``) and run by its handler. Never raises for bad input."""
         try:
-            kind = cmd.get("cmd")
-            if kind == "button":
-                self.press(fields.text(cmd, "name"), source=fields.text(cmd, "source", "web"))
-                return {"ok": True}
-            if kind == "toggle":
-                self.toggle(fields.text(cmd, "site"))
-                return {"ok": True}
-            if kind == "choose":
-                self.choose(fields.text(cmd, "field"), fields.text(cmd, "value"))
-                return {"ok": True}
-            if kind == "agree":
-                self.agree(fields.text(cmd, "player"))
-                return {"ok": True}
-            if kind == "replay":
-                if self._archive is None:
-                    raise SessionError("replay needs the game log; start the table with a database")
-                return {"ok": True, "replay": self._archive.replay(fields.game_id(cmd))}
-            if kind == "review":
-                if self._archive is None:
-                    raise SessionError("the review needs the game log; start the table with a database")
-                # Optional: the bot's level, its seconds a position, how many marks.
-                return {"ok": True, "review": self._archive.review(
-                    fields.game_id(cmd), level=fields.whole(cmd, "level", 1, 5),
-                    budget_s=fields.seconds(cmd, "budget_s", 0.01, 10.0),
-                    top=fields.whole(cmd, "top", 1, 20))}
-            if kind == "review_progress":
-                if self._archive is None:
-                    raise SessionError("the review needs the game log; start the table with a database")
-                return {"ok": True,
-                        "progress": self._archive.review_progress(fields.game_id(cmd))}
-            if kind == "games":
-                if self._archive is None:
-                    raise SessionError("the list of games needs the game log (a database)")
-                return {"ok": True, "games": self._archive.games()}
-            if kind == "state":
-                return {"ok": True, "state": self.state()}
-            if kind == "rename":
-                names = cmd.get("players")
-                if not isinstance(names, list):
-                    raise SessionError(
-                        f"rename needs 'players', a list of {len(self.players)} names in seat "
-                        f"order, e.g. {{\"cmd\": \"rename\", \"players\": [\"Ann\", \"Bob\"]}}"
-                    )
-                self.rename(tuple(str(n) for n in names))
-                return {"ok": True}
-            if kind == "seat":
-                automaton = None if cmd.get("automaton") is None else fields.text(cmd, "automaton")
-                self.set_seat(fields.text(cmd, "seat"), automaton)
-                return {"ok": True}
-            raise SessionError(
-                f"unknown command {kind!r}; use button, toggle, choose, agree, seat, rename, "
-                "replay, review, review_progress, games or state"
-            )
+            parsed = commands.parse(cmd)
+            handler = self._handlers.get(type(parsed))
+            if handler is None:
+                # The archive's commands are the lobby's (it keeps the log across games).
+                raise SessionError(f"{commands.kind_of(cmd)} needs the game log; serve the "
+                                   "table through its lobby (meridian-table play) with a database")
+            return handler(parsed)
         except (ValueError, LookupError, TypeError) as exc:
             with self._lock:
                 self._error = str(exc)
             self._notify()
             return {"ok": False, "error": str(exc)}
+
+    @property
+    def _handlers(self) -> Mapping[type, Callable[[Any], dict[str, Any]]]:
+        """Each table command's handler (the archive's are the lobby's)."""
+        return {
+            commands.Button: self._on_button, commands.Toggle: self._on_toggle,
+            commands.Choose: self._on_choose, commands.Agree: self._on_agree,
+            commands.Seat: self._on_seat, commands.Rename: self._on_rename,
+            commands.State: lambda c: {"ok": True, "state": self.state()},
+        }
+
+    def _on_button(self, cmd: commands.Button) -> dict[str, Any]:
+        self.press(cmd.name, source=cmd.source)
+        return {"ok": True}
+
+    def _on_toggle(self, cmd: commands.Toggle) -> dict[str, Any]:
+        self.toggle(cmd.site)
+        return {"ok": True}
+
+    def _on_choose(self, cmd: commands.Choose) -> dict[str, Any]:
+        self.choose(cmd.field, cmd.value)
+        return {"ok": True}
+
+    def _on_agree(self, cmd: commands.Agree) -> dict[str, Any]:
+        self.agree(cmd.player)
+        return {"ok": True}
+
+    def _on_seat(self, cmd: commands.Seat) -> dict[str, Any]:
+        self.set_seat(cmd.seat, cmd.automaton)
+        return {"ok": True}
+
+    def _on_rename(self, cmd: commands.Rename) -> dict[str, Any]:
+        self.rename(cmd.players)
+        return {"ok": True}
 
     def set_seat(self, seat: object, automaton: str | None) -> None:
         """Give player ``seat`` (1 = the first, or a seat's colour) to an automaton
