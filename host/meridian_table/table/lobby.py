@@ -12,7 +12,8 @@ from the log, :func:`archive_command`), and the lobby's own:
 - ``{"cmd": "new_game", "game": "kato", "players": ["Ann", "Bob"], "seats": {"2":
   "random"}, "options": {"pie": true}, "profile": "kato-80"}`` checks everything it can
   (names, options, seats, the profile's game) *before* the running game is touched,
-  then closes that table and opens the new one (the same board or virtual board);
+  then opens the new table (the same board or virtual board) and checks it, and only
+  then closes the running one: if anything fails, the running game goes on untouched;
 - ``{"cmd": "rematch"}`` starts the same game again with the seats turned: each
   player moves one seat on (two players swap), their automata with them.
 
@@ -347,31 +348,30 @@ class TableHost:
                              f"{spec.title}; choose one of its boards")
 
     def _switch(self, setup: TableSetup) -> None:
-        """Close the running table and open ``setup``; on failure reopen the old game."""
+        """Open ``setup``'s table and check it, and only then close the running one: if
+        anything fails, the running game goes on as it was (never closed, never
+        reopened). A physical board's port is taken over once the old link lets it go
+        (the new link keeps looking for it meanwhile)."""
         with self._lock:
             old = self._table
-            self._detach()
-            old.close()
             try:
                 new = self._opener(setup)
-            except BaseException as exc:
-                LOGGER.warning("new game refused (%s); reopening the last one", exc)
-                self._table = self._reopen(old)
-                self._attach()
-                self._publish()
-                if isinstance(exc, (ValueError, LookupError, OSError)):
-                    raise LobbyError(f"{exc}; the last game goes on") from None
-                raise
+            except Exception as exc:
+                LOGGER.warning("new game refused (%s); the last game goes on", exc)
+                raise LobbyError(f"{_why(exc)}; the last game goes on") from None
+            try:
+                _check(new, setup)
+            except Exception as exc:
+                LOGGER.warning("new table failed its check (%s); the last game goes on", exc)
+                _close_quietly(new)
+                raise LobbyError(f"{_why(exc)}; the last game goes on") from None
+            self._detach()
             self._table = new
             self._attach()
+            # The game left is saved as it stands; a failure to close it is only logged.
+            _close_quietly(old)
         LOGGER.info("new table: %s game %s", setup.game, new.session.journal.game_id)
         self._publish()
-
-    def _reopen(self, old: RunningTable) -> RunningTable:
-        over = old.session.adapter.result() is not None
-        setup = replace(old.setup, profile=_profile_of(old),
-                        resume=not over and old.store is not None)
-        return self._opener(setup)
 
     def _attach(self) -> None:
         self._unsubscribe = self._table.session.subscribe(self._forward)
@@ -392,6 +392,29 @@ class TableHost:
 
     def _publish(self) -> None:
         self._forward(self.state())
+
+
+def _check(table: RunningTable, setup: TableSetup) -> None:
+    """Refuse a new table that is not the game asked for or cannot say its state."""
+    game = table.session.adapter.game
+    if game != setup.game:
+        raise LobbyError(f"the new table plays {game!r}, not {setup.game!r}")
+    table.session.state()
+
+
+def _close_quietly(table: RunningTable) -> None:
+    try:
+        table.close()
+    except Exception:  # the switch is decided; the rest closes, the failure is logged
+        LOGGER.exception("closing the %s table failed", table.setup.game)
+
+
+def _why(exc: Exception) -> str:
+    """An error in a player's words: its own message (they name their input), or what
+    failed for an unexpected one."""
+    if isinstance(exc, ValueError | LookupError | OSError):
+        return str(exc)
+    return f"the new table could not be opened ({type(exc).__name__}: {exc})"
 
 
 @cache
