@@ -53,7 +53,10 @@ pytest: $(STAMP) $(AXE)
 # As on Windows, where there is no pty: the virtual-board, table, web and CLI tests again
 # with the virtual board behind a loopback socket (socket://), plus the portability check
 # (tests/test_portability.py; docs/LINK.md).
-PORTABLE_TESTS := tests/test_portability.py tests/sim tests/table tests/web tests/cli tests/adapters tests/service
+# Each game's board tests live in its own tests/games/<id>/ (adapter, virtual board, headless).
+PORTABLE_TESTS := tests/test_portability.py tests/sim tests/table tests/web tests/cli tests/service \
+	$(wildcard tests/games/*/test_*_adapter.py tests/games/*/test_*_virtual.py \
+	           tests/games/*/test_*_headless*.py tests/games/*/test_*_crash.py tests/games/*/test_*_warning.py)
 portable: $(STAMP)
 	MERIDIAN_TABLE_SIM_TRANSPORT=socket $(BIN)/python -m pytest -m "not browser and not wheel" $(PORTABLE_TESTS)
 

@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from meridian_toygame.spec import PROFILE
@@ -114,3 +115,13 @@ def test_a_game_reopens_from_the_profile_its_log_kept(tmp_path: Path) -> None:
     events = [json.loads(line) for line in jsonl.stdout.splitlines()]
     assert [e["payload"]["notation"] for e in events if e["kind"] == "action"] == ["a", "e"]
     assert [e["payload"]["name"] for e in events if e["kind"] == "board"] == ["my-toy"]
+
+
+def test_a_game_may_play_on_another_games_board_without_a_copy() -> None:
+    """``GameSpec.plays_on``: a game played on the Kato boards as they are accepts their
+    profiles; every other game's boards are still refused."""
+    toy = registry.spec("toy")
+    assert toy.accepts_board("toy") and not toy.accepts_board("kato")
+    on_kato = replace(toy, plays_on=("kato",))
+    assert on_kato.accepts_board("kato") and on_kato.accepts_board("toy")
+    assert not on_kato.accepts_board("colovini")

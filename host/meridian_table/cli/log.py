@@ -101,7 +101,7 @@ def _replay(game_id: int, db: Path | None, ply: int | None) -> None:
             table.add_row(
                 str(number),
                 str(event.payload.get("player", "")),
-                str(event.payload["notation"]),
+                event.notation,
                 " ".join(map(str, removed)) if isinstance(removed, list) else "",
                 _when(event.at),
             )

@@ -28,11 +28,11 @@ def _review(game_id: int, db: Path | None, level: int, budget: float, top: int,
             info = store.game(game_id)
             moves = store.moves(game_id)
             spec = load_game_spec(info.game)
+            actions = [e.notation for e in moves]
     except StoreError as exc:
         raise click.ClickException(str(exc)) from exc
     if bots.BOT not in spec.policies:
         raise click.ClickException(f"{spec.title} has no bot to review game {game_id} with")
-    actions = [str(e.payload["notation"]) for e in moves]
     sources = [str(e.payload.get("source", "")) for e in moves]
     console = Console(stderr=True)
     with console.status(f"Reviewing game {game_id}: {len(actions)} moves") as status:

@@ -404,6 +404,14 @@ class GameSpec:
     #: is found by name here as well as among every other game's boards and
     #: ``$MERIDIAN_TABLE_BOARDS`` (docs/ADDING_A_GAME.md).
     boards: Path | None = None
+    #: Other games whose physical boards this game is played on as they are ("the Kato
+    #: 114-point board"): their profiles are offered and accepted for this game without
+    #: a copy; the adapter then gets that profile's variant and site names.
+    plays_on: tuple[str, ...] = ()
+
+    def accepts_board(self, board_game: str) -> bool:
+        """Whether a board profile made for ``board_game`` can carry this game."""
+        return board_game == self.id or board_game in self.plays_on
 
     def policy(self, description: str, seed: int | None = None) -> Policy:
         """The automaton for a seat description: ``random``, ``bot:4``."""

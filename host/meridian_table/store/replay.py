@@ -49,7 +49,7 @@ class Replay:
     @property
     def actions(self) -> tuple[str, ...]:
         """The notations played into `engine`, in order."""
-        return tuple(str(e.payload["notation"]) for e in self.moves[: self.ply])
+        return tuple(e.notation for e in self.moves[: self.ply])
 
     @property
     def total(self) -> int:
@@ -85,7 +85,7 @@ def replay(
         )
     spec, engine = new_engine(info, loader)
     for number, event in enumerate(moves[:ply], start=1):
-        notation = str(event.payload["notation"])
+        notation = event.notation
         try:
             engine.play(notation)
         except ValueError as exc:

@@ -28,6 +28,7 @@ from urllib.parse import quote
 
 from meridian_table import __version__
 from meridian_table.store import errors
+from meridian_table.store.events import Action, CorruptEventError, Execute, LogEvent, parse
 from meridian_table.store.paths import resolve
 from meridian_table.store.schema import (
     APPLICATION_ID,
@@ -60,6 +61,21 @@ class Event:
     kind: str
     at: str
     payload: dict[str, Any] = field(hash=False)
+
+    def typed(self) -> LogEvent:
+        """The event as its kind's dataclass (``meridian_table.store.events``);
+        CorruptEventError names this game, event and the field that cannot be read."""
+        return parse(self.kind, self.payload, f"game {self.game_id}, event {self.seq}")
+
+    @property
+    def notation(self) -> str:
+        """The move of an ``action`` (or ``execute``) event; CorruptEventError when the
+        log lost it (a hand-edited log)."""
+        event = self.typed()
+        if not isinstance(event, Action | Execute):
+            raise CorruptEventError(self.kind, "notation", "is asked of an event that has none",
+                                    f"game {self.game_id}, event {self.seq}")
+        return event.notation
 
     def to_dict(self) -> dict[str, Any]:
         """The event as a JSON-able dict (one line of the JSON Lines export)."""
@@ -561,6 +577,13 @@ class Store:
                     f"game {game_id}: an action needs a non-empty 'notation' string, got "
                     f"{notation!r}; nothing was written"
                 )
+        try:  # what is written is what every reader can read back (store/events.py)
+            parse(kind, body)
+        except CorruptEventError as exc:
+            raise errors.InvalidEventError(
+                f"game {game_id}: the {kind!r} event's {exc.field!r} {exc.problem}; "
+                "nothing was written"
+            ) from None
         return self._append(game_id, kind, body)
 
     def _append(self, game_id: int, kind: str, body: dict[str, Any]) -> Event:
@@ -713,7 +736,7 @@ class Store:
         """The notations of the standing actions: what replay plays, in order."""
         moves = self.moves(game_id)
         with self._reading():
-            return [str(e.payload["notation"]) for e in moves]
+            return [e.notation for e in moves]
 
     _GAMES_SQL = (
         "SELECT g.id, g.game, g.options, g.players, g.profile, g.versions, g.started, "

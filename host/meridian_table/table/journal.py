@@ -5,7 +5,8 @@ once the event is durable. ``MemoryJournal`` keeps events in a list (tests, and 
 with ``--db :memory:``); ``meridian_table.table.storejournal`` binds a game of the SQLite
 store (docs/STORE.md).
 
-Event kinds written by the table (payloads are JSON-able dicts):
+Event kinds written by the table (payloads are JSON-able dicts; each kind has its typed
+dataclass in ``meridian_table.store.events``, which every reader parses them with):
 
 - ``action``  ``{"notation": "G6", "player": "light", "source": "board|button|web"}``
 - ``undo``    ``{"notation": "G6", "source": ...}`` (the action taken back)

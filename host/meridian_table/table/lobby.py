@@ -242,7 +242,8 @@ class TableHost:
             entry = dict(spec.to_json())
             entry["options"] = [o.to_json() for o in spec.options if not o.from_table]
             entry["seat_labels"] = [s.label for s in spec.page.seats]
-            entry["profiles"] = profiles.get(spec.id, [])
+            entry["profiles"] = [name for game in (spec.id, *spec.plays_on)
+                                 for name in profiles.get(game, [])]
             why = _not_at_table(spec.id)
             entry["at_table"] = why is None
             if why is not None:
@@ -343,7 +344,7 @@ class TableHost:
             profile = load_profile(name)
         except ProfileError as exc:
             raise LobbyError(str(exc)) from None
-        if profile.game != spec.id:
+        if not spec.accepts_board(profile.game):
             raise LobbyError(f"board profile {name!r} is for {profile.game!r}, not "
                              f"{spec.title}; choose one of its boards")
 

@@ -179,7 +179,7 @@ def open_table(setup: TableSetup) -> RunningTable:
             count = len(setup.players) if setup.players else None
             name = spec.default_profile(count, dict(setup.options))
         profile = _board_profile(name, logged)
-        if profile.game != setup.game:
+        if not spec.accepts_board(profile.game):
             raise SetupError(
                 f"board profile {profile.name!r} is for {profile.game!r}, not {setup.game!r}; "
                 f"choose a {setup.game} profile with --profile"

@@ -21,6 +21,7 @@ from meridian_table.bots.review import review
 from meridian_table.games import registry
 from meridian_table.games.board import Adapter
 from meridian_table.store import Event, GameInfo, Store
+from meridian_table.store.events import Action, Choice, CorruptEventError, Settings, Undo
 
 LOGGER = logging.getLogger(__name__)
 
@@ -139,24 +140,27 @@ class Resumed:
 def rebuild(info: GameInfo, events: Sequence[Event], upto: int | None = None) -> tuple[Adapter, dict[str, Any]]:
     """A fresh adapter with the logged events applied (``upto``: stop after that many
     standing actions are reached in order; used by replay)."""
+    try:
+        typed = [event.typed() for event in events]
+    except CorruptEventError as exc:
+        raise ResumeError(f"{exc}") from exc
     settings: dict[str, Any] = {}
-    for event in events:
-        if event.kind == SETTINGS:
-            settings.update(event.payload)
+    for entry in typed:
+        if isinstance(entry, Settings):
+            settings.update(entry.values)
     adapter = registry.create_adapter(info.game, info.options, settings)
-    for event in events:
-        payload = event.payload
+    for event, entry in zip(events, typed, strict=True):
         try:
-            if event.kind == "action":
-                adapter.play(str(payload["notation"]))
-            elif event.kind == "undo":
+            if isinstance(entry, Action):
+                adapter.play(entry.notation)
+            elif isinstance(entry, Undo):
                 adapter.undo()
-            elif event.kind == "choice":
-                adapter.answer(str(payload["field"]), str(payload["value"]))
+            elif isinstance(entry, Choice):
+                adapter.answer(entry.field, entry.value)
         except (ValueError, KeyError) as exc:
             raise ResumeError(
                 f"game {info.id} does not replay at event {event.seq} ({event.kind} "
-                f"{payload!r}): {exc}; the log is unchanged, start a new game"
+                f"{event.payload!r}): {exc}; the log is unchanged, start a new game"
             ) from exc
     return adapter, settings
 
@@ -285,7 +289,7 @@ class StoreArchive:
         positions = [adapter.pieces()]
         actions = [e for e in self.store.moves(game_id)]
         for event in actions:
-            adapter.play(str(event.payload["notation"]))
+            adapter.play(event.notation)
             positions.append(adapter.pieces())
         return {
             "game_id": info.id,
@@ -320,7 +324,7 @@ class StoreArchive:
         if bots.BOT not in spec.policies:
             raise ValueError(f"{spec.title} has no bot to review game {game_id} with")
         moves = self.store.moves(game_id)
-        actions = [str(e.payload["notation"]) for e in moves]
+        actions = [e.notation for e in moves]
         def progress(done: int, total: int) -> None:
             with self._lock:
                 self._progress[game_id] = (done, total)
