@@ -171,6 +171,10 @@ class Table:
         self.clocks = (TableClocks(clock_rule, tuple(adapter.colours), clock_state,
                                    len(history), now) if clock_rule is not None else None)
 
+    def evaluate(self, from_board: bool = False) -> None:
+        """Recompute what the table shows (the core's phases do it)."""
+        raise NotImplementedError
+
     def emit(self, effect: Effect) -> None:
         """Queue an effect for the shell (see steps.py)."""
         self._out.append(effect)
@@ -330,8 +334,8 @@ class Table:
         LOGGER.info("%s played %s (read early)", applied.player, applied.notation)
 
     def log(self, kind: str, payload: Mapping[str, Any]) -> None:
-        if self.early.provisional is not None:
-            self.flush()  # the log keeps the order of the game
+        if self.early.provisional is not None and not self.flush():  # the log keeps the order
+            self.evaluate()  # the move read early could not be stored: it was taken back
         self.journal.append(kind, payload)
 
     def sync_clocks(self) -> None:
