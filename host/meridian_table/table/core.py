@@ -68,6 +68,7 @@ class TableCore(Table):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self._handlers = self._dispatch()
         self.evaluate()  # its effects (the first plan, an automaton to think) wait in drain()
 
     # --- stepping ------------------------------------------------------------------
@@ -90,8 +91,8 @@ class TableCore(Table):
         out, self._out = self._out, []
         return out
 
-    @property
-    def _handlers(self) -> Mapping[type, Callable[[Any], None]]:
+    def _dispatch(self) -> Mapping[type, Callable[[Any], None]]:
+        """Each event's handler (built once)."""
         return {
             Sensed: self._on_sensed, SnapshotSeen: self._on_snapshot,
             Faulted: self._on_fault, LinkChanged: self._on_link, Tick: self._on_tick,

@@ -149,6 +149,7 @@ class TableHost:
         self._lock = threading.RLock()
         self._subscribers: list[Subscriber] = []
         self._unsubscribe: Callable[[], None] | None = None
+        self._host_handlers = self._dispatch()
         self._attach()
 
     # --- the TableSurface ------------------------------------------------------------
@@ -176,8 +177,7 @@ class TableHost:
             LOGGER.info("%s refused: %s", kind, exc)
             return {"ok": False, "error": str(exc)}
 
-    @property
-    def _host_handlers(self) -> Mapping[str, Callable[[Mapping[str, Any]], dict[str, Any]]]:
+    def _dispatch(self) -> Mapping[str, Callable[[Mapping[str, Any]], dict[str, Any]]]:
         """The lobby's own commands (the rest go to the archive or the running game)."""
         return {
             "catalog": lambda c: {"ok": True, "catalog": self.catalog()},

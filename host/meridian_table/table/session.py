@@ -132,6 +132,7 @@ class TableSession:
         hints = spec is not None and hints_available(spec, adapter.settings())
         self._thinker = Thinker(self._on_automaton, clock)
         self._hinter = Hinter(spec, self._on_hint) if spec is not None and hints else None
+        self._handlers = self._dispatch()
         self._effects: Mapping[type, Callable[[Any], None]] = {
             ShowPlan: self._show_plan, Think: self._think, Cancel: self._cancel,
             AskHint: self._ask_hint,
@@ -385,9 +386,8 @@ class TableSession:
             self._notify()
             return {"ok": False, "error": str(exc)}
 
-    @property
-    def _handlers(self) -> Mapping[type, Callable[[Any], dict[str, Any]]]:
-        """Each table command's handler (the archive's are the lobby's)."""
+    def _dispatch(self) -> Mapping[type, Callable[[Any], dict[str, Any]]]:
+        """Each table command's handler (the archive's are the lobby's), built once."""
         return {
             commands.Button: self._on_button, commands.Toggle: self._on_toggle,
             commands.Choose: self._on_choose, commands.Agree: self._on_agree,
