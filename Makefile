@@ -9,21 +9,52 @@ STAMP  := $(VENV)/.installed
 # axe-core from the npm registry, for the page's accessibility tests (tests/web).
 AXE    := node_modules/axe-core/axe.min.js
 
-.PHONY: run test venv lint typecheck stubcheck pytest portable wheeltest mptest mpycheck bench clean
+.PHONY: run test checks test-stages test-under-load venv lint typecheck stubcheck pytest portable wheeltest mptest mpycheck bench clean
 
 run: $(STAMP)
 	$(BIN)/meridian-table play kato $(ARGS)
 
+# `make test` runs every stage and prints its wall time at the end. The checks (ruff, mypy,
+# the firmware's stubs, mpy-cross, the MicroPython run) and the test stages run side by
+# side (make -j); each pytest stage spreads its tests over pytest-xdist workers (XDIST).
+# Tests that share one resource carry @pytest.mark.xdist_group and run in one worker
+# (--dist loadgroup). `make test XDIST=` runs every stage in a single process.
+XDIST  ?= -n $(TEST_WORKERS) --dist loadgroup
+# Workers per pytest stage: most tests wait on real time (settle windows, the link's
+# timers), so a stage keeps two cores busy with as many workers as cores, plus one.
+TEST_WORKERS ?= $(shell $(PYTHON) -c "import os; print((os.cpu_count() or 1) + 1)")
+PYTEST := $(BIN)/python -m pytest
+
 test: $(STAMP) $(AXE)
-	$(BIN)/ruff check host firmware tests tools
+	@start=$$(date +%s); \
+	$(MAKE) --no-print-directory -j2 checks test-stages; status=$$?; \
+	end=$$(date +%s); \
+	echo "make test: $$((end - start)) s wall time ($$(( (end - start) / 60 )) min $$(( (end - start) % 60 )) s), exit $$status"; \
+	exit $$status
+
+# The static checks and the firmware's own runs: lint, typecheck, stubs, mpy-cross, MicroPython.
+checks: $(STAMP)
+	$(BIN)/ruff check host firmware tests tools examples
 	$(BIN)/mypy
 	$(BIN)/python tools/stubcheck.py
 	$(BIN)/python tools/mpycheck.py
 	$(BIN)/python tools/mptest.py
-	$(BIN)/python -m pytest -m "not browser and not wheel"
-	$(BIN)/python -m pytest -m browser
+
+# The pytest stages, one after the other, each over XDIST workers. The sources are compiled
+# first: the hundreds of `meridian-table` processes the tests start then load bytecode
+# even where PYTHONDONTWRITEBYTECODE keeps Python from caching it (each would otherwise
+# compile some 300 modules on start).
+test-stages: $(STAMP) $(AXE)
+	$(BIN)/python -m compileall -q -j 0 host firmware tests tools > /dev/null
+	$(PYTEST) $(XDIST) -m "not browser and not wheel"
+	$(PYTEST) $(XDIST) -m browser
 	$(MAKE) --no-print-directory portable
-	$(BIN)/python -m pytest -m wheel tests/wheel
+	$(PYTEST) -m wheel tests/wheel
+
+# `make test` three times in a row with one busy process per core beside it (as on a
+# developer's busy machine or CI): prints each run's failures and wall time at the end.
+test-under-load: $(STAMP) $(AXE)
+	$(BIN)/python tools/under_load.py --runs 3 -- $(MAKE) --no-print-directory test
 
 venv: $(STAMP)
 
@@ -31,15 +62,16 @@ $(AXE): package.json package-lock.json
 	npm ci --no-audit --no-fund
 	touch $(AXE)
 
-# tests/toygame is a game in its own package (docs/ADDING_A_GAME.md), installed for the tests.
-$(STAMP): pyproject.toml setup.py host/meridian_table/games/kato/_kernel.c tests/toygame/pyproject.toml
+# tests/toygame and examples/five_in_a_row are games in their own packages
+# (docs/ADDING_A_GAME.md), installed for the tests.
+$(STAMP): pyproject.toml setup.py host/meridian_table/games/kato/_kernel.c tests/toygame/pyproject.toml examples/five_in_a_row/pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]' -e tests/toygame
+	$(BIN)/python -m pip install --quiet -e '.[dev]' -e tests/toygame -e examples/five_in_a_row
 	touch $(STAMP)
 
 lint: $(STAMP)
-	$(BIN)/ruff check host firmware tests tools
+	$(BIN)/ruff check host firmware tests tools examples
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
@@ -47,8 +79,8 @@ typecheck: $(STAMP)
 # Browser tests run in their own pytest process: Playwright's sync API refuses to start
 # in a process where another test left an asyncio loop behind.
 pytest: $(STAMP) $(AXE)
-	$(BIN)/python -m pytest -m "not browser and not wheel"
-	$(BIN)/python -m pytest -m browser
+	$(PYTEST) $(XDIST) -m "not browser and not wheel"
+	$(PYTEST) $(XDIST) -m browser
 
 # As on Windows, where there is no pty: the virtual-board, table, web and CLI tests again
 # with the virtual board behind a loopback socket (socket://), plus the portability check
@@ -58,12 +90,12 @@ PORTABLE_TESTS := tests/test_portability.py tests/sim tests/table tests/web test
 	$(wildcard tests/games/*/test_*_adapter.py tests/games/*/test_*_virtual.py \
 	           tests/games/*/test_*_headless*.py tests/games/*/test_*_crash.py tests/games/*/test_*_warning.py)
 portable: $(STAMP)
-	MERIDIAN_TABLE_SIM_TRANSPORT=socket $(BIN)/python -m pytest -m "not browser and not wheel" $(PORTABLE_TESTS)
+	MERIDIAN_TABLE_SIM_TRANSPORT=socket $(PYTEST) $(XDIST) -m "not browser and not wheel" $(PORTABLE_TESTS)
 
 # The wheel plays: built, installed into a fresh venv outside the checkout, and run
 # from there (tests/wheel; docs/PACKAGING.md). Prints the time of each step.
 wheeltest: $(STAMP)
-	$(BIN)/python -m pytest -m wheel tests/wheel
+	$(PYTEST) -m wheel tests/wheel
 
 # The firmware against the published MicroPython (Pico, Pico 2) and CircuitPython stubs,
 # one mypy configuration per target (firmware/typecheck/, docs/FIRMWARE.md).

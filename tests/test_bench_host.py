@@ -17,8 +17,13 @@ def test_bench_host_reports_the_footprint_and_a_verdict() -> None:
     figures = json.loads(result.output)
     for key in ("cold_start_to_page_s", "rss_after_start_mb", "rss_after_game_mb",
                 "idle_cpu_percent", "reference_interpreter_start_s",
-                "reference_interpreter_rss_mb", "reference_board_and_link_idle_cpu_percent"):
+                "reference_interpreter_rss_mb", "reference_board_and_link_idle_cpu_percent",
+                "help_s", "help_ratio"):
         assert figures[key] >= 0, key
+    # Start-up: what --help and play import, beside a bare interpreter's own modules.
+    assert 0 < figures["reference_interpreter_modules"] < figures["modules_imported_by_help"]
+    assert figures["modules_imported_by_help"] < figures["modules_imported_by_play"]
+    assert set(figures["verdict_by_target"]) == {"cold_start_to_page_s", "help_s"}
     assert figures["moves_played"] == host.QUICK_MOVES
     assert figures["budgets"] == {"rss_mb": 80.0, "idle_cpu_percent": 2.0}
     assert figures["verdict"] == host._verdict(figures)

@@ -387,7 +387,9 @@ def test_calibrate_command_writes_the_measured_profile(
     from meridian_table.cli.main import main
 
     fake_cli(_swap(forty, "1.1", "10.4"))
-    out = tmp_path / "forty.json"
+    # A long folder: the path written must come out whole, never folded inside it.
+    out = tmp_path / ("a-long-folder-name-" * 4) / "forty.json"
+    out.parent.mkdir()
     result = CliRunner().invoke(main, ["calibrate", "--profile", "colovini-40", "--sim",
                                        "--no-buttons", "--output", str(out)])
     assert result.exit_code == 0, result.output

@@ -79,7 +79,10 @@ def test_profile_files_that_are_not_profiles(tmp_path: Path) -> None:
 
 def test_profile_check_reports_every_bad_file_and_fails(tmp_path: Path) -> None:
     good = shipped_profile("kato-80")
-    bad = _profile(tmp_path, "dup", _set("sites.A2.led", 0))
+    # A long folder: the failing file's path must come out whole, never folded inside it.
+    deep = tmp_path / ("a-long-folder-name-" * 4)
+    deep.mkdir()
+    bad = _profile(deep, "dup", _set("sites.A2.led", 0))
     result = CliRunner().invoke(main, ["profile", "check", str(good), str(bad)],
                                 terminal_width=400)
     assert result.exit_code == 1 and isinstance(result.exception, SystemExit)

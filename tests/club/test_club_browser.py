@@ -3,8 +3,6 @@ a game spectated move by move while it is played, and the standings."""
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,22 +15,6 @@ from meridian_table.club.web import ClubServer
 from .conftest import Club
 
 pytestmark = pytest.mark.browser
-CHROMIUM = "/usr/bin/chromium"
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not os.path.exists(CHROMIUM):
-        if os.environ.get("CI"):
-            pytest.fail(f"{CHROMIUM} is missing in CI: .ci/run must apt-get install chromium")
-        pytest.skip(f"{CHROMIUM} is missing: apt-get install chromium")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                    args=["--no-sandbox", "--disable-gpu"])
-        yield browser
-        browser.close()
 
 
 def test_spectate_a_game_live_and_read_the_standings(

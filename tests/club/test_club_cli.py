@@ -9,6 +9,8 @@ import psycopg
 from click.testing import CliRunner
 
 from meridian_table.cli.main import main
+from meridian_table.cli.play import _thinking
+from meridian_table.club import REMOTE_WAITING
 from meridian_table.club.cluster import Cluster
 
 from .conftest import Club, new_database
@@ -69,6 +71,18 @@ def test_play_with_club_replicates_the_game(club: Club, tmp_path: Path) -> None:
         actions = [r[0] for r in conn.execute(
             "SELECT payload->>'notation' FROM club.events WHERE kind = 'action' ORDER BY seq")]
     assert actions == ["G6", "D4"]
+
+
+def test_headless_wait_waits_for_a_bot_but_not_for_a_player_at_another_table() -> None:
+    # A remote seat "thinks" until the other table moves (minutes): `wait` must not sit
+    # out its whole timeout for it, as it does for a local bot whose budget ends it.
+    remote = {"automaton": "remote", "status": "thinking"}
+    assert _thinking({"automaton": remote,  # it has not read the club yet
+                      "link": {"stats": {"remote_player": "waiting for the game to open"}}})
+    assert not _thinking({"automaton": remote,
+                          "link": {"stats": {"remote_player": REMOTE_WAITING}}})
+    assert _thinking({"automaton": {"automaton": "bot:3", "status": "thinking"}})
+    assert not _thinking({"automaton": None})
 
 
 def test_invite_then_play_remote_from_the_command_line(club: Club, tmp_path: Path) -> None:

@@ -51,6 +51,20 @@ def test_a_misspelt_or_bad_option_is_an_error_that_names_it(given: dict[str, obj
     assert words in str(info.value)
 
 
+#: Every installed game: the shipped ones, the toy and any other package in this venv.
+GAMES = registry.ids()
+
+
+def players(spec: GameSpec) -> int:
+    """A player count the game is played with: two when it can be."""
+    return 2 if 2 in spec.player_counts else min(spec.player_counts)
+
+
+def table_options(spec: GameSpec) -> dict[str, object]:
+    """The options the table fills in itself (the number of players named)."""
+    return {o.name: players(spec) for o in spec.options if o.from_table and o.type is int}
+
+
 def test_every_installed_game_has_a_complete_spec() -> None:
     specs = registry.specs()
     assert {"kato", "colovini", "toy"} <= set(specs)
@@ -60,11 +74,10 @@ def test_every_installed_game_has_a_complete_spec() -> None:
         assert spec.page.seats and spec.player_counts
 
 
-@pytest.mark.parametrize("game", ["kato", "colovini", "toy"])
+@pytest.mark.parametrize("game", GAMES)
 def test_random_play_through_the_contract_reaches_an_outcome(game: str) -> None:
     spec = registry.spec(game)
-    options = {"players": 3} if game == "colovini" else {}
-    engine = spec.new_game(options, 7)
+    engine = spec.new_game(table_options(spec), 7)
     assert isinstance(engine, Engine)
     policy = spec.policy("random", seed=1)
     plies = 0
@@ -75,12 +88,29 @@ def test_random_play_through_the_contract_reaches_an_outcome(game: str) -> None:
         assert action in engine.legal()
         engine.play(action)
         plies += 1
-        assert plies < 2000
+        assert plies < 5000
     assert engine.turn().seat is None and engine.legal() == ()
     for _ in range(plies):
         engine.undo()
     with pytest.raises(IndexError):
         engine.undo()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_game_has_a_bot_that_explains_a_legal_move(game: str) -> None:
+    """The bot declared on the spec (the game's own, or the generic search bot) plays a
+    legal move for a fixed amount of search and says what the moves are worth."""
+    spec = registry.spec(game)
+    assert spec.bot is not None
+    engine = spec.new_game(table_options(spec), 3)
+    before = engine.legal()
+    bot = spec.policy("bot:1:8", seed=2)
+    verdict = spec.bot.policy(2, "1:8").analyse(engine.clone(), 5.0)
+    assert verdict.best in before and set(verdict.values) <= set(before)
+    assert bot.choose(engine.clone(), 5.0) in before
+    assert engine.legal() == before  # searched on copies
+    assert [lv["automaton"] for lv in spec.to_json()["levels"]["bot"]] == [  # type: ignore[index]
+        f"bot:{n}" for n in range(1, 6)]
 
 
 def test_a_cancelled_policy_answers_nothing() -> None:
@@ -93,7 +123,7 @@ def test_a_cancelled_policy_answers_nothing() -> None:
 
 
 def test_an_unknown_automaton_is_named_with_the_known_ones() -> None:
-    with pytest.raises(OptionError, match="no automaton 'genius'; choose one of: random"):
+    with pytest.raises(OptionError, match="no automaton 'genius'; choose one of: bot, random"):
         registry.spec("toy").policy("genius")
     with pytest.raises(OptionError, match="seat automaton 'random:3'"):
         registry.spec("toy").policy("random:3")
@@ -127,3 +157,19 @@ def test_a_headless_game_against_the_random_automaton(tmp_path: Path) -> None:
     assert full["phase"] == "execute" and full["seats_kind"]["dark"] == "random"
     assert full["automaton"]["status"] == "executing"
     assert full["diff"]["put_back"] == [full["diff"]["next"]]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_one_default_profile_the_spec_s(game: str) -> None:
+    """The spec says which board a game plays on when none is named, and the simulated
+    board uses it (``ClockedBoard("empire")`` raised ProfileError while the adapter had a
+    default of its own, the game's name)."""
+    from meridian_table.games.board import Adapter
+    from meridian_table.sim.replay import ClockedBoard
+
+    spec = registry.spec(game)
+    assert not hasattr(Adapter, "default_profile")
+    board = ClockedBoard(game, options=table_options(spec))
+    assert board.profile.name == spec.default_profile(
+        len(board.adapter.colours), table_options(spec))
+    assert spec.accepts_board(board.profile.game)

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from tests.cli.helpers import refuse
 
 from meridian_fw.config import parse_config
-from meridian_table.bench.fuzz import FILE_READERS, deep_inputs, read_file_safely
+from meridian_table.bench.fuzz import deep_inputs, file_readers, read_file_safely
 from meridian_table.cli.main import main
 
 DEEP = 100_000
@@ -56,14 +56,14 @@ def test_the_firmware_config_reader_never_raises() -> None:
 
 @settings(max_examples=60, derandomize=True, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(reader=st.sampled_from(sorted(FILE_READERS)), data=st.binary(max_size=400))
+@given(reader=st.sampled_from(sorted(file_readers())), data=st.binary(max_size=400))
 def test_random_bytes_give_each_reader_its_normal_error(
     tmp_path: Path, reader: str, data: bytes
 ) -> None:
     read_file_safely(reader, data, tmp_path)  # raises AssertionError on a stray exception
 
 
-@pytest.mark.parametrize("reader", sorted(FILE_READERS))
+@pytest.mark.parametrize("reader", sorted(file_readers()))
 def test_deep_and_mutated_inputs_give_each_reader_its_normal_error(
     tmp_path: Path, reader: str
 ) -> None:

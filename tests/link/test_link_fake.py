@@ -341,14 +341,14 @@ def test_a_fault_a_subscriber_takes_is_only_a_debug_line(
     board: FakeBoard, link: Link, collector: Collector, caplog: pytest.LogCaptureFixture
 ) -> None:
     """The table words a fault for people (naming the site); the link does not say it twice."""
-    caplog.set_level(logging.DEBUG, logger="meridian_table.link.link")
+    caplog.set_level(logging.DEBUG, logger="meridian_table.link")
     record = send_fault(board, caplog, "GHOST", "5")
     assert record.levelno == logging.DEBUG and record.getMessage() == "board fault: GHOST 5"
     assert BoardFault("GHOST", ("5",)) in collector.events
 
 
 def test_a_fault_nobody_takes_is_a_warning(caplog: pytest.LogCaptureFixture) -> None:
-    caplog.set_level(logging.DEBUG, logger="meridian_table.link.link")
+    caplog.set_level(logging.DEBUG, logger="meridian_table.link")
     board = FakeBoard(rows=2, cols=4, leds=8)
     with Link(board.find_port, opener=board.open) as link:
         link.wait_connected(5)

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from meridian_table.games import registry
 from meridian_table.profiles import ProfileError, load_profile
 
 Mutation = Callable[[dict[str, Any]], None]
@@ -41,7 +42,7 @@ def _check(err: ProfileError, key: str, *fragments: str) -> None:
 
 def test_unknown_game(tmp_path: Path) -> None:
     err = _error(tmp_path, lambda d: d.update(game="chess"))
-    _check(err, "game", '"chess" is not a game', "use one of colovini, empire, kato")
+    _check(err, "game", '"chess" is not a game', "use one of " + ", ".join(registry.ids()))
 
 
 def test_bad_kato_size(tmp_path: Path) -> None:

@@ -13,6 +13,7 @@ import re
 import shlex
 import shutil
 import subprocess
+import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -219,6 +220,33 @@ def test_kiosk_opens_the_page_full_screen_once_it_answers(
     assert result.exit_code == 0, result.output
     words = result.output.split()
     assert words[0] == "/usr/bin/chromium" and "--kiosk" in words and words[-1] == page
+
+
+@pytest.mark.skipif(os.name == "nt", reason="POSIX niceness")
+@pytest.mark.parametrize("given, lowered", [((), units.KIOSK_NICE), (("--nice", "3"), 3)])
+def test_kiosk_runs_the_browser_below_the_table(
+        page: str, tmp_path: Path, given: tuple[str, ...], lowered: int) -> None:
+    # The browser yields the CPU to the table (the board's answer comes first). The kiosk
+    # command lowers itself, so it runs in a process of its own here.
+    seen = tmp_path / "niceness"
+    browser = tmp_path / "browser"
+    browser.write_text(f"#!/bin/sh\nnice > {seen}\n")
+    browser.chmod(0o755)
+    env = dict(os.environ, DISPLAY=":0")
+    env.pop("WAYLAND_DISPLAY", None)
+    done = subprocess.run(
+        [sys.executable, "-m", "meridian_table.cli.main", "kiosk", "--url", page,
+         "--browser", str(browser), *given], env=env, capture_output=True, text=True,
+        timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert int(seen.read_text()) == min(19, max(os.nice(0), lowered))
+
+
+def test_the_unit_gives_the_table_the_larger_share_of_cpu_and_disk() -> None:
+    unit = _sections(units.systemd_unit(units.ServiceConfig(exe=EXE)))
+    assert int(unit["Service"]["CPUWeight"]) == units.TABLE_CPU_WEIGHT > 100
+    assert int(unit["Service"]["IOWeight"]) == units.TABLE_IO_WEIGHT > 100
+    assert unit["Service"]["Nice"] == "0"  # a user unit cannot go above normal
 
 
 def test_kiosk_names_a_page_that_never_answers(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -5,13 +5,17 @@ from __future__ import annotations
 import io
 import subprocess
 import sys
+import threading
+import time
+from collections.abc import Callable
+from typing import Any, cast
 
 from click.testing import CliRunner
 from rich.console import Console
 from tests.link.collector import Collector
 from tests.portable import PORT_PREFIX
 
-from meridian_table.cli.link import Monitor
+from meridian_table.cli.link import Monitor, run_monitor
 from meridian_table.cli.main import main
 from meridian_table.link import BoardFault, Link, LinkState, SenseEvent, Snapshot
 from meridian_table.profiles import load_profile
@@ -54,6 +58,74 @@ def test_monitor_command_watches_a_virtual_board() -> None:
     assert "LINK connected kato-80" in result.output
     assert "SNAPSHOT (connect) up to #0: 1 closed" in result.output and "(G6)" in result.output
     assert "host counter" in result.output and "frames_in" in result.output
+
+
+class _LateLink:
+    """A link whose board answers ``delay`` seconds after start (a busy host)."""
+
+    def __init__(self, delay: float, answer: str = "connected") -> None:
+        self.delay = delay
+        self.answer = answer
+        self.started = 0.0
+        self.seen_connected = False
+        self.listeners: list[Callable[[object], None]] = []
+
+    def subscribe(self, listener: Callable[[object], None]) -> None:
+        self.listeners.append(listener)
+
+    def tap(self, listener: object) -> None:
+        del listener
+
+    def start(self) -> None:
+        self.started = time.monotonic()
+
+    @property
+    def state(self) -> str:
+        if time.monotonic() - self.started < self.delay:
+            return "connecting"
+        if not self.seen_connected:
+            self.seen_connected = self.answer == "connected"
+            for listener in self.listeners:
+                listener(LinkState(self.answer, "late-board"))  # type: ignore[arg-type]
+        return "connected" if self.seen_connected else "searching"
+
+    def request_stats(self) -> None:
+        pass
+
+    def stats(self) -> dict[str, Any]:
+        return {"connected": self.seen_connected}
+
+    def close(self) -> None:
+        pass
+
+
+def test_a_timed_monitor_counts_its_duration_from_the_connection() -> None:
+    # Under load the board may take longer to connect than the whole --duration: the
+    # watch must still cover `duration` seconds of a connected board.
+    out = io.StringIO()
+    link = _LateLink(delay=0.6)
+    stats = run_monitor(cast(Link, link), Monitor(Console(file=out, width=200)),
+                        duration=0.1, stats_every=0, stop=threading.Event())
+    assert stats == {"connected": True}
+    assert "LINK connected late-board" in out.getvalue()
+
+
+def test_a_timed_monitor_with_no_board_there_ends_after_its_duration() -> None:
+    # "no board found" is an answer too: the watch ends `duration` after it, not after
+    # the whole grace.
+    link = _LateLink(delay=0.0, answer="searching")
+    started = time.monotonic()
+    stats = run_monitor(cast(Link, link), Monitor(Console(file=io.StringIO())),
+                        duration=0.1, stats_every=0, stop=threading.Event(), connect_grace=600)
+    assert stats == {"connected": False}
+    assert time.monotonic() - started < 300  # long before the grace
+
+
+def test_a_timed_monitor_gives_up_waiting_for_a_board_after_its_grace() -> None:
+    link = _LateLink(delay=3600)
+    stats = run_monitor(cast(Link, link), Monitor(Console(file=io.StringIO())),
+                        duration=0.1, stats_every=0, stop=threading.Event(), connect_grace=0.2)
+    assert stats == {"connected": False}
 
 
 def test_sim_command_prints_its_port_and_obeys_typed_commands(collector: Collector) -> None:

@@ -81,7 +81,7 @@ def test_a_slice_through_the_virtual_board_reads_right_and_the_cue_is_rendered(
                 assert result.ack_ms is not None, trace.describe()
                 cues += result.cue_seen
                 fresh += 1
-                if trace.pattern == "clean" and registry.spec(game).commit_target_ms:
+                if trace.pattern == "clean" and registry.spec(game).bench.commit_target_ms:
                     # The move shown under the piece (a game that asks first lights
                     # its question instead; bench feel times it, no target).
                     assert result.commit_ms is not None, trace.describe()

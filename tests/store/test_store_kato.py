@@ -13,6 +13,7 @@ from meridian_table.cli.main import main
 from meridian_table.games import kato
 from meridian_table.store import Store
 from meridian_table.store.export import export
+from meridian_table.store.replay import replay
 
 
 def _play_logged(store: Store, seed: int, pie: bool) -> tuple[int, object]:
@@ -38,11 +39,11 @@ def _play_logged(store: Store, seed: int, pie: bool) -> tuple[int, object]:
 @pytest.mark.parametrize(("seed", "pie"), [(1, False), (2, True), (3, False)])
 def test_kato_games_replay_exactly(store: Store, seed: int, pie: bool) -> None:
     gid, live = _play_logged(store, seed, pie)
-    rebuilt = store.replay(gid)
+    rebuilt = replay(store, gid)
     assert rebuilt.engine.position() == live.position()  # type: ignore[attr-defined]
     assert rebuilt.engine.to_move == live.to_move  # type: ignore[attr-defined]
     assert rebuilt.engine.winner == live.winner  # type: ignore[attr-defined]
-    halfway = store.replay(gid, ply=rebuilt.total // 2)
+    halfway = replay(store, gid, ply=rebuilt.total // 2)
     assert len(halfway.engine.plies) == rebuilt.total // 2
 
 

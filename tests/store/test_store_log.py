@@ -18,6 +18,7 @@ from meridian_table.store import (
     UnknownGameError,
     default_path,
 )
+from meridian_table.store.replay import replay
 
 
 def _toy(store: Store, players: tuple[str, ...] = ("Ann", "Bob")) -> int:
@@ -204,13 +205,13 @@ def test_replay_applies_undos_and_stops_at_a_ply(store: Store) -> None:
             store.append(gid, "undo")
         else:
             store.append(gid, "action", {"notation": step})
-    full = store.replay(gid, loader=store_toygame.loader)
+    full = replay(store, gid, loader=store_toygame.loader)
     assert full.actions == ("a", "e", "f") and full.total == 3
     assert full.engine.position() == "X...OX..."
-    partial = store.replay(gid, ply=1, loader=store_toygame.loader)
+    partial = replay(store, gid, ply=1, loader=store_toygame.loader)
     assert partial.actions == ("a",) and partial.engine.position() == "X........"
     with pytest.raises(ReplayError, match="ply 4 is outside game"):
-        store.replay(gid, ply=4, loader=store_toygame.loader)
+        replay(store, gid, ply=4, loader=store_toygame.loader)
 
 
 def test_replay_names_the_action_the_rules_reject(store: Store) -> None:
@@ -218,19 +219,19 @@ def test_replay_names_the_action_the_rules_reject(store: Store) -> None:
     store.append(gid, "action", {"notation": "a"})
     store.append(gid, "action", {"notation": "a"})  # the store logs; the rules judge
     with pytest.raises(ReplayError, match=r"'a' \(move 2, event seq 3\).*taken"):
-        store.replay(gid, loader=store_toygame.loader)
+        replay(store, gid, loader=store_toygame.loader)
 
 
 def test_replay_of_a_game_without_a_package_says_so(store: Store) -> None:
     gid = store.create_game("nosuchgame", {}, ["A", "B"])
     with pytest.raises(ReplayError, match="no game 'nosuchgame' is installed"):
-        store.replay(gid)
+        replay(store, gid)
 
 
 def test_replay_with_options_the_engine_refuses(store: Store) -> None:
     gid = store.create_game("toy", {"colour": "red"}, ["A", "B"])
     with pytest.raises(ReplayError, match=r"toy cannot start from its logged options \{'colour': 'red'\}"):
-        store.replay(gid, loader=store_toygame.loader)
+        replay(store, gid, loader=store_toygame.loader)
 
 
 def test_threads_share_one_store_without_losing_or_repeating(store: Store) -> None:

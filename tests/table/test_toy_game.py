@@ -50,7 +50,9 @@ def test_a_toy_game_headless_on_the_virtual_board_then_replayed_and_exported(
     assert replayed.returncode == 0, replayed.stderr
     assert "XOO\n.X.\n..X" in replayed.stdout
     record = _run(["export", "1", "--format", "record", "--db", db])
-    assert record.returncode == 0 and record.stdout.rstrip().endswith("a b e c i")
+    # The plain record format: options as headers, one action a line.
+    assert record.returncode == 0 and '[Option marks "XO"]' in record.stdout
+    assert record.stdout.rstrip().endswith("\n".join("abeci"))
     jsonl = _run(["export", "1", "--format", "jsonl", "--db", db])
     kinds = [json.loads(line)["kind"] for line in jsonl.stdout.splitlines()]
     assert kinds.count("action") == 5 and "result" in kinds

@@ -127,7 +127,9 @@ def test_names_a_game_a_rematch_and_a_new_game_from_the_page(
     assert "Ann" in page.inner_text("#players-dialog")
     axe(page, "players dialog", failures)
     shoot(page, f"{theme}-players")
-    xena.locator(f"tr[data-game-id='{first}'] button").click()
+    # The toy has a bot (the generic one), so its finished game has Review beside Replay.
+    assert xena.locator(f"tr[data-game-id='{first}'] button[data-review-game]").count() == 1
+    xena.locator(f"tr[data-game-id='{first}'] button[aria-label='Replay game {first}']").click()
     page.wait_for_function(f"window.meridian.replay && window.meridian.replay.gameId === {first}")
     assert failures == []
 

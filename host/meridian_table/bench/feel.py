@@ -119,7 +119,7 @@ def run(options: dict[str, Any]) -> dict[str, Any]:
     clean = QUICK_LIVE_CLEAN if quick else LIVE_CLEAN
     mixed = QUICK_LIVE_MIXED if quick else LIVE_MIXED
     games = ([options["game"]] if isinstance(options.get("game"), str)
-             else [s.id for s in registry.specs().values() if s.hand_corpus])
+             else [s.id for s in registry.specs().values() if s.bench.hand_corpus])
     out: dict[str, Any] = {"seed": SEED, "targets": TARGETS, "games": {}}
     verdicts: list[bool] = []
     for game in games:
@@ -139,7 +139,7 @@ def run(options: dict[str, Any]) -> dict[str, Any]:
             and adaptive_fig["misreads"] <= fixed["misreads"]
             and (adaptive_fig["ack_ms_p99"] or 1e9) < TARGETS["ack_ms_p99"]
         )
-        target = registry.spec(game).commit_target_ms
+        target = registry.spec(game).bench.commit_target_ms
         figures["commit_target_ms_p99"] = target
         if target is not None:
             ok = ok and (adaptive_fig["commit_ms_p99"] or 1e9) < target
@@ -154,6 +154,9 @@ def run(options: dict[str, Any]) -> dict[str, Any]:
     out["misreads"] = sum(g["adaptive"]["misreads"] for g in out["games"].values())
     out["misreads_fixed_window"] = sum(g["fixed_300ms"]["misreads"]
                                        for g in out["games"].values())
+    out["live_misreads"] = sum(g["adaptive"]["live_misreads"] for g in out["games"].values())
+    for game, g in out["games"].items():
+        out[f"commit_ms_p99_{game}"] = g["adaptive"]["commit_ms_p99"]
     out["median_commit_ms"] = {
         game: g["adaptive"]["commit_ms_p50"] for game, g in out["games"].items()}
     return out

@@ -11,8 +11,9 @@ Two fuzzers, each from a fixed seed so a failure can be replayed:
   ``link_hangs`` (the link did not read the whole stream, or its watchdog fired),
   ``link_impossible_events`` (a SenseEvent or Snapshot outside the board), and
   ``link_bad_frames`` (CRC-valid frames it refused);
-- **files**: every file reader (board profiles in JSON and TOML, Colovini maps, Empire
-  maps and cards, calibration progress, game logs, the firmware's config.json) is fed
+- **files**: every file reader (board profiles in JSON and TOML, calibration progress,
+  game logs, the firmware's config.json, and each installed game's own readers from its
+  spec: ``GameSpec.bench.file_readers``, e.g. a map or a deck) is fed
   mutations of a real file, random bytes and nesting up to 100,000 levels deep.
   Figures: ``file_inputs`` and ``file_tracebacks`` (an exception other than the
   reader's own error).
@@ -33,12 +34,13 @@ import tempfile
 import threading
 import time
 import traceback
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from meridian_fw import wire
 from meridian_fw.config import parse_config
+from meridian_table.games.contract import FileReader
 from meridian_table.link import Link, LinkEvent, SenseEvent, Snapshot
 from meridian_table.sim import transport
 
@@ -269,28 +271,24 @@ def fuzz_link(lines: int, seed: int = 10, timeout: float = 120.0) -> dict[str, i
 # -- the file readers ----------------------------------------------------------------
 
 
+def _sample_profile() -> tuple[str, tuple[str, ...]]:
+    """A shipped board profile of an installed game (its default), with its sites: the
+    real file the profile, calibration and config readers start from."""
+    from meridian_table.games import registry
+    from meridian_table.profiles import load_profile
+
+    for spec in registry.specs().values():
+        if spec.boards is None:
+            continue
+        name = spec.default_profile(min(spec.player_counts), {})
+        return name, tuple(load_profile(name).sites)
+    raise RuntimeError("no installed game ships a board profile to fuzz the readers with")
+
+
 def _profile(path: Path) -> None:
     from meridian_table.profiles import load_profile
 
     load_profile(path)
-
-
-def _colovini_map(path: Path) -> None:
-    from meridian_table.games.colovini.maps import load_map
-
-    load_map(path)
-
-
-def _empire_map(path: Path) -> None:
-    from meridian_table.games.empire.files import load_map
-
-    load_map(str(path))
-
-
-def _empire_cards(path: Path) -> None:
-    from meridian_table.games.empire.files import load_cards
-
-    load_cards(str(path))
 
 
 def _calibration(path: Path) -> None:
@@ -298,7 +296,7 @@ def _calibration(path: Path) -> None:
     from meridian_table.maker.calibration_run import load_progress
     from meridian_table.profiles import load_profile
 
-    Calibration.from_progress(load_profile("kato-80"), load_progress(path))
+    Calibration.from_progress(load_profile(_sample_profile()[0]), load_progress(path))
 
 
 def _log(path: Path) -> None:
@@ -315,56 +313,51 @@ def _firmware_config(path: Path) -> None:
         raise AssertionError("parse_config returned neither a config nor a problem")
 
 
-def _errors() -> dict[str, tuple[type[BaseException], ...]]:
-    from meridian_table.games.colovini.maps import MapError
-    from meridian_table.games.empire.data_files import DataError
+def _profile_json() -> bytes:
+    from meridian_table.profiles.loader import resolve
+
+    return resolve(_sample_profile()[0]).read_bytes()
+
+
+def _profile_toml() -> bytes:
+    from meridian_table.profiles.loader import resolve
+
+    data = json.loads(resolve(_sample_profile()[0]).read_text())
+    return "\n".join(f"{json.dumps(k)} = {_toml(v)}" for k, v in data.items()
+                     if v is not None).encode()
+
+
+def _calibration_seed() -> bytes:
+    name, sites = _sample_profile()
+    return json.dumps({"format": 1, "profile": name, "steps": list(sites[:2]),
+                       "measured": {sites[0]: 3}, "skipped": []}).encode()
+
+
+def _platform_readers() -> tuple[FileReader, ...]:
     from meridian_table.maker.calibration import CalibrationError
     from meridian_table.profiles import ProfileError
     from meridian_table.store import StoreError
 
-    return {
-        "profile-json": (ProfileError,), "profile-toml": (ProfileError,),
-        "colovini-map": (MapError,), "empire-map": (DataError,),
-        "empire-cards": (DataError,), "calibration": (CalibrationError,),
-        "log": (StoreError,), "firmware-config": (),
-    }
+    return (
+        FileReader("profile-json", ".json", _profile, (ProfileError,), _profile_json),
+        FileReader("profile-toml", ".toml", _profile, (ProfileError,), _profile_toml),
+        FileReader("calibration", ".progress.json", _calibration, (CalibrationError,),
+                   _calibration_seed),
+        FileReader("log", ".sqlite3", _log, (StoreError,), lambda: b""),  # see _log_seed
+        FileReader("firmware-config", ".json", _firmware_config, (), _profile_json),
+    )
 
 
-Reader = Callable[[Path], None]
-#: name -> (file suffix, the reader)
-FILE_READERS: dict[str, tuple[str, Reader]] = {
-    "profile-json": (".json", _profile),
-    "profile-toml": (".toml", _profile),
-    "colovini-map": (".toml", _colovini_map),
-    "empire-map": (".toml", _empire_map),
-    "empire-cards": (".toml", _empire_cards),
-    "calibration": (".progress.json", _calibration),
-    "log": (".sqlite3", _log),
-    "firmware-config": (".json", _firmware_config),
-}
+def file_readers() -> dict[str, FileReader]:
+    """Every reader ``bench fuzz`` tries, by name: the platform's (profiles, calibration,
+    logs, the firmware's config) and each installed game's (``GameSpec.bench.file_readers``)."""
+    from meridian_table.games import registry
 
-
-def _seed_file(reader: str) -> bytes:
-    """A real, valid file for ``reader``: mutations of it reach past the syntax check."""
-    from meridian_table.games.colovini.maps import maps_dir
-    from meridian_table.profiles.loader import resolve
-    from meridian_table.resources import package_path
-
-    if reader == "profile-json" or reader == "firmware-config":
-        return resolve("kato-80").read_bytes()
-    if reader == "profile-toml":
-        data = json.loads(resolve("kato-80").read_text())
-        return "\n".join(f"{json.dumps(k)} = {_toml(v)}" for k, v in data.items()
-                         if v is not None).encode()
-    if reader == "colovini-map":
-        return (maps_dir() / "sample-50.toml").read_bytes()
-    if reader in ("empire-map", "empire-cards"):
-        name = "sample-map.toml" if reader == "empire-map" else "sample-cards.toml"
-        return package_path("meridian_table.games.empire", "data", name).read_bytes()
-    if reader == "calibration":
-        return json.dumps({"format": 1, "profile": "kato-80", "steps": ["A1", "B1"],
-                           "measured": {"A1": 3}, "skipped": []}).encode()
-    return b""  # the log: built fresh in _log_seed
+    found = {reader.name: reader for reader in _platform_readers()}
+    for spec in registry.specs().values():
+        for reader in spec.bench.file_readers:
+            found.setdefault(reader.name, reader)
+    return found
 
 
 def _toml(value: object) -> str:
@@ -380,13 +373,17 @@ def _toml(value: object) -> str:
 
 
 def _log_seed(folder: Path) -> bytes:
+    from meridian_table.games import registry
     from meridian_table.store import Store
 
     path = folder / "seed.sqlite3"
     if not path.exists():
+        spec = next(iter(registry.specs().values()))
+        players = [f"Player {n + 1}" for n in range(min(spec.player_counts))]
+        first = spec.new_game({}, 1).legal()[0]
         with Store.open(path) as store:
-            gid = store.create_game("kato", {"size": 5}, ["Ann", "Bob"])
-            store.append(gid, "action", {"notation": "A1", "player": "Ann"})
+            gid = store.create_game(spec.id, {}, players)
+            store.append(gid, "action", {"notation": first, "player": players[0]})
         with Store.open(path) as store:
             pass  # checkpointed on close: the main file holds everything
     return path.read_bytes()
@@ -426,8 +423,9 @@ def _mutate(rng: random.Random, seed: bytes) -> bytes:
 def deep_inputs(reader: str, seed: int, count: int, folder: Path | None = None) -> Iterator[bytes]:
     """``count`` hostile inputs for ``reader``: deep nesting, mutations, random bytes."""
     rng = random.Random(f"{seed}-{reader}")
-    suffix = FILE_READERS[reader][0]
-    base = _seed_file(reader)
+    chosen = file_readers()[reader]
+    suffix = chosen.suffix
+    base = chosen.seed() if reader != "log" else b""
     if reader == "log":
         with tempfile.TemporaryDirectory() as tmp:
             base = _log_seed(Path(folder or tmp))
@@ -444,14 +442,14 @@ def deep_inputs(reader: str, seed: int, count: int, folder: Path | None = None) 
 def read_file_safely(reader: str, data: bytes, folder: Path) -> None:
     """Write ``data`` as a file and read it with ``reader``: its own error is fine, any
     other exception raises AssertionError carrying the traceback."""
-    suffix, read = FILE_READERS[reader]
-    path = folder / f"fuzz-{reader}{suffix}"
+    chosen = file_readers()[reader]
+    path = folder / f"fuzz-{reader}{chosen.suffix}"
     for side in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
         side.unlink(missing_ok=True)
     path.write_bytes(data)
     try:
-        read(path)
-    except _errors()[reader]:
+        chosen.read(path)
+    except chosen.errors:
         return
     except Exception as exc:
         raise AssertionError(
@@ -464,7 +462,7 @@ def fuzz_files(per_reader: int, seed: int = 10) -> dict[str, int]:
     tracebacks = 0
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        for reader in FILE_READERS:
+        for reader in file_readers():
             for data in deep_inputs(reader, seed, per_reader, folder):
                 inputs += 1
                 try:

@@ -1,6 +1,7 @@
 """`meridian-table bench host`: the table's footprint, against a Raspberry Pi Zero 2 W's.
 
-The real command, ``meridian-table play kato --board sim``, runs in a child process
+The real command, ``meridian-table play GAME --board sim`` (the registry's default game:
+the first that drives the table bench), runs in a child process
 (the virtual board in it, on the transport this system uses), watched with psutil:
 
 - ``cold_start_to_page_s``: from starting the process until its page answers HTTP 200;
@@ -15,6 +16,14 @@ The real command, ``meridian-table play kato --board sim``, runs in a child proc
   game, so every time the game reaches 60 moves the last 40 are taken back (the
   ``undo`` button, the stones lifted and put back as the table asks) and play goes on:
   ``moves_played`` counts every move logged, ``undos`` the take-backs.
+
+Start-up (what a player feels first):
+
+- ``help_s``: ``meridian-table --help``, start to exit (the median of 5 runs);
+- ``modules_imported_by_help`` and ``modules_imported_by_play``: modules imported by
+  ``--help``, and by ``play kato`` until its page answers (counted with Python's
+  ``-X importtime``, in runs of their own so the counting does not slow the timed ones),
+  beside ``reference_interpreter_modules`` (``python -c pass``).
 
 References measured in the same run: a bare interpreter's start (``python -c pass``)
 and resident memory, and the virtual board with a bare ``Link`` connected to it in a
@@ -42,11 +51,13 @@ from typing import Any
 
 import psutil
 
+from meridian_table.games import registry
 from meridian_table.sim.transport import choose
 
 LOGGER = logging.getLogger(__name__)
 
 NAME = "host"
+TARGETS = {"cold_start_to_page_s": ("<", 0.5), "help_s": ("<", 0.2)}
 HELP = ("footprint on a small host: cold start to page, RSS after start and after a "
         "200-move game, idle CPU with the virtual board")
 MOVES = 200
@@ -65,7 +76,7 @@ BOARD_AND_LINK = (
     "import sys\n"
     "from meridian_table.link import Link\n"
     "from meridian_table.sim import VirtualBoard\n"
-    "vb = VirtualBoard('kato-114').start()\n"
+    "vb = VirtualBoard(sys.argv[1]).start()\n"
     "link = Link(vb.find_port)\n"
     "link.start()\n"
     "link.wait_connected(30)\n"
@@ -211,11 +222,87 @@ def _play(page: _Page, moves: int, seed: int) -> tuple[int, int]:
     return played, undos
 
 
+def _imports(command: list[str]) -> int:
+    """Modules a short command imports (one ``-X importtime`` line per module)."""
+    env = dict(os.environ, PYTHONPROFILEIMPORTTIME="1")
+    done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=60)
+    return sum(1 for line in done.stderr.splitlines() if line.startswith("import time:"))
+
+
+def _help_start(runs: int = 5) -> float:
+    """Median seconds of ``meridian-table --help``, start to exit."""
+    times = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        subprocess.run([*_command(), "--help"], check=True, capture_output=True)
+        times.append(time.perf_counter() - started)
+    return sorted(times)[len(times) // 2]
+
+
+def _start_table(command: list[str], env: dict[str, str],
+                 started: float) -> tuple[subprocess.Popen[str], _Page, list[str]]:
+    """Start ``command`` (a `play` that prints its page URL) and wait until the page
+    answers: (the process, its page, the lines it printed so far)."""
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            text=True, env=env)
+    lines: list[str] = []
+    found = threading.Event()
+
+    def reader() -> None:
+        out = proc.stdout
+        if out is None:
+            return
+        for line in out:
+            lines.append(line.rstrip())
+            if URL.search(line):
+                found.set()
+    threading.Thread(target=reader, daemon=True).start()
+    try:
+        if not found.wait(START_TIMEOUT_S):
+            raise RuntimeError("the table printed no page URL: " + " | ".join(lines[-5:]))
+        match = URL.search("\n".join(line for line in lines if "Table page" in line))
+        page = _Page(match.group(1) if match else "")
+        while not page.get_ok():
+            if time.perf_counter() - started > START_TIMEOUT_S or proc.poll() is not None:
+                raise RuntimeError("the table page never answered: " + " | ".join(lines[-5:]))
+            time.sleep(0.005)
+    except BaseException:
+        _stop(proc)
+        raise
+    return proc, page, lines
+
+
+def _play_imports(command: list[str], env: dict[str, str]) -> int:
+    """Modules ``play`` imported by the time its page answered."""
+    counted = dict(env, PYTHONPROFILEIMPORTTIME="1")
+    proc, _page, lines = _start_table(command, counted, time.perf_counter())
+    try:
+        return sum(1 for line in list(lines) if line.startswith("import time:"))
+    finally:
+        _stop(proc)
+
+
+def _compile_package() -> bool:
+    """Compile the package to bytecode first, as pip does when it installs a wheel: a
+    checkout run with PYTHONDONTWRITEBYTECODE would otherwise compile some 300 modules on
+    every start, which no installed table does. True when every file compiled."""
+    import compileall
+
+    import meridian_fw
+    import meridian_table
+
+    folders = [Path(meridian_table.__file__).parent, Path(meridian_fw.__file__).parent]
+    return all(compileall.compile_dir(str(f), quiet=1, workers=0) for f in folders)
+
+
 def _reference_start() -> tuple[float, float]:
     """A bare interpreter: (seconds to start and exit, resident MB while alive)."""
-    started = time.perf_counter()
-    subprocess.run([sys.executable, "-c", "pass"], check=True)
-    seconds = time.perf_counter() - started
+    times = []
+    for _ in range(5):  # the median, as for --help
+        started = time.perf_counter()
+        subprocess.run([sys.executable, "-c", "pass"], check=True)
+        times.append(time.perf_counter() - started)
+    seconds = sorted(times)[len(times) // 2]
     proc = subprocess.Popen([sys.executable, "-c", "import sys; sys.stdin.read()"],
                             stdin=subprocess.PIPE, text=True)
     try:
@@ -231,7 +318,9 @@ def _reference_start() -> tuple[float, float]:
 def _board_and_link(idle_s: float, env: dict[str, str]) -> tuple[float, float, float]:
     """The virtual board and a bare link in a process of their own: (idle CPU percent,
     wakeups per second, resident MB)."""
-    proc = subprocess.Popen([sys.executable, "-c", BOARD_AND_LINK], stdin=subprocess.PIPE,
+    spec = registry.spec(registry.default_game())
+    profile = spec.default_profile(min(spec.player_counts), {})
+    proc = subprocess.Popen([sys.executable, "-c", BOARD_AND_LINK, profile], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, text=True, env=env)
     try:
         ready = proc.stdout.readline() if proc.stdout is not None else ""
@@ -271,33 +360,14 @@ def _measure(figures: dict[str, Any], moves: int, idle_s: float) -> None:
     with tempfile.TemporaryDirectory(prefix="meridian-bench-host-") as tmp:
         env = dict(os.environ, MERIDIAN_SIM_REGISTRY=str(Path(tmp) / "sims"),
                    PYTHONUNBUFFERED="1")
+        figures["bytecode_compiled"] = _compile_package()
         ref_start, ref_rss = _reference_start()
-        command = [*_command(), "play", "kato", "--board", "sim", "--port", "0",
+        command = [*_command(), "play", registry.default_game(), "--board", "sim", "--port", "0",
                    "--settle-ms", "0", "--db", str(Path(tmp) / "games.sqlite3")]
+        figures["help_s"] = round(_help_start(3 if moves == QUICK_MOVES else 5), 3)
         started = time.perf_counter()
-        proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                text=True, env=env)
+        proc, page, _lines = _start_table(command, env, started)
         try:
-            lines: list[str] = []
-            found = threading.Event()
-
-            def reader() -> None:
-                out = proc.stdout
-                if out is None:
-                    return
-                for line in out:
-                    lines.append(line.rstrip())
-                    if URL.search(line):
-                        found.set()
-            threading.Thread(target=reader, daemon=True).start()
-            if not found.wait(START_TIMEOUT_S):
-                raise RuntimeError("the table printed no page URL: " + " | ".join(lines[-5:]))
-            match = URL.search("\n".join(lines))
-            page = _Page(match.group(1) if match else "")
-            while not page.get_ok():
-                if time.perf_counter() - started > START_TIMEOUT_S or proc.poll() is not None:
-                    raise RuntimeError("the table page never answered: " + " | ".join(lines[-5:]))
-                time.sleep(0.005)
             figures["cold_start_to_page_s"] = round(time.perf_counter() - started, 3)
             _settled(page, lambda s: s["link"]["state"] == "connected")
             process = psutil.Process(proc.pid)
@@ -316,12 +386,16 @@ def _measure(figures: dict[str, Any], moves: int, idle_s: float) -> None:
         finally:
             _stop(proc)
         board_cpu, board_wakeups, board_rss = _board_and_link(idle_s, env)
+        figures["modules_imported_by_help"] = _imports([*_command(), "--help"])
+        figures["modules_imported_by_play"] = _play_imports(command, env)
+        figures["reference_interpreter_modules"] = _imports([sys.executable, "-c", "pass"])
     figures["reference_interpreter_start_s"] = round(ref_start, 3)
     figures["reference_interpreter_rss_mb"] = round(ref_rss, 1)
     figures["reference_board_and_link_idle_cpu_percent"] = round(board_cpu, 2)
     figures["reference_board_and_link_wakeups_per_s"] = round(board_wakeups, 1)
     figures["reference_board_and_link_rss_mb"] = round(board_rss, 1)
     figures["cold_start_ratio"] = round(figures["cold_start_to_page_s"] / ref_start, 1)
+    figures["help_ratio"] = round(figures["help_s"] / ref_start, 1)
     figures["rss_ratio"] = round(figures["rss_after_start_mb"] / ref_rss, 1)
     figures["host_share_idle_cpu_percent"] = round(max(0.0, cpu - board_cpu), 2)
     figures["budgets"] = {"rss_mb": RSS_BUDGET_MB, "idle_cpu_percent": IDLE_CPU_BUDGET}

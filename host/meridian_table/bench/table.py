@@ -3,7 +3,9 @@
 A random game is played on the virtual board (``options["game"]``, else the first
 installed game whose spec says ``table_bench``) (the real firmware behind a pty, the
 real link, the session, the adapter and the engine), with the settle window set to 0 so
-that it is excluded. Every switch change (a placement, a dead stone lifted, a stone put
+that it is excluded. The firmware runs in the real MicroPython unix port, in a process
+of its own (``SIM_MODE``), as it runs on the Pico: its scan loop does not share the
+table's process and interpreter lock, which no real board does either. Every switch change (a placement, a dead stone lifted, a stone put
 back after an undo) is timed from the simulated switch change until the firmware
 reports the resulting LED plan shown (SHOWN, sent once the frame is on the LEDs).
 The reference measured in the same run is a bare plan round trip (link.send_plan to
@@ -31,6 +33,8 @@ HELP = "switch change -> LED frame rendered by the firmware, through link, table
 MOVES = 1000
 QUICK_MOVES = 60
 TIMEOUT_S = 5.0
+#: The firmware in its own process, as on the Pico (``options["sim_mode"]`` overrides).
+SIM_MODE = "micropython"
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -69,10 +73,12 @@ def run(options: dict[str, Any]) -> dict[str, Any]:
     missing = 0
     games = 0
     game = options.get("game") or next(
-        (s.id for s in registry.specs().values() if s.table_bench), None)
+        (s.id for s in registry.specs().values() if s.bench.table_bench), None)
     if not isinstance(game, str):
-        raise RuntimeError("no installed game can drive the table bench (table_bench=True)")
-    setup = TableSetup(game=game, board="sim", db=":memory:", settle_s=0.0)
+        raise RuntimeError("no installed game can drive the table bench "
+                           "(GameSpec.bench.table_bench)")
+    sim_mode = str(options.get("sim_mode") or SIM_MODE)
+    setup = TableSetup(game=game, board="sim", db=":memory:", settle_s=0.0, sim_mode=sim_mode)
     reference: list[float] = []
     stats: dict[str, Any] = {}
     debounce_ms = 0
@@ -91,6 +97,7 @@ def run(options: dict[str, Any]) -> dict[str, Any]:
     ref50 = statistics.median(reference) if reference else None
     return {
         "game": game,
+        "firmware": sim_mode,
         "moves": len(samples),
         "no_new_frame": missing,
         "games": games,

@@ -1,7 +1,7 @@
 """`meridian-table bench web`: a table change to the state arriving at the page's WebSocket.
 
-The real table (``TableSession``: its core and shell) plays Kato on the 114-point board
-over the real link to a protocol-level fake Pico (``link/fake.py`` FakeBoard), and is
+The real table (``TableSession``: its core and shell) plays the installed game whose
+default board has the most sites (a large board: the largest state) over the real link to a protocol-level fake Pico (``link/fake.py`` FakeBoard), and is
 served by the real uvicorn server; a WebSocket client stands in for the page. The settle
 window is long, so every toggled switch stays a tentative change on the page (nothing is
 read as a move and the state grows no history). Each iteration times
@@ -29,7 +29,7 @@ from websockets.sync.client import connect
 from meridian_table.games import registry
 from meridian_table.link import Link
 from meridian_table.link.fake import FakeBoard
-from meridian_table.profiles import load_profile
+from meridian_table.profiles import Profile, load_profile
 from meridian_table.table.session import TableSession
 from meridian_table.web.server import serve
 
@@ -40,8 +40,6 @@ HELP = "table change -> full state parsed by a WebSocket client, through the rea
 ITERATIONS = 400
 QUICK_ITERATIONS = 40
 TIMEOUT_S = 5.0
-GAME = "kato"
-PROFILE = "kato-114"
 #: Long enough that no toggled switch is read as a move during a run.
 SETTLE_S = 3600.0
 
@@ -66,17 +64,35 @@ def _await(ws: Any, sensed: set[str], result_id: int | None = None) -> dict[str,
     return state
 
 
+def _largest() -> tuple[str, Profile]:
+    """The installed game (played at a table) whose default board has the most sites."""
+    found: list[tuple[int, str, Profile]] = []
+    for game, spec in sorted(registry.specs().items()):
+        try:
+            registry.create_adapter(game)
+            profile = load_profile(spec.default_profile(None, {}))
+        except (ValueError, LookupError, OSError) as exc:  # not at a table: not measured
+            LOGGER.info("bench web leaves out %s: %s", game, exc)
+            continue
+        found.append((len(profile.sites), game, profile))
+    if not found:
+        raise RuntimeError("no installed game can be played at a table")
+    _sites, game, profile = max(found, key=lambda f: (f[0], f[1]))
+    return game, profile
+
+
 def _table() -> tuple[TableSession, Link, FakeBoard]:
     """The real session on a fake Pico with the profile's matrix, connected."""
-    profile = load_profile(PROFILE)
-    board = FakeBoard(rows=profile.rows, cols=profile.cols, leds=profile.leds, board=PROFILE)
+    game, profile = _largest()
+    board = FakeBoard(rows=profile.rows, cols=profile.cols, leds=profile.leds,
+                      board=profile.name)
     link = Link(board.find_port, opener=board.open)
 
     def toggle(site: str) -> None:
         board.toggle(profile.sites[site].pos)
 
     session = TableSession(
-        registry.create_adapter(GAME), profile, link, settle_s=SETTLE_S, adaptive=False,
+        registry.create_adapter(game), profile, link, settle_s=SETTLE_S, adaptive=False,
         toggle=toggle, port=board.port,
         virtual=True,
     )
@@ -114,8 +130,8 @@ def run(options: dict[str, Any]) -> dict[str, Any]:
         session.close()
         link.close()
     ping_p50 = statistics.median(ping_ms)
-    out: dict[str, Any] = {"iterations": n, "state_bytes": state_bytes, "game": GAME,
-                           "profile": PROFILE}
+    out: dict[str, Any] = {"iterations": n, "state_bytes": state_bytes,
+                           "game": session.adapter.game, "profile": session.profile.name}
     out.update(_summary("push", push_ms))
     out.update(_summary("command", command_ms))
     out.update(_summary("ping", ping_ms))

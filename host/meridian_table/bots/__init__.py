@@ -1,7 +1,8 @@
 """Computer opponents, hints and the post-game review, for every game that has a bot.
 
-Each game brings its own bot as the ``bot`` policy of its spec (``bot:1`` ... ``bot:5``,
-the levels); this package names no game. It holds what is common to them::
+Each game declares its bot on its spec (``GameSpec.bot``: its own, or by default the
+generic search bot of :mod:`meridian_table.games.search`), with the levels ``bot:1`` ...
+``bot:5``; this package reads it and names no game. It holds what is common to them::
 
     from meridian_table import bots
     p = bots.create(game_id, level=5, seed=1)       # a game's id (play --help lists them)
@@ -20,56 +21,38 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Mapping
-from typing import Protocol, runtime_checkable
 
 from meridian_table.games import registry
-from meridian_table.games.contract import Engine, Policy
+from meridian_table.games.contract import (
+    DEFAULT_LEVEL,
+    Analyst,
+    BotSpec,
+    Engine,
+    GameSpec,
+    Verdict,
+)
+from meridian_table.games.contract import LEVELS as _LEVELS
 
 BOT = "bot"
-LEVELS = (1, 2, 3, 4, 5)
-#: The level a plain ``bot`` seat plays at (each game's bot parses ``bot`` so).
-DEFAULT_LEVEL = 3
+#: The level numbers every bot offers (``bot:1`` ... ``bot:5``).
+LEVELS = tuple(level.number for level in _LEVELS)
 
 #: Each level in words, for the page's seat menus: a name and what it does. They hold for
 #: every game's bot (docs/BOTS.md, "Seats and levels", has each game's figures).
-LEVEL_WORDS: dict[int, tuple[str, str]] = {
-    1: ("beginner", "a very short search, fit for a beginner"),
-    2: ("easy", "a short search"),
-    3: ("medium", "a longer search; a plain bot seat plays at this level"),
-    4: ("strong", "searches for half of its think time"),
-    5: ("strongest", "searches for all of its think time"),
-}
+LEVEL_WORDS: dict[int, tuple[str, str]] = {lv.number: (lv.name, lv.help) for lv in _LEVELS}
 
 
-class Verdict(Protocol):
-    """What an analysis says: the best action, each action's value for the player to
-    move, each seat's value of the position, and how much search it took."""
-
-    @property
-    def best(self) -> str: ...
-
-    @property
-    def values(self) -> dict[str, float]: ...
-
-    @property
-    def seat_values(self) -> tuple[float, ...]: ...
-
-    @property
-    def iterations(self) -> int: ...
+class NoBotError(ValueError):
+    """A game that declares no bot (``GameSpec.bot`` is None)."""
 
 
-@runtime_checkable
-class Analyst(Protocol):
-    """A bot that can explain itself: every game's ``bot`` policy is one."""
-
-    @property
-    def name(self) -> str: ...
-
-    def analyse(self, game: Engine, budget_s: float = 1.0,
-                cancel: threading.Event | None = None) -> Verdict: ...
-
-    def choose(self, game: Engine, budget_s: float = 1.0,
-               cancel: threading.Event | None = None) -> str: ...
+def bot_of(game: str | GameSpec) -> BotSpec:
+    """The bot ``game`` declares on its spec (``GameSpec.bot``): its own, or the generic
+    search bot; NoBotError when it declares none."""
+    spec = registry.spec(game) if isinstance(game, str) else game
+    if spec.bot is None:
+        raise NoBotError(f"{spec.title} has no bot (its spec says bot=None)")
+    return spec.bot
 
 
 def description(level: int = 5, iterations: int | None = None) -> str:
@@ -79,34 +62,36 @@ def description(level: int = 5, iterations: int | None = None) -> str:
     return f"{BOT}:{level}" if iterations is None else f"{BOT}:{level}:{iterations}"
 
 
-def levels_json() -> list[dict[str, object]]:
+def levels_json(game: str | GameSpec | None = None) -> list[dict[str, object]]:
     """The levels as the page offers them (``GameSpec.to_json()["levels"]``): each with
     its seat description (``bot:4``), its name and what it does."""
+    if game is not None:
+        return bot_of(game).levels_json()
     return [{"level": level, "automaton": description(level), "name": LEVEL_WORDS[level][0],
              "help": LEVEL_WORDS[level][1], "default": level == DEFAULT_LEVEL}
             for level in LEVELS]
 
 
-def has_bot(game: str) -> bool:
-    """True when ``game``'s spec registers a ``bot`` policy."""
-    return BOT in registry.spec(game).policies
+def has_bot(game: str | GameSpec) -> bool:
+    """True when ``game``'s spec declares a bot (every game does unless it says None)."""
+    spec = registry.spec(game) if isinstance(game, str) else game
+    return spec.bot is not None
 
 
 def create(game: str, level: int = 5, seed: int | None = None,
-           iterations: int | None = None) -> Policy:
+           iterations: int | None = None) -> Analyst:
     """``game``'s bot at ``level`` (1 to 5). ``iterations`` fixes the amount of search
     (in the bot's own unit: search iterations, re-deals of hidden cards), which makes the
     bot's choice depend only on the seed and the position."""
-    return registry.spec(game).policy(description(level, iterations), seed)
+    bot = bot_of(game)
+    bot.level(level)
+    return bot.create(level, seed, iterations)
 
 
 def analyst(game: str, level: int = 5, seed: int | None = None,
             iterations: int | None = None) -> Analyst:
-    """``game``'s bot as an :class:`Analyst` (hints and review)."""
-    policy = create(game, level, seed, iterations)
-    if not isinstance(policy, Analyst):
-        raise TypeError(f"the {game} bot cannot explain its moves ({policy.name})")
-    return policy
+    """``game``'s bot as an :class:`Analyst` (hints and review): every bot is one."""
+    return create(game, level, seed, iterations)
 
 
 def hint(game: str, engine: Engine, level: int = 5, budget_s: float = 1.0,
@@ -121,5 +106,6 @@ def summary(verdict: Verdict, top: int = 3) -> Mapping[str, float]:
     return dict(ranked[:top])
 
 
-__all__ = ["BOT", "DEFAULT_LEVEL", "LEVELS", "LEVEL_WORDS", "Analyst", "Verdict", "analyst", "create", "description",
-           "has_bot", "hint", "levels_json", "summary"]
+__all__ = ["BOT", "DEFAULT_LEVEL", "LEVELS", "LEVEL_WORDS", "Analyst", "NoBotError", "Verdict",
+           "analyst", "bot_of", "create", "description", "has_bot", "hint", "levels_json",
+           "summary"]

@@ -17,6 +17,7 @@ the figures as ``verdict`` with ``load_average`` ([1, 5, 15] minutes).
 
 from __future__ import annotations
 
+import functools
 import importlib
 import json
 import operator
@@ -43,14 +44,23 @@ def _benches() -> dict[str, tuple[BenchRun, Targets]]:
     """The platform's benches (modules of ``meridian_table.bench``) and every game's."""
     found: dict[str, tuple[BenchRun, Targets]] = {}
     for info in pkgutil.iter_modules(_bench_pkg.__path__):
-        if info.name.startswith("_"):
+        if info.name.startswith("_"):  # helpers (_gametable: the <id>-table benches)
             continue
         module = importlib.import_module(f"meridian_table.bench.{info.name}")
         found[module.NAME] = (module.run, _targets(getattr(module, "TARGETS", {})))
     for spec in registry.specs().values():
         for bench in spec.benches:
             found[bench.name] = (bench.run, {})
+        if spec.bench.table_driver is not None:
+            found[f"{spec.id}-table"] = (functools.partial(_game_table, spec.id), {})
     return dict(sorted(found.items()))
+
+
+def _game_table(game: str, options: dict[str, Any]) -> dict[str, Any]:
+    """``bench <id>-table`` for a game that declares a table driver (docs/BENCH.md)."""
+    from meridian_table.bench import _gametable  # imported when run: it opens a table
+
+    return _gametable.run(game, options)
 
 
 def _targets(declared: object) -> Targets:
@@ -157,7 +167,9 @@ def _help() -> str:
     # Module names, not imports: importing every bench would slow every CLI start.
     names = sorted([m.name for m in pkgutil.iter_modules(_bench_pkg.__path__)
                     if not m.name.startswith("_")]
-                   + [b.name for spec in registry.specs().values() for b in spec.benches])
+                   + [b.name for spec in registry.specs().values() for b in spec.benches]
+                   + [f"{spec.id}-table" for spec in registry.specs().values()
+                      if spec.bench.table_driver is not None])
     return (
         "Run benchmark NAME (or `all`) and print its figures.\n\n"
         f"NAME is one of: all, {', '.join(names)}.\n\n"
@@ -170,7 +182,11 @@ def register(group: click.Group) -> None:
     @click.argument("name")
     @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
     @click.option("--quick", is_flag=True, help="Fewer iterations (for smoke tests).")
-    def bench(name: str, as_json: bool, quick: bool) -> None:
+    @click.option("--contend", is_flag=True,
+                  help="Run idle, then with one busy process per core and a level-5 bot "
+                       "thinking (a player's host with its kiosk browser); figures side by "
+                       "side.")
+    def bench(name: str, as_json: bool, quick: bool, contend: bool) -> None:
         """Run benchmark NAME (or `all`) and print its figures."""
         benches = _benches()
         if name == "all":
@@ -186,7 +202,14 @@ def register(group: click.Group) -> None:
         for key in chosen:
             run, targets = benches[key]
             try:
-                figures = run({"quick": quick})
+                if contend:
+                    from meridian_table.bench._contend import CONTEND_TARGETS, run_contended
+
+                    figures = run_contended(key, run, {"quick": quick})
+                    targets = {**{f"{k}_idle": t for k, t in targets.items()},
+                               **CONTEND_TARGETS.get(key, {})}
+                else:
+                    figures = run({"quick": quick})
             except (ValueError, RuntimeError, OSError) as exc:
                 # A bad setting (an environment variable, a missing game) or a machine
                 # that cannot run it: said in a line, not a traceback.

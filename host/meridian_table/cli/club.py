@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING
 
 import click
 
-from meridian_table.cli._params import PagePort
 from meridian_table.club.errors import ClubError
+from meridian_table.games.params import PagePort
 from meridian_table.textload import json_loads
 
 if TYPE_CHECKING:

@@ -42,6 +42,10 @@ from meridian_table.link import (
 
 LOGGER = logging.getLogger(__name__)
 
+# A timed `monitor --duration` starts its clock once the board is connected, or after this
+# long without a connection (a busy host can take seconds to open a board).
+CONNECT_GRACE_S = 30.0
+
 # Frames that are the link's housekeeping: shown only with --raw.
 QUIET = frozenset({"PING", "PONG", "ACK", "BEAT", "SENSE", "SNAP", "PIX", "HELLO", "WHO", "STATS"})
 STATE_STYLE = {
@@ -152,15 +156,35 @@ def _site_names(profile_name: str | None) -> dict[int, str]:
 
 
 def run_monitor(link: Link, monitor: Monitor, *, duration: float | None,
-                stats_every: float, stop: threading.Event) -> dict[str, Any]:
-    """Watch ``link`` until ``stop`` is set or ``duration`` passes; returns the last stats."""
+                stats_every: float, stop: threading.Event,
+                connect_grace: float = CONNECT_GRACE_S) -> dict[str, Any]:
+    """Watch ``link`` until ``stop`` is set or ``duration`` passes; returns the last stats.
+
+    ``duration`` counts from the link's first answer: the board connected (a busy host
+    may take seconds to open it), or no board there (a lookup that found none, a port that
+    would not open); at the latest from ``connect_grace`` seconds after the start. So a
+    timed watch of a board covers ``duration`` seconds of it connected, and a watch with
+    nothing plugged in still ends after ``duration``.
+    """
+    answered = threading.Event()
+
+    def first_answer(event: object) -> None:
+        if isinstance(event, LinkState):  # the link says nothing until it has an answer
+            answered.set()
+
     link.subscribe(monitor.event)
+    link.subscribe(first_answer)
     link.tap(monitor.frame)
     link.start()
-    deadline = None if duration is None else time.monotonic() + duration
-    next_stats = time.monotonic() + stats_every
+    started = time.monotonic()
+    deadline = None
+    next_stats = started + stats_every
     while not stop.is_set():
         now = time.monotonic()
+        if deadline is None and duration is not None and (
+                answered.is_set() or link.state == "connected"
+                or now >= started + connect_grace):
+            deadline = now + duration
         if deadline is not None and now >= deadline:
             break
         if stats_every > 0 and now >= next_stats:
@@ -168,7 +192,7 @@ def run_monitor(link: Link, monitor: Monitor, *, duration: float | None,
             if link.state == "connected":
                 link.request_stats()
             monitor.console.print(stats_table(link.stats()))
-        wait = min(0.2, max(0.0, next_stats - now))
+        wait = min(0.2, max(0.0, next_stats - now)) if stats_every > 0 else 0.05
         if deadline is not None:
             wait = min(wait, max(0.0, deadline - now))
         stop.wait(wait)
@@ -205,7 +229,8 @@ def _monitor_command(group: click.Group) -> None:
     @click.option("--stats-every", default=10.0, show_default=True, type=click.FloatRange(min=0),
                   help="Seconds between statistics tables (0: only at the end).")
     @click.option("--duration", type=click.FloatRange(min=0), default=None,
-                  help="Stop after this many seconds (default: until Ctrl-C).")
+                  help="Stop after this many seconds of a connected board (default: "
+                       "until Ctrl-C).")
     def monitor(port: str, serial_number: str | None, profile_name: str | None, raw: bool,
                 stats_every: float, duration: float | None) -> None:
         """Watch the link to a board live: events, plans, errors and statistics.

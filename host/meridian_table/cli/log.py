@@ -16,6 +16,7 @@ from rich.table import Table
 from meridian_table.store import Store, StoreError
 from meridian_table.store.diagram import text_diagram
 from meridian_table.store.export import FORMATS, export, result_text
+from meridian_table.store.replay import replay
 
 LOGGER = logging.getLogger(__name__)
 
@@ -81,7 +82,7 @@ def _replay(game_id: int, db: Path | None, ply: int | None) -> None:
     console = Console()
     with _open(db) as store:
         try:
-            rebuilt = store.replay(game_id, ply=ply)
+            rebuilt = replay(store, game_id, ply=ply)
         except StoreError as exc:
             raise click.ClickException(str(exc)) from exc
         info = rebuilt.info

@@ -126,12 +126,15 @@ def _profile_group(group: click.Group) -> None:
                 p = load_profile(name)
             except ProfileError as exc:
                 failed += 1
-                console.print(f"[red]FAIL[/red] {exc}")
+                # soft_wrap: the line is printed whole and the terminal wraps it, so a
+                # long path is never folded inside its name (tables keep the width)
+                console.print(f"[red]FAIL[/red] {exc}", soft_wrap=True)
                 more = all_problems(name)[1:] if exc.key != "(name)" else []
                 if more:
                     console.print(f"     and {len(more)} more problem(s):")
                 for problem in more:
-                    console.print(f"     {problem.key}: {problem.problem}; {problem.fix}")
+                    console.print(f"     {problem.key}: {problem.problem}; {problem.fix}",
+                                  soft_wrap=True)
                 continue
             console.print(
                 f"[green]ok[/green]   {p.name}: {len(p.sites)} sites, {len(p.buttons)} buttons, "
@@ -420,7 +423,8 @@ def _finish(console: Console, machine: Calibration, target: Path, progress_path:
         console.print("not measured and moved to a free position (they will not sense until "
                       "repaired and calibrated with --only): "
                       + ", ".join(f"{k} -> {v}" for k, v in moved.items()))
-    console.print(f"wrote {target}" + (f" (previous version in {backup})" if backup else ""))
+    console.print(f"wrote {target}" + (f" (previous version in {backup})" if backup else ""),
+                  soft_wrap=True)  # a long path whole, never folded inside its name
     if sim:
         console.print("this was a demo on the virtual board: the file describes no real "
                       "board; calibrate your board without --sim")

@@ -36,10 +36,11 @@ from typing import IO, Any
 
 import click
 
-from meridian_table.cli._params import PagePort
 from meridian_table.cli.club import club_replication, remote_side
+from meridian_table.club import REMOTE, REMOTE_WAITING
 from meridian_table.games import registry
 from meridian_table.games.contract import GameSpec, OptionError, OptionSpec, parse_options
+from meridian_table.games.params import PagePort
 from meridian_table.i18n import LANGUAGES, _, set_language
 from meridian_table.link import UnknownPortError, check_port
 from meridian_table.store import StoreError
@@ -236,8 +237,17 @@ def settle_board(table: RunningTable, timeout: float = SETTLE_TIMEOUT_S,
 
 
 def _thinking(state: PageState) -> bool:
+    """An automaton is still choosing: a local one until its budget ends; a player at
+    another table of the club only until it has read the club and waits for that table's
+    move (which may take minutes: not waited for)."""
     working = state.get("automaton")
-    return isinstance(working, dict) and working.get("status") == "thinking"
+    if not (isinstance(working, dict) and working.get("status") == "thinking"):
+        return False
+    if working.get("automaton") != REMOTE:
+        return True
+    link = state.get("link")
+    stats = link.get("stats") if isinstance(link, dict) else None
+    return not (isinstance(stats, dict) and stats.get("remote_player") == REMOTE_WAITING)
 
 
 def _headless_command(table: RunningTable, verb: str, args: list[str]) -> dict[str, Any]:
@@ -371,7 +381,8 @@ def _game_command(spec: GameSpec) -> click.Command:
     """``play GAME``: the common options plus the game's options schema."""
     examples = "\n".join(f"  meridian-table {line}" if not line.startswith(("echo", "meridian"))
                          else f"  {line}" for line in spec.help_examples)
-    bots = ", " + ", ".join(sorted(set(spec.policies) - {"random"})) if set(spec.policies) - {"random"} else ""
+    others = sorted(set(spec.automata()) - {"random"})
+    bots = ", " + ", ".join(others) if others else ""
     doc = (f"Play {spec.title} at the table and serve its page.\n"
            + COMMON_HELP.replace("{bots}", bots)
            + ("\n\b\nExamples:\n" + examples if examples else ""))

@@ -31,7 +31,7 @@ def _review(game_id: int, db: Path | None, level: int, budget: float, top: int,
             actions = [e.notation for e in moves]
     except StoreError as exc:
         raise click.ClickException(str(exc)) from exc
-    if bots.BOT not in spec.policies:
+    if not bots.has_bot(spec):
         raise click.ClickException(f"{spec.title} has no bot to review game {game_id} with")
     sources = [str(e.payload.get("source", "")) for e in moves]
     console = Console(stderr=True)

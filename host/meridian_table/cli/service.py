@@ -22,6 +22,7 @@ import urllib.request
 from pathlib import Path
 
 import click
+import psutil
 
 from meridian_table.games import registry
 from meridian_table.service import install, units
@@ -100,7 +101,7 @@ def _install_root_files(items: list[install.Item]) -> None:
 
 def register(group: click.Group) -> None:
     @group.command("install-service")
-    @click.argument("game", default="kato")
+    @click.argument("game", required=False)
     @click.option("--board", default="auto", show_default=True,
                   help="auto (a Pico, else the virtual board), sim, or a port.")
     @click.option("--host", default="127.0.0.1", show_default=True, help="Page address.")
@@ -135,6 +136,7 @@ def register(group: click.Group) -> None:
           meridian-table install-service kato --udev
           meridian-table uninstall-service
         """
+        game = game or registry.default_game()
         if game not in registry.specs():
             raise click.BadParameter(
                 f"no game {game!r} is installed; choose one of: {', '.join(registry.specs())}",
@@ -217,7 +219,12 @@ def register(group: click.Group) -> None:
                   help="Seconds to wait for the table page to answer.")
     @click.option("--print-command", is_flag=True,
                   help="Print the browser command once the page answers; do not run it.")
-    def kiosk(url: str, browser: str | None, wait_s: float, print_command: bool) -> None:
+    @click.option("--nice", "niceness", default=units.KIOSK_NICE, show_default=True,
+                  type=click.IntRange(0, 19),
+                  help="Run the browser at this lower priority (POSIX niceness; below "
+                       "normal on Windows), so the table answers the board first.")
+    def kiosk(url: str, browser: str | None, wait_s: float, print_command: bool,
+              niceness: int) -> None:
         """Open the table page full screen in Chromium's kiosk mode (once it answers).
 
         Does nothing when no display is attached (Linux: neither WAYLAND_DISPLAY nor
@@ -252,7 +259,25 @@ def register(group: click.Group) -> None:
             click.echo(subprocess.list2cmdline(command) if os.name == "nt"
                        else " ".join(command))
             return
-        raise SystemExit(subprocess.call(command))
+        raise SystemExit(_run_lowered(command, niceness))
+
+
+def _run_lowered(command: list[str], niceness: int) -> int:
+    """Run ``command`` at ``niceness`` (the browser must never delay the board's answer).
+
+    This process lowers itself first and the browser inherits it (POSIX niceness; on
+    Windows a below-normal priority class, which children inherit too): the kiosk command
+    does nothing but wait for its browser."""
+    if niceness > 0:
+        try:
+            me = psutil.Process()
+            if hasattr(psutil, "BELOW_NORMAL_PRIORITY_CLASS"):  # Windows
+                me.nice(psutil.BELOW_NORMAL_PRIORITY_CLASS)
+            else:
+                me.nice(max(me.nice(), niceness))
+        except (psutil.Error, OSError) as exc:  # a sandbox may refuse: the browser still runs
+            click.echo(f"the browser keeps normal priority: {exc}", err=True)
+    return subprocess.call(command)
 
 
 def _find_browser() -> str | None:

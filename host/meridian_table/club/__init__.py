@@ -8,4 +8,10 @@ log into the club), ``standings`` (OpenSkill ratings), ``queries`` and ``web`` (
 
 from meridian_table.club.errors import ClubError
 
-__all__ = ["ClubError"]
+#: The seat kind of a player at another table of the club (club/remote.py).
+REMOTE = "remote"
+#: What a remote player is doing once it has read the club and the move is the other
+#: table's to make (the page's link panel, ``remote_player``).
+REMOTE_WAITING = "waiting for the other table's move"
+
+__all__ = ["REMOTE", "REMOTE_WAITING", "ClubError"]

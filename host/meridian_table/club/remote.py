@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 import psycopg
 from psycopg.types.json import Jsonb
 
+from meridian_table.club import REMOTE, REMOTE_WAITING
 from meridian_table.club.admin import NETWORK_OPTIONS, connect
 from meridian_table.club.errors import ClubError
 from meridian_table.club.replicator import Replicator
@@ -35,7 +36,6 @@ if TYPE_CHECKING:
 
 LOGGER = logging.getLogger(__name__)
 
-REMOTE = "remote"
 RETRY_S = 0.5
 
 
@@ -182,7 +182,7 @@ class RemotePlayer:
                                 "at the other table; undo here back to that move")
                     self.link.status = f"move {ply + 1} came from the other table"
                     return theirs[ply]
-                self.link.status = "waiting for the other table's move"
+                self.link.status = REMOTE_WAITING
                 for _ in self._connection().notifies(timeout=RETRY_S, stop_after=1):
                     pass
             except psycopg.Error as exc:

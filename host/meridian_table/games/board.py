@@ -26,9 +26,9 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass
 from dataclasses import field as dc_field
-from typing import Any, ClassVar, Literal
+from typing import ClassVar, Literal
 
-from meridian_table.games.contract import Engine
+from meridian_table.games.rules import Engine, OptionValue
 from meridian_table.ledplan import BLINK, FAST_BLINK, FLASH, PULSE, SOLID, Light
 
 LOGGER = logging.getLogger(__name__)
@@ -98,6 +98,10 @@ THINKING = "thinking"      # an automaton is choosing its move
 PHASES = (PLAY, RESYNC, CHOICE, PASS, ENDED, PAUSED, ADJUDICATE, EXECUTE, THINKING)
 
 MistakeKind = Literal["remove", "put_back"]
+
+#: A JSON object for the page and the log (a result, scores, the board's drawing): its
+#: values are JSON values, read by the table and the page without knowing the game.
+JsonObject = dict[str, object]
 
 
 class AdapterError(ValueError):
@@ -225,7 +229,7 @@ class Question:
     choices: tuple[str, ...]
     buttons: Mapping[str, str] = dc_field(default_factory=dict)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {
             "field": self.field,
             "prompt": self.prompt,
@@ -282,7 +286,7 @@ class Applied:
     placed: frozenset[str] = frozenset()
     removed: frozenset[str] = frozenset()
 
-    def to_json(self, n: int) -> dict[str, Any]:
+    def to_json(self, n: int) -> JsonObject:
         return {
             "n": n,
             "player": self.player,
@@ -358,7 +362,7 @@ class Adapter(ABC):
 
     @property
     @abstractmethod
-    def options(self) -> dict[str, Any]:
+    def options(self) -> dict[str, OptionValue]:
         """The game options exactly as logged at creation (replayable with ``new_game``)."""
 
     @abstractmethod
@@ -424,12 +428,12 @@ class Adapter(ABC):
         """Every applied action, oldest first."""
 
     @abstractmethod
-    def result(self) -> dict[str, Any] | None:
+    def result(self) -> JsonObject | None:
         """``{"winner": colour | None, "reason": str, "scores": ...}`` once the game
         is over, else None."""
 
     @abstractmethod
-    def scores(self) -> dict[str, Any]:
+    def scores(self) -> JsonObject:
         """Per colour: ``{"total": n, "breakdown": [{"label": ..., "value": ...}]}``."""
 
     @property
@@ -495,22 +499,16 @@ class Adapter(ABC):
         """
         return self.view(None)
 
-    @classmethod
-    def default_profile(cls, players: int | None, options: dict[str, Any]) -> str:
-        """The board profile to use when none is named, for ``players`` names (None: not
-        given) and the game ``options`` asked for. The game's name by default."""
-        return cls.game
-
-    def adjudicate(self) -> dict[str, Any] | None:
+    def adjudicate(self) -> JsonObject | None:
         """A result the players may agree on instead of playing on (None: not offered)."""
         return None
 
-    def conclude(self, result: dict[str, Any]) -> None:
+    def conclude(self, result: JsonObject) -> None:
         """End the game with an agreed ``result`` (from :meth:`adjudicate`); afterwards
         :meth:`result` returns it. Adapters that offer a count override this."""
         raise AdapterError(f"{self.game} cannot be ended by agreement")
 
-    def settings(self) -> dict[str, Any]:
+    def settings(self) -> JsonObject:
         """Table-level options that are not engine options (logged apart, passed back to
         the constructor on resume), e.g. an assist level."""
         return {}
@@ -521,7 +519,7 @@ class Adapter(ABC):
         The identity unless the game lets players exchange seats (a pie swap)."""
         return {colour: index for index, colour in enumerate(self.colours)}
 
-    def board_json(self) -> dict[str, Any]:
+    def board_json(self) -> JsonObject:
         """The ``board`` part of the page state, less ``sensed`` (added by the table)."""
         pieces = self.pieces()
         return {

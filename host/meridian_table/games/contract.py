@@ -22,81 +22,36 @@ The pieces, from the inside out:
 
 from __future__ import annotations
 
-import copy
 import random
-import threading
-from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, Protocol, Self
+from typing import TYPE_CHECKING, Literal
+
+from meridian_table.games.rules import (
+    DEFAULT_LEVEL,
+    LEVELS,
+    Analyst,
+    BotFactory,
+    BotSpec,
+    Engine,
+    Level,
+    Options,
+    OptionValue,
+    Outcome,
+    Policy,
+    PolicyCancelled,
+    PolicyFactory,
+    RandomPolicy,
+    Turn,
+    Verdict,
+)
+from meridian_table.games.search import SEARCH_BOT
 
 if TYPE_CHECKING:
     import click
 
     from meridian_table.games.board import Adapter
-
-# --- the engine -------------------------------------------------------------------------
-
-OptionValue = bool | int | str | None
-Options = Mapping[str, OptionValue]
-
-
-@dataclass(frozen=True)
-class Turn:
-    """Who acts now: ``seat`` is the index of the player (in the logged players list)
-    who must act, None once the game is over; ``phase`` names what they do
-    (``"play"``, ``"choice"``, ``"pass"``, ``"ended"``, or a game's own word)."""
-
-    seat: int | None
-    phase: str = "play"
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """A finished game: the winning seats (several on a shared win, none on a draw),
-    each seat's score, and the reason in words."""
-
-    winners: tuple[int, ...]
-    scores: tuple[int | float | None, ...] = ()
-    reason: str = ""
-
-
-class Engine(ABC):
-    """The rules engine surface every game implements. Actions are notation strings."""
-
-    @abstractmethod
-    def turn(self) -> Turn:
-        """Who acts now and in which phase."""
-
-    @abstractmethod
-    def legal(self) -> tuple[str, ...]:
-        """Every legal action of the seat to act, in notation, in a stable order."""
-
-    @abstractmethod
-    def play(self, action: str) -> object:
-        """Apply one action; raises ``ValueError`` (the game's illegal-action error,
-        naming the action and the rule) when the rules forbid it."""
-
-    @abstractmethod
-    def undo(self) -> object:
-        """Take back the last action; ``IndexError`` at the start."""
-
-    @abstractmethod
-    def outcome(self) -> Outcome | None:
-        """The result once the game is over, else None."""
-
-    def clone(self) -> Self:
-        """An independent copy, for a policy to search on (off the table's thread)."""
-        return copy.deepcopy(self)
-
-    def hidden_from(self, seat: int, rng: random.Random) -> Self:
-        """A copy fit for ``seat`` to search on: what ``seat`` cannot see (other hands,
-        the deck order) re-dealt at random from what it could be. Games with no hidden
-        information return a plain copy."""
-        del seat, rng
-        return self.clone()
-
 
 # --- options ------------------------------------------------------------------------------
 
@@ -219,57 +174,6 @@ def parse_options(
     return engine, settings
 
 
-# --- automata ---------------------------------------------------------------------------
-
-
-class PolicyCancelled(Exception):
-    """The table no longer needs the policy's answer (an undo, a new game, a quit)."""
-
-
-class Policy(Protocol):
-    """An automaton seat: a computer player whose moves the people carry out."""
-
-    @property
-    def name(self) -> str:
-        """How the page and the log name it (``"random"``, ``"bot:4"``)."""
-
-    def choose(
-        self, game: Engine, budget_s: float = 1.0, cancel: threading.Event | None = None
-    ) -> str:
-        """A legal action for the seat to act in ``game`` (a copy the policy may change),
-        within about ``budget_s`` seconds. Raises :class:`PolicyCancelled` once
-        ``cancel`` is set."""
-
-
-#: Builds a policy: ``(seed, argument)``. The argument is what follows the colon in a
-#: seat's description (``bot:4`` -> ``"4"``), or None.
-PolicyFactory = Callable[[int | None, str | None], Policy]
-
-
-class RandomPolicy:
-    """Plays a uniformly random legal action: the automaton the tests play against."""
-
-    name = "random"
-
-    def __init__(self, seed: int | None = None, argument: str | None = None) -> None:
-        if argument:
-            raise ValueError(f"the random player takes no setting, got {argument!r}")
-        self._rng = random.Random(seed)
-
-    def choose(
-        self, game: Engine, budget_s: float = 1.0, cancel: threading.Event | None = None
-    ) -> str:
-        if cancel is not None and cancel.is_set():
-            raise PolicyCancelled("the random player was cancelled")
-        legal = game.legal()
-        if not legal:
-            raise ValueError("the random player has no legal action: the game is over")
-        return self._rng.choice(legal)
-
-    def __repr__(self) -> str:
-        return "RandomPolicy()"
-
-
 # --- board, page, records ------------------------------------------------------------------
 
 
@@ -320,6 +224,10 @@ class PageSpec:
     script: str | None = None
     #: Words for the page: what the pieces are called ("stone", "tower").
     piece_word: str = "piece"
+    #: The languages of the rules files the game ships (``static/rules.<lang>.json``:
+    #: its rules in short, a glossary, what its score means; docs/WEB.md). The page asks
+    #: only for these, so a game without rules shows no Rules button and asks for none.
+    rules: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -330,6 +238,7 @@ class PageSpec:
             "drawing": self.drawing,
             "piece_word": self.piece_word,
             "script": self.script,
+            "rules": list(self.rules),
         }
 
 
@@ -352,6 +261,72 @@ class BenchSpec:
     run: Callable[[dict[str, object]], dict[str, object]]
 
 
+@dataclass(frozen=True)
+class FileReader:
+    """A reader of a file a user may hand the game (a map, a deck): ``bench fuzz`` feeds
+    it mutations of ``seed()`` and holds it to raising only ``errors`` (each naming the
+    file and what to fix), never anything else."""
+
+    #: The reader's name in ``bench fuzz`` figures (``colovini-map``).
+    name: str
+    #: The file's suffix (``.toml``).
+    suffix: str
+    #: ``read(path)``: reads and checks the file; raises one of ``errors`` when it is bad.
+    read: Callable[[Path], object]
+    #: The errors that say in words what is wrong with a file.
+    errors: tuple[type[Exception], ...]
+    #: A real, valid file: mutations of it reach past the syntax check.
+    seed: Callable[[], bytes]
+
+
+#: One switch change at the table: ``(site, closed)``.
+SiteChange = tuple[str, bool]
+
+
+@dataclass(frozen=True)
+class TableDriver:
+    """How ``bench <id>-table`` plays the game at the table on the virtual board: the
+    platform's table bench (switch change to LED frame) with this game's own adapter."""
+
+    #: The board profile the bench plays on.
+    profile: str
+    #: The players' names (their number is the player count).
+    players: tuple[str, ...]
+    #: ``options(game_number)``: the engine options of each seeded game.
+    options: Callable[[int], Options]
+    #: ``step(engine_copy, rng)``: the next action and the switch changes that make it on
+    #: the board, in order; no change: the action is given on the page.
+    step: Callable[[Engine, random.Random], tuple[str, tuple[SiteChange, ...]]]
+    #: The bench's target for the p99 switch-to-LED time, in ms.
+    target_p99_ms: float = 10.0
+
+
+@dataclass(frozen=True)
+class BenchSettings:
+    """What the platform's benches ask of a game (``GameSpec.bench``)."""
+
+    #: True when random play of this game (a piece on a lit legal site, Confirm to pass)
+    #: exercises the whole table: ``bench table`` plays the first such game by default.
+    table_bench: bool = False
+    #: ``bench feel`` replays this game's hand corpus (its adapter describes a turn on
+    #: the board: docs/TABLE.md, "The hand model").
+    hand_corpus: bool = False
+    #: The ``bench feel`` target for clean placements (switch change to the move shown,
+    #: p99 ms); None when the game asks something before a move counts as read.
+    commit_target_ms: float | None = None
+    #: The readers of the files a user may hand this game, which ``bench fuzz`` tries.
+    file_readers: tuple[FileReader, ...] = ()
+    #: Set: ``bench <id>-table`` plays this game at the table (docs/BENCH.md).
+    table_driver: TableDriver | None = None
+    #: ``bench bots`` measures this game's bot against its other automata.
+    bot_bench: bool = False
+    #: ``bench bots``: the share of games the top level must win against ``random``
+    #: (None: the platform's target).
+    top_vs_random: float | None = None
+    #: ``bench bots`` pairings the game is not held to (``"top_vs_greedy"``).
+    untargeted: tuple[str, ...] = ()
+
+
 # --- the spec ------------------------------------------------------------------------------
 
 
@@ -369,12 +344,17 @@ class GameSpec:
     new_game: Callable[[Options, int | None], Engine]
     #: ``adapter(options, settings, side_variant)``: the physical-board adapter.
     adapter: Callable[[Options, Options, Mapping[str, object]], Adapter]
-    #: ``default_profile(players, options)``: the board profile's name when none is named.
+    #: ``default_profile(players, options)``: the board profile's name when none is
+    #: named (the one place that says it: the adapter has no default of its own).
     default_profile: Callable[[int | None, Options], str]
     board: BoardSpec
     page: PageSpec
     records: RecordFormat
-    policies: Mapping[str, PolicyFactory] = field(default_factory=dict)
+    #: The automata other than the bot (``random``, a game's own opponent), by name.
+    policies: Mapping[str, PolicyFactory] = field(default_factory=lambda: {"random": RandomPolicy})
+    #: The levelled bot (``bot:1`` ... ``bot:5``) that seats, hints and the review use;
+    #: the generic search bot unless the game brings its own; None: no bot.
+    bot: BotSpec | None = SEARCH_BOT
     #: ``text_diagram(engine)``: the position in plain text for ``replay``.
     text_diagram: Callable[[Engine], str] | None = None
     #: Lines for ``play --help`` (``play GAME ...`` without the program name).
@@ -391,15 +371,8 @@ class GameSpec:
     #: option names (a map's text) is embedded by the engine in its logged options
     #: (``new_game``), so a logged game replays without the original file.
     prepare: Callable[[dict[str, OptionValue]], dict[str, OptionValue]] | None = None
-    #: True when random play of this game (a piece on a lit legal site, Confirm to pass)
-    #: exercises the whole table: ``bench table`` plays the first such game by default.
-    table_bench: bool = False
-    #: ``bench feel`` replays this game's hand corpus (its adapter describes a turn on
-    #: the board: docs/TABLE.md, "The hand model").
-    hand_corpus: bool = False
-    #: The ``bench feel`` target for clean placements (switch change to the move shown,
-    #: p99 ms); None when the game asks something before a move counts as read.
-    commit_target_ms: float | None = None
+    #: What the platform's benches ask of the game.
+    bench: BenchSettings = BenchSettings()
     #: The folder of board profiles this game ships (``games/<id>/boards``): a profile
     #: is found by name here as well as among every other game's boards and
     #: ``$MERIDIAN_TABLE_BOARDS`` (docs/ADDING_A_GAME.md).
@@ -413,45 +386,60 @@ class GameSpec:
         """Whether a board profile made for ``board_game`` can carry this game."""
         return board_game == self.id or board_game in self.plays_on
 
+    def automata(self) -> tuple[str, ...]:
+        """Every automaton name a seat may take, sorted (``bot``, ``random``...)."""
+        names = set(self.policies)
+        if self.bot is not None:
+            names.add(self.bot.name)
+        return tuple(sorted(names))
+
     def policy(self, description: str, seed: int | None = None) -> Policy:
         """The automaton for a seat description: ``random``, ``bot:4``."""
         name, _, argument = description.partition(":")
-        factory = self.policies.get(name)
-        if factory is None:
-            known = ", ".join(sorted(self.policies)) or "none"
-            raise OptionError(
-                f"{self.title} has no automaton {name!r}; choose one of: {known} "
-                "(or leave the seat to a person)"
-            )
         try:
+            if self.bot is not None and name == self.bot.name:
+                return self.bot.policy(seed, argument or None)
+            factory = self.policies.get(name)
+            if factory is None:
+                raise OptionError(
+                    f"{self.title} has no automaton {name!r}; choose one of: "
+                    f"{', '.join(self.automata()) or 'none'} (or leave the seat to a person)"
+                )
             return factory(seed, argument or None)
+        except OptionError:
+            raise
         except ValueError as exc:
             raise OptionError(f"seat automaton {description!r}: {exc}") from exc
 
     def to_json(self) -> dict[str, object]:
-        """The spec as the page's new-game form and drawing need it. ``levels`` lists, for
-        each automaton that takes a level (a game's ``bot``), the levels the seat menus
-        offer, in words (``meridian_table.bots.levels_json``)."""
-        from meridian_table import bots  # the bots package reads the registry: not at import
-
-        levels = {bots.BOT: bots.levels_json()} if bots.BOT in self.policies else {}
+        """The spec as the page's new-game form and drawing need it. ``levels`` lists,
+        for the bot, the levels the seat menus offer, in words."""
+        levels = {self.bot.name: self.bot.levels_json()} if self.bot is not None else {}
         return {
             "id": self.id,
             "title": self.title,
             "summary": self.summary,
             "player_counts": list(self.player_counts),
             "options": [o.to_json() for o in self.options],
-            "automata": sorted(self.policies),
+            "automata": list(self.automata()),
             "levels": levels,
             "page": self.page.to_json(),
         }
 
 
 __all__ = [
+    "DEFAULT_LEVEL",
+    "LEVELS",
+    "Analyst",
+    "BenchSettings",
     "BenchSpec",
     "BoardSpec",
+    "BotFactory",
+    "BotSpec",
     "Engine",
+    "FileReader",
     "GameSpec",
+    "Level",
     "OptionError",
     "OptionSpec",
     "OptionValue",
@@ -464,7 +452,10 @@ __all__ = [
     "RandomPolicy",
     "RecordFormat",
     "SeatLook",
+    "SiteChange",
+    "TableDriver",
     "Turn",
     "VariantError",
+    "Verdict",
     "parse_options",
 ]

@@ -9,9 +9,12 @@ import logging
 import threading
 from collections.abc import Mapping
 from importlib.metadata import EntryPoint, entry_points
+from typing import TYPE_CHECKING
 
-from meridian_table.games.board import Adapter
 from meridian_table.games.contract import GameSpec, Options
+
+if TYPE_CHECKING:  # the board half is imported by a game's adapter, when a game is played
+    from meridian_table.games.board import Adapter
 
 LOGGER = logging.getLogger(__name__)
 
@@ -76,6 +79,20 @@ def spec(game: str) -> GameSpec:
     return found
 
 
+def default_game() -> str:
+    """The game played when none is named (``install-service``, ``bench host``): the first
+    installed game whose spec says ``bench.table_bench`` (random play of it exercises the
+    whole table), else the first by id. UnknownGameError when no game is installed."""
+    found = specs()
+    for game, candidate in found.items():
+        if candidate.bench.table_bench:
+            return game
+    if not found:
+        raise UnknownGameError("no game is installed: install a game package "
+                               "(docs/ADDING_A_GAME.md)")
+    return next(iter(found))
+
+
 def create_adapter(
     game: str,
     options: Options | None = None,
@@ -87,4 +104,4 @@ def create_adapter(
     return spec(game).adapter(options or {}, settings or {}, variant or {})
 
 
-__all__ = ["GROUP", "UnknownGameError", "create_adapter", "ids", "spec", "specs"]
+__all__ = ["GROUP", "UnknownGameError", "create_adapter", "default_game", "ids", "spec", "specs"]

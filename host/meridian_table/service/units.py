@@ -19,6 +19,7 @@ import shlex
 import subprocess
 from dataclasses import dataclass, field
 
+from meridian_table.games import registry
 from meridian_table.link.discovery import PICO_PID, PICO_VID
 
 UNIT_NAME = "meridian-table.service"
@@ -28,6 +29,11 @@ LAUNCHD_LABEL = "org.meridian-table.table"
 WINDOWS_NAME = "meridian-table.cmd"
 #: The stable name the udev rule gives every Meridian board: /dev/meridian-table.
 UDEV_SYMLINK = "meridian-table"
+#: The table's share of CPU and disk against the default of 100 (systemd CPUWeight=,
+#: IOWeight=), and the niceness of the kiosk browser (`meridian-table kiosk --nice`).
+TABLE_CPU_WEIGHT = 1000
+TABLE_IO_WEIGHT = 1000
+KIOSK_NICE = 10
 HEADER = ("Written by `meridian-table install-service`; "
           "`meridian-table uninstall-service` removes it.")
 
@@ -37,7 +43,8 @@ class ServiceConfig:
     """What the service runs: ``exe play GAME --board BOARD --host HOST --port PORT``."""
 
     exe: str
-    game: str = "kato"
+    #: The game ``play`` starts (the registry's default game when not given).
+    game: str = field(default_factory=registry.default_game)
     board: str = "auto"
     host: str = "127.0.0.1"
     port: int = 8765
@@ -84,6 +91,15 @@ ExecStart={_systemd_quote(config.play_args())}
 Restart=on-failure
 RestartSec=5
 Environment=PYTHONUNBUFFERED=1
+# The board's answer (switch to LED) must stay within milliseconds while the kiosk browser
+# and a bot share the CPU: when they compete, the table gets {TABLE_CPU_WEIGHT // 100} times
+# the default share of CPU time and of the disk. A user unit cannot raise a priority above
+# normal (Nice= below 0 would keep the table from starting), so Nice= stays 0 and the
+# others yield instead: `meridian-table kiosk` runs the browser at nice {KIOSK_NICE}, and a
+# bot thinks in a worker at nice 10.
+Nice=0
+CPUWeight={TABLE_CPU_WEIGHT}
+IOWeight={TABLE_IO_WEIGHT}
 # Everything the table prints goes to the journal: journalctl --user -u {UNIT_NAME}
 StandardOutput=journal
 StandardError=journal

@@ -37,9 +37,8 @@ from typing import Any, Literal, Protocol
 
 from meridian_table.link import discovery
 from meridian_table.resources import firmware_root, package_path
+from meridian_table.sim.port import BoardPort, Selectable
 from meridian_table.sim.transport import (
-    BoardPort,
-    Selectable,
     Transport,
     VirtualBoardError,
     choose,

@@ -26,7 +26,7 @@ import socket
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from meridian_table.sim.transport import Selectable
+    from meridian_table.sim.port import Selectable
 
 LOGGER = logging.getLogger(__name__)
 

@@ -15,7 +15,7 @@ import tty
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from meridian_table.sim.transport import Selectable
+    from meridian_table.sim.port import Selectable
 
 LOGGER = logging.getLogger(__name__)
 

@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from meridian_table.games import registry
 from meridian_table.games.board import Adapter
 from meridian_table.games.registry import create_adapter as create
 from meridian_table.link.events import SenseEvent
@@ -178,7 +179,7 @@ class ClockedBoard(Driver):
         self.adaptive = adaptive
         self.settle_s = settle_s
         self.adapter = adapter or create(game, self.options)
-        self.profile: Profile = load_profile(profile or self.adapter.default_profile(
+        self.profile: Profile = load_profile(profile or registry.spec(game).default_profile(
             len(self.adapter.colours), self.options))
         self._t = 1000.0
         self._period = self.profile.scan_period_ms / 1000

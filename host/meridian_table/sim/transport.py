@@ -14,14 +14,13 @@ from __future__ import annotations
 
 import importlib.util
 import os
-import socket
-from typing import Literal, Protocol
+from typing import Literal
+
+from meridian_table.sim.port import BoardPort
 
 Transport = Literal["pty", "socket"]
 TRANSPORTS: tuple[Transport, ...] = ("pty", "socket")
 ENV_VAR = "MERIDIAN_TABLE_SIM_TRANSPORT"
-#: What a port offers to ``select()``: a pty's file descriptor, or sockets.
-Selectable = int | socket.socket
 
 
 class VirtualBoardError(RuntimeError):
@@ -31,21 +30,6 @@ class VirtualBoardError(RuntimeError):
 class TransportError(VirtualBoardError, ValueError):
     """A transport that does not exist, or that this system cannot provide (a
     VirtualBoardError for whoever starts a board, a ValueError for a bad setting)."""
-
-
-class BoardPort(Protocol):
-    """What the virtual board needs from its port (``Pty`` and ``LoopbackPort``)."""
-
-    path: str
-    dropped: int
-
-    def read(self, size: int = 4096) -> bytes: ...
-
-    def write(self, data: bytes | bytearray | memoryview) -> None: ...
-
-    def close(self) -> None: ...
-
-    def selectables(self) -> list[Selectable]: ...
 
 
 def pty_available() -> bool:

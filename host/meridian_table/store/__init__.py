@@ -8,7 +8,7 @@ with Store.open() as store:                # $MERIDIAN_TABLE_DB or the user data
     store.append(gid, "action", {"notation": "G6", "player": "light"})
     store.append(gid, "undo", {"notation": "G6"})
     store.finish(gid, {"winners": ["Ann"], "reason": "Dark has no stones", "scores": []})
-    engine = store.replay(gid).engine
+    engine = replay(store, gid).engine     # from meridian_table.store import replay
 ```
 """
 
@@ -29,7 +29,7 @@ from meridian_table.store.errors import (
     UnknownGameError,
 )
 from meridian_table.store.paths import ENV_VAR, default_path
-from meridian_table.store.replay import Replay, load_game_spec
+from meridian_table.store.replay import Replay, load_game_spec, replay
 from meridian_table.store.schema import SCHEMA_VERSION
 from meridian_table.store.store import Event, GameInfo, Store, standing_actions
 
@@ -50,6 +50,7 @@ __all__ = [
     "OlderSchemaError",
     "ReadOnlyDatabaseError",
     "Replay",
+    "replay",
     "ReplayError",
     "Store",
     "StoreError",

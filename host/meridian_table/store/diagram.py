@@ -1,7 +1,7 @@
 """Plain-text diagrams of a replayed position, for `meridian-table replay`.
 
-A game's spec may provide ``text_diagram(engine) -> str``; ``hex_diagram`` draws points
-on an axial hexagonal grid for the games that use one.
+A game's spec may provide ``text_diagram(engine) -> str``; a game on an axial hexagonal
+grid draws it with :func:`meridian_table.games.diagrams.hex_diagram`.
 """
 
 from __future__ import annotations
@@ -9,28 +9,9 @@ from __future__ import annotations
 import logging
 
 from meridian_table.games.contract import Engine, GameSpec
+from meridian_table.games.diagrams import hex_diagram
 
 LOGGER = logging.getLogger(__name__)
-
-
-def hex_diagram(points: tuple[str, ...], position: str, coordinates: dict[str, tuple[int, int]]) -> str:
-    """Draw axial-coordinate points as rows of a hexagon: one row per r, offset by r."""
-    if len(points) != len(position):
-        raise ValueError(
-            f"position has {len(position)} characters for {len(points)} points; "
-            "they must match one to one"
-        )
-    rows: dict[int, dict[int, str]] = {}
-    for name, char in zip(points, position, strict=True):
-        q, r = coordinates[name]
-        rows.setdefault(r, {})[2 * q + r] = char
-    columns = [c for row in rows.values() for c in row]
-    left, right = min(columns), max(columns)
-    lines = []
-    for r in sorted(rows):
-        cells = rows[r]
-        lines.append("".join(cells.get(c, " ") for c in range(left, right + 1)).rstrip())
-    return "\n".join(lines)
 
 
 def text_diagram(spec: GameSpec, engine: Engine) -> str | None:
@@ -42,3 +23,6 @@ def text_diagram(spec: GameSpec, engine: Engine) -> str | None:
     except (KeyError, ValueError, TypeError) as exc:
         LOGGER.warning("cannot draw the %s position: %s", spec.id, exc)
         return None
+
+
+__all__ = ["hex_diagram", "text_diagram"]

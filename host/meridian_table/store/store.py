@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, Self
+from typing import Any, Self
 from urllib.parse import quote
 
 from meridian_table import __version__
@@ -39,9 +39,6 @@ from meridian_table.store.schema import (
     read_header,
 )
 from meridian_table.textload import json_loads
-
-if TYPE_CHECKING:
-    from meridian_table.store.replay import GameLoader, Replay
 
 LOGGER = logging.getLogger(__name__)
 
@@ -801,14 +798,6 @@ class Store:
             if info.status == "running":
                 return info
         return None
-
-    def replay(
-        self, game_id: int, ply: int | None = None, loader: GameLoader | None = None
-    ) -> Replay:
-        """Rebuild the game's engine from its log (see `meridian_table.store.replay`)."""
-        from meridian_table.store.replay import replay
-
-        return replay(self, game_id, ply=ply, loader=loader)
 
 
 def standing_actions(events: Iterable[Event]) -> list[Event]:

@@ -40,7 +40,7 @@ class Hint:
 
 def available(spec: GameSpec | None, settings: Mapping[str, object]) -> bool:
     """True when the game has a bot and the assist level allows hints."""
-    return spec is not None and bots.BOT in spec.policies and settings.get("assist") != \
+    return spec is not None and bots.has_bot(spec) and settings.get("assist") != \
         "tournament"
 
 

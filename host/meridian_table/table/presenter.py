@@ -134,7 +134,7 @@ class TableView:
 
 def present(adapter: Adapter, table: TableView) -> PageState:
     """The page's state for ``adapter``'s game at ``table``."""
-    board = adapter.board_json()
+    board: dict[str, Any] = adapter.board_json()  # JSON: the sites are a list of objects
     about = adapter.about()
     for site in board["sites"]:
         site["sensed"] = site["id"] in table.settled

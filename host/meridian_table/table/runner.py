@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 import logging
 import random
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -155,6 +156,13 @@ def _check_resumable(db: Path | None, game: str) -> None:
             )
 
 
+#: How long a thread may hold the interpreter lock while another waits for it (Python's
+#: default is 5 ms). The link's reader, the settle ticker and the page share the table's
+#: process: a switch change must not wait behind the page's JSON or a move's evaluation
+#: for a whole default interval (bench table --contend: p99 lower with 1 ms).
+SWITCH_INTERVAL_S = 0.001
+
+
 def open_table(setup: TableSetup) -> RunningTable:
     """Connect (or start the virtual board), open the log, create or resume the game.
 
@@ -162,6 +170,8 @@ def open_table(setup: TableSetup) -> RunningTable:
     before any consequence of it), then the board profile is chosen: ``--profile``, the
     resumed game's own, or the adapter's default for the player count and options.
     """
+    if sys.getswitchinterval() > SWITCH_INTERVAL_S:
+        sys.setswitchinterval(SWITCH_INTERVAL_S)
     check_names(setup.players)
     spec = registry.spec(setup.game)
     if setup.db == ":memory:" and setup.resume:

@@ -265,7 +265,7 @@ class StoreArchive:
     def games(self) -> list[dict[str, Any]]:
         """Every logged game; ``reviewable``: its game has a bot to review it with."""
         with_bot = {game for game, spec in registry.specs().items()
-                    if bots.BOT in spec.policies}
+                    if bots.has_bot(spec)}
         return [
             {
                 "game_id": g.id,
@@ -321,7 +321,7 @@ class StoreArchive:
         top = REVIEW_TOP if top is None else top
         info = self.store.game(game_id)
         spec = registry.spec(info.game)
-        if bots.BOT not in spec.policies:
+        if not bots.has_bot(spec):
             raise ValueError(f"{spec.title} has no bot to review game {game_id} with")
         moves = self.store.moves(game_id)
         actions = [e.notation for e in moves]

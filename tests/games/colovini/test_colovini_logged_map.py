@@ -13,6 +13,7 @@ from meridian_table.cli.main import main
 from meridian_table.games import colovini
 from meridian_table.games.colovini.maps import maps_dir
 from meridian_table.store import Store
+from meridian_table.store.replay import replay
 
 
 def _own_map(tmp_path: Path) -> Path:
@@ -78,7 +79,7 @@ def test_resume_replay_and_export_need_no_map_file(tmp_path: Path) -> None:
     with Store.open(db) as store:
         (info,) = store.games()
         assert info.options["map"] == str(own) and "[meridians]" in str(info.options["map_text"])
-        assert store.replay(info.id).engine.board_map.islands["A"].value == 9
+        assert replay(store, info.id).engine.board_map.islands["A"].value == 9
     records = _headless("--resume", "--db", str(db))
     ready = next(r for r in records if r["event"] == "ready")
     assert ready["resumed"] and ready["game_id"] == info.id

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from meridian_table.games.contract import Engine, Outcome, Turn
+from meridian_table.games.contract import Engine, Options, Outcome, Turn
 
 CELLS = "abcdefghi"
 LINES = ("abc", "def", "ghi", "adg", "beh", "cfi", "aei", "ceg")
@@ -71,6 +71,12 @@ class ToyGame(Engine):
         if "." not in self.board.values():
             return Outcome((), (), "the grid is full")
         return None
+
+    def actions(self) -> tuple[str, ...]:
+        return tuple(self.history)
+
+    def record_options(self) -> Options:
+        return {"marks": self.marks}
 
     def position(self) -> str:
         return "".join(self.board[c] for c in CELLS)

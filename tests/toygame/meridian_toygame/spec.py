@@ -5,9 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from importlib.resources import files
 from pathlib import Path
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
-from meridian_table.games.board import Adapter
 from meridian_table.games.contract import (
     BoardSpec,
     Engine,
@@ -15,12 +14,13 @@ from meridian_table.games.contract import (
     Options,
     OptionSpec,
     PageSpec,
-    RandomPolicy,
-    RecordFormat,
     SeatLook,
 )
-from meridian_toygame.adapter import ToyAdapter
+from meridian_table.games.records import plain_records
 from meridian_toygame.engine import CELLS, ToyGame
+
+if TYPE_CHECKING:  # the adapter (and the table it needs) only when a game is played
+    from meridian_table.games.board import Adapter
 
 #: The board profiles this package ships (found by name: ``play toy --profile toy-9``).
 BOARDS = Path(str(files("meridian_toygame") / "boards"))
@@ -34,26 +34,9 @@ def _new_game(options: Options, seed: int | None) -> Engine:
 
 def _adapter(options: Options, settings: Options, variant: Mapping[str, object]) -> Adapter:
     del settings, variant
+    from meridian_toygame.adapter import ToyAdapter
+
     return ToyAdapter(str(options.get("marks") or "XO"))
-
-
-def _export(engine: Engine, headers: Mapping[str, str]) -> str:
-    game = cast(ToyGame, engine)
-    lines = [f'[{key} "{value}"]' for key, value in headers.items()]
-    return "\n".join([*lines, "", " ".join(game.history)]) + "\n"
-
-
-def _parse(text: str) -> tuple[dict[str, str], Engine]:
-    headers: dict[str, str] = {}
-    game = ToyGame()
-    for line in text.splitlines():
-        if line.startswith("["):
-            key, _, value = line.strip("[]").partition(" ")
-            headers[key] = value.strip('"')
-        elif line.strip():
-            for move in line.split():
-                game.play(move)
-    return headers, game
 
 
 def _diagram(engine: Engine) -> str:
@@ -61,13 +44,15 @@ def _diagram(engine: Engine) -> str:
     return "\n".join(position[i:i + 3] for i in range(0, 9, 3))
 
 
+OPTIONS = (OptionSpec("marks", str, "XO", "The two players' marks."),)
+
 SPEC = GameSpec(
     id="toy",
     title="Toy",
     published="Toy",
     summary="A test game: claim cells of a 3x3 grid (2 players)",
     player_counts=(2,),
-    options=(OptionSpec("marks", str, "XO", "The two players' marks."),),
+    options=OPTIONS,
     new_game=_new_game,
     adapter=_adapter,
     default_profile=lambda players, options: PROFILE,
@@ -81,8 +66,9 @@ SPEC = GameSpec(
         script="static/page.js",
         piece_word="mark",
     ),
-    records=RecordFormat(_export, _parse, ".toy"),
-    policies={"random": RandomPolicy},
+    # The plain record format (options as headers, one action a line) and, by default,
+    # the generic search bot (levels, hints and review): nothing written for either.
+    records=plain_records(_new_game, OPTIONS, ".toy", "the toy game"),
     text_diagram=_diagram,
     help_examples=("play toy --seat 2=random",),
 )

@@ -55,7 +55,6 @@ from meridian_table.games.board import (
 )
 from meridian_table.games.colovini import Action, card_meridians, city_id
 from meridian_table.games.colovini.dialogue import (
-    CARD,
     HEIGHT,
     MERIDIAN,
     MERIDIAN_BUTTONS,
@@ -66,6 +65,7 @@ from meridian_table.games.colovini.dialogue import (
     where_key,
 )
 from meridian_table.games.colovini.meridian import Column, apply_placement, placement_cities
+from meridian_table.games.colovini.words import TowerWords
 from meridian_table.i18n import N_, _, seat_word
 from meridian_table.ledplan import BLINK, SOLID, Light
 
@@ -108,7 +108,7 @@ def _player_count(players: int | None, side: int | None) -> int:
 SEAT_WORDS = (N_("Orange"), N_("Black"), N_("Brown"), N_("Grey"))
 
 
-class ColoviniAdapter(TurnDialogue, Adapter):
+class ColoviniAdapter(TurnDialogue, TowerWords, Adapter):
     """Colovini's Meridian for 2, 3 or 4 players; options as in ``colovini.new_game``."""
 
     game: ClassVar[str] = "colovini"
@@ -160,17 +160,6 @@ class ColoviniAdapter(TurnDialogue, Adapter):
         )
         self._tidy = False
         self._reset()
-
-    @classmethod
-    def default_profile(cls, players: int | None, options: dict[str, Any]) -> str:
-        """The board side that fits: the map's city count when a map is asked for, else
-        the player count's side (3 players: ``colovini-40``; 2 or 4: ``colovini-50``)."""
-        if options.get("map_text"):
-            return f"colovini-{len(colovini.parse_map(str(options['map_text'])).cities)}"
-        if options.get("map"):
-            cities = len(colovini.load_map(str(options["map"])).cities)
-            return f"colovini-{cities}"
-        return "colovini-40" if players == 3 else "colovini-50"
 
     def _reset(self) -> None:
         """Forget the turn's inputs (after an action or an undo)."""
@@ -237,7 +226,7 @@ class ColoviniAdapter(TurnDialogue, Adapter):
         with ``owner``/``colour``/``tied`` once the game is over, as the end LEDs show);
         ``axis_labels`` (the meridian numbers under the board) and ``north_label``.
         """
-        board = super().board_json()
+        board: dict[str, Any] = super().board_json()
         board.pop("map_text", None)  # the log's copy of the map; the page draws the cities
         board_map = self._engine.board_map
         garrisons = self._engine.garrisons()
@@ -619,79 +608,6 @@ class ColoviniAdapter(TurnDialogue, Adapter):
         return Interpretation(mistakes=tuple(mistakes), message=f"{verb} {first.site}: {first.reason}")
 
     # --- inputs -------------------------------------------------------------------------
-
-    def describe(self, action: str) -> str:
-        """``3:3.2=4`` -> "card 3: a 4-high tower on meridian 3, city 3.2, pushing ..."."""
-        try:
-            parsed = Action.parse(action)
-        except ValueError:
-            return action
-        if parsed.meridian == 0:
-            return f"play card {parsed.card} and pass"
-        parts = []
-        if parsed.remove:
-            parts.append(f"lift the tower on {city_id(parsed.meridian, parsed.remove)}")
-        if parsed.city:
-            parts.append(f"build a {parsed.height}-high tower on "
-                         f"{city_id(parsed.meridian, parsed.city)}")
-        column = self._engine.state.columns[parsed.meridian - 1]
-        if parsed.city and column[parsed.city - 1] is not None and parsed.city != parsed.remove:
-            parts.append("pushing the tower standing there along the meridian")
-        return f"card {parsed.card}: " + ", then ".join(parts)
-
-    def about(self) -> dict[str, str]:
-        """Each tower: its height and owner, its island and the garrisons there."""
-        board_map = self._engine.board_map
-        garrisons = self._engine.garrisons()
-        out: dict[str, str] = {}
-        for city, seat in garrisons.items():
-            tower = self._engine.tower_at(city)
-            height = tower[1] if tower else 0
-            island = board_map.island_of(city)
-            strength: dict[str, int] = {}
-            for other in island.cities:
-                holder = garrisons.get(other)
-                if holder is not None:
-                    name = self.colours[holder].capitalize()
-                    strength[name] = strength.get(name, 0) + board_map.cities[other].strength
-            held = ", ".join(f"{name} {n}" for name, n in sorted(strength.items(),
-                                                                   key=lambda kv: -kv[1]))
-            capital = " (a capital: its garrison counts 2)" if board_map.cities[city].capital else ""
-            out[city] = (f"{city}: a {height}-high {self.colours[seat].capitalize()} tower"
-                         f"{capital}; island {island.key}{f' {island.name}' if island.name else ''}, "
-                         f"{island.value} points: garrisons {held}")
-        return out
-
-    def move_words(self, notation: str) -> str | None:
-        """``4-5-6-7:4.1=3`` -> "card 4-5-6-7: a 3-high tower on meridian 4, city 1"."""
-        try:
-            parsed = Action.parse(notation)
-        except ValueError:
-            return None
-        if parsed.meridian == 0:
-            return _("discards card {card} and passes").format(card=parsed.card)
-        parts = []
-        if parsed.remove:
-            parts.append(_("takes the tower off meridian {meridian}, city {city}").format(
-                meridian=parsed.meridian, city=parsed.remove))
-        if parsed.city:
-            parts.append(_("a {height}-high tower on meridian {meridian}, city {city}").format(
-                height=parsed.height, meridian=parsed.meridian, city=parsed.city))
-        return _("card {card}: {what}").format(card=parsed.card, what=_(", then ").join(parts))
-
-    def person_inputs(self, action: str) -> tuple[tuple[str, str], ...]:
-        """A person's answers for ``action``: the pass button and the card for a pass;
-        else the meridian, the card, where and the height (a removal answers yes)."""
-        parsed = Action.parse(action)
-        if parsed.meridian == 0:
-            return (("button", "pass"), (CARD, parsed.card))
-        inputs = [(MERIDIAN, str(parsed.meridian)), (CARD, parsed.card)]
-        if parsed.remove:
-            inputs.append((REMOVE_OWN, "yes"))
-        if parsed.city:
-            inputs += [(WHERE, city_id(parsed.meridian, parsed.city)),
-                       (HEIGHT, str(parsed.height))]
-        return tuple(inputs)
 
     def settle_time(self, motion: Motion) -> float | None:
         """While a meridian is chosen, a tower being stacked (its city's switch opening

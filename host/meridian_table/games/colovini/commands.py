@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from meridian_table.cli._params import PagePort
+from meridian_table.games.params import PagePort
 
 if TYPE_CHECKING:
     from meridian_table.games.colovini import BoardMap

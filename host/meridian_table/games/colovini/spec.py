@@ -9,14 +9,14 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from meridian_table.games.colovini import record
-from meridian_table.games.colovini.bot import ColoviniBot, GreedyPlayer
-from meridian_table.games.colovini.engine import Game, new_game
 from meridian_table.games.colovini.maps import MERIDIANS, MapError, load_map, parse_map, resolve_map
 from meridian_table.games.contract import (
+    BenchSettings,
     BenchSpec,
     BoardSpec,
+    BotSpec,
     Engine,
+    FileReader,
     GameSpec,
     OptionError,
     Options,
@@ -28,11 +28,16 @@ from meridian_table.games.contract import (
     SeatLook,
     VariantError,
 )
+from meridian_table.games.lazy import policy
 
+# The engine, records and bots are imported when first used: the registry (and
+# `meridian-table --help`) reads this spec without them.
 if TYPE_CHECKING:
     import click
 
     from meridian_table.games.board import Adapter
+    from meridian_table.games.colovini.bot import ColoviniBot
+    from meridian_table.games.colovini.engine import Game
 
 #: Side -> cities per meridian: the 50-city side (2 or 4 players), the 40-city side (3).
 SIDES: dict[int, int] = {50: 5, 40: 4}
@@ -57,6 +62,8 @@ def _new_game(options: Options, seed: int | None) -> Engine:
     given: dict[str, Any] = dict(options)
     if seed is not None and given.get("seed") is None and given.get("deck") != "physical":
         given["seed"] = seed
+    from meridian_table.games.colovini.engine import new_game
+
     return new_game(**given)
 
 
@@ -141,10 +148,14 @@ def _describe(variant: Mapping[str, object]) -> str:
 
 
 def _export(engine: Engine, headers: Mapping[str, str]) -> str:
-    return record.export(cast(Game, engine), headers)
+    from meridian_table.games.colovini import record
+
+    return record.export(cast("Game", engine), headers)
 
 
 def _parse(text: str) -> tuple[dict[str, str], Engine]:
+    from meridian_table.games.colovini import record
+
     return record.parse(text)
 
 
@@ -152,6 +163,25 @@ def _bench(options: dict[str, Any]) -> dict[str, Any]:
     from meridian_table.games.colovini import bench
 
     return bench.run(options)
+
+
+def _bot(level: int, seed: int | None, iterations: int | None) -> ColoviniBot:
+    """The levelled bot; ``iterations`` is its number of re-deals (docs/BOTS.md)."""
+    from meridian_table.games.colovini.bot import ColoviniBot
+
+    return ColoviniBot(seed, str(level) if iterations is None else f"{level}:{iterations}")
+
+
+def _read_map(path: Path) -> object:
+    from meridian_table.games.colovini.maps import load_map
+
+    return load_map(path)
+
+
+def _sample_map() -> bytes:
+    from meridian_table.games.colovini.maps import maps_dir
+
+    return (maps_dir() / "sample-50.toml").read_bytes()
 
 
 def _register(group: click.Group) -> None:
@@ -165,7 +195,6 @@ SPEC = GameSpec(
     title="Colovini's Meridian",
     published="Meridian",
     summary="Colovini's game of towers and islands, played with cards (2 to 4 players)",
-    hand_corpus=True,
     player_counts=(2, 3, 4),
     options=OPTIONS,
     new_game=_new_game,
@@ -183,10 +212,17 @@ SPEC = GameSpec(
         drawing="grid",
         piece_word="tower",
         script="static/page.js",
+        rules=("en", "fr"),
     ),
     records=RecordFormat(_export, _parse, ".colovini"),
     # bot:1 ... bot:5 are the levels (docs/BOTS.md); greedy is the bench's yardstick.
-    policies={"random": RandomPolicy, "bot": ColoviniBot, "greedy": GreedyPlayer},
+    policies={"random": RandomPolicy,
+              "greedy": policy("meridian_table.games.colovini.bot", "GreedyPlayer")},
+    bot=BotSpec(create=_bot),
+    # bench bots: the top level need win 90 % against random; greedy is no target here.
+    bench=BenchSettings(bot_bench=True, hand_corpus=True, top_vs_random=0.90, untargeted=("top_vs_greedy",),
+                        file_readers=(FileReader("colovini-map", ".toml", _read_map,
+                                                 (MapError,), _sample_map),)),
     help_examples=(
         "play colovini --profile colovini-40 --players Ann,Bob,Cid",
         "play colovini --players Ann,Bob --deck digital --seed 42",

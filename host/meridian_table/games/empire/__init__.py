@@ -9,16 +9,37 @@ empire.record.export(g); empire.record.parse(text)
 ```
 """
 
-from meridian_table.games.empire import record
-from meridian_table.games.empire.data_files import BoardMap, CardSet, DataError
-from meridian_table.games.empire.engine import (
-    SCELROTIA,
-    Game,
-    IllegalActionError,
-    new_game,
-)
-from meridian_table.games.empire.files import load_cards, load_map, load_pair
-from meridian_table.games.empire.notation import NotationError
+from typing import TYPE_CHECKING
+
+from meridian_table.games.lazy import exports
+
+if TYPE_CHECKING:
+    from meridian_table.games.empire import record
+    from meridian_table.games.empire.data_files import BoardMap, CardSet, DataError
+    from meridian_table.games.empire.engine import (
+        SCELROTIA,
+        Game,
+        IllegalActionError,
+        new_game,
+    )
+    from meridian_table.games.empire.files import load_cards, load_map, load_pair
+    from meridian_table.games.empire.notation import NotationError
+
+# Imported on first use: the registry reads this game's spec without its engine.
+__getattr__ = exports(__name__, {
+    "record": "record",
+    "BoardMap": "data_files",
+    "CardSet": "data_files",
+    "DataError": "data_files",
+    "SCELROTIA": "engine",
+    "Game": "engine",
+    "IllegalActionError": "engine",
+    "new_game": "engine",
+    "load_cards": "files",
+    "load_map": "files",
+    "load_pair": "files",
+    "NotationError": "notation",
+})
 
 __all__ = [
     "SCELROTIA",

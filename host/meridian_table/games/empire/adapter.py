@@ -142,7 +142,7 @@ class EmpireAdapter(Adapter):
         return self.colours[seat][0].upper() if self.colours[seat] != SCELROTIA_SEAT else "S"
 
     def board_json(self) -> dict[str, Any]:
-        out = super().board_json()
+        out: dict[str, Any] = super().board_json()
         state = self._engine.state
         for site in out["sites"]:
             sid = site["id"]

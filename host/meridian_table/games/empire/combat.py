@@ -19,7 +19,7 @@ from meridian_table.games.empire.rules import Mods
 from meridian_table.games.empire.state import BodyState, Combat, Ship
 
 if TYPE_CHECKING:
-    from meridian_table.games.empire.engine import Game
+    from meridian_table.games.empire.base import GameBase as Game
 
 RULE = "Starships - Combat"
 NO_COMBAT_ROUNDS = 2

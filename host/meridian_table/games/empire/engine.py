@@ -10,65 +10,33 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Sequence
-from typing import Any, Self
+from typing import Any
 
-from meridian_table.games.contract import Engine, Outcome, Turn
+from meridian_table.games.contract import Turn
 from meridian_table.games.empire import combat, scelrotia
+from meridian_table.games.empire.base import (
+    COLOURS,
+    EVENT_RENEW,
+    EVENTS_PER_PLAYER,
+    SCELROTIA,
+    TOKEN_RENEW,
+    TOKENS,
+    WIN_WAYPOINTS,
+    GameBase,
+    IllegalActionError,
+)
 from meridian_table.games.empire.data_files import BoardMap, CardSet
 from meridian_table.games.empire.notation import Action, NotationError, parse
-from meridian_table.games.empire.rules import MODES, MOVE_RANGE, SHIP_CAPACITY, Reader
+from meridian_table.games.empire.rules import MODES, MOVE_RANGE, SHIP_CAPACITY
 from meridian_table.games.empire.state import BodyState, Seat, Ship, State
 
 LOGGER = logging.getLogger(__name__)
 
-SCELROTIA = "Scelrotia"
-COLOURS = ("red", "blue", "green", "yellow")
-#: Infection mode: victory tokens at the start (shared by the players).
-TOKENS = 4
-WIN_WAYPOINTS = 4
-EVENTS_PER_PLAYER = 2
-EVENT_RENEW = 3
-TOKEN_RENEW = 4
+class Game(GameBase):
+    """One game of Empire in Space. Build it with :func:`new_game`: the rules of a turn
+    (legal actions, applying them, the end) over :class:`GameBase`'s state and seats."""
 
-
-class IllegalActionError(ValueError):
-    """An action the rules forbid now; the message names the action, why, and the rule."""
-
-    def __init__(self, action: str, why: str, rule: str) -> None:
-        super().__init__(f"{action!r}: {why} (rule: {rule})")
-        self.action = action
-        self.why = why
-        self.rule = rule
-
-
-class Game(Engine):
-    """One game of Empire in Space. Build it with :func:`new_game`."""
-
-    def __init__(self, board: BoardMap, cards: CardSet, players: Sequence[str], mode: str,
-                 seed: int, options: dict[str, Any], state: State) -> None:
-        self.board = board
-        self.cards = cards
-        self.players = tuple(players)  # the people; in infection modes the Scelrotia follows
-        self.mode = mode
-        self.seed = seed
-        self.options = options
-        self.state = state
-        self.history: list[tuple[str, State]] = []
-        self.read = Reader(board, cards, mode, len(self.players), state)
-
-    # --- seats -------------------------------------------------------------------------
-
-    @property
-    def names(self) -> tuple[str, ...]:
-        """Every seat's name, the Scelrotia last in the infection modes."""
-        return self.players + ((SCELROTIA,) if self.read.infection else ())
-
-    @property
-    def scelrotia(self) -> int | None:
-        return self.read.scelrotia
-
-    def seat_token(self, seat: int) -> str:
-        return f"P{seat + 1}"
+    # --- the contract --------------------------------------------------------------------
 
     # --- the contract --------------------------------------------------------------------
 
@@ -82,38 +50,6 @@ class Game(Engine):
         if state.active == self.scelrotia:
             return Turn(state.active, "scelrotia")
         return Turn(state.active, "final" if state.final else "play")
-
-    @property
-    def to_move(self) -> int | None:
-        return self.turn().seat
-
-    @property
-    def phase(self) -> str:
-        return self.turn().phase
-
-    @property
-    def round(self) -> int:
-        return self.state.round
-
-    @property
-    def is_over(self) -> bool:
-        return self.state.winners is not None
-
-    @property
-    def winner(self) -> int | None:
-        winners = self.state.winners
-        return winners[0] if winners and len(winners) == 1 else None
-
-    def outcome(self) -> Outcome | None:
-        state = self.state
-        if state.winners is None:
-            return None
-        if self.read.infection:
-            scores: tuple[int | float | None, ...] = tuple(
-                [state.tokens] * len(self.players) + [None])
-        else:
-            scores = tuple(self.read.waypoints(s) for s in range(len(self.players)))
-        return Outcome(state.winners, scores, state.reason)
 
     def legal(self) -> tuple[str, ...]:
         state = self.state
@@ -160,69 +96,6 @@ class Game(Engine):
         text, before = self.history.pop()
         self._restore(before)
         return text
-
-    def clone(self) -> Self:
-        twin = type(self)(self.board, self.cards, self.players, self.mode, self.seed,
-                          dict(self.options), self.state.copy())
-        twin.history = list(self.history)
-        return twin
-
-    def hidden_from(self, seat: int, rng: random.Random) -> Self:
-        """A copy for ``seat`` to search on: face-down planets re-dealt among their
-        ring's face-down areas, the decks and the other players' event hands
-        reshuffled. The copy cannot undo past this point."""
-        twin = self.clone()
-        twin.history = []
-        state = twin.state
-        for ring in ("yellow", "white", "orange"):
-            hidden = [b for b in state.bodies.values()
-                      if not b.discovered and self.board.bodies[b.id].ring == ring]
-            names = [b.card for b in hidden]
-            rng.shuffle(names)
-            for body, name in zip(hidden, names, strict=True):
-                body.card = name
-        rng.shuffle(state.waypoint_deck)
-        pool = list(state.event_deck)
-        sizes = []
-        for other, info in enumerate(state.seats):
-            if other != seat:
-                pool.extend(info.hand)
-                sizes.append((other, len(info.hand)))
-        rng.shuffle(pool)
-        for other, size in sizes:
-            state.seats[other].hand = [pool.pop() for _ in range(size)]
-        state.event_deck = pool
-        return twin
-
-    def _restore(self, state: State) -> None:
-        self.state = state
-        self.read.state = state
-
-    # --- errors --------------------------------------------------------------------------
-
-    def name(self, seat: int | None) -> str:
-        if seat is None:
-            return "nobody"
-        return self.names[seat]
-
-    def fail(self, text: str, why: str, rule: str) -> IllegalActionError:
-        return IllegalActionError(text, why, rule)
-
-    # --- paying --------------------------------------------------------------------------
-
-    def pay(self, seat: int, amount: int, text: str, what: str, rule: str,
-            cells_only: bool = False) -> None:
-        """Spend ``amount`` energy: unused cells first, then charges (docs: "Paying")."""
-        info = self.state.seats[seat]
-        fresh = info.cells - info.used
-        have = fresh if cells_only else fresh + info.charges
-        if amount > have:
-            kind = "unused cells" if cells_only else "E"
-            raise self.fail(text, f"{what} needs {amount}E, {self.name(seat)} has {have}"
-                            f"{'' if kind == 'E' else ' '}{kind}", rule)
-        from_cells = min(fresh, amount)
-        info.used += from_cells
-        info.charges -= amount - from_cells
 
     # --- legal actions of a turn ---------------------------------------------------------
 
@@ -458,20 +331,6 @@ class Game(Engine):
             ship.owner = None
             ship.waypoints.clear()
 
-    def lose_body(self, body: BodyState) -> None:
-        """Losing a Planet: the owner discards the body's cells (face-down ones first)
-        and gains as many charges; the body stays face up; its waypoints leave play."""
-        owner = body.owner
-        if owner is not None and self.read.is_human(owner):
-            info = self.state.seats[owner]
-            lost = min(info.cells, self.read.production(body))
-            info.cells -= lost
-            info.used -= min(info.used, lost)  # face-down cells go first
-            info.charges += lost
-        body.owner = None
-        body.colonies = 0
-        body.waypoints.clear()
-
     def _colony(self, seat: int, action: Action, text: str) -> None:
         rule = "Colonies"
         holder = self.read.holder(action.args[0])
@@ -677,13 +536,6 @@ class Game(Engine):
         state.round += 1
         self._start_turn(state.active)
 
-    def standing(self, seat: int) -> tuple[int, ...]:
-        """The final ranking key: waypoints, then remaining energy, then cells, then
-        charges, then sectors of presence (docs: "Tie breaker")."""
-        info = self.state.seats[seat]
-        return (self.read.waypoints(seat), info.energy, info.cells, info.charges,
-                len(self.read.presence(seat)))
-
     def _score_final(self) -> None:
         state = self.state
         order = state.order
@@ -735,55 +587,6 @@ class Game(Engine):
             self._finish((self.scelrotia,), "the Scelrotia holds the four inner planets")
         elif all(self.read.colonies(s) == 0 for s in humans):
             self._finish((self.scelrotia,), "the players have no colonies left")
-
-    # --- what the page shows -------------------------------------------------------------
-
-    def view(self) -> dict[str, Any]:
-        """Everything the page shows, as JSON-ready data (face-down planets hidden)."""
-        state = self.state
-        read = self.read
-        turn = self.turn()
-        seats = []
-        for seat, name in enumerate(self.names):
-            if not read.is_human(seat):
-                seats.append({"name": name, "colonies": read.colonies(seat)})
-                continue
-            info = state.seats[seat]
-            seats.append({
-                "name": name, "colour": COLOURS[seat], "cells": info.cells,
-                "unused": info.cells - info.used, "charges": info.charges,
-                "energy": info.energy, "colonies": read.colonies(seat),
-                "waypoints": read.waypoints(seat), "presence": sorted(read.presence(seat)),
-                "events": list(info.events), "hand": len(info.hand), "guild": info.guild,
-            })
-        bodies = {
-            b.id: {"card": b.card if b.discovered else None, "discovered": b.discovered,
-                   "owner": b.owner, "colonies": b.colonies, "waypoints": list(b.waypoints)}
-            for b in state.bodies.values()
-        }
-        ships = {s.id: {"kind": s.kind, "quadrant": s.quadrant, "owner": s.owner,
-                        "colonies": s.colonies, "waypoints": list(s.waypoints)}
-                 for s in state.ships.values()}
-        fight = state.combat
-        return {
-            "mode": self.mode, "round": state.round, "to_move": turn.seat, "phase": turn.phase,
-            "final": state.final, "trigger": state.trigger, "seats": seats, "bodies": bodies,
-            "ships": ships, "face_up_waypoint": state.face_up,
-            "energy_equity": read.energy_equity(), "moon_equity": read.moon_equity(),
-            "tokens": state.tokens if read.infection else None,
-            "scelrotia_did": list(state.scelrotia_did) if read.infection else None,
-            "combat": None if fight is None else {
-                "attacker": fight.attacker, "defender": fight.defender, "target": fight.target,
-                "attackers": list(fight.attackers), "defenders": list(fight.defenders),
-                "stage": fight.stage, "strikes": fight.strikes, "counters": fight.counters},
-            "outcome": None if state.winners is None else {
-                "winners": list(state.winners), "reason": state.reason},
-        }
-
-    def __repr__(self) -> str:
-        return (f"empire.new_game(players={list(self.players)!r}, mode={self.mode!r}, "
-                f"seed={self.seed!r})")
-
 
 _HANDLERS = {
     "end": Game._end, "charge": Game._charge, "discover": Game._discover,

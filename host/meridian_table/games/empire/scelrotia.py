@@ -33,7 +33,7 @@ from meridian_table.games.empire.rules import SHIP_CAPACITY
 from meridian_table.games.empire.state import BodyState, Ship
 
 if TYPE_CHECKING:
-    from meridian_table.games.empire.engine import Game
+    from meridian_table.games.empire.base import GameBase as Game
 
 FIGHTER_COLONIES = 2
 

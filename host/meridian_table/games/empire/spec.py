@@ -7,15 +7,18 @@ player's energy ledger (``static/page.js``).
 
 from __future__ import annotations
 
+import random
 import threading
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from meridian_table.games.contract import (
+    BenchSettings,
     BenchSpec,
     BoardSpec,
     Engine,
+    FileReader,
     GameSpec,
     OptionError,
     Options,
@@ -26,17 +29,21 @@ from meridian_table.games.contract import (
     RandomPolicy,
     RecordFormat,
     SeatLook,
+    SiteChange,
+    TableDriver,
 )
-from meridian_table.games.empire import board, record
+from meridian_table.games.empire import board
 from meridian_table.games.empire.data_files import DataError
-from meridian_table.games.empire.engine import Game, new_game
 from meridian_table.games.empire.files import SHIPPED_CARDS, SHIPPED_MAPS, load_pair
 from meridian_table.games.empire.rules import MODES
 
+# The engine and records are imported when first used: the registry (and
+# `meridian-table --help`) reads this spec without them.
 if TYPE_CHECKING:
     import click
 
     from meridian_table.games.board import Adapter
+    from meridian_table.games.empire.engine import Game
 
 
 OPTIONS = (
@@ -72,6 +79,8 @@ def _names(options: Options) -> list[str] | int:
 
 
 def _new_game(options: Options, seed: int | None) -> Engine:
+    from meridian_table.games.empire.engine import new_game
+
     given = options.get("seed")
     return new_game(
         players=_names(options),
@@ -89,7 +98,7 @@ def _adapter(options: Options, settings: Options, variant: Mapping[str, object])
     """The game on a sensing board; the board map's sites must all be on the profile."""
     from meridian_table.games.empire.adapter import EmpireAdapter
 
-    game = cast(Game, _new_game(options, None))
+    game = cast("Game", _new_game(options, None))
     if variant:
         on_board = set(board.expected_sites(variant))
         missing = [site for site in [*game.board.quadrants, *game.board.bodies]
@@ -128,17 +137,21 @@ def _prepare(options: dict[str, OptionValue]) -> dict[str, OptionValue]:
 
 
 def _export(engine: Engine, headers: Mapping[str, str]) -> str:
-    return record.export(cast(Game, engine), headers)
+    from meridian_table.games.empire import record
+
+    return record.export(cast("Game", engine), headers)
 
 
 def _parse(text: str) -> tuple[dict[str, str], Engine]:
+    from meridian_table.games.empire import record
+
     return record.parse(text)
 
 
 def _diagram(engine: Engine) -> str:
     from meridian_table.games.empire.render import text_diagram
 
-    return text_diagram(cast(Game, engine))
+    return text_diagram(cast("Game", engine))
 
 
 def _bench(options: dict[str, Any]) -> dict[str, Any]:
@@ -147,11 +160,56 @@ def _bench(options: dict[str, Any]) -> dict[str, Any]:
     return bench.run(options)
 
 
-def _bench_table(options: dict[str, Any]) -> dict[str, Any]:
-    # Lazy: the rules never import the table; only this bench, when it runs, does.
-    from meridian_table.games.empire import bench_table
+def _table_step(engine: Engine, rng: random.Random) -> tuple[str, tuple[SiteChange, ...]]:
+    """``bench empire-table``'s next action: mostly what the board senses (moves, settles,
+    builds: the switch changes that make it), else an action given on the page."""
+    from meridian_table.games.empire.drawing import SENSED_VERBS, occupancy
 
-    return bench_table.run(options)
+    game = cast(Game, engine)
+    legal = game.legal()
+    sensed = [a for a in legal if a.split()[0] in SENSED_VERBS]
+    if sensed and rng.random() < 0.7:
+        action = rng.choice(sensed)
+    else:
+        other = [a for a in legal if a.split()[0] in ("end", "charge", "discover", "colony")]
+        action = rng.choice(other or list(legal))
+    if action.split()[0] not in SENSED_VERBS:
+        return action, ()
+    before = occupancy(game)
+    game.play(action)
+    after = occupancy(game)
+    return action, tuple([(s, False) for s in sorted(before - after)]
+                         + [(s, True) for s in sorted(after - before)])
+
+
+def _load_map(path: Path) -> object:
+    from meridian_table.games.empire.files import load_map
+
+    return load_map(str(path))
+
+
+def _load_cards(path: Path) -> object:
+    from meridian_table.games.empire.files import load_cards
+
+    return load_cards(str(path))
+
+
+_DATA = Path(__file__).parent / "data"
+#: The files a user may hand Empire, for ``bench fuzz``.
+FILE_READERS = (
+    FileReader("empire-map", ".toml", _load_map, (DataError,),
+               lambda: (_DATA / "sample-map.toml").read_bytes()),
+    FileReader("empire-cards", ".toml", _load_cards, (DataError,),
+               lambda: (_DATA / "sample-cards.toml").read_bytes()),
+)
+
+#: ``bench empire-table``: three players on the empire-in-space profile.
+TABLE_DRIVER = TableDriver(
+    profile="empire-in-space",
+    players=("Ann", "Bob", "Cy"),
+    options=lambda number: {"seed": number},
+    step=_table_step,
+)
 
 
 def _register(group: click.Group) -> None:
@@ -223,9 +281,8 @@ SPEC = GameSpec(
     text_diagram=_diagram,
     benches=(BenchSpec("empire", "Empire in Space: legal-action latency, Scelrotia turns "
                                  "and random games per second.", _bench),
-             BenchSpec("empire-table", "Empire in Space at the table: switch change to LED "
-                                       "frame on the empire-in-space profile (settle "
-                                       "window excluded).", _bench_table)),
+             ),
+    bench=BenchSettings(table_driver=TABLE_DRIVER, file_readers=FILE_READERS),
     register_commands=_register,
     prepare=_prepare,
 )

@@ -8,18 +8,41 @@ g.legal_moves(), g.position(), g.winner, g.undo(), g.safe_points("dark")
 ```
 """
 
-from meridian_table.games.kato import record
-from meridian_table.games.kato.game import (
-    COLOURS,
-    PASS,
-    SWAP,
-    Game,
-    IllegalMoveError,
-    Ply,
-    new_game,
-)
-from meridian_table.games.kato.geometry import SIZES, cells, coordinates, lines, points
-from meridian_table.games.kato.record import RecordError
+from typing import TYPE_CHECKING
+
+from meridian_table.games.lazy import exports
+
+if TYPE_CHECKING:
+    from meridian_table.games.kato import record
+    from meridian_table.games.kato.game import (
+        COLOURS,
+        PASS,
+        SWAP,
+        Game,
+        IllegalMoveError,
+        Ply,
+        new_game,
+    )
+    from meridian_table.games.kato.geometry import SIZES, cells, coordinates, lines, points
+    from meridian_table.games.kato.record import RecordError
+
+# Imported on first use: the registry reads this game's spec without its engine.
+__getattr__ = exports(__name__, {
+    "record": "record",
+    "COLOURS": "game",
+    "PASS": "game",
+    "SWAP": "game",
+    "Game": "game",
+    "IllegalMoveError": "game",
+    "Ply": "game",
+    "new_game": "game",
+    "SIZES": "geometry",
+    "cells": "geometry",
+    "coordinates": "geometry",
+    "lines": "geometry",
+    "points": "geometry",
+    "RecordError": "record",
+})
 
 __all__ = [
     "COLOURS",

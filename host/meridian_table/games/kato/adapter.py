@@ -106,12 +106,6 @@ class KatoAdapter(Adapter):
             SiteDrawing(p, *geometry.layout_xy(*coords[p])) for p in self._points
         )
 
-    @classmethod
-    def default_profile(cls, players: int | None, options: dict[str, Any]) -> str:
-        """The board of the game's size: ``kato-114`` (size 6) unless a size is asked."""
-        size = int(options.get("size", 6))
-        return f"kato-{len(geometry.points(size))}"
-
     def __repr__(self) -> str:
         return f"KatoAdapter(size={self._size!r}, pie={self._pie!r}, assist={self._assist!r})"
 

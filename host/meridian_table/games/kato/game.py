@@ -25,21 +25,20 @@ from __future__ import annotations
 import logging
 import math
 import random
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from typing import Final, NamedTuple
 
 from meridian_table.games.contract import Engine, Outcome, Turn
+from meridian_table.games.kato.analysis import COLOURS as COLOURS
+from meridian_table.games.kato.analysis import DARK as DARK
+from meridian_table.games.kato.analysis import LIGHT as LIGHT
+from meridian_table.games.kato.analysis import Analysis
+from meridian_table.games.kato.analysis import colour_index as colour_index
+from meridian_table.games.kato.sight import put, take
 from meridian_table.games.kato.tables import Tables, bits, tables
 
 LOGGER = logging.getLogger(__name__)
 
-COLOURS = ("light", "dark")
-LIGHT, DARK = 0, 1
-# Indices into the sight masks for a mover of colour c: its three, then the other's.
-_WIDX: Final = ((0, 1, 2, 3, 4, 5), (3, 4, 5, 0, 1, 2))
-# ``_col`` holds -1 at empty points and this at its last entry, which neighbour -1
-# (off the board) indexes.
-_EDGE: Final = -2
 PASS = -1
 SWAP = -2
 PASS_MOVE = "pass"
@@ -80,13 +79,6 @@ def _cell_key(name: str) -> tuple[str, int]:
     return (name[0], int(name[1:]) if name[1:].isdigit() else 0)
 
 
-def colour_index(colour: str) -> int:
-    """0 for ``"light"``, 1 for ``"dark"``; a ValueError names anything else."""
-    if colour == "light":
-        return LIGHT
-    if colour == "dark":
-        return DARK
-    raise ValueError(f"colour {colour!r} is not 'light' or 'dark'")
 
 
 # The state that undo restores: (light, dark, to_move, turns of light, turns of dark,
@@ -94,26 +86,6 @@ def colour_index(colour: str) -> int:
 _Snapshot = tuple[int, int, int, int, int, bool, bool, int]
 # A history entry: (move code, mover, removed mask, overlooked mask, snapshot before).
 _Entry = tuple[int, int, int, int, _Snapshot]
-_Masks = tuple[int, ...]
-# What _put and _take read: col, gid, gmask, links, dead, W, stones, rays_at,
-# neighbours_at and the six rayi tables (see _rebuild).
-_Context = tuple[
-    list[int],
-    list[int],
-    list[int],
-    list[dict[int, int]],
-    list[set[int]],
-    list[int],
-    list[int],
-    tuple[_Masks, ...],
-    tuple[_Masks, ...],
-    _Masks,
-    _Masks,
-    _Masks,
-    _Masks,
-    _Masks,
-    _Masks,
-]
 _CODE: Final = 0
 _MOVER: Final = 1
 _REMOVED: Final = 2
@@ -121,7 +93,7 @@ _OVERLOOKED: Final = 3
 _BEFORE: Final = 4
 
 
-class Game(Engine):
+class Game(Analysis, Engine):
     """A game of Kato's Meridians.
 
     ``size`` is 5, 6 (the standard 114-point board) or 7. ``pie`` enables the pie rule.
@@ -393,7 +365,7 @@ class Game(Engine):
         if over_mask:
             before = self._snapshot()
             for x in bits(over_mask):
-                self._put(x, 1 - self._to_move)
+                put(self._ctx, x, 1 - self._to_move)
             reason = self._illegal_reason(code)
             if reason is not None:
                 self._restore(before)
@@ -457,90 +429,6 @@ class Game(Engine):
             apply(i, 0, None)
             plies += 1
         return plies
-
-    # --- analysis -------------------------------------------------------------------------
-
-    def groups(self, colour: str) -> list[frozenset[str]]:
-        """``colour``'s groups, each a frozenset of cell names."""
-        c = colour_index(colour)
-        names = self._t.names
-        return [frozenset(names[i] for i in bits(self._gmask[g])) for g in self._group_ids(c)]
-
-    def _group_ids(self, c: int) -> list[int]:
-        """The group ids of colour index ``c``, in board order of their first stone."""
-        gid = self._gid
-        return list(dict.fromkeys(gid[i] for i in bits(self._stones[c])))
-
-    def dead_group_mask(self, c: int) -> int:
-        """All stones of colour index ``c`` that belong to dead groups, as a mask."""
-        gmask = self._gmask
-        out = 0
-        for g in self._dead[c]:
-            out |= gmask[g]
-        return out
-
-    def dead_groups(self, colour: str) -> list[frozenset[str]]:
-        """``colour``'s groups that have no path to another friendly group now."""
-        c = colour_index(colour)
-        names = self._t.names
-        return [frozenset(names[i] for i in bits(self._gmask[g])) for g in sorted(self._dead[c])]
-
-    def safe_mask(self, c: int) -> int:
-        """``safe_points`` for colour index ``c`` as a mask."""
-        t = self._t
-        col = self._col
-        gid = self._gid
-        links = self._links
-        rays_at = t.rays_at
-        neighbours_at = t.neighbours_at
-        occ = self._stones[0] | self._stones[1]
-        w = self._W
-        cand = (w[3 * c] | w[3 * c + 1] | w[3 * c + 2]) & ~occ
-        out = 0
-        for p in bits(cand):
-            adj: set[int] = set()
-            for n in neighbours_at[p]:
-                if col[n] == c:  # (n == -1, off the board, reads the edge sentinel)
-                    adj.add(gid[n])
-            alive = False
-            broken: list[tuple[int, int]] = []
-            rays = rays_at[p]
-            for d in (0, 1, 2):
-                m = rays[d] & occ
-                a = (m & -m).bit_length() - 1 if m else -1
-                m = rays[d + 3] & occ
-                b = m.bit_length() - 1 if m else -1
-                ka = col[a] if a >= 0 else -1
-                kb = col[b] if b >= 0 else -1
-                if (ka == c and gid[a] not in adj) or (kb == c and gid[b] not in adj):
-                    alive = True
-                    break
-                if ka == c and kb == c:
-                    broken.append((gid[a], gid[b]))
-            if not alive:
-                for g in adj:
-                    for h, count in links[g].items():
-                        if h in adj:
-                            continue
-                        count -= broken.count((g, h)) + broken.count((h, g))
-                        if count > 0:
-                            alive = True
-                            break
-                    if alive:
-                        break
-            if alive:
-                out |= 1 << p
-        return out
-
-    def safe_points(self, colour: str) -> frozenset[str]:
-        """The points where ``colour`` can still place a stone (by the placement rule of
-        turn 3 on) whose group then has a path. The secondary ending counts these."""
-        names = self._t.names
-        return frozenset(names[i] for i in bits(self.safe_mask(colour_index(colour))))
-
-    def estimate(self) -> dict[str, int]:
-        """The secondary ending's estimate: the number of safe points of each colour."""
-        return {colour: self.safe_mask(i).bit_count() for i, colour in enumerate(COLOURS)}
 
     # --- internals: parsing and legality -----------------------------------------------------
 
@@ -686,7 +574,7 @@ class Game(Engine):
             self._history.append((code, mover, 0, overlooked, before))
             return 0
         if code >= 0:
-            self._put(code, mover)
+            put(self._ctx, code, mover)
         turns[mover] += 1
         other = 1 - mover
         if self.pie:
@@ -709,453 +597,6 @@ class Game(Engine):
         self._history.append((code, mover, removed, overlooked, before))
         return removed
 
-    def _put(self, p: int, c: int) -> None:
-        """Place a stone of colour ``c`` on empty point ``p`` and update the derived state.
-
-        For each of the three lines through ``p``: ``a`` and ``b`` are the first stones
-        on either side (colours ``ka`` and ``kb``, -1 for the edge); ``sp`` holds the
-        empty points between ``p`` and ``a``, ``sm`` those between ``p`` and ``b``.
-        Before the placement the points of ``sp`` saw ``ka`` and ``kb`` along this line
-        (``kb`` through ``p``); now they see ``ka`` and ``c``; likewise for ``sm``. A
-        path between ``a`` and ``b`` is cut. The loop over the three lines is unrolled:
-        this is the hottest code.
-        """
-        col, gid, gmask, links, dead, w, stones, rays_at, nbs_at, ri0, ri1, ri2, ri3, ri4, ri5 = (
-            self._ctx
-        )
-        rays = rays_at[p]
-        nbs = nbs_at[p]
-        occ = stones[0] | stones[1]
-        o = 1 - c
-        wc0, wc1, wc2, wo0, wo1, wo2 = _WIDX[c]
-        g = -1  # the first adjacent friendly group
-        more: list[int] | None = None  # all adjacent friendly groups, when several
-        far: list[int] = []
-        # family 0: directions 0 and 3
-        a = nbs[0]
-        ka = col[a]
-        if ka == -1:
-            rp = rays[0]
-            m = rp & occ
-            if m:
-                a = (m & -m).bit_length() - 1
-                ka = col[a]
-                sp = rp ^ ri0[a]
-            else:
-                sp = rp
-        else:
-            sp = 0
-        b = nbs[3]
-        kb = col[b]
-        if kb == -1:
-            rm = rays[3]
-            m = rm & occ
-            if m:
-                b = m.bit_length() - 1
-                kb = col[b]
-                sm = rm ^ ri3[b]
-            else:
-                sm = rm
-        else:
-            sm = 0
-        if ka == c:
-            if kb == c:
-                ga = gid[a]
-                gb = gid[b]
-                if ga != gb:
-                    la = links[ga]
-                    n = la[gb] - 1
-                    if n:
-                        la[gb] = n
-                        links[gb][ga] = n
-                    else:
-                        del la[gb]
-                        lb = links[gb]
-                        del lb[ga]
-                        if not la:
-                            dead[c].add(ga)
-                        if not lb:
-                            dead[c].add(gb)
-                if sp:
-                    far.append(a)
-                else:
-                    h = ga
-                    if g < 0:
-                        g = h
-                    elif h != g:
-                        if more is None:
-                            more = [g, h]
-                        else:
-                            more.append(h)
-                if sm:
-                    far.append(b)
-                else:
-                    h = gb
-                    if g < 0:
-                        g = h
-                    elif h != g:
-                        if more is None:
-                            more = [g, h]
-                        else:
-                            more.append(h)
-            else:
-                if kb == o:
-                    w[wo0] &= ~sp
-                if sp:
-                    far.append(a)
-                else:
-                    h = gid[a]
-                    if g < 0:
-                        g = h
-                    elif h != g:
-                        if more is None:
-                            more = [g, h]
-                        else:
-                            more.append(h)
-        elif kb == c:
-            if ka == o:
-                w[wo0] &= ~sm
-            if sm:
-                far.append(b)
-            else:
-                h = gid[b]
-                if g < 0:
-                    g = h
-                elif h != g:
-                    if more is None:
-                        more = [g, h]
-                    else:
-                        more.append(h)
-        else:
-            w[wc0] |= sp | sm
-            if ka == o:
-                if kb == o:
-                    ga = gid[a]
-                    gb = gid[b]
-                    if ga != gb:
-                        la = links[ga]
-                        n = la[gb] - 1
-                        if n:
-                            la[gb] = n
-                            links[gb][ga] = n
-                        else:
-                            del la[gb]
-                            lb = links[gb]
-                            del lb[ga]
-                            if not la:
-                                dead[o].add(ga)
-                            if not lb:
-                                dead[o].add(gb)
-                else:
-                    w[wo0] &= ~sm
-            elif kb == o:
-                w[wo0] &= ~sp
-        # family 1: directions 1 and 4
-        a = nbs[1]
-        ka = col[a]
-        if ka == -1:
-            rp = rays[1]
-            m = rp & occ
-            if m:
-                a = (m & -m).bit_length() - 1
-                ka = col[a]
-                sp = rp ^ ri1[a]
-            else:
-                sp = rp
-        else:
-            sp = 0
-        b = nbs[4]
-        kb = col[b]
-        if kb == -1:
-            rm = rays[4]
-            m = rm & occ
-            if m:
-                b = m.bit_length() - 1
-                kb = col[b]
-                sm = rm ^ ri4[b]
-            else:
-                sm = rm
-        else:
-            sm = 0
-        if ka == c:
-            if kb == c:
-                ga = gid[a]
-                gb = gid[b]
-                if ga != gb:
-                    la = links[ga]
-                    n = la[gb] - 1
-                    if n:
-                        la[gb] = n
-                        links[gb][ga] = n
-                    else:
-                        del la[gb]
-                        lb = links[gb]
-                        del lb[ga]
-                        if not la:
-                            dead[c].add(ga)
-                        if not lb:
-                            dead[c].add(gb)
-                if sp:
-                    far.append(a)
-                else:
-                    h = ga
-                    if g < 0:
-                        g = h
-                    elif h != g:
-                        if more is None:
-                            more = [g, h]
-                        else:
-                            more.append(h)
-                if sm:
-                    far.append(b)
-                else:
-                    h = gb
-                    if g < 0:
-                        g = h
-                    elif h != g:
-                        if more is None:
-                            more = [g, h]
-                        else:
-                            more.append(h)
-            else:
-                if kb == o:
-                    w[wo1] &= ~sp
-                if sp:
-                    far.append(a)
-                else:
-                    h = gid[a]
-                    if g < 0:
-                        g = h
-                    elif h != g:
-                        if more is None:
-                            more = [g, h]
-                        else:
-                            more.append(h)
-        elif kb == c:
-            if ka == o:
-                w[wo1] &= ~sm
-            if sm:
-                far.append(b)
-            else:
-                h = gid[b]
-                if g < 0:
-                    g = h
-                elif h != g:
-                    if more is None:
-                        more = [g, h]
-                    else:
-                        more.append(h)
-        else:
-            w[wc1] |= sp | sm
-            if ka == o:
-                if kb == o:
-                    ga = gid[a]
-                    gb = gid[b]
-                    if ga != gb:
-                        la = links[ga]
-                        n = la[gb] - 1
-                        if n:
-                            la[gb] = n
-                            links[gb][ga] = n
-                        else:
-                            del la[gb]
-                            lb = links[gb]
-                            del lb[ga]
-                            if not la:
-                                dead[o].add(ga)
-                            if not lb:
-                                dead[o].add(gb)
-                else:
-                    w[wo1] &= ~sm
-            elif kb == o:
-                w[wo1] &= ~sp
-        # family 2: directions 2 and 5
-        a = nbs[2]
-        ka = col[a]
-        if ka == -1:
-            rp = rays[2]
-            m = rp & occ
-            if m:
-                a = (m & -m).bit_length() - 1
-                ka = col[a]
-                sp = rp ^ ri2[a]
-            else:
-                sp = rp
-        else:
-            sp = 0
-        b = nbs[5]
-        kb = col[b]
-        if kb == -1:
-            rm = rays[5]
-            m = rm & occ
-            if m:
-                b = m.bit_length() - 1
-                kb = col[b]
-                sm = rm ^ ri5[b]
-            else:
-                sm = rm
-        else:
-            sm = 0
-        if ka == c:
-            if kb == c:
-                ga = gid[a]
-                gb = gid[b]
-                if ga != gb:
-                    la = links[ga]
-                    n = la[gb] - 1
-                    if n:
-                        la[gb] = n
-                        links[gb][ga] = n
-                    else:
-                        del la[gb]
-                        lb = links[gb]
-                        del lb[ga]
-                        if not la:
-                            dead[c].add(ga)
-                        if not lb:
-                            dead[c].add(gb)
-                if sp:
-                    far.append(a)
-                else:
-                    h = ga
-                    if g < 0:
-                        g = h
-                    elif h != g:
-                        if more is None:
-                            more = [g, h]
-                        else:
-                            more.append(h)
-                if sm:
-                    far.append(b)
-                else:
-                    h = gb
-                    if g < 0:
-                        g = h
-                    elif h != g:
-                        if more is None:
-                            more = [g, h]
-                        else:
-                            more.append(h)
-            else:
-                if kb == o:
-                    w[wo2] &= ~sp
-                if sp:
-                    far.append(a)
-                else:
-                    h = gid[a]
-                    if g < 0:
-                        g = h
-                    elif h != g:
-                        if more is None:
-                            more = [g, h]
-                        else:
-                            more.append(h)
-        elif kb == c:
-            if ka == o:
-                w[wo2] &= ~sm
-            if sm:
-                far.append(b)
-            else:
-                h = gid[b]
-                if g < 0:
-                    g = h
-                elif h != g:
-                    if more is None:
-                        more = [g, h]
-                    else:
-                        more.append(h)
-        else:
-            w[wc2] |= sp | sm
-            if ka == o:
-                if kb == o:
-                    ga = gid[a]
-                    gb = gid[b]
-                    if ga != gb:
-                        la = links[ga]
-                        n = la[gb] - 1
-                        if n:
-                            la[gb] = n
-                            links[gb][ga] = n
-                        else:
-                            del la[gb]
-                            lb = links[gb]
-                            del lb[ga]
-                            if not la:
-                                dead[o].add(ga)
-                            if not lb:
-                                dead[o].add(gb)
-                else:
-                    w[wo2] &= ~sm
-            elif kb == o:
-                w[wo2] &= ~sp
-        pb = 1 << p
-        stones[c] |= pb
-        col[p] = c
-        if g >= 0:
-            if more is not None:
-                g = self._merge(more, c)
-            gmask[g] |= pb
-            lg = links[g]
-        else:
-            g = p
-            gmask[p] = pb
-            lg = links[p] = {}
-        gid[p] = g
-        deadc = dead[c]
-        for x in far:
-            h = gid[x]
-            if h != g:
-                lh = links[h]
-                if not lh:
-                    deadc.discard(h)
-                lh[g] = lh.get(g, 0) + 1
-                lg[h] = lg.get(h, 0) + 1
-        if lg:
-            deadc.discard(g)
-        else:
-            deadc.add(g)
-
-    def _merge(self, adj: list[int], c: int) -> int:
-        """Merge the groups ``adj`` of colour ``c`` into the largest; return its id.
-
-        The merged group's entry in the dead set is settled by the caller."""
-        gmask = self._gmask
-        links = self._links
-        gid = self._gid
-        deadc = self._dead[c]
-        uniq = set(adj)
-        g = -1
-        best = -1
-        for h in uniq:
-            size = gmask[h].bit_count()
-            if size > best:
-                best = size
-                g = h
-        lg = links[g]
-        for h in uniq:
-            lg.pop(h, None)
-        merged = gmask[g]
-        for h in uniq:
-            if h == g:
-                continue
-            m = gmask[h]
-            gmask[h] = 0
-            deadc.discard(h)
-            merged |= m
-            while m:
-                low = m & -m
-                gid[low.bit_length() - 1] = g
-                m ^= low
-            for x, n in links[h].items():
-                if x in uniq:
-                    continue
-                lx = links[x]
-                del lx[h]
-                lx[g] = lx.get(g, 0) + n
-                lg[x] = lg.get(x, 0) + n
-        gmask[g] = merged
-        return g
-
     def _remove_groups(self, dead: set[int], c: int) -> int:
         """Remove the dead groups ``dead`` (the dead set of colour ``c``) together;
         return their mask."""
@@ -1165,241 +606,8 @@ class Game(Engine):
             removed |= gmask[g]
             gmask[g] = 0
         dead.clear()
-        self._take(removed, c)
+        take(self._ctx, removed, c)
         return removed
-
-    def _take(self, removed: int, c: int) -> None:
-        """Take the stones ``removed`` (whole linkless groups of colour ``c``, already
-        dropped from the group tables) off the board and update sight and links.
-
-        For each line family, each span that the removal opens (the run of empty and
-        removed points between two remaining stones ``a`` and ``b``, or the edge) is
-        handled once: it now sees exactly ``ka`` and ``kb`` along that line, and ``a``
-        and ``b`` link across it when they are friendly stones of different groups.
-        Neither is ever of colour ``c``: the stone of ``c`` nearest to ``a`` in the span
-        would be next to it (so in its group, removed too) or see it (a link: not dead).
-        So the span stops seeing ``c``, sees the other colour unless both ends are the
-        edge, and only the other colour can link across it. ``gid`` keeps stale values at the emptied points; nothing
-        reads it there. The loop over the families is unrolled.
-        """
-        col, gid, _, links, dead, w, stones, rays_at, _, ri0, ri1, ri2, ri3, ri4, ri5 = self._ctx
-        deado = dead[1 - c]
-        wc0, wc1, wc2, wo0, wo1, wo2 = _WIDX[c]
-        stones[c] &= ~removed
-        live = stones[0] | stones[1]
-        rest = removed
-        while rest:
-            xb = rest & -rest
-            rest ^= xb
-            col[xb.bit_length() - 1] = -1
-        # family 0: directions 0 and 3
-        todo = removed
-        while todo:
-            xb = todo & -todo
-            rays = rays_at[xb.bit_length() - 1]
-            rp = rays[0]
-            m = rp & live
-            if m:
-                a = (m & -m).bit_length() - 1
-                ka = col[a]
-                sp = rp ^ ri0[a]
-            else:
-                ka = -1
-                sp = rp
-            rm = rays[3]
-            m = rm & live
-            if m:
-                b = m.bit_length() - 1
-                kb = col[b]
-                sm = rm ^ ri3[b]
-            else:
-                kb = -1
-                sm = rm
-            span = sp | sm | xb
-            todo &= ~span
-            w[wc0] &= ~span
-            if ka == kb:
-                if ka < 0:
-                    w[wo0] &= ~span
-                else:
-                    w[wo0] |= span
-                    ga = gid[a]
-                    gb = gid[b]
-                    if ga != gb:
-                        la = links[ga]
-                        if not la:
-                            deado.discard(ga)
-                        la[gb] = la.get(gb, 0) + 1
-                        lb = links[gb]
-                        if not lb:
-                            deado.discard(gb)
-                        lb[ga] = lb.get(ga, 0) + 1
-            else:
-                w[wo0] |= span
-        # family 1: directions 1 and 4
-        todo = removed
-        while todo:
-            xb = todo & -todo
-            rays = rays_at[xb.bit_length() - 1]
-            rp = rays[1]
-            m = rp & live
-            if m:
-                a = (m & -m).bit_length() - 1
-                ka = col[a]
-                sp = rp ^ ri1[a]
-            else:
-                ka = -1
-                sp = rp
-            rm = rays[4]
-            m = rm & live
-            if m:
-                b = m.bit_length() - 1
-                kb = col[b]
-                sm = rm ^ ri4[b]
-            else:
-                kb = -1
-                sm = rm
-            span = sp | sm | xb
-            todo &= ~span
-            w[wc1] &= ~span
-            if ka == kb:
-                if ka < 0:
-                    w[wo1] &= ~span
-                else:
-                    w[wo1] |= span
-                    ga = gid[a]
-                    gb = gid[b]
-                    if ga != gb:
-                        la = links[ga]
-                        if not la:
-                            deado.discard(ga)
-                        la[gb] = la.get(gb, 0) + 1
-                        lb = links[gb]
-                        if not lb:
-                            deado.discard(gb)
-                        lb[ga] = lb.get(ga, 0) + 1
-            else:
-                w[wo1] |= span
-        # family 2: directions 2 and 5
-        todo = removed
-        while todo:
-            xb = todo & -todo
-            rays = rays_at[xb.bit_length() - 1]
-            rp = rays[2]
-            m = rp & live
-            if m:
-                a = (m & -m).bit_length() - 1
-                ka = col[a]
-                sp = rp ^ ri2[a]
-            else:
-                ka = -1
-                sp = rp
-            rm = rays[5]
-            m = rm & live
-            if m:
-                b = m.bit_length() - 1
-                kb = col[b]
-                sm = rm ^ ri5[b]
-            else:
-                kb = -1
-                sm = rm
-            span = sp | sm | xb
-            todo &= ~span
-            w[wc2] &= ~span
-            if ka == kb:
-                if ka < 0:
-                    w[wo2] &= ~span
-                else:
-                    w[wo2] |= span
-                    ga = gid[a]
-                    gb = gid[b]
-                    if ga != gb:
-                        la = links[ga]
-                        if not la:
-                            deado.discard(ga)
-                        la[gb] = la.get(gb, 0) + 1
-                        lb = links[gb]
-                        if not lb:
-                            deado.discard(gb)
-                        lb[ga] = lb.get(ga, 0) + 1
-            else:
-                w[wo2] |= span
-
-    def _rebuild(self) -> None:
-        """Derive groups, links, dead sets and sight from the two bitboards (set-up and
-        undo)."""
-        t = self._t
-        n = t.n
-        light, dark = self._stones
-        occ = light | dark
-        col = [-1] * n + [_EDGE]
-        gid = [-1] * n
-        gmask = [0] * n
-        links: list[dict[int, int]] = [{} for _ in range(n)]
-        w = [0] * 6
-        self._col = col
-        self._gid = gid
-        self._gmask = gmask
-        self._links = links
-        self._dead: list[set[int]] = [set(), set()]
-        self._W = w
-        # Everything the placement and removal code reads, in one tuple: one attribute
-        # load instead of fifteen on the hottest path. Rebuilt with the lists it holds.
-        # (The neighbour -1, off the board, indexes the edge sentinel ending ``col``.)
-        ri = t.rayi
-        self._ctx: _Context = (
-            col,
-            gid,
-            gmask,
-            links,
-            self._dead,
-            w,
-            self._stones,
-            t.rays_at,
-            t.neighbours_at,
-            ri[0],
-            ri[1],
-            ri[2],
-            ri[3],
-            ri[4],
-            ri[5],
-        )
-        if not occ:
-            return
-        for i in bits(light):
-            col[i] = LIGHT
-        for i in bits(dark):
-            col[i] = DARK
-        for own in (light, dark):
-            rest = own
-            while rest:
-                seed = rest & -rest
-                g = seed.bit_length() - 1
-                grp = frontier = seed
-                while frontier:
-                    grow = 0
-                    for x in bits(frontier):
-                        grow |= t.adjacent[x]
-                    frontier = grow & own & ~grp
-                    grp |= frontier
-                rest &= ~grp
-                gmask[g] = grp
-                for x in bits(grp):
-                    gid[x] = g
-        for i in range(n):
-            for d in range(6):
-                m = t.ray[d][i] & occ
-                if not m:
-                    continue
-                a = (m & -m).bit_length() - 1 if d < 3 else m.bit_length() - 1
-                if col[i] < 0:
-                    w[3 * col[a] + d % 3] |= 1 << i
-                elif d < 3 and col[a] == col[i] and gid[a] != gid[i]:
-                    ga, gi = gid[a], gid[i]
-                    links[gi][ga] = links[gi].get(ga, 0) + 1
-                    links[ga][gi] = links[ga].get(gi, 0) + 1
-        for c in (LIGHT, DARK):
-            self._dead[c] = {g for g in self._group_ids(c) if not links[g]}
 
     # --- the game contract (meridian_table.games.contract.Engine) ---------------------------
 
@@ -1445,44 +653,6 @@ class Game(Engine):
         colour = COLOURS[self._winner]
         return Outcome((self.seat(colour) - 1,), (), f"{colour} wins")
 
-    def check_consistency(self) -> None:
-        """Compare the incremental state with one rebuilt from the bitboards.
-
-        For tests and debugging: raises RuntimeError on a mismatch.
-        """
-        fresh = Game.__new__(Game)
-        fresh._t = self._t
-        fresh._stones = list(self._stones)
-        fresh._rebuild()
-        empty = self._t.board & ~(self._stones[0] | self._stones[1])
-        mine = self._derived(empty)
-        theirs = fresh._derived(empty)
-        if mine != theirs:
-            raise RuntimeError(
-                "incremental state differs from the state rebuilt from the stones: "
-                f"{mine!r} != {theirs!r}"
-            )
-
-    def _derived(self, empty: int) -> tuple[object, ...]:
-        """The derived state in a form that does not depend on group ids."""
-        ids = self._group_ids(LIGHT) + self._group_ids(DARK)
-        gmask = {g: self._gmask[g] for g in ids}
-        stones = self._stones[0] | self._stones[1]
-        mapped = 0
-        for g in ids:
-            mapped |= gmask[g]
-        for i in bits(stones):
-            if not gmask[self._gid[i]] >> i & 1 or self._col[i] != (self._stones[1] >> i & 1):
-                raise RuntimeError(f"stone {self._t.names[i]} has a stale group or colour")
-        return (
-            sorted(gmask.values()),
-            mapped == stones,
-            _link_pairs(gmask, {g: self._links[g] for g in ids}),
-            [sorted(self._gmask[g] for g in self._dead[c]) for c in (LIGHT, DARK)],
-            [x & empty for x in self._W],
-            self._col,
-        )
-
 
 def _dense_from(width: int) -> int:
     """The legal count from which ``pick_move`` draws points until one is legal.
@@ -1521,14 +691,6 @@ def pick_move(mask: int, swap: bool, rng: random.Random, width: int) -> int:
         mask &= mask - 1
         k -= 1
     return (mask & -mask).bit_length() - 1
-
-
-def _link_pairs(
-    gmask: Mapping[int, int], links: Mapping[int, Mapping[int, int]]
-) -> list[tuple[int, int, int]]:
-    return sorted(
-        (gmask[g], gmask[h], n) for g, table in links.items() for h, n in table.items() if n
-    )
 
 
 def _move_name(code: int, names: tuple[str, ...]) -> str:

@@ -71,7 +71,7 @@ def _load() -> _Compiled | None:
     if os.environ.get("MERIDIAN_KATO_KERNEL", "").lower() == "python":
         return None
     try:
-        from meridian_table.games.kato import _kernel  # type: ignore[attr-defined]
+        from meridian_table.games.kato import _kernel
     except ImportError:
         LOGGER.info("the compiled Kato kernel is not built here: using the Python twin")
         return None

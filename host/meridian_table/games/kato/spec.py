@@ -10,8 +10,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from meridian_table.games.contract import (
+    BenchSettings,
     BenchSpec,
     BoardSpec,
+    BotSpec,
     Engine,
     GameSpec,
     Options,
@@ -22,12 +24,15 @@ from meridian_table.games.contract import (
     SeatLook,
     VariantError,
 )
-from meridian_table.games.kato import geometry, record
-from meridian_table.games.kato.bot import GreedyPlayer, KatoBot, UctPlayer
-from meridian_table.games.kato.game import Game, new_game
+from meridian_table.games.kato import geometry
+from meridian_table.games.lazy import policy
 
+# The engine, records and bots are imported when first used: the registry (and
+# `meridian-table --help`) reads this spec without them.
 if TYPE_CHECKING:
     from meridian_table.games.board import Adapter
+    from meridian_table.games.kato.bot import KatoBot
+    from meridian_table.games.kato.game import Game
 
 ASSISTS = ("full", "captures", "tournament")
 
@@ -44,6 +49,8 @@ OPTIONS = (
 
 def _new_game(options: Options, seed: int | None) -> Engine:
     del seed  # Kato has no chance
+    from meridian_table.games.kato.game import new_game
+
     size = options.get("size", 6)
     return new_game(
         int(size) if isinstance(size, int) else 6,
@@ -88,18 +95,29 @@ def _describe(variant: Mapping[str, object]) -> str:
 
 
 def _export(engine: Engine, headers: Mapping[str, str]) -> str:
-    return record.export(cast(Game, engine), headers)
+    from meridian_table.games.kato import record
+
+    return record.export(cast("Game", engine), headers)
 
 
 def _parse(text: str) -> tuple[dict[str, str], Engine]:
+    from meridian_table.games.kato import record
+
     return record.parse(text)
 
 
 def _diagram(engine: Engine) -> str:
-    from meridian_table.store.diagram import hex_diagram
+    from meridian_table.games.diagrams import hex_diagram
 
-    game = cast(Game, engine)
+    game = cast("Game", engine)
     return hex_diagram(game.points, game.position(), geometry.coordinates(game.size))
+
+
+def _bot(level: int, seed: int | None, iterations: int | None) -> KatoBot:
+    """The levelled bot; ``iterations`` fixes its search (docs/BOTS.md)."""
+    from meridian_table.games.kato.bot import KatoBot
+
+    return KatoBot(seed, str(level) if iterations is None else f"{level}:{iterations}")
 
 
 def _bench(options: dict[str, Any]) -> dict[str, Any]:
@@ -128,15 +146,17 @@ SPEC = GameSpec(
         ),
         drawing="hex",
         script="static/page.js",
+        rules=("en", "fr"),
         piece_word="stone",
     ),
     records=RecordFormat(_export, _parse, ".kato"),
     # bot:1 ... bot:5 are the levels (docs/BOTS.md); greedy and uct are the bench's yardsticks.
-    policies={"random": RandomPolicy, "bot": KatoBot, "greedy": GreedyPlayer, "uct": UctPlayer},
+    policies={"random": RandomPolicy,
+              "greedy": policy("meridian_table.games.kato.bot", "GreedyPlayer"),
+              "uct": policy("meridian_table.games.kato.bot", "UctPlayer")},
+    bot=BotSpec(create=_bot),
     text_diagram=_diagram,
-    table_bench=True,
-    hand_corpus=True,
-    commit_target_ms=120.0,
+    bench=BenchSettings(bot_bench=True, table_bench=True, hand_corpus=True, commit_target_ms=120.0),
     help_examples=(
         "play kato --players Ann,Bob",
         "play kato --board /dev/ttyACM0 --assist tournament --pie",

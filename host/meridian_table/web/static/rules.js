@@ -1,7 +1,9 @@
 // Meridian Table: a page that teaches. Each game may ship its rules in short, a
 // glossary and what its score means (static/rules.<lang>.json in its own package,
 // served from games/<id>/static/): a Rules button opens them, and the score's meaning
-// stands under the players' heading. A game without the file gets neither.
+// stands under the players' heading. The spec lists the languages it ships
+// (spec.page.rules): only those are asked for, so a game without rules gets neither
+// and the console shows no failed request.
 "use strict";
 (() => {
   const t = (text, params) => (window.MeridianI18n ? window.MeridianI18n.t(text, params)
@@ -16,8 +18,9 @@
     return node;
   }
 
-  async function fetchRules(game, lang) {
+  async function fetchRules(game, lang, shipped) {
     for (const l of lang === "en" ? ["en"] : [lang, "en"]) {
+      if (!shipped.includes(l)) continue;
       try {
         const answer = await fetch(`games/${encodeURIComponent(game)}/static/rules.${l}.json`);
         if (answer.ok) return await answer.json();
@@ -80,23 +83,27 @@
     }
   }
 
-  async function load(game) {
+  async function load(game, shipped) {
     const lang = window.MeridianI18n ? window.MeridianI18n.lang : "en";
-    const k = `${game}:${lang}`;
+    const k = `${game}:${lang}:${shipped.join(",")}`;
     if (k === key) { show(); return; }
     key = k;
-    const found = await fetchRules(game, lang);
+    const found = await fetchRules(game, lang, shipped);
     if (key !== k) return;  // another game or language came meanwhile
     rules = found;
     show();
   }
 
   let game = null;
+  let shipped = [];
   document.addEventListener("meridian:state", (e) => {
-    game = (e.detail || {}).game;
-    if (game) load(game);
+    const detail = e.detail || {};
+    game = detail.game;
+    const page = (detail.spec || {}).page || {};
+    shipped = Array.isArray(page.rules) ? page.rules : [];
+    if (game) load(game, shipped);
   });
-  if (window.MeridianI18n) window.MeridianI18n.onChange(() => { if (game) load(game); });
+  if (window.MeridianI18n) window.MeridianI18n.onChange(() => { if (game) load(game, shipped); });
 
   window.MeridianRules = { open, get rules() { return rules; } };
 })();

@@ -1,10 +1,16 @@
-"""Option types shared by the commands (a module, not a command: it registers nothing)."""
+"""Command-line option types that the platform's commands and a game's own commands share.
+
+It sits with the games (the bottom layer) so a game's commands use it without importing
+the CLI; it registers nothing."""
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import click
+
+LOGGER = logging.getLogger(__name__)
 
 
 class PagePort(click.IntRange):
@@ -32,3 +38,6 @@ class PagePort(click.IntRange):
             self.fail(f"{number} is outside 0..65535: --port is the TCP port the page is "
                       "served on (0 picks a free one)", param, ctx)
         return number
+
+
+__all__ = ["PagePort"]

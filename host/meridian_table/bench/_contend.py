@@ -1,0 +1,157 @@
+"""`bench NAME --contend`: the same bench idle and on a machine loaded as a player's host is.
+
+The host a player uses runs the table beside a full-screen Chromium kiosk, often with a
+bot thinking. ``contention()`` loads this machine the same way, for the length of a run:
+
+- one busy process per core at normal priority, standing in for the kiosk browser;
+- a level-5 Kato bot thinking without pause, exactly as the table runs it (``bots.worker``:
+  a process of its own, at the worker's lowered priority).
+
+``run_contended`` runs a bench idle, under that load, and under it with the busy processes
+lowered as the installed kiosk lowers its browser, all in the same run, and lays the
+figures side by side: ``idle``, ``contended`` and ``contended_kiosk_lowered`` hold each
+run's figures, and the headline figures of ``CONTENDED`` are repeated at the top as
+``NAME_idle``, ``NAME_contended`` and ``NAME_kiosk_lowered``; the targets
+(``CONTEND_TARGETS``) judge the contended run, with the busy processes at normal priority.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+LOGGER = logging.getLogger(__name__)
+
+BUSY = "while True: pass"
+
+
+def _busy(niceness: int) -> str:
+    """A busy loop at ``niceness`` (psutil: POSIX nice, or below normal on Windows)."""
+    if niceness <= 0:
+        return BUSY
+    return ("import psutil\n"
+            "me = psutil.Process()\n"
+            "me.nice(psutil.BELOW_NORMAL_PRIORITY_CLASS if hasattr(psutil, "
+            f"'BELOW_NORMAL_PRIORITY_CLASS') else {niceness})\n" + BUSY)
+BOT_GAME = "kato"
+BOT_LEVEL = 5
+BOT_BUDGET_S = 1.0
+BOT_START_TIMEOUT_S = 60.0
+
+# The figures compared idle against contended, per bench, and the targets under load.
+CONTENDED: dict[str, tuple[str, ...]] = {
+    "table": ("switch_to_led_ms_p50", "switch_to_led_ms_p99", "switch_to_led_ms_max"),
+    "empire-table": ("switch_to_led_ms_p50", "switch_to_led_ms_p99", "switch_to_led_ms_max"),
+    "feel": ("ack_ms_p99", "commit_ms_p99_kato", "misreads", "live_misreads"),
+}
+CONTEND_TARGETS: dict[str, dict[str, tuple[str, float]]] = {
+    "table": {"switch_to_led_ms_p99_contended": ("<", 20.0)},
+    "empire-table": {"switch_to_led_ms_p99_contended": ("<", 20.0)},
+    "feel": {"ack_ms_p99_contended": ("<", 30.0), "commit_ms_p99_kato_contended": ("<", 150.0),
+             "misreads_contended": ("<=", 0.0), "live_misreads_contended": ("<=", 0.0)},
+}
+
+
+class _Thinker:
+    """A level-5 bot thinking again and again in its worker process, until stopped."""
+
+    def __init__(self) -> None:
+        self.thoughts = 0
+        self.error: str | None = None
+        self._stop = threading.Event()
+        self.thinking = threading.Event()  # set once the worker has chosen a first move
+        self._thread = threading.Thread(target=self._run, name="contend-bot", daemon=True)
+
+    def _run(self) -> None:
+        from meridian_table import bots
+        from meridian_table.bots.worker import WorkerPolicy
+        from meridian_table.games import registry
+
+        spec = registry.spec(BOT_GAME)
+        try:
+            with WorkerPolicy(BOT_GAME, bots.description(BOT_LEVEL), seed=1) as policy:
+                engine = spec.new_game({}, 1)
+                while not self._stop.is_set():
+                    if engine.outcome() is not None:
+                        engine = spec.new_game({}, self.thoughts)
+                    action = policy.choose(engine.clone(), BOT_BUDGET_S, self._stop)
+                    engine.play(action)
+                    self.thoughts += 1
+                    self.thinking.set()
+        except Exception as exc:  # reported in the figures: the load was lighter than said
+            if not self._stop.is_set():
+                self.error = f"{type(exc).__name__}: {exc}"
+                LOGGER.warning("the contending bot stopped: %s", self.error)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(30)
+
+
+@contextlib.contextmanager
+def contention(cores: int | None = None, busy_nice: int = 0) -> Iterator[dict[str, Any]]:
+    """Load the machine as a player's host (see the module docstring) while inside; the
+    yielded dict is filled with what the load did when the block ends. ``busy_nice``
+    lowers the busy processes as ``meridian-table kiosk`` lowers the browser."""
+    count = cores if cores is not None else (os.cpu_count() or 1)
+    busy = [subprocess.Popen([sys.executable, "-c", _busy(busy_nice)]) for _ in range(count)]
+    thinker = _Thinker()
+    thinker.start()
+    # The measurement starts once the bot's worker is up and thinking (its start-up, a
+    # spawned interpreter importing the engine, is not the load a game has).
+    thinker.thinking.wait(BOT_START_TIMEOUT_S)
+    report: dict[str, Any] = {"busy_processes": count, "busy_nice": busy_nice,
+                              "bot": f"{BOT_GAME} level {BOT_LEVEL}",
+                              "bot_budget_s": BOT_BUDGET_S}
+    started = time.monotonic()
+    try:
+        yield report
+    finally:
+        thinker.stop()
+        for proc in busy:
+            proc.kill()
+        for proc in busy:
+            proc.wait()
+        report["seconds"] = round(time.monotonic() - started, 1)
+        report["bot_moves_chosen"] = thinker.thoughts
+        if thinker.error is not None:
+            report["bot_error"] = thinker.error
+
+
+def run_contended(name: str, run: Callable[[dict[str, Any]], dict[str, Any]],
+                  options: dict[str, Any], cores: int | None = None) -> dict[str, Any]:
+    """``run`` idle, then under ``contention(cores)`` (the busy processes at normal
+    priority: the targets), then with them lowered as ``meridian-table kiosk`` lowers the
+    browser (what install-service's set-up buys); the figures side by side."""
+    from meridian_table.service.units import KIOSK_NICE
+
+    idle = run(dict(options))
+    with contention(cores) as load:
+        contended = run(dict(options))
+    with contention(cores, busy_nice=KIOSK_NICE) as lowered_load:
+        lowered = run(dict(options))
+    out: dict[str, Any] = {"idle": idle, "contended": contended,
+                           "contended_kiosk_lowered": lowered, "contention": load,
+                           "contention_kiosk_lowered": lowered_load}
+    for key in CONTENDED.get(name, ()):
+        out[f"{key}_idle"] = idle.get(key)
+        for label, figures in (("contended", contended), ("kiosk_lowered", lowered)):
+            out[f"{key}_{label}"] = figures.get(key)
+            value = figures.get(key)
+            if isinstance(idle.get(key), (int, float)) and idle.get(key) and isinstance(
+                    value, (int, float)):
+                out[f"{key}_{label}_over_idle"] = round(value / idle[key], 2)
+    return out
+
+
+__all__ = ["CONTENDED", "CONTEND_TARGETS", "contention", "run_contended"]

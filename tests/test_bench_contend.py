@@ -1,0 +1,55 @@
+"""`bench NAME --contend`: the same bench idle and under a player's host's load, side by side."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import psutil
+from click.testing import CliRunner
+
+from meridian_table.bench._contend import CONTEND_TARGETS, run_contended
+from meridian_table.cli.main import main
+from meridian_table.service import units
+
+
+def _busy_children() -> list[int]:
+    """The niceness of each busy process beside us."""
+    return [child.nice() for child in psutil.Process().children(recursive=True)
+            if child.is_running() and "while True: pass" in " ".join(child.cmdline())]
+
+
+def test_the_contended_run_has_busy_processes_and_a_bot_thinking_beside_it() -> None:
+    seen: list[dict[str, Any]] = []
+
+    def bench(options: dict[str, Any]) -> dict[str, Any]:
+        seen.append({"busy": _busy_children(), **options})
+        return {"switch_to_led_ms_p50": 5.0, "switch_to_led_ms_p99": 8.0 + len(seen)}
+
+    figures = run_contended("table", bench, {"quick": True}, cores=1)
+    # idle first, then one busy process a core, then the same lowered as the kiosk is
+    mine = psutil.Process().nice()
+    assert [s["busy"] for s in seen] == [[], [mine], [max(mine, units.KIOSK_NICE)]]
+    assert all(s["quick"] for s in seen)
+    load = figures["contention"]
+    assert load["busy_processes"] == 1 and load["bot_moves_chosen"] >= 1, load
+    assert "bot_error" not in load
+    assert figures["switch_to_led_ms_p99_idle"] == 9.0
+    assert figures["switch_to_led_ms_p99_contended"] == 10.0
+    assert figures["switch_to_led_ms_p99_contended_over_idle"] == 1.11
+    assert figures["switch_to_led_ms_p99_kiosk_lowered"] == 11.0
+    assert figures["contention_kiosk_lowered"]["busy_nice"] == units.KIOSK_NICE
+    assert figures["idle"]["switch_to_led_ms_p50"] == figures["contended"]["switch_to_led_ms_p50"]
+    assert _busy_children() == []  # stopped when the run ends
+
+
+def test_every_contended_target_names_a_side_by_side_figure() -> None:
+    from meridian_table.bench._contend import CONTENDED
+
+    for bench, targets in CONTEND_TARGETS.items():
+        for name in targets:
+            assert name.removesuffix("_contended") in CONTENDED[bench], (bench, name)
+
+
+def test_the_bench_command_offers_contend() -> None:
+    result = CliRunner().invoke(main, ["bench", "--help"])
+    assert "--contend" in result.output
