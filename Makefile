@@ -6,7 +6,8 @@ ARGS   ?=
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
-# axe-core from the npm registry, for the page's accessibility tests (tests/web).
+# From the npm registry (package-lock.json): axe-core for the page's accessibility tests
+# (tests/web) and rp2040js for the emulated Pico (tests/emu, docs/FIRMWARE.md).
 AXE    := node_modules/axe-core/axe.min.js
 
 .PHONY: run test checks test-stages test-under-load venv lint typecheck stubcheck pytest portable wheeltest mptest mpycheck bench clean

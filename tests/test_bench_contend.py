@@ -43,11 +43,19 @@ def test_the_contended_run_has_busy_processes_and_a_bot_thinking_beside_it() -> 
 
 
 def test_every_contended_target_names_a_side_by_side_figure() -> None:
-    from meridian_table.bench._contend import CONTENDED
+    from meridian_table.bench._contend import CONTENDED, targets
+    from meridian_table.games import registry
 
-    for bench, targets in CONTEND_TARGETS.items():
-        for name in targets:
-            assert name.removesuffix("_contended") in CONTENDED[bench], (bench, name)
+    assert targets("any-game-table") == targets("table")
+    for bench in CONTEND_TARGETS:
+        for name in targets(bench):
+            figure = name.removesuffix("_contended")
+            assert figure in CONTENDED[bench] or figure.startswith("commit_ms_p99_"), name
+    # bench feel judges each game's commit figure under load
+    with_commit = {s.id for s in registry.specs().values()
+                   if s.bench.hand_corpus and s.bench.commit_target_ms is not None}
+    assert with_commit and {f"commit_ms_p99_{g}_contended" for g in with_commit} <= set(
+        targets("feel"))
 
 
 def test_the_bench_command_offers_contend() -> None:

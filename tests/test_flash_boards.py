@@ -38,7 +38,8 @@ def _reply(machine: str, arch: str, name: str = "micropython", version: int = 6)
 REPLIES = {
     "pico": (_reply("Raspberry Pi Pico with RP2040", "armv6m"), "armv6m"),
     "pico_w": (_reply("Raspberry Pi Pico W with RP2040", "armv6m"), "armv6m"),
-    "pico2": (_reply("Raspberry Pi Pico 2 with RP2350", "armv7emsp"), "armv7emsp"),
+    # MicroPython's own strings: its RPI_PICO2 build says "Pico2", no space.
+    "pico2": (_reply("Raspberry Pi Pico2 with RP2350", "armv7emsp"), "armv7emsp"),
     "pico2_w": (_reply("Raspberry Pi Pico 2 W with RP2350", "armv7emsp"), "armv7emsp"),
 }
 
@@ -145,6 +146,19 @@ def test_a_profile_for_a_pico_2_refuses_a_pico_and_says_why(
     assert compiled == []  # nothing built, nothing copied
 
 
+def test_a_profile_for_a_pico_2_w_refuses_a_plain_pico_2(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Before MicroPython's "Raspberry Pi Pico2" was known, the plain Pico 2 matched no
+    # model and only its chip (RP2350, the same) was compared: the W profile passed.
+    code, output, compiled = _flash(monkeypatch, tmp_path, REPLIES["pico2"][0],
+                                    str(_profile_file(tmp_path, "pico2_w")))
+    assert code == 1
+    assert ("the profile is for a Raspberry Pi Pico 2 W (RP2350), but the board is a "
+            "Raspberry Pi Pico 2 (RP2350)") in " ".join(output.split())
+    assert compiled == []
+
+
 def test_a_profile_naming_an_unknown_board_is_refused(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["profile", "check", str(_profile_file(tmp_path, "pico3"))])
     assert result.exit_code != 0
@@ -200,3 +214,17 @@ def test_no_pico_found_names_a_circuitpython_board_and_gives_the_manual_way(
     assert "/dev/ttyACM4: a Pico 2 running CircuitPython" in text
     assert "mpremote cp" in text and ":meridian_fw/wire.mpy" in text
     assert "Thonny" in text
+
+
+def test_update_with_no_pico_gives_manual_steps_that_keep_the_boards_config(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The manual steps of `flash --update` used to copy config.json over the board's own.
+    monkeypatch.setattr("meridian_table.cli.maker.flashing_find_picos", lambda: [])
+    result = CliRunner().invoke(main, ["flash", "--profile", "kato-80", "--update",
+                                       "--build-dir", str(tmp_path / "b")])
+    assert result.exit_code == 1
+    text = " ".join(result.output.split())
+    assert ":meridian_fw/wire.mpy" in text and ":main.py" in text
+    assert ":config.json" not in text
+    assert "except config.json" in text

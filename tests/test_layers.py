@@ -20,7 +20,8 @@ ROOT = Path(__file__).resolve().parents[1] / "host" / "meridian_table"
 #: games (the contract and every shipped game) are at the bottom with the leaf utilities
 #: they may use; "(root)" is ``meridian_table/__init__.py`` (the version).
 LAYERS: tuple[frozenset[str], ...] = (
-    frozenset({"(root)", "games", "ledplan", "resources", "textload", "i18n"}),
+    frozenset({"(root)", "games", "ledplan", "resources", "textload", "i18n", "datafile",
+               "waiting"}),
     frozenset({"link", "store", "profiles", "bots"}),
     frozenset({"table", "maker", "service"}),
     frozenset({"web", "sim"}),

@@ -11,6 +11,7 @@ turns into its "not valid JSON/TOML" message naming the file.
 from __future__ import annotations
 
 import json
+import sys
 import tomllib
 from typing import Any
 
@@ -62,12 +63,26 @@ def _deep_at(text: str) -> int:
 
 
 def json_loads(text: str | bytes) -> Any:
-    """``json.loads(text)``; too deep a nesting raises ``json.JSONDecodeError``."""
+    """``json.loads(text)``; too deep a nesting, bytes that are not UTF-8 (``FF FE``: JSON
+    is UTF-8, never guessed) and a number past Python's 4,300-digit limit raise
+    ``json.JSONDecodeError``."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise json.JSONDecodeError(f"not UTF-8 text (byte {exc.start} is "
+                                       f"0x{text[exc.start]:02X})", "", 0) from None
     try:
         data = json.loads(text)
         deep = not _depth_ok(data)
     except RecursionError:
         deep = True
+    except json.JSONDecodeError:
+        raise
+    except ValueError:  # int(): "Exceeds the limit (4300 digits) for integer string ..."
+        raise json.JSONDecodeError(
+            f"a number has more than {sys.get_int_max_str_digits():,} digits", text, 0
+        ) from None
     if deep:
         doc = text if isinstance(text, str) else text.decode("utf-8", "replace")
         raise json.JSONDecodeError(_TOO_DEEP, doc, _deep_at(doc))

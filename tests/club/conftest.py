@@ -62,3 +62,18 @@ def club(cluster: Cluster) -> Club:
     result = init_club(url)
     assert result.admin_url is not None and result.page_url is not None
     return Club(cluster, dbname, url, result.admin_url, result.page_url)
+
+
+def club_at_version(cluster: Cluster, version: int, monkeypatch: pytest.MonkeyPatch) -> Club:
+    """A club database made by an older release (schema ``version``), to be migrated by
+    ``init_club`` (as `club init` does) once the test has put its rows in. This program
+    stays that older release until the test calls ``monkeypatch.undo()``."""
+    from meridian_table.club import schema
+
+    dbname = new_database(cluster)
+    url = cluster.url(dbname)
+    monkeypatch.setattr(schema, "MIGRATIONS", schema.MIGRATIONS[:version])
+    monkeypatch.setattr(schema, "SCHEMA_VERSION", version)
+    result = init_club(url)
+    assert result.admin_url is not None and result.page_url is not None
+    return Club(cluster, dbname, url, result.admin_url, result.page_url)

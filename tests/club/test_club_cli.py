@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 
 import psycopg
@@ -63,14 +64,41 @@ def test_play_with_club_replicates_the_game(club: Club, tmp_path: Path) -> None:
     assert stats["club"].startswith("postgresql://club") and "***" in stats["club"]
     assert stats["club_state"] in ("connecting", "connected")
     assert isinstance(stats["club_backlog"], int)
-    # whatever was not shipped before quitting goes with `club replicate --once`
-    shipped = CliRunner().invoke(main, ["club", "replicate", "--club", url, "--log", str(log),
-                                        "--once"])
-    assert shipped.exit_code == 0, shipped.output
+    # the last move, made just before quitting, reached the club before `play` ended
+    assert "every event of this table's log is in the club" in result.stderr
     with psycopg.connect(club.page_url) as conn:
         actions = [r[0] for r in conn.execute(
             "SELECT payload->>'notation' FROM club.events WHERE kind = 'action' ORDER BY seq")]
     assert actions == ["G6", "D4"]
+
+
+def test_a_table_that_stops_right_after_a_move_ships_it_or_says_so(
+        club: Club, tmp_path: Path) -> None:
+    """Quit at once after a move (the result often goes with it): the move is in the club
+    when `play` returns; with the club down, `play` says how many events did not go."""
+    with club.admin() as admin:
+        url = admin.add_table("table7")
+    log = tmp_path / "games.sqlite3"
+    for n in range(3):
+        result = CliRunner().invoke(
+            main, ["play", "kato", "--headless", "--board", "sim", "--db", str(log),
+                   "--settle-ms", "50", "--club", url],
+            input=f"place {'ABC'[n]}1\nwait\nquit\n")
+        assert result.exit_code == 0, result.output
+        with psycopg.connect(club.page_url) as conn:
+            held = conn.execute("SELECT count(*) FROM club.events").fetchone()
+        with sqlite3.connect(log) as local:
+            logged = local.execute("SELECT count(*) FROM events").fetchone()
+        assert held == logged, (n, result.stderr)
+    club.cluster.stop("immediate")
+    try:
+        result = CliRunner().invoke(
+            main, ["play", "kato", "--headless", "--board", "sim", "--db", str(log),
+                   "--settle-ms", "50", "--club", url], input="place D1\nwait\nquit\n")
+    finally:
+        club.cluster.start()
+    assert result.exit_code == 0, result.output
+    assert "events of this table's log are not in the club yet" in result.stderr
 
 
 def test_headless_wait_waits_for_a_bot_but_not_for_a_player_at_another_table() -> None:
@@ -110,10 +138,30 @@ def test_invite_then_play_remote_from_the_command_line(club: Club, tmp_path: Pat
     assert full["seats_kind"] == {"light": "person", "dark": "remote"}
     assert full["phase"] == "thinking"  # waiting for south's move
     assert full["link"]["stats"]["remote_game"] == "duel"
-    assert full["link"]["stats"]["remote_player"] == "waiting for the other table's move"
+    assert full["link"]["stats"]["remote_player"] == REMOTE_WAITING
     shipped = runner.invoke(main, ["club", "replicate", "--club", north, "--log", str(log),
                                    "--once"])
     assert shipped.exit_code == 0, shipped.output
     with psycopg.connect(club.page_url) as conn:
         assert conn.execute("SELECT table_name, remote, players FROM club.games").fetchall() == [
             ("north", "duel", ["Ann", "Bob"])]
+
+
+def test_a_malformed_connection_string_is_a_clear_error_in_every_command(
+        tmp_path: Path) -> None:
+    log = tmp_path / "games.sqlite3"
+    runner = CliRunner()
+    assert runner.invoke(main, ["play", "kato", "--headless", "--board", "sim", "--db",
+                                str(log)], input="quit\n").exit_code == 0
+    for bad in ("host=x foo", "postgresql://a:secret@[bad/db"):
+        for args in (["club", "tables", "--db", bad], ["club", "add-table", "t", "--db", bad],
+                     ["club", "init", "--db", bad], ["club", "join", bad],
+                     ["club", "serve", "--db", bad, "--port", "0"],
+                     ["club", "replicate", "--club", bad, "--log", str(log), "--once"],
+                     ["play", "kato", "--headless", "--board", "sim", "--db", str(log),
+                      "--club", bad]):
+            result = runner.invoke(main, args, input="quit\n")
+            assert result.exit_code == 1, (args, result.output)
+            assert "cannot be read" in result.output and "postgresql://USER" in result.output
+            assert "Traceback" not in result.output and "secret" not in result.output
+            assert not isinstance(result.exception, psycopg.Error), args

@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 import sqlite3
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import psycopg
@@ -47,17 +48,18 @@ def _local_copy(log: Path) -> list[tuple[int, str]]:
             "SELECT seq, kind FROM events ORDER BY id")]
 
 
-def test_a_remote_kato_game_between_two_virtual_boards(club: Club, tmp_path: Path) -> None:
-    with club.admin() as admin:
-        urls = {name: admin.add_table(name) for name in ("north", "south")}
-    invite(club.admin_url, "duel-1", "kato", {"size": 5, "pie": False}, ["Ann", "Bob"],
-           ["north", "south"])
+def play_remote(urls: dict[str, str], remote_id: str, tmp_path: Path,
+                midway: Callable[[], None] | None = None) -> dict[str, Path]:
+    """Play remote game ``remote_id`` to its end between two virtual boards, one per
+    table of ``urls`` (north, south), each carrying out the other side's moves as its
+    LEDs show them; ``midway`` runs once after six moves. Returns each table's log, all
+    of it in the club."""
     tables, drivers, replicators, logs = {}, {}, {}, {}
     try:
         for name in ("north", "south"):
             logs[name] = tmp_path / f"{name}.sqlite3"
             base = TableSetup(game="kato", board="sim", db=str(logs[name]), settle_s=0.04)
-            setup, link = remote_setup(urls[name], "duel-1", base)
+            setup, link = remote_setup(urls[name], remote_id, base)
             assert setup.players == ("Ann", "Bob") and setup.options["size"] == 5
             tables[name] = open_table(setup)
             assert tables[name].wait_ready(30)
@@ -65,7 +67,7 @@ def test_a_remote_kato_game_between_two_virtual_boards(club: Club, tmp_path: Pat
             drivers[name] = Driver(tables[name])
         rng = random.Random(4)
         shown = {"north": 0, "south": 0}
-        restarted = False
+        done_midway = midway is None
         deadline = time.monotonic() + 150
         while time.monotonic() < deadline:
             done = 0
@@ -91,32 +93,44 @@ def test_a_remote_kato_game_between_two_virtual_boards(club: Club, tmp_path: Pat
                     d.session.press("confirm")
                 elif phase == "play":
                     d.set(rng.choice(state["legal"]), True)
-                    if not restarted and len(state["moves"]) >= 6:
-                        # the club's server goes down mid-game: both sides wait, then go on
-                        club.cluster.restart("immediate")
-                        restarted = True
+                    if not done_midway and len(state["moves"]) >= 6:
+                        assert midway is not None
+                        midway()
+                        done_midway = True
             if done == 2:
                 break
             time.sleep(0.02)
         else:
             raise AssertionError(f"the remote game did not end: {[d.state()['phase'] for d in drivers.values()]}")
-        assert restarted and shown["north"] > 3 and shown["south"] > 3
+        assert done_midway and shown["north"] > 3 and shown["south"] > 3
         north, south = drivers["north"].state(), drivers["south"].state()
         assert north["result"] is not None and south["result"] is not None
         assert _actions(logs["north"]) == _actions(logs["south"])
         assert len(_actions(logs["north"])) >= 8
         for name in ("north", "south"):
             assert replicators[name].wait_caught_up(30)
-            assert _club_copy(club, name) == _local_copy(logs[name])
-        # the game's sources: each side played its own seat, the other came through the club
-        with psycopg.connect(club.page_url) as conn:
-            remote = conn.execute("SELECT table_name, remote FROM club.games ORDER BY 1").fetchall()
-        assert remote == [("north", "duel-1"), ("south", "duel-1")]
     finally:
         for rep in replicators.values():
             rep.close()
         for table in tables.values():
             table.close()
+    return logs
+
+
+def test_a_remote_kato_game_between_two_virtual_boards(club: Club, tmp_path: Path) -> None:
+    """A PostgreSQL restart mid-game pauses both sides, then they go on."""
+    with club.admin() as admin:
+        urls = {name: admin.add_table(name) for name in ("north", "south")}
+    invite(club.admin_url, "duel-1", "kato", {"size": 5, "pie": False}, ["Ann", "Bob"],
+           ["north", "south"])
+    logs = play_remote(urls, "duel-1", tmp_path,
+                       midway=lambda: club.cluster.restart("immediate"))
+    for name in ("north", "south"):
+        assert _club_copy(club, name) == _local_copy(logs[name])
+    # the game's sources: each side played its own seat, the other came through the club
+    with psycopg.connect(club.page_url) as conn:
+        remote = conn.execute("SELECT table_name, remote FROM club.games ORDER BY 1").fetchall()
+    assert remote == [("north", "duel-1"), ("south", "duel-1")]
 
 
 def test_a_remote_game_without_a_seat_here_is_refused(club: Club, tmp_path: Path) -> None:

@@ -9,6 +9,8 @@ import pytest
 
 from meridian_table.club.standings import Finished, ranks, rate
 
+from .conftest import Club
+
 MU, SIGMA, BETA, KAPPA, TAU = 25.0, 25.0 / 3, 25.0 / 6, 0.0001, 25.0 / 300
 
 
@@ -75,3 +77,56 @@ def test_standings_match_ratings_computed_by_hand() -> None:
     assert colovini["Cid"].mu == pytest.approx(colovini["Fay"].mu)
 
 
+
+
+def test_a_withdrawn_game_leaves_the_standings_and_is_logged(club: Club) -> None:
+    """The organiser withdraws a game (a remote one: every copy) and resets a table: the
+    standings are recomputed without them, and each action is in the admin's log."""
+    import psycopg
+    from click.testing import CliRunner
+    from psycopg.types.json import Jsonb
+    from starlette.testclient import TestClient
+
+    from meridian_table.cli.main import main
+    from meridian_table.club.remote import invite
+    from meridian_table.club.web import create_club_app
+
+    with club.admin() as admin:
+        urls = {name: admin.add_table(name) for name in ("north", "south")}
+    invite(club.admin_url, "duel", "kato", {}, ["Ann", "Bob"], ["north", "south"])
+    for name in ("north", "south"):
+        with psycopg.connect(urls[name], autocommit=True) as conn:
+            for gid, remote, winner in ((1, "duel", "Ann"), (2, None, "Bob")):
+                conn.execute("INSERT INTO club.games (game_id, game, options, players, "
+                             "versions, started, remote) VALUES (%s, 'kato', '{}', "
+                             "'[\"Ann\", \"Bob\"]', '{}', now(), %s)", (gid, remote))
+                conn.execute("INSERT INTO club.events (game_id, seq, local_id, kind, at, "
+                             "payload) VALUES (%s, 1, %s, 'result', now(), %s)",
+                             (gid, gid, Jsonb({"winners": [winner]})))
+
+    def games_of(page: TestClient) -> dict[str, int]:
+        rows = page.get("/standings?format=json").json().get("kato", [])
+        return {s["player"]: s["games"] for s in rows}
+
+    with TestClient(create_club_app(club.page_url), base_url="http://127.0.0.1") as page:
+        assert games_of(page) == {"Ann": 3, "Bob": 3}   # duel once, two games of their own
+        done = CliRunner().invoke(main, ["club", "withdraw", "south", "1", "--reason",
+                                         "wrong rule", "--db", club.admin_url])
+        assert done.exit_code == 0 and "2 copies" in done.output, done.output
+        assert games_of(page) == {"Ann": 2, "Bob": 2}
+        assert "Withdrawn by the organiser" in page.get("/game/north/1").text
+        reset = CliRunner().invoke(main, ["club", "reset-table", "north", "--db",
+                                          club.admin_url])
+        assert reset.exit_code == 0, reset.output
+        assert games_of(page) == {"Ann": 1, "Bob": 1}
+        missing = CliRunner().invoke(main, ["club", "withdraw", "south", "9", "--db",
+                                            club.admin_url])
+        assert missing.exit_code == 1 and "no game 9 of table 'south'" in missing.output
+    with psycopg.connect(club.page_url) as conn:
+        actions = [r[0] for r in conn.execute("SELECT action FROM club.admin_log ORDER BY id")]
+    assert actions == ["add-table", "add-table", "withdraw", "reset"]
+    for url in (urls["north"], club.page_url):    # only the admin withdraws
+        with psycopg.connect(url, autocommit=True) as conn:
+            with pytest.raises(psycopg.errors.InsufficientPrivilege):
+                conn.execute("INSERT INTO club.withdrawn (table_name, game_id) "
+                             "VALUES ('south', 2)")

@@ -62,14 +62,41 @@ class _Stream:
         return n
 
 
+def _select_with_ipoll():
+    """CPython's select, plus MicroPython's ``poll.ipoll`` (the rp2 HAL uses it: ``poll``
+    allocates a list on every call on the rp2 port)."""
+    import select as real
+    import types
+
+    class _Poll:
+        def __init__(self):
+            self._p = real.poll()
+
+        def register(self, obj, mask=real.POLLIN):
+            self._p.register(obj, mask)
+
+        def poll(self, timeout=-1):
+            return self._p.poll(timeout)
+
+        def ipoll(self, timeout=-1):
+            return iter(self._p.poll(timeout))
+
+    mod = types.ModuleType("select")
+    mod.poll = _Poll
+    mod.POLLIN = real.POLLIN
+    mod.POLLOUT = real.POLLOUT
+    return mod
+
+
 def test_rp2_backend_scans_with_one_register_read_and_writes_grb():
     if MICROPYTHON:
         return  # the rp2 HAL's pipes are CPython's; its scanner runs under both in the bench
     import os
 
     machine, neopixel = _rp2_modules()
-    saved = _swap_modules(("machine", "neopixel", "meridian_fw.hal.rp2"),
-                          {"machine": machine, "neopixel": neopixel})
+    saved = _swap_modules(("machine", "neopixel", "select", "meridian_fw.hal.rp2"),
+                          {"machine": machine, "neopixel": neopixel,
+                           "select": _select_with_ipoll()})
     r, w = os.pipe()
     r2, w2 = os.pipe()
     try:
@@ -108,7 +135,7 @@ def test_rp2_backend_scans_with_one_register_read_and_writes_grb():
         scanner.scan(masks)
         assert masks == [0, 1]
     finally:
-        _swap_modules(("machine", "neopixel", "meridian_fw.hal.rp2"), saved)
+        _swap_modules(("machine", "neopixel", "select", "meridian_fw.hal.rp2"), saved)
         for fd in (r, w, r2, w2):
             os.close(fd)
 

@@ -5,10 +5,13 @@ state machine, interrupts stay on) or ``"neopixel"`` (the built-in bit-banging
 module, interrupts off for the whole strip). "pio" falls back to neopixel when
 the port has no ``rp2`` module.
 
-Reading never blocks: ``select.poll`` with a zero timeout, then
-``sys.stdin.buffer.read(1)`` (a bare ``read()`` can block on rp2, micropython
-#16550). Writing never blocks either: when the host has not opened the port,
-the frame is dropped (SENSE events stay in the ring and are resent).
+Reading never blocks: ``poll.ipoll`` with a zero timeout, then
+``sys.stdin.buffer.readinto`` (a bare ``read()`` can block on rp2, micropython
+#16550). Writing: when the host has not opened the port, the frame is dropped
+(SENSE events stay in the ring and are resent). When a host holds the port open
+but stops reading, one write blocks up to the CDC timeout and may send part of a
+frame; ``write`` then ends that line and drops frames until the host reads (see
+``write``; measured on the emulated Pico, docs/FIRMWARE.md).
 """
 
 import select
@@ -92,6 +95,7 @@ class Rp2Hal:
         self._in = getattr(stdin, "buffer", stdin)
         self._out = getattr(stdout, "buffer", stdout)
         self._rx = bytearray(1)
+        self._nl = b"\n"
         self._strip = None
         self.led_driver = None  # "pio" or "neopixel" once make_strip() ran
         try:
@@ -101,26 +105,56 @@ class Rp2Hal:
 
     def read_byte(self):
         # type: () -> int
-        if not self._poll.poll(0):
+        # ipoll, not poll: on the rp2 port poll() allocates a new list (32 bytes when
+        # nothing is waiting) on every call, and this runs every loop iteration; ipoll
+        # reuses one tuple (seen on the emulated Pico: tests/emu, bench firmware).
+        for _ in self._poll.ipoll(0):
+            if self._in.readinto(self._rx, 1) == 1:
+                return self._rx[0]
             return -1
-        if self._in.readinto(self._rx, 1) != 1:
-            return -1
-        return self._rx[0]
+        return -1
+
+    def _writable(self):
+        # type: () -> bool
+        for _ in self._out_poll.ipoll(0):
+            return True
+        return False
 
     def write(self, buf, n):
         # MicroPython streams take a length: write(buf, n) sends buf[0:n] without a slice.
-        if self._out_poll.poll(0):
-            self._out.write(buf, n)
+        # POLLOUT only says one byte of USB CDC's transmit buffer is free. When a host
+        # holds the port open but stops reading, a longer write waits for room until the
+        # CDC timeout (about 250 ms; 500 ms and a partial frame for a frame over 64
+        # bytes, seen on the emulated Pico) and returns short. Then fill the buffer with
+        # line ends: the cut frame ends there (the host drops it as a bad line) and, the
+        # buffer being full, POLLOUT is off, so later frames are dropped at once instead
+        # of each blocking the loop again, until the host reads.
+        if not self._writable():
+            return
+        done = self._out.write(buf, n)
+        if done is None or done < n:
+            self._choke()
+
+    def _choke(self):
+        nl = self._nl
+        for _ in range(512):  # the buffer holds at most 320 bytes
+            if not self._writable() or not self._out.write(nl, 1):
+                return
 
     def make_scanner(self, config):
         sleep_us = self.clock.sleep_us
         if config["scanner"] == "sr165":
             sr = config["sr"]
-            return ShiftRegisterScanner(
-                machine.Pin(sr["load"], machine.Pin.OUT),
-                machine.Pin(sr["clk"], machine.Pin.OUT),
-                machine.Pin(sr["data"], machine.Pin.IN, machine.Pin.PULL_UP),
-                sr["bits"], config["rows"], config["cols"], sleep_us)
+            pins = (machine.Pin(sr["load"], machine.Pin.OUT),
+                    machine.Pin(sr["clk"], machine.Pin.OUT),
+                    machine.Pin(sr["data"], machine.Pin.IN, machine.Pin.PULL_UP))
+            if sr["clk"] < 30 and sr["data"] < 30:
+                # Its own module: boards without a 74HC165 chain never load it.
+                from meridian_fw.hal.rp2_sr import GpioShiftRegister
+                return GpioShiftRegister(pins[0], pins[1], pins[2], sr["bits"], config["rows"],
+                                         config["cols"], sleep_us, sr["clk"], sr["data"])
+            return ShiftRegisterScanner(pins[0], pins[1], pins[2], sr["bits"], config["rows"],
+                                        config["cols"], sleep_us)
         rows = [machine.Pin(p, machine.Pin.OUT, value=1) for p in config["row_pins"]]
         col_pins = config["col_pins"]
         cols = [machine.Pin(p, machine.Pin.IN, machine.Pin.PULL_UP) for p in col_pins]

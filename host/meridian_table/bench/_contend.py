@@ -40,23 +40,54 @@ def _busy(niceness: int) -> str:
             "me = psutil.Process()\n"
             "me.nice(psutil.BELOW_NORMAL_PRIORITY_CLASS if hasattr(psutil, "
             f"'BELOW_NORMAL_PRIORITY_CLASS') else {niceness})\n" + BUSY)
-BOT_GAME = "kato"
 BOT_LEVEL = 5
 BOT_BUDGET_S = 1.0
 BOT_START_TIMEOUT_S = 60.0
 
-# The figures compared idle against contended, per bench, and the targets under load.
+# The figures compared idle against contended, per bench, and the targets under load (a
+# game's own table bench, GAME-table, as bench table).
 CONTENDED: dict[str, tuple[str, ...]] = {
     "table": ("switch_to_led_ms_p50", "switch_to_led_ms_p99", "switch_to_led_ms_max"),
-    "empire-table": ("switch_to_led_ms_p50", "switch_to_led_ms_p99", "switch_to_led_ms_max"),
-    "feel": ("ack_ms_p99", "commit_ms_p99_kato", "misreads", "live_misreads"),
+    # and every game's commit_ms_p99_GAME (bench feel's figure per game)
+    "feel": ("ack_ms_p99", "misreads", "live_misreads"),
 }
+COMMIT_TARGET_MS = 150.0
 CONTEND_TARGETS: dict[str, dict[str, tuple[str, float]]] = {
     "table": {"switch_to_led_ms_p99_contended": ("<", 20.0)},
-    "empire-table": {"switch_to_led_ms_p99_contended": ("<", 20.0)},
-    "feel": {"ack_ms_p99_contended": ("<", 30.0), "commit_ms_p99_kato_contended": ("<", 150.0),
+    # and commit_ms_p99_GAME_contended < COMMIT_TARGET_MS for each game with a commit target
+    "feel": {"ack_ms_p99_contended": ("<", 30.0),
              "misreads_contended": ("<=", 0.0), "live_misreads_contended": ("<=", 0.0)},
 }
+
+
+def bot_game() -> str:
+    """The game whose bot thinks beside the bench: the table bench's game (the first
+    installed game with ``table_bench`` and a bot), else any game with a bot."""
+    from meridian_table.games import registry
+
+    with_bot = [s for s in registry.specs().values() if s.bot is not None]
+    chosen = next((s for s in with_bot if s.bench.table_bench),
+                  with_bot[0] if with_bot else None)
+    if chosen is None:
+        raise RuntimeError("no installed game has a bot to think beside the bench")
+    return chosen.id
+
+
+def _kind(name: str) -> str:
+    """A game's own table bench (``GAME-table``) is judged as ``bench table`` is."""
+    return "table" if name.endswith("-table") else name
+
+
+def targets(name: str) -> dict[str, tuple[str, float]]:
+    """The contended targets of bench ``name`` (each game's commit target for feel)."""
+    out = dict(CONTEND_TARGETS.get(_kind(name), {}))
+    if name == "feel":
+        from meridian_table.games import registry
+
+        for spec in registry.specs().values():
+            if spec.bench.hand_corpus and spec.bench.commit_target_ms is not None:
+                out[f"commit_ms_p99_{spec.id}_contended"] = ("<", COMMIT_TARGET_MS)
+    return out
 
 
 class _Thinker:
@@ -74,9 +105,9 @@ class _Thinker:
         from meridian_table.bots.worker import WorkerPolicy
         from meridian_table.games import registry
 
-        spec = registry.spec(BOT_GAME)
+        spec = registry.spec(bot_game())
         try:
-            with WorkerPolicy(BOT_GAME, bots.description(BOT_LEVEL), seed=1) as policy:
+            with WorkerPolicy(spec.id, bots.description(BOT_LEVEL), seed=1) as policy:
                 engine = spec.new_game({}, 1)
                 while not self._stop.is_set():
                     if engine.outcome() is not None:
@@ -111,7 +142,7 @@ def contention(cores: int | None = None, busy_nice: int = 0) -> Iterator[dict[st
     # spawned interpreter importing the engine, is not the load a game has).
     thinker.thinking.wait(BOT_START_TIMEOUT_S)
     report: dict[str, Any] = {"busy_processes": count, "busy_nice": busy_nice,
-                              "bot": f"{BOT_GAME} level {BOT_LEVEL}",
+                              "bot": f"{bot_game()} level {BOT_LEVEL}",
                               "bot_budget_s": BOT_BUDGET_S}
     started = time.monotonic()
     try:
@@ -143,7 +174,9 @@ def run_contended(name: str, run: Callable[[dict[str, Any]], dict[str, Any]],
     out: dict[str, Any] = {"idle": idle, "contended": contended,
                            "contended_kiosk_lowered": lowered, "contention": load,
                            "contention_kiosk_lowered": lowered_load}
-    for key in CONTENDED.get(name, ()):
+    headline = [*CONTENDED.get(_kind(name), ()),
+                *sorted(k for k in idle if name == "feel" and k.startswith("commit_ms_p99_"))]
+    for key in headline:
         out[f"{key}_idle"] = idle.get(key)
         for label, figures in (("contended", contended), ("kiosk_lowered", lowered)):
             out[f"{key}_{label}"] = figures.get(key)
@@ -154,4 +187,4 @@ def run_contended(name: str, run: Callable[[dict[str, Any]], dict[str, Any]],
     return out
 
 
-__all__ = ["CONTENDED", "CONTEND_TARGETS", "contention", "run_contended"]
+__all__ = ["CONTENDED", "CONTEND_TARGETS", "bot_game", "contention", "run_contended", "targets"]

@@ -1,4 +1,4 @@
-"""``bench club``: many tables replicating into a real PostgreSQL, watched live.
+"""``bench club``: many tables replicating into a real PostgreSQL, watched live by many.
 
 A throwaway cluster is started from the server binaries (initdb, pg_ctl on a free
 loopback port) and set up with ``club init``. Each simulated table is a real SQLite log
@@ -6,15 +6,20 @@ played by a random policy at one action a second, with its own replicator loggin
 with its own role. The club page runs (uvicorn, LISTEN/NOTIFY) and a spectator holds its
 WebSocket. Mid-run, PostgreSQL is restarted (``pg_ctl stop -m immediate``, a crash as
 far as the server is concerned); one table is cut off from the club for ``offline_s``
-while it keeps playing, then reconnects. At the end the club's copy is compared with
-every table's log.
+while it keeps playing, then reconnects. Another table
+switches to a new log mid-run (a new laptop). The club also holds one very long game
+(``big_game_events``, 100,000 by default) while ``spectators`` WebSocket clients (200)
+watch and the home page ``/`` is fetched over and over. At the end the club's copy is
+compared with every table's log, each log known by its identity.
 
 Figures: ``push_to_spectator_ms_p50``/``_p99`` run from the table's local log write (the
 event's ``at``) to its arrival on the spectator's WebSocket, for events logged while the
 server was up and the table connected (``_p99_all`` counts every event, the outage's
 included); ``catch_up_s`` is how long the cut-off table took to ship its backlog;
-``lost``/``duplicated`` compare the club with the logs. The same-run reference is one
-``INSERT`` and commit on a loopback connection (``reference_insert_ms_p50``).
+``lost``/``duplicated`` compare the club with the logs; ``home_ms_p50``/``_p99`` time
+``GET /`` while all that runs. The same-run references are one ``INSERT`` and commit on a
+loopback connection (``reference_insert_ms_p50``) and one ``GET`` of a page that reads
+one row (``reference_page_ms_p50``, a game that is not there).
 """
 
 from __future__ import annotations
@@ -37,6 +42,7 @@ HELP = "tables replicating into a real PostgreSQL: push latency, catch-up, lost/
 
 TARGET_P99_MS = 250.0
 TARGET_CATCH_UP_S = 5.0
+TARGET_HOME_P99_MS = 100.0
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -46,33 +52,135 @@ def _percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
 
 
-class Spectator:
-    """A WebSocket client on the club page recording when each event arrives."""
+class Spectators:
+    """``count`` WebSocket clients on the club page (one asyncio loop on its own thread),
+    recording when each event reaches each of them."""
 
-    def __init__(self, url: str) -> None:
-        from websockets.sync.client import connect
+    def __init__(self, url: str, count: int) -> None:
+        import asyncio
 
-        self.ws = connect(url.replace("http://", "ws://") + "ws", open_timeout=10, legacy=True)
-        self.arrivals: dict[tuple[str, int, int], tuple[float, str]] = {}
-        self._thread = threading.Thread(target=self._run, daemon=True)
+        self.url = url.replace("http://", "ws://") + "ws"
+        self.count = count
+        self.arrivals: list[dict[tuple[str, int, int], tuple[float, str]]] = [
+            {} for _ in range(count)]
+        self.connected = 0
+        self._loop = asyncio.new_event_loop()
+        self._stop: asyncio.Event | None = None
+        self._ready = threading.Event()
+        self._thread = threading.Thread(target=self._loop.run_until_complete,
+                                        args=(self._main(),), daemon=True)
         self._thread.start()
+        self._ready.wait(60)
 
-    def _run(self) -> None:
+    async def _main(self) -> None:
+        import asyncio
+
+        self._stop = asyncio.Event()
+        tasks = [asyncio.create_task(self._one(i)) for i in range(self.count)]
+        while self.connected < self.count and not all(t.done() for t in tasks):
+            await asyncio.sleep(0.05)
+        self._ready.set()
+        await self._stop.wait()
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def _one(self, index: int) -> None:
+        from websockets.asyncio.client import connect
         from websockets.exceptions import ConnectionClosed
 
-        try:
-            for message in self.ws:
-                now = time.time()
-                data = json.loads(message)
-                if data.get("type") == "event":
-                    key = (str(data["table"]), int(data["game"]), int(data["seq"]))
-                    self.arrivals.setdefault(key, (now, str(data["at"])))
-        except ConnectionClosed:
-            pass
+        seen = self.arrivals[index]
+        async with connect(self.url, open_timeout=30, max_queue=None) as ws:
+            self.connected += 1
+            try:
+                async for message in ws:
+                    now = time.time()
+                    data = json.loads(message)
+                    for item in data if isinstance(data, list) else [data]:
+                        if item.get("type") == "event":
+                            key = (str(item["table"]), int(item["game"]), int(item["seq"]))
+                            seen.setdefault(key, (now, str(item["at"])))
+            except ConnectionClosed:
+                pass
 
     def close(self) -> None:
-        self.ws.close()
-        self._thread.join(5)
+        if self._stop is not None:
+            self._loop.call_soon_threadsafe(self._stop.set)
+        self._thread.join(10)
+
+
+class PageTimer:
+    """``GET path`` over and over on its own thread (a spectator opening the page)."""
+
+    def __init__(self, url: str, every_s: float = 0.1) -> None:
+        import httpx
+
+        self.client = httpx.Client(base_url=url, timeout=30)
+        self.every_s = every_s
+        self.times: list[float] = []
+        self.errors = 0
+        self.paused = threading.Event()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def once(self, path: str) -> float:
+        import httpx
+
+        start = time.perf_counter()
+        try:
+            ok = self.client.get(path).status_code < 500
+        except httpx.HTTPError:
+            ok = False
+        if not ok:
+            self.errors += 1
+        return (time.perf_counter() - start) * 1000
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.every_s):
+            if not self.paused.is_set():
+                self.times.append(self.once("/"))
+
+    def start(self) -> PageTimer:
+        self._thread.start()
+        return self
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join(30)
+        self.client.close()
+
+
+def _big_game(url: str, events: int, game: str, folder: Path) -> None:
+    """A long game in the club (its table's own role): ``events`` events, mostly clock
+    ticks, a few real moves of ``game``, still in play."""
+    from psycopg.types.json import Jsonb
+
+    from meridian_table.club.simtable import SimTable
+
+    with SimTable(folder / "long.sqlite3", game, ["Long", "Game"], seed=7) as sim:
+        sim.new_game()
+        moves = [sim.step() for _ in range(4)]
+        options = dict(sim.options)
+    with psycopg.connect(url) as conn:
+        conn.execute("INSERT INTO club.games (game_id, game, options, players, versions, "
+                     "started) VALUES (1, %s, %s, %s, '{}', now())",
+                     (game, Jsonb(options), Jsonb(["Long", "Game"])))
+        rows: list[tuple[int, int, str, Any]] = [(1, 1, "created", Jsonb({}))]
+        played = iter(moves)
+        for seq in range(2, events + 1):
+            if seq % 25_000 == 0:
+                notation = next(played, None)
+                if notation is not None:
+                    rows.append((seq, seq, "action", Jsonb({"notation": notation,
+                                                             "player": "Long"})))
+                    continue
+            rows.append((seq, seq, "clock", Jsonb({"ms": seq})))
+        with conn.cursor() as cur:
+            for at in range(0, len(rows), 10_000):
+                cur.executemany(
+                    "INSERT INTO club.events (game_id, seq, local_id, kind, at, payload) "
+                    "VALUES (1, %s, %s, %s, now(), %s)", rows[at:at + 10_000])
+                conn.commit()
 
 
 def _reference_insert_ms(url: str, count: int = 200) -> float:
@@ -87,16 +195,27 @@ def _reference_insert_ms(url: str, count: int = 200) -> float:
     return statistics.median(times)
 
 
-def _compare(page_url: str, logs: dict[str, Path]) -> tuple[int, int, int]:
-    """(events in the logs, lost, duplicated) between each log and the club's copy."""
-    local: set[tuple[str, int, int, int, str]] = set()
-    for name, path in logs.items():
-        with sqlite3.connect(path) as conn:
-            for gid, seq, lid, kind in conn.execute("SELECT game_id, seq, id, kind FROM events"):
-                local.add((name, int(gid), int(seq), int(lid), str(kind)))
+def _compare(page_url: str, logs: dict[str, list[Path]]) -> tuple[int, int, int]:
+    """(events in the logs, lost, duplicated) between the logs (each known by its
+    identity) and the club's copy."""
+    from meridian_table.club.replicator import LocalLog
+
+    local: set[tuple[str, str, int, int, str]] = set()
+    for name, paths in logs.items():
+        for path in paths:
+            log = LocalLog(path)
+            try:
+                identity = str(log.identity())
+            finally:
+                log.close()
+            with sqlite3.connect(path) as conn:
+                for seq, lid, kind in conn.execute("SELECT seq, id, kind FROM events"):
+                    local.add((name, identity, int(seq), int(lid), str(kind)))
     with psycopg.connect(page_url) as conn:
-        rows = [(str(t), int(g), int(s), int(lid), str(k)) for t, g, s, lid, k in conn.execute(
-            "SELECT table_name, game_id, seq, local_id, kind FROM club.events")]
+        rows = [(str(t), str(log_id), int(s), int(lid), str(k))
+                for t, log_id, s, lid, k in conn.execute(
+                    "SELECT table_name, log_id, seq, local_id, kind FROM club.events "
+                    "WHERE table_name <> 'long'")]
     club = set(rows)
     duplicated = (len(rows) - len(club)) + len(club - local)
     return len(local), len(local - club), duplicated
@@ -111,6 +230,8 @@ def run(options: dict[str, Any]) -> dict[str, object]:
 
     quick = bool(options.get("quick"))
     tables = int(options.get("tables", 10 if quick else 50))
+    watchers = int(options.get("spectators", 20 if quick else 200))
+    big_events = int(options.get("big_game_events", 2_000 if quick else 100_000))
     offline_s = float(options.get("offline_s", 5 if quick else 60))
     run_s = float(options.get("run_s", 12 if quick else 40))
     game = two_player_game()
@@ -119,8 +240,10 @@ def run(options: dict[str, Any]) -> dict[str, object]:
     sims: list[SimTable] = []
     reps: dict[str, Replicator] = {}
     stop = threading.Event()
+    steps = threading.Lock()
     server: ClubServer | None = None
-    spectator: Spectator | None = None
+    spectators: Spectators | None = None
+    timer: PageTimer | None = None
     try:
         with psycopg.connect(cluster.url(), autocommit=True) as conn:
             conn.execute("CREATE DATABASE club")
@@ -132,28 +255,36 @@ def run(options: dict[str, Any]) -> dict[str, object]:
         with ClubAdmin(made.admin_url) as admin:
             for i in range(tables):
                 urls[f"t{i:02d}"] = admin.add_table(f"t{i:02d}")
-        logs = {name: folder / f"{name}.sqlite3" for name in urls}
-        sims = [SimTable(logs[name], game, [f"{name}-a", f"{name}-b"], seed=i)
+            long_url = admin.add_table("long")
+        _big_game(long_url, big_events, game, folder)
+        logs = {name: [folder / f"{name}.sqlite3"] for name in urls}
+        sims = [SimTable(logs[name][0], game, [f"{name}-a", f"{name}-b"], seed=i)
                 for i, name in enumerate(urls)]
         server = ClubServer(page_url, "127.0.0.1", 0).start()
-        spectator = Spectator(server.url)
+        spectators = Spectators(server.url, watchers)
+        timer = PageTimer(server.url)
+        reference_page = statistics.median(timer.once("/game/nosuch/1") for _ in range(30))
+        timer.start()
         time.sleep(0.5)
         for name, url in urls.items():
-            reps[name] = Replicator(logs[name], url).start()
+            reps[name] = Replicator(logs[name][0], url).start()
         excluded: list[tuple[float, float]] = []   # (from, to) wall clock: the outage
-        offline_name = next(iter(urls))
+        names = list(urls)
+        offline_name = names[0]
+        switch_name = names[1 % len(names)]
 
         def drive() -> None:
             # one action a second per table, the tables spread over the second
             start = time.monotonic()
             tick = 0
             while not stop.is_set():
-                for i, sim in enumerate(sims):
+                for i in range(len(sims)):
                     due = start + tick + i / len(sims)
                     delay = due - time.monotonic()
                     if delay > 0 and stop.wait(delay):
                         return
-                    sim.step()
+                    with steps:
+                        sims[i].step()
                 tick += 1
 
         driver = threading.Thread(target=drive, daemon=True)
@@ -162,8 +293,19 @@ def run(options: dict[str, Any]) -> dict[str, object]:
         time.sleep(2)
         reps.pop(offline_name).close()              # cut off: the table keeps playing
         offline_at = time.monotonic()
-        time.sleep(max(0.0, run_s / 2 - 2))
+        time.sleep(max(0.0, run_s / 4 - 2))
+        # a new laptop at one table: another log, shipped beside the first
+        with steps:
+            index = names.index(switch_name)
+            reps[switch_name].finish()
+            sims[index].close()
+            logs[switch_name].append(folder / f"{switch_name}-new.sqlite3")
+            sims[index] = SimTable(logs[switch_name][-1], game,
+                                   [f"{switch_name}-c", f"{switch_name}-d"], seed=99)
+            reps[switch_name] = Replicator(logs[switch_name][-1], urls[switch_name]).start()
+        time.sleep(max(0.0, began + run_s / 2 - time.time()))
         crash_from = time.time()
+        timer.paused.set()
         cluster.stop("immediate")
         time.sleep(1.0)
         cluster.start()
@@ -174,8 +316,17 @@ def run(options: dict[str, Any]) -> dict[str, object]:
                 r.status().state != "connected" for r in reps.values()):
             time.sleep(0.05)
         excluded.append((crash_from, time.time() + 1.0))
+        page_back_s = float("inf")
+        deadline = time.monotonic() + 30
+        back_from = time.monotonic()
+        while time.monotonic() < deadline:
+            if timer.once("/") < 5000 and timer.client.get("/").status_code == 200:
+                page_back_s = time.monotonic() - back_from
+                break
+            time.sleep(0.05)
+        timer.paused.clear()
         time.sleep(max(0.0, offline_at + offline_s - time.monotonic()))
-        back = Replicator(logs[offline_name], urls[offline_name]).start()
+        back = Replicator(logs[offline_name][0], urls[offline_name]).start()
         reps[offline_name] = back
         t0 = time.monotonic()
         caught = back.wait_caught_up(60)
@@ -186,19 +337,27 @@ def run(options: dict[str, Any]) -> dict[str, object]:
         duration = time.time() - began
         for rep in reps.values():
             rep.wait_caught_up(30)
-        time.sleep(0.5)
+        time.sleep(1.0)
         events, lost, duplicated = _compare(page_url, logs)
+        spectators.close()   # no more arrivals while they are counted
         steady, everything = [], []
-        for (table, _g, _s), (arrived, at) in spectator.arrivals.items():
-            written = datetime.fromisoformat(at).timestamp()
-            latency = (arrived - written) * 1000
-            everything.append(latency)
-            if table != offline_name and not any(a <= written <= b for a, b in excluded):
-                steady.append(latency)
+        per_spectator = [len(seen) for seen in spectators.arrivals]
+        for seen in spectators.arrivals:
+            for (table, _g, _s), (arrived, at) in seen.items():
+                written = datetime.fromisoformat(at).timestamp()
+                latency = (arrived - written) * 1000
+                everything.append(latency)
+                if table not in (offline_name, "long") and not any(
+                        a <= written <= b for a, b in excluded):
+                    steady.append(latency)
+        home = list(timer.times)
+        home_errors = timer.errors
     finally:
         stop.set()
-        if spectator is not None:
-            spectator.close()
+        if timer is not None:
+            timer.close()
+        if spectators is not None:
+            spectators.close()
         if server is not None:
             server.close()
         for rep in reps.values():
@@ -208,11 +367,15 @@ def run(options: dict[str, Any]) -> dict[str, object]:
         cluster.destroy()
         shutil.rmtree(folder, ignore_errors=True)
     p99 = _percentile(steady, 0.99)
-    verdict = ("pass" if p99 < TARGET_P99_MS and lost == 0 and duplicated == 0
-               and catch_up_s < TARGET_CATCH_UP_S else "fail")
+    home_p99 = _percentile(home, 0.99)
+    verdict = ("pass" if p99 < TARGET_P99_MS and home_p99 < TARGET_HOME_P99_MS and lost == 0
+               and duplicated == 0 and catch_up_s < TARGET_CATCH_UP_S else "fail")
     return {
         "tables": tables,
+        "spectators": watchers,
+        "spectators_connected": spectators.connected if spectators else 0,
         "game": game,
+        "big_game_events": big_events,
         "duration_s": round(duration, 1),
         "events": events,
         "events_per_s": round(events / duration, 1),
@@ -220,14 +383,25 @@ def run(options: dict[str, Any]) -> dict[str, object]:
         "push_to_spectator_ms_p99": round(p99, 1),
         "push_to_spectator_ms_p99_all": round(_percentile(everything, 0.99), 1),
         "spectated_events": len(everything),
+        "events_per_spectator_min": min(per_spectator, default=0),
+        "home_ms_p50": round(_percentile(home, 0.5), 1),
+        "home_ms_p99": round(home_p99, 1),
+        "home_requests": len(home),
+        "home_errors": home_errors,
+        "page_back_after_restart_s": round(page_back_s, 3),
         "offline_s": offline_s,
         "catch_up_s": round(catch_up_s, 3),
         "postgres_restarts": 1,
+        "log_switches": 1,
         "lost": lost,
         "duplicated": duplicated,
         "reference_insert_ms_p50": round(reference_ms, 3),
         "p99_over_reference": round(p99 / reference_ms, 1) if reference_ms else None,
-        "targets": {"push_to_spectator_ms_p99": TARGET_P99_MS, "lost": 0, "duplicated": 0,
+        "reference_page_ms_p50": round(reference_page, 2),
+        "home_p99_over_reference": round(home_p99 / reference_page, 1)
+        if reference_page else None,
+        "targets": {"push_to_spectator_ms_p99": TARGET_P99_MS,
+                    "home_ms_p99": TARGET_HOME_P99_MS, "lost": 0, "duplicated": 0,
                     "catch_up_s": TARGET_CATCH_UP_S},
         "verdict": verdict,
     }

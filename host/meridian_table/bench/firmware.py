@@ -34,6 +34,13 @@ Figures:
   of 114 words is in the 4-deep FIFO: 110 words x 30 us), DMA adds nothing (the
   transfer runs beside the CPU, paced by the FIFO). The unix port runs Python far
   faster than a 133 MHz Cortex-M0+, so the measured part is a lower bound;
+- ``rp2040_emulated``: the same firmware on the emulated RP2040 (MicroPython's own
+  RPI_PICO build in rp2040js), per Pico board profile: scan and loop microseconds by the
+  firmware's own ``ticks_us`` on the emulated 125 MHz core, heap after boot from
+  ``gc.mem_free()`` on the rp2 port, allocation per loop iteration, the modelled
+  switch-to-LED latency, each against the unix port in the same run
+  (``meridian_table.bench._emulated``); ``{"available": false, "reason": ...}`` when the
+  image, boot ROM, Node or rp2040js are missing;
 - ``scan_jitter_max_us`` (a scan due during ``show()`` waits for it) and
   ``switch_to_led_latency_ms`` (modelled worst case on the board's side: the debounce
   window, that jitter, the 20 ms frame pacing and the frame's 3.72 ms on the wire)
@@ -463,6 +470,14 @@ def run(options: dict[str, Any]) -> dict[str, Any]:
     debounce_ms = BENCH_CONFIG["debounce_scans"] * BENCH_CONFIG["scan_period_ms"]  # type: ignore[operator]
     latency = {feed: round(debounce_ms + us / 1000 + FRAME_MS + wire_ms, 2)
                for feed, us in block.items()}
+    from meridian_table.bench import _emulated as emulated  # six emulators: imported late
+
+    # options["emulated"] False: leave the emulated RP2040 out (tests/firmware's own run).
+    rp2040: dict[str, Any] = (
+        emulated.run(options, _compile,
+                     lambda build, args: _micropython(micropython, build, args))
+        if options.get("emulated", True)
+        else {"available": False, "reason": "left out (options['emulated'] is False)"})
     verdict = {
         "alloc_zero": raw["alloc_bytes"] == 0,
         "scan_ratio_at_most_1": bool(ref) and scan / ref <= 1.0,
@@ -470,6 +485,10 @@ def run(options: dict[str, Any]) -> dict[str, Any]:
         "frame_current_within_budget": raw["max_ma"] <= raw["budget_ma"],
         "dma_frees_the_loop": block["dma"] < block["pio_put"] / 10,
     }
+    if rp2040.get("available"):
+        blocks = rp2040["profiles"].values()
+        verdict["rp2040_alloc_zero"] = all(b["alloc_bytes_per_iteration"] == 0 for b in blocks)
+        verdict["rp2040_scan_fits_period"] = all(b["scan_fits_period"] for b in blocks)
     return {
         "verdict": "pass" if all(verdict.values()) else "fail",
         "checks": verdict,
@@ -494,4 +513,5 @@ def run(options: dict[str, Any]) -> dict[str, Any]:
         "led_block_dma_to_put_ratio": round(block["dma"] / block["pio_put"], 4),
         "scan_jitter_max_us": dict(block),
         "switch_to_led_latency_ms": latency,
+        "rp2040_emulated": rp2040,
     }

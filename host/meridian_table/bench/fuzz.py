@@ -47,12 +47,16 @@ from meridian_table.sim import transport
 LOGGER = logging.getLogger(__name__)
 
 NAME = "fuzz"
-HELP = "Fuzz the link's parser through a pty and every file reader; counts must be 0."
+HELP = ("Fuzz the link's parser through a pty, every file reader, and page command "
+        "sequences against a live table; counts must be 0.")
 
 LINK_LINES = 100_000
 QUICK_LINK_LINES = 5_000
 FILE_INPUTS = 2_000
 QUICK_FILE_INPUTS = 100
+#: page_sequences' targets (issue 27): memory and a person's page stay bounded.
+PAGE_RSS_GROWTH_MB = 50
+PAGE_P99_MS = 1000
 
 ROWS, COLS, LEDS = 4, 6, 8
 T_MS_MAX = (1 << 30) - 1
@@ -479,13 +483,26 @@ def run(options: dict[str, Any]) -> dict[str, Any]:
     figures: dict[str, Any] = {}
     figures.update(fuzz_link(QUICK_LINK_LINES if quick else LINK_LINES))
     figures.update(fuzz_files(QUICK_FILE_INPUTS if quick else FILE_INPUTS))
+    from meridian_table.bench import _page_fuzz as page_fuzz  # the live table, when it runs
+
+    pages = page_fuzz.fuzz_pages(page_fuzz.QUICK_SEQUENCES if quick else page_fuzz.SEQUENCES)
+    figures.update(pages)
     figures["seconds"] = round(time.perf_counter() - started, 1)
     checks = {
         "link_exceptions": figures["link_exceptions"] == 0,
         "link_hangs": figures["link_hangs"] == 0,
         "link_impossible_events": figures["link_impossible_events"] == 0,
         "file_tracebacks": figures["file_tracebacks"] == 0,
+        "page_status_500": pages["page_status_500"] == 0,
+        "page_hangs": pages["page_hangs"] == 0,
+        "page_tracebacks": pages["page_tracebacks"] == 0,
+        "page_rss_growth_mb": pages["page_rss_growth_mb"] < PAGE_RSS_GROWTH_MB,
+        "page_max_children": pages["page_max_children"] <= pages["page_child_bound"],
+        "page_p99_ms": pages["page_p99_ms"] < PAGE_P99_MS,
     }
     figures["targets"] = {name: 0 for name in checks}
+    figures["targets"].update({"page_rss_growth_mb": f"< {PAGE_RSS_GROWTH_MB}",
+                               "page_max_children": f"<= {pages['page_child_bound']}",
+                               "page_p99_ms": f"< {PAGE_P99_MS}"})
     figures["verdict"] = {name: "pass" if ok else "fail" for name, ok in checks.items()}
     return figures

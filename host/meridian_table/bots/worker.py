@@ -33,7 +33,7 @@ START_TIMEOUT_S = 30.0
 NICE = 10
 
 
-def _yield_to_the_table() -> None:
+def yield_to_the_table() -> None:
     """Lower this process's priority, so that the table's threads, the link and the
     board never wait behind a search when the cores are busy: the switch-to-LED path
     keeps its latency while a bot thinks (bench bots)."""
@@ -52,7 +52,7 @@ def _serve(conn: Connection, cancelled: Synchronized[int], game: str, descriptio
     """The worker's loop: build the policy, then answer ``(id, engine, budget)``."""
     from meridian_table.games import registry
 
-    _yield_to_the_table()
+    yield_to_the_table()
     policy = registry.spec(game).policy(description, seed)
     while True:
         try:
@@ -164,15 +164,24 @@ class WorkerPolicy:
     def close(self, timeout: float = 2.0) -> None:
         """Stop thinking and end the worker process."""
         self._cancel(self._rid)
-        with self._lock:
+        # A caller stuck in a send holds the lock: the process is ended all the same (its
+        # end of the pipe closing frees that caller), so closing never hangs the table.
+        locked = self._lock.acquire(timeout=timeout)
+        try:
             self._closed = True
             conn, process = self._conn, self._process
             self._conn = self._process = None
+        finally:
+            if locked:
+                self._lock.release()
+        if conn is not None and not locked and process is not None:
+            process.terminate()
         if conn is not None:
-            try:
-                conn.send(None)
-            except (BrokenPipeError, OSError):
-                pass
+            if locked:
+                try:
+                    conn.send(None)
+                except (BrokenPipeError, OSError):
+                    pass
             conn.close()
         if process is not None:
             process.join(timeout)
@@ -193,4 +202,4 @@ class WorkerPolicy:
         return f"WorkerPolicy({self._game!r}, {self._description!r}, seed={self._seed!r})"
 
 
-__all__ = ["WorkerPolicy"]
+__all__ = ["NICE", "WorkerPolicy", "yield_to_the_table"]

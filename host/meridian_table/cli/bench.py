@@ -203,11 +203,11 @@ def register(group: click.Group) -> None:
             run, targets = benches[key]
             try:
                 if contend:
-                    from meridian_table.bench._contend import CONTEND_TARGETS, run_contended
+                    from meridian_table.bench import _contend
 
-                    figures = run_contended(key, run, {"quick": quick})
+                    figures = _contend.run_contended(key, run, {"quick": quick})
                     targets = {**{f"{k}_idle": t for k, t in targets.items()},
-                               **CONTEND_TARGETS.get(key, {})}
+                               **_contend.targets(key)}
                 else:
                     figures = run({"quick": quick})
             except (ValueError, RuntimeError, OSError) as exc:

@@ -86,13 +86,20 @@ def club_replication(table: RunningTable, url: str | None, quiet: bool,
             started.start()
     except ClubError as exc:
         raise _fail(exc) from None
-    with started as replicator:
-        click.echo(f"replicating to the club {replicator.status().club}", err=quiet)
+    click.echo(f"replicating to the club {started.status().club}", err=quiet)
+    try:
         yield
-        status = replicator.status()
-        if status.backlog:
-            click.echo(f"{status.backlog} events not yet in the club ({status.state}); "
+    finally:
+        # The last moves (often with the result) were logged a moment ago: ship them
+        # before exiting, waiting a few seconds at most, and say what did not make it.
+        state = started.status()
+        left = started.finish()
+        if left:
+            click.echo(f"{left} events of this table's log are not in the club yet (the club "
+                       f"was {state.state}{': ' + state.detail if state.detail else ''}); "
                        "they go at the next `play` or `club replicate`", err=True)
+        else:
+            click.echo("every event of this table's log is in the club", err=quiet)
 
 
 def _fail(exc: Exception) -> click.ClickException:
@@ -114,19 +121,54 @@ def register(group: click.Group) -> None:
     @click.option("--admin-password", default=None, help="Set the admin role's password "
                   "(default: a new random one when the role is created).")
     @click.option("--page-password", default=None, help="Set the page role's password.")
-    def init(db: str, admin_password: str | None, page_password: str | None) -> None:
+    @click.option("--tls", "tls_dir", type=click.Path(file_okay=False, path_type=Path),
+                  default=None, help="Make the club's CA and the server's certificate in "
+                  "this folder (once; kept after) and say how to turn TLS on.")
+    @click.option("--tls-name", "tls_names", multiple=True, metavar="NAME",
+                  help="A name or address the tables use to reach the server (repeat).")
+    @click.option("--network", "networks", multiple=True, metavar="CIDR",
+                  help="A network whose tables may log in, e.g. 192.168.1.0/24 (repeat).")
+    def init(db: str, admin_password: str | None, page_password: str | None,
+             tls_dir: Path | None, tls_names: tuple[str, ...],
+             networks: tuple[str, ...]) -> None:
         """Create or migrate the club: schema, admin and page roles, row-level security.
 
         \b
         Example:
           meridian-table club init --db postgresql://postgres@localhost/club
+          meridian-table club init --db postgresql://postgres@localhost/club \\
+              --tls /etc/meridian-club --tls-name club.example.org --network 0.0.0.0/0
         """
-        from meridian_table.club.admin import init_club
+        import socket
 
+        from meridian_table.club.admin import init_club
+        from meridian_table.club.tls import authority, issue
+
+        ca_file = None
         try:
-            result = init_club(db, admin_password=admin_password, page_password=page_password)
+            if tls_dir is not None:
+                ca = authority(tls_dir, "club")
+                names = list(dict.fromkeys([*tls_names, socket.gethostname(), "localhost",
+                                            "127.0.0.1"]))
+                issue(ca, names, tls_dir / "server.crt", tls_dir / "server.key")
+                ca_file = ca.cert_file
+            result = init_club(db, admin_password=admin_password, page_password=page_password,
+                               ca_file=ca_file)
         except ClubError as exc:
             raise _fail(exc) from None
+        if tls_dir is not None:
+            click.echo(f"the club's CA and the server's certificate are in {tls_dir} (for "
+                       f"{', '.join(names)}). Turn TLS on in the server:\n"
+                       f"  postgresql.conf: ssl = on\n"
+                       f"                   ssl_cert_file = '{tls_dir / 'server.crt'}'\n"
+                       f"                   ssl_key_file = '{tls_dir / 'server.key'}'\n"
+                       f"                   listen_addresses = '*'\n"
+                       "  (the key must belong to the server's user: sudo chown postgres "
+                       f"{tls_dir / 'server.key'})")
+            for net in networks or ("192.168.1.0/24",):
+                click.echo(f"  pg_hba.conf:     hostssl all all {net} scram-sha-256")
+            click.echo("  then restart the server; invitation codes (club invite-table) carry "
+                       "the CA's fingerprint, and tables connect with sslmode=verify-full")
         click.echo(f"club schema version {result.version} ready")
         if result.admin_url:
             click.echo(f"admin (add tables, the page's admin view): {result.admin_url}")
@@ -259,18 +301,136 @@ def register(group: click.Group) -> None:
             click.echo(f"seat {seat} ({made.players[int(seat) - 1]}) at {table}: "
                        f"meridian-table play {made.game} --remote {made.id}")
 
-    @club.command("join")
-    @click.argument("url")
-    def join(url: str) -> None:
-        """Save URL (printed by add-table) so that every `play` replicates to the club.
+    @club.command("withdraw")
+    @click.argument("table")
+    @click.argument("game", type=int)
+    @admin_db
+    @click.option("--reason", default="", help="Why (shown on the game's page, logged).")
+    def withdraw(table: str, game: int, db: str, reason: str) -> None:
+        """Withdraw game GAME of TABLE from the finished games and the standings.
+
+        A remote game goes with every table's copy; its moves stay viewable.
 
         \b
         Example:
-          meridian-table club join postgresql://club_t_table7:PASSWORD@clubhost/club
+          meridian-table club withdraw table7 12 --reason "played with a wrong rule" --db ADMIN_URL
         """
-        from meridian_table.club.admin import connect, redact
+        from meridian_table.club.admin import ClubAdmin
 
         try:
+            with ClubAdmin(db) as admin:
+                copies = admin.withdraw_game(table, game, reason)
+        except ClubError as exc:
+            raise _fail(exc) from None
+        click.echo(f"game {game} of {table} withdrawn ({copies} copies); the standings are "
+                   "recomputed without it")
+
+    @club.command("reset-table")
+    @click.argument("name")
+    @admin_db
+    @click.option("--reason", default="", help="Why (logged).")
+    def reset_table(name: str, db: str, reason: str) -> None:
+        """Withdraw every game table NAME has shipped so far (test games, say).
+
+        \b
+        Example:
+          meridian-table club reset-table table7 --db ADMIN_URL
+        """
+        from meridian_table.club.admin import ClubAdmin
+
+        try:
+            with ClubAdmin(db) as admin:
+                count = admin.reset_table(name, reason)
+        except ClubError as exc:
+            raise _fail(exc) from None
+        click.echo(f"{count} games of {name} withdrawn; its next games count again")
+
+    @club.command("backup")
+    @click.option("--db", required=True, metavar="URL",
+                  help="The club database as a superuser (the login club init used).")
+    @click.option("-o", "--out", required=True,
+                  type=click.Path(dir_okay=False, path_type=Path),
+                  help="The backup file to write (it holds password verifiers: 0600).")
+    def backup_command(db: str, out: Path) -> None:
+        """Back up the whole club (games, events, tables, roles) into one file.
+
+        \b
+        Example:
+          meridian-table club backup --db postgresql://postgres@localhost/club -o club.backup
+        """
+        from meridian_table.club.backup import backup
+
+        try:
+            made = backup(db, out)
+        except ClubError as exc:
+            raise _fail(exc) from None
+        click.echo(f"club {made.dbname} (schema {made.version}, {made.roles} roles) backed "
+                   f"up to {out} ({made.bytes} bytes)")
+
+    @club.command("restore")
+    @click.argument("backup_file", type=click.Path(dir_okay=False, exists=True,
+                                                   path_type=Path))
+    @click.option("--db", required=True, metavar="URL",
+                  help="The new server as a superuser: postgresql://postgres@HOST/postgres.")
+    def restore_command(backup_file: Path, db: str) -> None:
+        """Restore a club backup into a server (its roles, then its database).
+
+        \b
+        Example:
+          meridian-table club restore club.backup --db postgresql://postgres@newhost/postgres
+        """
+        from meridian_table.club.backup import restore
+
+        try:
+            made = restore(backup_file, db)
+        except ClubError as exc:
+            raise _fail(exc) from None
+        click.echo(f"club {made.dbname} (schema {made.version}) restored; its tables log in "
+                   "with the passwords they had")
+
+    @club.command("invite-table")
+    @click.argument("name")
+    @admin_db
+    @click.option("--address", default=None, metavar="HOST[:PORT]",
+                  help="Where the tables reach the club's PostgreSQL, when not the address "
+                  "in --db (e.g. club.example.org:5432).")
+    def invite_table(name: str, db: str, address: str | None) -> None:
+        """Add table NAME and print its one-time invitation code (valid 7 days).
+
+        At the table, `club join CODE` turns the code into the table's own login:
+        nobody copies a password.
+
+        \b
+        Example:
+          meridian-table club invite-table table7 --db postgresql://club_admin:PASSWORD@localhost/club --address club.example.org
+        """
+        from meridian_table.club.admin import ClubAdmin
+
+        try:
+            with ClubAdmin(db) as admin:
+                code = admin.invite_table(name, address)
+        except ClubError as exc:
+            raise _fail(exc) from None
+        click.echo(code)
+        click.echo(f"at table {name}: meridian-table club join {code[:16]}... (the whole "
+                   "code; it works once, within 7 days)", err=True)
+
+    @club.command("join")
+    @click.argument("url")
+    def join(url: str) -> None:
+        """Join the club with an invitation code (or the URL add-table printed), saved so
+        that every `play` replicates to the club.
+
+        \b
+        Example:
+          meridian-table club join mtclub1.eyJoIjoi...
+          meridian-table club join postgresql://club_t_table7:PASSWORD@clubhost/club
+        """
+        from meridian_table.club.admin import INVITE_PREFIX, connect, join_with_code, redact
+
+        try:
+            if url.strip().startswith(INVITE_PREFIX):
+                url = join_with_code(url, settings_file().parent)
             connect(url).close()
         except ClubError as exc:
             raise _fail(exc) from None
@@ -323,7 +483,11 @@ def register(group: click.Group) -> None:
         if threading.current_thread() is threading.main_thread():
             previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
         try:
-            _replicate_until(stop, Replicator(path, url, batch=batch), once)
+            try:
+                started = Replicator(path, url, batch=batch)
+            except ClubError as exc:
+                raise _fail(exc) from None
+            _replicate_until(stop, started, once)
         finally:
             if previous is not None:
                 signal.signal(signal.SIGTERM, previous)
@@ -347,10 +511,25 @@ def register(group: click.Group) -> None:
     @click.option("--db", default=None, metavar="PAGE_URL",
                   help="The club database as its page role (printed by club init). Without "
                   "it, a private PostgreSQL in your data folder is started (and set up).")
-    @click.option("--host", default="127.0.0.1", show_default=True, help="Page address.")
+    @click.option("--host", default="127.0.0.1", show_default=True,
+                  help="Page address (0.0.0.0: every network of this machine).")
     @click.option("--port", default=8780, show_default=True, type=PagePort(),
                   help="Page port (0: any free one).")
-    def serve(db: str | None, host: str, port: int) -> None:
+    @click.option("--allowed-host", "allowed_hosts", multiple=True, metavar="NAME",
+                  help="Another name the page is reached by (a DNS name such as "
+                  "club.example.org); this machine's own names and addresses always are.")
+    @click.option("--pg-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+                  help="Without --db: the private club's folder (default: your data folder).")
+    @click.option("--pg-port", type=click.IntRange(1024, 65535), default=None,
+                  help="Without --db: the private PostgreSQL's port (kept from then on).")
+    @click.option("--tls-cert", type=click.Path(dir_okay=False, exists=True, path_type=Path),
+                  default=None, help="Serve the page over HTTPS with this certificate "
+                  "(PEM; `club init --tls` makes one) ...")
+    @click.option("--tls-key", type=click.Path(dir_okay=False, exists=True, path_type=Path),
+                  default=None, help="... and its private key (PEM).")
+    def serve(db: str | None, host: str, port: int, allowed_hosts: tuple[str, ...],
+              pg_dir: Path | None, pg_port: int | None, tls_cert: Path | None,
+              tls_key: Path | None) -> None:
         """Serve the live club page: tables, spectating, finished games, standings.
 
         \b
@@ -359,7 +538,30 @@ def register(group: click.Group) -> None:
         """
         from meridian_table.club.web import serve_club
 
+        if (tls_cert is None) != (tls_key is None):
+            raise click.UsageError("give both --tls-cert and --tls-key, or neither")
+        tls = (tls_cert, tls_key) if tls_cert is not None and tls_key is not None else None
         try:
-            serve_club(db, host, port, echo=click.echo)
+            serve_club(db, host, port, echo=click.echo, allowed_hosts=allowed_hosts,
+                       pg_dir=pg_dir, pg_port=pg_port, tls=tls)
         except ClubError as exc:
             raise _fail(exc) from None
+
+    @club.command("stop")
+    @click.option("--pg-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+                  help="The private club's folder (default: your data folder).")
+    def stop(pg_dir: Path | None) -> None:
+        """Stop the private club's PostgreSQL (started by `club serve` without --db).
+
+        \b
+        Example:
+          meridian-table club stop
+        """
+        from meridian_table.club.private import stop_private_club
+
+        try:
+            stopped = stop_private_club(pg_dir)
+        except ClubError as exc:
+            raise _fail(exc) from None
+        click.echo("the private club's PostgreSQL stopped" if stopped else
+                   "the private club's PostgreSQL is not running")

@@ -260,6 +260,10 @@ def _board(profile: Profile, port: str, sim: bool) -> Iterator[tuple[str, Maker 
     if not sim:
         yield port, None
         return
+    if port == "emu":
+        with _emulated_board(profile) as emulated:
+            yield emulated.port, SimMaker(emulated)
+        return
     try:
         from meridian_table.sim import VirtualBoard  # type: ignore[attr-defined,unused-ignore]
     except ImportError as exc:
@@ -268,6 +272,22 @@ def _board(profile: Profile, port: str, sim: bool) -> Iterator[tuple[str, Maker 
         ) from exc
     with VirtualBoard(profile, mode="cpython") as board:
         yield board.port, SimMaker(board)
+
+
+@contextlib.contextmanager
+def _emulated_board(profile: Profile) -> Iterator[VirtualBoard]:
+    """The emulated Pico (``--board emu``/``--port emu``): the firmware on MicroPython's
+    rp2 build in rp2040js; a clear error when the emulator cannot start."""
+    from meridian_table.sim.emu import EmulatedBoard
+    from meridian_table.sim.transport import VirtualBoardError
+
+    board = EmulatedBoard(profile)
+    try:
+        board.start()
+    except VirtualBoardError as exc:
+        raise click.ClickException(f"the emulated Pico cannot start: {exc}") from None
+    with board:
+        yield board
 
 
 def _calibrate_command(group: click.Group) -> None:
@@ -304,8 +324,13 @@ def _calibrate_command(group: click.Group) -> None:
           meridian-table calibrate --profile PROFILE
           meridian-table calibrate --profile ./my.json --in-place --only G6 --only A1
           meridian-table calibrate --profile PROFILE --sim         # a demo
+          meridian-table calibrate --profile PROFILE --port emu    # the emulated Pico
         """
         profile = _load(profile_name)
+        emu = port == "emu"
+        if emu and sim:
+            raise click.UsageError("give --sim or --port emu, not both")
+        sim = sim or emu  # the emulated Pico is a virtual board too: magnets placed for you
         if not sim:
             _check_port(port)
         console = _console()
@@ -323,7 +348,7 @@ def _calibrate_command(group: click.Group) -> None:
             target = profile.path
         elif sim:
             # A demo: the file says so, and is never offered as the board's profile.
-            target = output or Path.cwd() / f"{profile.name}.sim-demo.json"
+            target = output or Path.cwd() / f"{profile.name}.{'emu' if emu else 'sim'}-demo.json"
         else:
             target = output or Path.cwd() / f"{profile.name}.calibrated.json"
         progress_path = target.with_name(target.name + ".progress.json")
@@ -347,6 +372,8 @@ def _calibrate_command(group: click.Group) -> None:
             try:
                 hello = link.wait_connected(timeout=15)
             except LinkError as exc:
+                if "dialout" in str(exc) or "permission denied" in str(exc):
+                    raise click.ClickException(str(exc)) from None
                 raise click.ClickException(f"{exc}; plug the board in or give --port") from exc
             if (hello.rows, hello.cols) != (profile.rows, profile.cols):
                 raise click.ClickException(
@@ -473,7 +500,7 @@ def _flash_command(group: click.Group) -> None:
             if build_only:
                 _build(console, profile, build_dir, _profile_arch(profile))
                 return
-            target = _pico_port(port, profile, build_dir, console)
+            target = _pico_port(port, profile, build_dir, console, keep_config=update)
             _refuse_virtual_board(target)
             said_bye = flashing.release(target)
             if said_bye:
@@ -559,7 +586,7 @@ def _check_port(port: str, *, allow_sim: bool = True) -> None:
 
 
 def _pico_port(port: str, profile: Profile | None = None, build_dir: Path | None = None,
-               console: Console | None = None) -> str:
+               console: Console | None = None, *, keep_config: bool = False) -> str:
     if port not in ("auto", "pico"):
         return port
     picos = flashing_find_picos()
@@ -567,11 +594,14 @@ def _pico_port(port: str, profile: Profile | None = None, build_dir: Path | None
         manual = ""
         if profile is not None and build_dir is not None and console is not None:
             files = _build(console, profile, build_dir, _profile_arch(profile))
-            steps = "\n  ".join(flashing.manual_steps(build_dir, files))
+            steps = "\n  ".join(flashing.manual_steps(build_dir, files,
+                                                        keep_config=keep_config))
             manual = (
                 f"\nTo copy it by hand, once MicroPython runs on the Pico:\n  {steps}\n"
                 f"or, in Thonny, upload everything inside {build_dir} to the Pico's root "
-                "(View > Files, right-click > Upload to /)."
+                + ("except config.json (--update keeps the board's own) " if keep_config
+                   else "")
+                + "(View > Files, right-click > Upload to /)."
             )
         others = boards.boards_in_other_modes()
         seen = ("\nFound, but not running MicroPython (install its UF2, docs/MAKERS.md): "
@@ -718,7 +748,8 @@ def _selftest_command(group: click.Group) -> None:
     @group.command()
     @click.option("--profile", "profile_name", required=True, help="Board profile name or path.")
     @click.option("--board", "board_port", default="auto", show_default=True,
-                  help="The Pico's serial port, auto, or sim (the virtual board).")
+                  help="The Pico's serial port, auto, sim (the virtual board) or emu (the "
+                  "emulated Pico).")
     @click.option("--report", "report_path", type=click.Path(dir_okay=False, path_type=Path),
                   help="Where to save the report [default: ./NAME.selftest.json, beside "
                        "./NAME.calibrated.json].")
@@ -726,7 +757,8 @@ def _selftest_command(group: click.Group) -> None:
                   type=click.FloatRange(min=0.5),
                   help="Seconds to wait for each switch before it is reported dead.")
     @click.option("--fault", "faults", multiple=True,
-                  help="With --board sim: inject led:N, dead:SITE or stuck:SITE (repeatable).")
+                  help="With --board sim or emu: inject led:N, dead:SITE or stuck:SITE "
+                  "(repeatable).")
     @click.option("--skip-tests", is_flag=True, help="Skip the firmware tests (step 1).")
     def selftest(profile_name: str, board_port: str, report_path: Path | None, timeout_s: float,
                  faults: tuple[str, ...], skip_tests: bool) -> None:
@@ -740,18 +772,23 @@ def _selftest_command(group: click.Group) -> None:
         """
         profile = _load(profile_name)
         sim = board_port == "sim"
-        if faults and not sim:
-            raise click.UsageError("--fault injects faults into the virtual board: add --board sim")
-        if not sim:
+        emu = board_port == "emu"
+        if faults and not (sim or emu):
+            raise click.UsageError("--fault injects faults into the virtual board: add --board "
+                                   "sim or --board emu")
+        if not (sim or emu):
             _check_port(board_port, allow_sim=False)
         console = _console()
-        suffix = ".selftest-sim.json" if sim else ".selftest.json"
+        suffix = ".selftest-sim.json" if sim else ".selftest-emu.json" if emu else ".selftest.json"
         target = report_path or Path.cwd() / f"{profile.name}{suffix}"
-        report = st.SelftestReport(profile.name, "virtual board" if sim else board_port)
-        port = board_port if sim else _pico_port(board_port)
-        if not skip_tests:
-            report.results += _selftest_firmware(console, port, sim)
-        with _selftest_board(profile, port, sim, faults) as (vb, link_port, maker):
+        report = st.SelftestReport(
+            profile.name, "virtual board" if sim else "emulated Pico" if emu else board_port)
+        port = board_port if (sim or emu) else _pico_port(board_port)
+        with _selftest_board(profile, port, sim or emu, faults) as (vb, link_port, maker):
+            if not skip_tests:
+                # The emulated Pico runs the firmware's tests on its own MicroPython, as a
+                # Pico on USB does (copied with mpremote, run one module at a time).
+                report.results += _selftest_firmware(console, link_port, sim)
             with _make_link(link_port) as link:
                 try:
                     link.wait_connected(timeout=15)
@@ -848,7 +885,8 @@ def _selftest_board(profile: Profile, port: str, sim: bool,
         return
     from meridian_table.sim import VirtualBoard
 
-    with VirtualBoard(profile, mode="cpython") as board:
+    with (_emulated_board(profile) if port == "emu"
+          else VirtualBoard(profile, mode="cpython")) as board:
         for spec in faults:
             try:
                 st.apply_fault(board, profile, spec)

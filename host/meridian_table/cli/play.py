@@ -237,12 +237,15 @@ def settle_board(table: RunningTable, timeout: float = SETTLE_TIMEOUT_S,
 
 
 def _thinking(state: PageState) -> bool:
-    """An automaton is still choosing: a local one until its budget ends; a player at
-    another table of the club only until it has read the club and waits for that table's
-    move (which may take minutes: not waited for)."""
+    """An automaton is still choosing: a local one until its budget ends (and until the
+    session has taken its answer: between the two the thinker is idle but the move is
+    not yet played or shown, the phase still ``thinking``); a player at another table of
+    the club only until it has read the club and waits for that table's move (which may
+    take minutes: not waited for)."""
     working = state.get("automaton")
     if not (isinstance(working, dict) and working.get("status") == "thinking"):
-        return False
+        return state.get("phase") == "thinking" and not (
+            isinstance(working, dict) and working.get("automaton") == REMOTE)
     if working.get("automaton") != REMOTE:
         return True
     link = state.get("link")
@@ -400,8 +403,9 @@ def _game_command(spec: GameSpec) -> click.Command:
 
 _COMMON_OPTIONS = (
     click.option("--board", default="auto", show_default=True,
-                 help="auto (a Pico, else the virtual board), sim, or a serial port "
-                 "(/dev/ttyACM0, COM5) or pyserial URL."),
+                 help="auto (a Pico, else the virtual board), sim, emu (the firmware on an "
+                 "emulated Pico: docs/FIRMWARE.md), or a serial port (/dev/ttyACM0, COM5) "
+                 "or pyserial URL."),
     click.option("--profile", default=None,
                  help="Board profile name or file (default: the game's board for the "
                  "players and options; --resume: the game's own)."),
@@ -469,7 +473,7 @@ def _play(spec: GameSpec, kwargs: dict[str, Any]) -> None:
             clock = ClockRule.parse(clock_text, flag=flag_rule, leds=clock_leds).to_setting()
         except ClockError as exc:
             raise click.BadParameter(str(exc), param_hint="--clock") from None
-    if board != "sim":
+    if board not in ("sim", "emu"):
         try:
             check_port(board)
         except UnknownPortError as exc:

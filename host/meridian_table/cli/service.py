@@ -143,7 +143,12 @@ def register(group: click.Group) -> None:
                 param_hint="GAME")
         chosen: install.System = next(
             (s for s in install.SYSTEMS if s == system), install.this_system())
-        config = units.ServiceConfig(exe=_exe(), game=game, board=board, host=host, port=port)
+        try:
+            config = units.ServiceConfig(exe=_exe(), game=game, board=board, host=host,
+                                         port=port)
+        except units.ServiceValueError as exc:
+            # Nothing is written: each value would land in a unit, plist or command file.
+            raise click.BadParameter(str(exc), param_hint=exc.flag) from None
         if show:
             for item in install.plan(chosen, config, kiosk=kiosk, udev=True, udev_dir=udev_dir):
                 click.echo(f"# ---- {item.path}" + (" (needs root)" if item.needs_root else ""))

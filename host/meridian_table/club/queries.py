@@ -16,6 +16,7 @@ import psycopg
 
 from meridian_table.club.standings import Finished, Standing, rate
 from meridian_table.games import registry
+from meridian_table.games.contract import Engine
 from meridian_table.games.registry import UnknownGameError
 
 LOGGER = logging.getLogger(__name__)
@@ -23,12 +24,39 @@ LOGGER = logging.getLogger(__name__)
 AConn = psycopg.AsyncConnection[tuple[Any, ...]]
 
 
-def standing_actions(events: Sequence[tuple[str, dict[str, Any]]]) -> list[dict[str, Any]]:
-    """The action payloads still standing once undos are applied, in order."""
+def names(value: object) -> list[str]:
+    """A JSON list of player names as the page reads it: anything else reads as no names
+    (rows written before the club's schema 4 checked their shape)."""
+    if not isinstance(value, list):
+        return []
+    return [v for v in value if isinstance(v, str)]
+
+
+def mapping(value: object) -> dict[str, Any]:
+    """A JSON object as the page reads it (anything else reads as empty)."""
+    return dict(value) if isinstance(value, dict) else {}
+
+
+def result_of(payload: object) -> dict[str, Any]:
+    """A logged result in the shape the page and the standings read: winners (names),
+    scores (objects), reason (text), abandoned (a flag)."""
+    given = mapping(payload)
+    scores = given.get("scores")
+    return {"winners": names(given.get("winners")),
+            "scores": [dict(x) for x in scores if isinstance(x, dict)]
+            if isinstance(scores, list) else [],
+            "reason": given["reason"] if isinstance(given.get("reason"), str) else "",
+            "abandoned": given.get("abandoned") is True}
+
+
+def standing_actions(events: Sequence[tuple[str, object]]) -> list[dict[str, Any]]:
+    """The action payloads still standing once undos are applied, in order (an action
+    without a notation is skipped: the page cannot show it)."""
     standing: list[dict[str, Any]] = []
     for kind, payload in events:
         if kind == "action":
-            standing.append(payload)
+            if isinstance(payload, dict) and isinstance(payload.get("notation"), str):
+                standing.append(payload)
         elif kind == "undo" and standing:
             standing.pop()
     return standing
@@ -41,35 +69,110 @@ def position(game: str, options: dict[str, Any], actions: Sequence[str]) -> dict
         engine = spec.new_game(options, None)
         for action in actions:
             engine.play(action)
-    except (UnknownGameError, ValueError, KeyError) as exc:
+    except (UnknownGameError, ValueError, KeyError, TypeError, AttributeError,
+            IndexError) as exc:
         return {"diagram": "", "to_move": None, "error": f"cannot show this position: {exc}"}
     diagram = spec.text_diagram(engine) if spec.text_diagram is not None else ""
     turn = engine.turn()
     return {"diagram": diagram, "to_move": turn.seat, "error": None}
 
 
-async def tables(conn: AConn) -> list[dict[str, Any]]:
-    """Every table with its latest game and how far it is."""
+class Positions:
+    """Each table's latest position, kept in the page's process and advanced by the
+    moves that arrived since (an undo rebuilds it): the home page never replays a long
+    game per request."""
+
+    def __init__(self, limit: int = 512) -> None:
+        self.limit = limit
+        self._known: dict[tuple[str, int], tuple[Engine | None, int, str | None]] = {}
+        self._answers: dict[tuple[str, int], tuple[int, int | None, str]] = {}
+
+    async def to_move(self, conn: AConn, table: str, game_id: int, game: str,
+                      options: dict[str, Any], last_seq: int | None = None) -> int | None:
+        """The seat to move in the table's game now, or None (over, or unreadable).
+        ``last_seq`` (the summary's): when nothing came since, no query at all."""
+        return (await self.position(conn, table, game_id, game, options, last_seq))[0]
+
+    async def position(self, conn: AConn, table: str, game_id: int, game: str,
+                       options: dict[str, Any],
+                       last_seq: int | None = None) -> tuple[int | None, str]:
+        """The seat to move and the board's text diagram now ((None, "") when the game
+        cannot be shown)."""
+        answer = self._answers.get((table, game_id))
+        if answer is not None and last_seq is not None and last_seq <= answer[0]:
+            return answer[1], answer[2]
+        covered = last_seq
+        found = await self._position(conn, table, game_id, game, options)
+        if covered is not None:
+            self._answers[(table, game_id)] = (covered, *found)
+            while len(self._answers) > self.limit:
+                self._answers.pop(next(iter(self._answers)))
+        return found
+
+    async def _position(self, conn: AConn, table: str, game_id: int, game: str,
+                        options: dict[str, Any]) -> tuple[int | None, str]:
+        engine, seen, error = self._known.get((table, game_id), (None, 0, None))
+        if error is not None:
+            return None, ""
+        rows = await (await conn.execute(
+            "SELECT seq, kind, payload FROM club.events WHERE table_name = %s "
+            "AND game_id = %s AND seq > %s AND kind IN ('action', 'undo') ORDER BY seq",
+            (table, game_id, seen))).fetchall()
+        try:
+            if engine is None or any(k == "undo" for _, k, _ in rows):
+                if engine is not None:   # an undo: replay the game from its start
+                    rows = await (await conn.execute(
+                        "SELECT seq, kind, payload FROM club.events WHERE table_name = %s "
+                        "AND game_id = %s AND kind IN ('action', 'undo') ORDER BY seq",
+                        (table, game_id))).fetchall()
+                engine = registry.spec(game).new_game(options, None)
+                actions = standing_actions([(str(k), p) for _, k, p in rows])
+            else:
+                actions = standing_actions([(str(k), p) for _, k, p in rows])
+            for action in actions:
+                engine.play(str(action["notation"]))
+            last = int(rows[-1][0]) if rows else seen
+            self._remember((table, game_id), (engine, last, None))
+            spec = registry.spec(game)
+            diagram = spec.text_diagram(engine) if spec.text_diagram is not None else ""
+            return engine.turn().seat, diagram
+        except (UnknownGameError, ValueError, KeyError, TypeError, AttributeError,
+                IndexError) as exc:
+            self._remember((table, game_id), (None, 0, str(exc)))
+            return None, ""
+
+    def _remember(self, key: tuple[str, int],
+                  value: tuple[Engine | None, int, str | None]) -> None:
+        self._known.pop(key, None)
+        self._known[key] = value
+        while len(self._known) > self.limit:   # the oldest first
+            self._known.pop(next(iter(self._known)))
+
+
+async def tables(conn: AConn, positions: Positions | None = None) -> list[dict[str, Any]]:
+    """Every table with its latest game and how far it is (from ``club.summary``)."""
+    positions = positions or Positions()
     rows = await (await conn.execute(
-        """SELECT t.name, t.revoked IS NOT NULL, g.game_id, g.game, g.players, g.started,
-                  (SELECT max(e.at) FROM club.events e
-                    WHERE e.table_name = g.table_name AND e.game_id = g.game_id),
-                  EXISTS (SELECT 1 FROM club.events e WHERE e.table_name = g.table_name
-                          AND e.game_id = g.game_id AND e.kind = 'result')
+        """SELECT t.name, t.revoked IS NOT NULL, s.game_id, g.game, g.players, g.options,
+                  g.started, s.last_at, s.finished, s.moves, s.last_seq
              FROM club.tables t
-             LEFT JOIN LATERAL (SELECT * FROM club.games g WHERE g.table_name = t.name
-                                ORDER BY g.game_id DESC LIMIT 1) g ON true
+             LEFT JOIN club.summary s ON s.table_name = t.name
+             LEFT JOIN club.games g ON g.table_name = s.table_name AND g.game_id = s.game_id
             ORDER BY t.name""")).fetchall()
     out = []
-    for name, revoked, game_id, game, players, started, last, finished in rows:
+    for (name, revoked, game_id, game, players, options, started, last, finished, moves,
+         last_seq) in rows:
         entry: dict[str, Any] = {"name": name, "revoked": revoked, "game": None}
-        if game_id is not None:
-            detail = await game_detail(conn, name, int(game_id))
-            entry["game"] = {"id": game_id, "game": game, "players": players,
+        if game_id is not None and game is not None:
+            seats = names(players)
+            seat = None if finished else await positions.to_move(
+                conn, str(name), int(game_id), str(game), mapping(options), int(last_seq))
+            entry["game"] = {"id": game_id, "game": game, "players": seats,
                              "started": started.isoformat() if started else None,
                              "last": last.isoformat() if last else None, "finished": finished,
-                             "moves": detail["total"] if detail else 0,
-                             "to_move": detail["to_move"] if detail else None}
+                             "moves": moves,
+                             "to_move": seats[seat] if seat is not None
+                             and 0 <= seat < len(seats) else None}
         out.append(entry)
     return out
 
@@ -83,19 +186,26 @@ async def game_detail(conn: AConn, table: str, game_id: int,
     if row is None:
         return None
     game, options, players, started, remote = row
+    players = names(players)
+    options = mapping(options)
     events = await (await conn.execute(
         "SELECT seq, kind, at, payload FROM club.events WHERE table_name = %s AND game_id = %s "
         "ORDER BY seq", (table, game_id))).fetchall()
-    moves = standing_actions([(str(k), dict(p)) for _, k, _, p in events])
-    result = next((dict(p) for _, k, _, p in events if k == "result"), None)
+    moves = standing_actions([(str(k), p) for _, k, _, p in events])
+    result = next((result_of(p) for _, k, _, p in events if k == "result"), None)
+    withdrawn = await (await conn.execute(
+        "SELECT reason FROM club.withdrawn WHERE table_name = %s AND game_id = %s",
+        (table, game_id))).fetchone()
     total = len(moves)
     at = total if ply is None else max(0, min(ply, total))
-    shown = position(str(game), dict(options), [str(m.get("notation")) for m in moves[:at]])
+    shown = position(str(game), options, [str(m.get("notation")) for m in moves[:at]])
     to_move = shown["to_move"]
     return {
         "table": table, "id": game_id, "game": game, "options": options, "players": players,
         "started": started.isoformat(), "remote": remote, "result": result,
-        "moves": [{"n": i + 1, "notation": m.get("notation"), "player": m.get("player")}
+        "withdrawn": None if withdrawn is None else (str(withdrawn[0]) or "withdrawn"),
+        "moves": [{"n": i + 1, "notation": m.get("notation"),
+                   "player": m.get("player") if isinstance(m.get("player"), str) else None}
                   for i, m in enumerate(moves)],
         "total": total, "ply": at, "diagram": shown["diagram"], "error": shown["error"],
         "to_move": (players[to_move] if isinstance(to_move, int) and to_move < len(players)
@@ -105,24 +215,42 @@ async def game_detail(conn: AConn, table: str, game_id: int,
     }
 
 
+# The finished games, one line per game: each seated table ships its own copy of a
+# remote game, so those copies are one game. Of the copies, the first finished one that
+# was not abandoned stands (a side that restarted may have abandoned an earlier copy).
+FINISHED = """
+    SELECT * FROM (
+      SELECT DISTINCT ON (COALESCE('remote:' || g.remote, g.table_name || '/' || g.game_id))
+             g.table_name, g.game_id, g.game, g.players, e.at, e.payload
+        FROM club.events e JOIN club.games g USING (table_name, game_id)
+       WHERE e.kind = 'result'
+         AND NOT EXISTS (SELECT 1 FROM club.withdrawn w
+                          WHERE w.table_name = g.table_name AND w.game_id = g.game_id)
+       ORDER BY COALESCE('remote:' || g.remote, g.table_name || '/' || g.game_id),
+                (e.payload -> 'abandoned') = 'true'::jsonb, e.at, e.table_name
+    ) AS one_copy"""
+
+
 async def finished_games(conn: AConn, player: str | None = None,
                          limit: int = 100) -> list[dict[str, Any]]:
-    """Finished games, newest first (only ``player``'s when given)."""
+    """Finished games, newest first (only ``player``'s when given); a remote game once."""
     rows = await (await conn.execute(
-        """SELECT g.table_name, g.game_id, g.game, g.players, e.at, e.payload
-             FROM club.events e JOIN club.games g USING (table_name, game_id)
-            WHERE e.kind = 'result' AND (%(p)s::text IS NULL OR g.players ? %(p)s::text)
-            ORDER BY e.at DESC LIMIT %(n)s""", {"p": player, "n": limit})).fetchall()
-    return [{"table": t, "id": g, "game": game, "players": players, "at": at.isoformat(),
-             "winners": result.get("winners", []), "reason": result.get("reason", ""),
-             "abandoned": bool(result.get("abandoned"))}
-            for t, g, game, players, at, result in rows]
+        FINISHED + """ WHERE (%(p)s::text IS NULL OR jsonb_typeof(players) = 'array'
+                                AND players ? %(p)s::text)
+            ORDER BY at DESC LIMIT %(n)s""", {"p": player, "n": limit})).fetchall()
+    out = []
+    for t, g, game, players, at, payload in rows:
+        result = result_of(payload)
+        out.append({"table": t, "id": g, "game": game, "players": names(players),
+                    "at": at.isoformat(), "winners": result["winners"],
+                    "reason": result["reason"], "abandoned": result["abandoned"]})
+    return out
 
 
 async def standings(conn: AConn) -> dict[str, list[Standing]]:
-    """OpenSkill standings per game, from every finished game in the order they ended."""
+    """OpenSkill standings per game, from every finished game (a remote game once) in the
+    order they ended."""
     rows = await (await conn.execute(
-        """SELECT g.game, g.players, e.payload
-             FROM club.events e JOIN club.games g USING (table_name, game_id)
-            WHERE e.kind = 'result' ORDER BY e.at, e.table_name, e.game_id""")).fetchall()
-    return rate(Finished(str(game), tuple(players), dict(result)) for game, players, result in rows)
+        FINISHED + " ORDER BY at, table_name, game_id")).fetchall()
+    return rate(Finished(str(game), tuple(names(players)), result_of(result))
+                for _, _, game, players, _, result in rows)

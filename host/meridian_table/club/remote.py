@@ -22,13 +22,14 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 import psycopg
+from psycopg import sql
 from psycopg.types.json import Jsonb
 
 from meridian_table.club import REMOTE, REMOTE_WAITING
 from meridian_table.club.admin import NETWORK_OPTIONS, connect
 from meridian_table.club.errors import ClubError
 from meridian_table.club.replicator import Replicator
-from meridian_table.club.schema import NOTIFY_CHANNEL
+from meridian_table.club.schema import remote_channel
 from meridian_table.games.contract import Engine, Policy, PolicyCancelled
 
 if TYPE_CHECKING:
@@ -147,40 +148,53 @@ class RemotePlayer:
             self._conn = psycopg.connect(self.link.url, autocommit=True,
                                          application_name="meridian-table remote player",
                                          **NETWORK_OPTIONS)
-            self._conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
+            self._conn.execute(sql.SQL("LISTEN {}").format(
+                sql.Identifier(remote_channel(self.link.remote.id))))
         return self._conn
 
-    def _theirs(self) -> list[str]:
-        """The other table's standing actions (its copy of the whole game)."""
+    def _theirs(self, holder: str) -> list[str]:
+        """The standing actions of the table ``holder`` (the one that holds the seat to
+        move) in its latest copy of this remote game. No other table's rows are read:
+        only the seat holder's move is that seat's move."""
         rows = self._connection().execute(
-            "SELECT e.table_name, e.kind, e.payload->>'notation' FROM club.events e "
-            "JOIN club.games g USING (table_name, game_id) WHERE g.remote = %s "
-            "AND e.table_name <> club.my_table() AND e.kind IN ('action', 'undo') "
-            "ORDER BY e.table_name, e.game_id, e.seq", (self.link.remote.id,)).fetchall()
-        per_table: dict[str, list[str]] = {}
-        for table, kind, notation in rows:
-            actions = per_table.setdefault(str(table), [])
-            if kind == "action":
+            "SELECT e.kind, e.payload->>'notation' FROM club.events e "
+            "WHERE e.table_name = %(t)s AND e.kind IN ('action', 'undo') "
+            "AND e.game_id = (SELECT g.game_id FROM club.games g WHERE g.table_name = %(t)s "
+            "AND g.remote = %(r)s ORDER BY g.started DESC, g.game_id DESC LIMIT 1) "
+            "ORDER BY e.seq", {"t": holder, "r": self.link.remote.id}).fetchall()
+        actions: list[str] = []
+        for kind, notation in rows:
+            if kind == "action" and notation is not None:
                 actions.append(str(notation))
-            elif actions:
+            elif kind == "undo" and actions:
                 actions.pop()
-        return max(per_table.values(), key=len, default=[])
+        return actions
+
+    def _holder(self, game: Engine) -> str:
+        """The table that holds the seat to move."""
+        seat = game.turn().seat
+        holder = self.link.remote.seats.get(str((seat or 0) + 1))
+        if seat is None or holder is None or holder == self.link.table:
+            raise PolicyCancelled(f"seat {seat!r} is not another table's seat in remote game "
+                                  f"{self.link.remote.id!r}")
+        return holder
 
     def choose(self, game: Engine, budget_s: float = 1.0,
                cancel: threading.Event | None = None) -> str:
         cancel = cancel or threading.Event()
         ours = self.link.local_actions(cancel)
         ply = len(ours)
+        holder = self._holder(game)
         while not cancel.is_set():
             try:
-                theirs = self._theirs()
+                theirs = self._theirs(holder)
                 if len(theirs) > ply:
                     for number, (here, there) in enumerate(zip(ours, theirs, strict=False), 1):
                         if here != there:
                             raise ValueError(
                                 f"the tables disagree at move {number}: {here} here, {there} "
                                 "at the other table; undo here back to that move")
-                    self.link.status = f"move {ply + 1} came from the other table"
+                    self.link.status = f"move {ply + 1} came from table {holder}"
                     return theirs[ply]
                 self.link.status = REMOTE_WAITING
                 for _ in self._connection().notifies(timeout=RETRY_S, stop_after=1):

@@ -18,6 +18,7 @@ import socket
 import sqlite3
 import threading
 import time
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,7 +27,7 @@ from typing import Any
 import psycopg
 from psycopg.types.json import Jsonb
 
-from meridian_table.club.admin import NETWORK_OPTIONS, redact
+from meridian_table.club.admin import NETWORK_OPTIONS, check_url, redact
 from meridian_table.club.errors import ClubError
 from meridian_table.club.schema import require_current
 
@@ -36,7 +37,11 @@ BATCH = 500
 POLL_S = 0.05
 BACKOFF_S = (0.2, 0.5, 1.0, 2.0, 3.0)
 PING_S = 2.0
+# A log's identity is derived from its first game and first event (microsecond stamps):
+# the same file is the same log wherever it is copied, a new log is another one.
+LOG_NAMESPACE = uuid.UUID("6f1d1c52-2b8e-4c5e-9a43-1f0c2d7e9b10")
 REPLY_TIMEOUT_S = 5.0
+FINISH_S = 5.0          # at exit: how long to wait for the last events to reach the club
 
 
 @dataclass(frozen=True)
@@ -74,6 +79,40 @@ class LocalLog:
             "SELECT id, game_id, seq, kind, at, payload FROM events WHERE id > ? "
             "ORDER BY id LIMIT ?", (mark, limit)).fetchall()
 
+    def identity(self) -> str | None:
+        """The log's identity (a UUID), or None while it holds no event yet."""
+        row = self._conn.execute(
+            "SELECT g.id, g.game, g.players, g.started, e.id, e.at, e.kind FROM games g "
+            "JOIN events e ON e.game_id = g.id ORDER BY g.id, e.id LIMIT 1").fetchone()
+        if row is None:
+            return None
+        return str(uuid.uuid5(LOG_NAMESPACE, json.dumps([str(x) for x in row])))
+
+    def event(self, local_id: int) -> tuple[int, int, str] | None:
+        """(game, number, kind) of the event ``local_id``."""
+        row = self._conn.execute("SELECT game_id, seq, kind FROM events WHERE id = ?",
+                                 (local_id,)).fetchone()
+        return None if row is None else (int(row[0]), int(row[1]), str(row[2]))
+
+    def remote_ids(self, ids: set[int]) -> dict[int, str]:
+        """The remote game each of these games is a side of (its ``remote`` event)."""
+        marks = ",".join("?" * len(ids))
+        found: dict[int, str] = {}
+        for game_id, payload in self._conn.execute(
+                f"SELECT game_id, payload FROM events WHERE kind = 'remote' AND game_id IN "
+                f"({marks}) ORDER BY id", sorted(ids)):
+            try:
+                remote = json.loads(payload).get("id")
+            except (ValueError, AttributeError):
+                continue
+            if isinstance(remote, str):
+                found[int(game_id)] = remote
+        return found
+
+    def count_after(self, mark: int) -> int:
+        row = self._conn.execute("SELECT count(*) FROM events WHERE id > ?", (mark,)).fetchone()
+        return int(row[0])
+
     def games(self, ids: set[int]) -> list[tuple[Any, ...]]:
         marks = ",".join("?" * len(ids))
         return self._conn.execute(
@@ -94,39 +133,95 @@ class Shipper:
         self.conn = conn
         require_current(conn)
         conn.commit()
-        row = conn.execute(
-            "SELECT club.my_table(), COALESCE(MAX(local_id), 0) FROM club.events "
-            "WHERE table_name = club.my_table()").fetchone()
+        row = conn.execute("SELECT club.my_table()").fetchone()
         conn.commit()
         if row is None or row[0] is None:
             raise ClubError(
                 f"the role {conn.info.user!r} is not an active table of this club (revoked, "
                 "or never added); ask the club's admin for `club add-table NAME`")
         self.table = str(row[0])
-        self.mark = int(row[1])
-        self._known_games: set[int] = set()
+        self.log_id: str | None = None
+        self.mark = 0
+        self._games: dict[int, int] = {}    # the log's game id -> the club's game id
         self.remote = remote or {}
+        self._identify()
+
+    def _identify(self) -> None:
+        """Learn the log's identity and the club's mark for it (adopting what was
+        shipped from this log before logs had an identity)."""
+        self.log_id = self.log.identity()
+        if self.log_id is None:
+            return
+        with self.conn.cursor() as cur:
+            probe = cur.execute(
+                "SELECT local_id, game_id, seq, kind FROM club.events WHERE table_name = %s "
+                "AND log_id IS NULL ORDER BY local_id DESC LIMIT 1", (self.table,)).fetchone()
+            if probe is not None and self.log.event(int(probe[0])) == (
+                    int(probe[1]), int(probe[2]), str(probe[3])):
+                adopted = cur.execute("SELECT club.adopt_log(%s, %s, %s, %s, %s)",
+                                      (self.log_id, *probe)).fetchone()
+                if adopted and adopted[0]:
+                    LOGGER.info("this log (%s) adopted the %d events the club held from it "
+                                "before logs had an identity", self.log_id, adopted[0])
+            row = cur.execute(
+                "SELECT COALESCE(MAX(local_id), 0) FROM club.events WHERE table_name = %s "
+                "AND log_id = %s", (self.table, self.log_id)).fetchone()
+        self.conn.commit()
+        self.mark = int(row[0]) if row else 0
+
+    def _club_games(self, cur: psycopg.Cursor[tuple[Any, ...]], needed: set[int]) -> None:
+        """Give each of the log's games ``needed`` its number in the club: the one it got
+        when first shipped, else the table's next number."""
+        for local, club_id in cur.execute(
+                "SELECT local_game, game_id FROM club.games WHERE table_name = %s "
+                "AND log_id = %s AND local_game = ANY(%s)",
+                (self.table, self.log_id, sorted(needed))).fetchall():
+            self._games[int(local)] = int(club_id)
+        missing = needed - set(self._games)
+        if not missing:
+            return
+        # One number at a time per table, even with two logs shipping at once.
+        cur.execute("SELECT pg_advisory_xact_lock(hashtext('club.games'), hashtext(%s))",
+                    (self.table,))
+        row = cur.execute("SELECT COALESCE(MAX(game_id), 0) FROM club.games "
+                          "WHERE table_name = %s", (self.table,)).fetchone()
+        number = int(row[0]) if row else 0
+        remote = {**self.log.remote_ids(missing), **self.remote}
+        rows = []
+        for g in self.log.games(missing):
+            number += 1
+            self._games[int(g[0])] = number
+            rows.append((number, g[1], Jsonb(_json(g[2])), Jsonb(_json(g[3])), g[4],
+                         Jsonb(_json(g[5])), g[6], remote.get(int(g[0])), self.log_id,
+                         g[0]))
+        cur.executemany(
+            "INSERT INTO club.games (game_id, game, options, players, profile, versions, "
+            "started, remote, log_id, local_game) "
+            "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)", rows)
 
     def ship_once(self, limit: int = BATCH) -> int:
+        if self.log_id is None:
+            self._identify()
+            if self.log_id is None:
+                return 0
         rows = self.log.events_after(self.mark, limit)
         if not rows:
             return 0
-        needed = {int(r[1]) for r in rows} - self._known_games
-        with self.conn.cursor() as cur:
-            if needed:
+        known = dict(self._games)
+        try:
+            with self.conn.cursor() as cur:
+                needed = {int(r[1]) for r in rows} - set(self._games)
+                if needed:
+                    self._club_games(cur, needed)
                 cur.executemany(
-                    "INSERT INTO club.games (game_id, game, options, players, profile, "
-                    "versions, started, remote) VALUES (%s, %s, %s, %s, %s, %s, %s, %s) "
-                    "ON CONFLICT DO NOTHING",
-                    [(g[0], g[1], Jsonb(_json(g[2])), Jsonb(_json(g[3])), g[4],
-                      Jsonb(_json(g[5])), g[6], self.remote.get(int(g[0])))
-                     for g in self.log.games(needed)])
-            cur.executemany(
-                "INSERT INTO club.events (game_id, seq, local_id, kind, at, payload) "
-                "VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
-                [(r[1], r[2], r[0], r[3], r[4], Jsonb(_json(r[5]))) for r in rows])
-        self.conn.commit()
-        self._known_games |= needed
+                    "INSERT INTO club.events (game_id, seq, local_id, kind, at, payload, "
+                    "log_id) VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
+                    [(self._games[int(r[1])], r[2], r[0], r[3], r[4], Jsonb(_json(r[5])),
+                      self.log_id) for r in rows])
+            self.conn.commit()
+        except BaseException:
+            self._games = known   # the numbers given in a rolled-back batch are not kept
+            raise
         self.mark = int(rows[-1][0])
         return len(rows)
 
@@ -150,6 +245,7 @@ class Replicator:
     def __init__(self, log_path: Path, url: str, *, poll_s: float = POLL_S,
                  remote: dict[int, str] | None = None,
                  on_change: Callable[[], None] | None = None, batch: int = BATCH) -> None:
+        check_url(url)   # a connection string that cannot be read is refused at once
         self.log_path = Path(log_path)
         self.url = url
         self.poll_s = poll_s
@@ -178,18 +274,40 @@ class Replicator:
         self._wake.set()
 
     def close(self, timeout: float = 5.0) -> None:
+        """Stop at once (what is not shipped yet goes at the next run): see finish()."""
         self._stop.set()
         self._wake.set()
-        self._thread.join(timeout)
-        self._watchdog.join(timeout)
+        if self._thread.ident is not None:
+            self._thread.join(timeout)
+            self._watchdog.join(timeout)
         with self._lock:
             self._state = "closed"
+
+    def finish(self, wait_s: float = FINISH_S) -> int:
+        """Ship what is left, waiting at most ``wait_s`` while the club is reachable, then
+        stop. Returns how many of the log's events the club does not hold (0: all of
+        them made it), counted in the log itself."""
+        if self._thread.is_alive() and self.status().state in ("connecting", "connected"):
+            self.wait_caught_up(wait_s)
+        self.close()
+        with self._lock:
+            mark = self._mark
+        try:
+            with _Opened(self.log_path) as log:
+                left = log.count_after(mark)
+                last = log.last_id()
+        except sqlite3.Error as exc:
+            LOGGER.warning("cannot count what the club still lacks (%s)", exc)
+            return self.status().backlog
+        with self._lock:
+            self._local_last = last
+        return left
 
     def __enter__(self) -> Replicator:
         return self if self._thread.ident is not None else self.start()
 
     def __exit__(self, *exc: object) -> None:
-        self.close()
+        self.finish()
 
     def status(self) -> ReplicatorStatus:
         with self._lock:

@@ -17,16 +17,20 @@ import contextlib
 import html
 import json
 import logging
+import math
 import socket
 import sys
 import threading
-from collections.abc import AsyncIterator, Callable, Iterable
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, quote, urlsplit
 
 import anyio
 import psycopg
 import uvicorn
+from psycopg import sql
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -38,12 +42,19 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from meridian_table.club import queries
 from meridian_table.club.admin import ClubAdmin, connect, redact, with_login
 from meridian_table.club.errors import ClubError
-from meridian_table.club.schema import NOTIFY_CHANNEL, require_current
+from meridian_table.club.schema import NOTIFY_SECRET, require_current
+from meridian_table.games.registry import UnknownGameError
 from meridian_table.web.app import LOOPBACK_HOSTS, HostGuard, is_loopback
 
 LOGGER = logging.getLogger(__name__)
 
 QUEUE_SIZE = 1000
+SEND_BATCH = 200
+LISTEN_RETRY_S = 0.3
+# The page's own connections: opened at start and kept (min = max), so tables that fill
+# the server cannot take them; each is checked before use, and all are renewed as soon
+# as the server is back.
+PAGE_POOL = 4
 e = html.escape
 
 
@@ -53,6 +64,7 @@ class Hub:
     def __init__(self) -> None:
         self.queues: set[asyncio.Queue[str]] = set()
         self.connected = False
+        self.listening = False      # the LISTEN connection is up: events reach spectators
 
     def publish(self, message: str) -> None:
         for queue in list(self.queues):
@@ -63,25 +75,59 @@ class Hub:
             queue.put_nowait(message)
 
 
-async def _listen(url: str, hub: Hub) -> None:
-    """LISTEN forever, reconnecting after a server restart (then: resync everyone)."""
-    delay = 0.2
+def event_note(payload: str) -> dict[str, Any] | None:
+    """The club trigger's notification as a message for the spectators, or None (logged)
+    for anything else: nothing a login sends on the channel can stop the live page."""
+    try:
+        note = json.loads(payload)
+    except ValueError:
+        note = None
+    if (not isinstance(note, dict) or not isinstance(note.get("table"), str)
+            or not all(isinstance(note.get(k), int) and not isinstance(note.get(k), bool)
+                       for k in ("game", "seq"))
+            or not isinstance(note.get("kind"), str) or not isinstance(note.get("at"), str)):
+        LOGGER.warning("club page: skipped a notification that is not the club's own "
+                       "(payload %r)", payload[:200])
+        return None
+    return {"type": "event", "table": note["table"], "game": note["game"],
+            "seq": note["seq"], "kind": note["kind"], "at": note["at"]}
+
+
+async def _listen(url: str, hub: Hub,
+                  on_connected: Callable[[], Awaitable[None]] | None = None,
+                  sink: Callable[[dict[str, Any]], None] | None = None) -> None:
+    """LISTEN forever, reconnecting after a server restart (then: resync everyone, and
+    ``on_connected`` renews the page's pool at once). It retries every LISTEN_RETRY_S,
+    so the page is back within a moment of the server."""
     while True:
         try:
-            async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
-                await conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
-                hub.connected = True
-                delay = 0.2
+            async with await psycopg.AsyncConnection.connect(
+                    url, autocommit=True, connect_timeout=3) as conn:
+                row = await (await conn.execute(
+                    "SELECT value FROM club.secrets WHERE key = %s", (NOTIFY_SECRET,))
+                ).fetchone()
+                if row is None:
+                    raise psycopg.OperationalError("the club has no notification channel; "
+                                                   "run `club init` to migrate it")
+                await conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(str(row[0]))))
+                hub.listening = True
+                was_connected, hub.connected = hub.connected, True
+                if not was_connected and on_connected is not None:
+                    await on_connected()
                 hub.publish(json.dumps({"type": "resync"}))
                 async for note in conn.notifies():
-                    hub.publish(json.dumps({"type": "event", **json.loads(note.payload)}))
+                    message = event_note(note.payload)
+                    if message is not None and sink is not None:
+                        sink(message)     # details added, in order, by the page
+                    elif message is not None:
+                        hub.publish(json.dumps(message))
         except asyncio.CancelledError:
             raise
         except (psycopg.Error, OSError) as exc:
-            hub.connected = False
-            LOGGER.warning("club page lost its LISTEN connection (%s); retrying", exc)
-        await asyncio.sleep(delay)
-        delay = min(delay * 2, 3.0)
+            if hub.connected:
+                LOGGER.warning("club page lost its LISTEN connection (%s); retrying", exc)
+            hub.connected = hub.listening = False
+        await asyncio.sleep(LISTEN_RETRY_S)
 
 
 async def _until_closed(websocket: WebSocket) -> None:
@@ -115,6 +161,9 @@ a{color:#0b4f9c}
 LIVE = """
 <script>
 (function(){
+  // Deltas: each event comes with what changed (moves, whose turn, the board); the page
+  // applies it. Only what a delta cannot carry (a result, a new game, a resync after a
+  // lost connection) refetches this page's part, once.
   var part = document.getElementById('live'); if(!part) return;
   var want = part.dataset.game || ''; var timer = null; var delay = 500;
   function refresh(){ timer = null;
@@ -122,12 +171,38 @@ LIVE = """
       .then(function(r){ return r.text(); })
       .then(function(t){ part.innerHTML = t; document.body.dataset.updated = Date.now(); });
   }
+  function later(){ if (!timer) timer = setTimeout(refresh, 50); }
+  function text(el, value){ if (el && value !== undefined && value !== null) el.textContent = value; }
+  function home(d){
+    var card = part.querySelector('[data-table="' + CSS.escape(d.table) + '"]');
+    if (!card || card.dataset.game != String(d.game) || d.kind == 'result') { later(); return; }
+    text(card.querySelector('.moves'), d.moves);
+    text(card.querySelector('.turn'), d.to_move ? d.to_move + ' to play' : 'in play');
+    document.body.dataset.updated = Date.now();
+  }
+  function game(d){
+    var ply = document.getElementById('ply'), total = document.getElementById('total');
+    var atLatest = ply && total && ply.textContent == total.textContent && !/[?&]ply=/.test(location.search);
+    if (!atLatest || (d.kind != 'action' && d.kind != 'undo')) { if (d.kind == 'result' || d.kind == 'action' || d.kind == 'undo') later(); return; }
+    var list = document.getElementById('moves');
+    if (d.kind == 'action') { var li = document.createElement('li');
+      li.textContent = (d.player || '') + ': ' + d.notation; list.appendChild(li); }
+    else if (list.lastElementChild) list.removeChild(list.lastElementChild);
+    text(ply, d.moves); text(total, d.moves);
+    text(document.getElementById('state'), d.to_move ? d.to_move + ' to play' : 'In play');
+    text(document.getElementById('board'), d.diagram);
+    document.body.dataset.updated = Date.now();
+  }
   function open(){
     var ws = new WebSocket((location.protocol == 'https:' ? 'wss://' : 'ws://') + location.host + '/ws');
     ws.onopen = function(){ delay = 500; document.body.dataset.live = 'yes'; };
+    function handle(d){
+      if (d.type != 'event') { later(); return; }
+      if (want) { if (want == d.table + '/' + d.game) game(d); return; }
+      if (part.querySelector('.grid') || part.querySelector('[data-table]')) { home(d); return; }
+      if (d.kind == 'result') later(); }
     ws.onmessage = function(m){ var d = JSON.parse(m.data);
-      if (d.type == 'event' && want && want != d.table + '/' + d.game) return;
-      if (!timer) timer = setTimeout(refresh, 50); };
+      (Array.isArray(d) ? d : [d]).forEach(handle); };
     ws.onclose = function(){ document.body.dataset.live = 'no';
       setTimeout(open, delay); delay = Math.min(delay * 2, 5000); };
   }
@@ -175,9 +250,12 @@ def render_tables(rows: list[dict[str, Any]]) -> str:
             turn = ("finished" if game["finished"] else
                     f"{e(str(game['to_move']))} to play" if game["to_move"] else "in play")
             status = (f"<p>{e(game['game'])}: {_players(game['players'])}</p>"
-                      f"<p>{game['moves']} moves · {turn}</p>"
+                      f"<p><span class='moves'>{game['moves']}</span> moves · "
+                      f"<span class='turn'>{turn}</span></p>"
                       f"<p>{_game_link(row['name'], game['id'], 'Watch this game')}</p>")
-        cards.append(f"<section class='card' aria-label='table {e(row['name'])}'>"
+        number = game["id"] if game is not None else ""
+        cards.append(f"<section class='card' aria-label='table {e(row['name'])}' "
+                     f"data-table='{e(row['name'])}' data-game='{number}'>"
                      f"<h2>{e(row['name'])}</h2>{status}</section>")
     return "<div class='grid'>" + "".join(cards) + "</div>"
 
@@ -202,9 +280,13 @@ def render_game(detail: dict[str, Any]) -> str:
     moves = "".join(f"<li>{e(str(m['player'] or ''))}: {e(str(m['notation']))}</li>"
                     for m in detail["moves"])
     error = f"<p role='alert'>{e(detail['error'])}</p>" if detail["error"] else ""
+    if detail.get("withdrawn"):
+        error += ("<p role='note'>Withdrawn by the organiser (not in the standings): "
+                  f"{e(detail['withdrawn'])}</p>")
     return (f"<p>{e(str(detail['game']))} at table {e(table)}: {_players(detail['players'])}</p>"
-            f"<p id='state'>{state}</p><p>Move {ply} of {total} · {steps}</p>{error}"
-            f"<pre aria-label='the board'>{e(detail['diagram'])}</pre>"
+            f"<p id='state'>{state}</p><p>Move <span id='ply'>{ply}</span> of "
+            f"<span id='total'>{total}</span> · {steps}</p>{error}"
+            f"<pre id='board' aria-label='the board'>{e(detail['diagram'])}</pre>"
             f"<h2>Moves</h2><ol id='moves'>{moves}</ol>"
             f"<p>Export: <a href='{base}/export?format=jsonl'>events (JSON lines)</a> · "
             f"<a href='{base}/export?format=record'>game record</a></p>")
@@ -242,27 +324,104 @@ class ClubPage:
     def __init__(self, url: str) -> None:
         self.url = url
         self.hub = Hub()
-        self.pool = AsyncConnectionPool(url, min_size=1, max_size=8, open=False, timeout=5,
-                                        kwargs={"autocommit": True})
+        self.logins = LoginGuard()
+        self.positions = queries.Positions()
+        self.pool = AsyncConnectionPool(url, min_size=PAGE_POOL, max_size=PAGE_POOL,
+                                        open=False, timeout=5,
+                                        check=AsyncConnectionPool.check_connection,
+                                        kwargs={"autocommit": True, "connect_timeout": 3})
 
     @contextlib.asynccontextmanager
     async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
         await self.pool.open()
-        task = asyncio.create_task(_listen(self.url, self.hub))
+        self.hub.connected = True   # the pool just opened: nothing to renew at first
+        incoming: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        tasks = [asyncio.create_task(_listen(self.url, self.hub, self.pool.check,
+                                             incoming.put_nowait)),
+                 asyncio.create_task(self._details(incoming))]
         try:
             yield
         finally:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+            for task in tasks:
+                task.cancel()
+            for task in tasks:
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
             await self.pool.close()
 
+    async def _details(self, incoming: asyncio.Queue[dict[str, Any]]) -> None:
+        """Give each event its details and fan it out, in order: whatever arrived
+        meanwhile is read in one query, so a busy club costs a query per batch."""
+        while True:
+            batch = [await incoming.get()]
+            while not incoming.empty() and len(batch) < 500:
+                batch.append(incoming.get_nowait())
+            try:
+                messages = await self.deltas(batch)
+            except Exception:   # never let one odd batch end the live page
+                LOGGER.exception("club page: could not detail %d events; sent as they came",
+                                 len(batch))
+                messages = batch
+            for message in messages:
+                self.hub.publish(json.dumps(message))
+
+    async def deltas(self, notes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The events as the spectators get them: what changed (the move, the count,
+        whose turn, the board), read once for all of them. A note that names no event
+        the club holds is dropped."""
+        try:
+            async with self.pool.connection() as conn:
+                rows = await (await conn.execute(
+                    "SELECT e.table_name, e.game_id, e.seq, e.payload, g.game, g.players, "
+                    "g.options, s.game_id, s.moves, s.finished "
+                    "FROM unnest(%s::text[], %s::bigint[], %s::integer[]) AS n(t, g, q) "
+                    "JOIN club.events e ON e.table_name = n.t AND e.game_id = n.g "
+                    "AND e.seq = n.q JOIN club.games g ON g.table_name = e.table_name "
+                    "AND g.game_id = e.game_id "
+                    "LEFT JOIN club.summary s ON s.table_name = e.table_name",
+                    ([n["table"] for n in notes], [n["game"] for n in notes],
+                     [n["seq"] for n in notes]))).fetchall()
+                found = {(str(r[0]), int(r[1]), int(r[2])): r for r in rows}
+                shown: dict[tuple[str, int], tuple[str | None, str]] = {}
+                out = []
+                for note in notes:
+                    row = found.get((note["table"], note["game"], note["seq"]))
+                    if row is None:
+                        LOGGER.warning("club page: a notification names no event of the "
+                                       "club (%r); skipped", note)
+                        continue
+                    _, _, _, payload, game, players, options, latest, moves, finished = row
+                    if note["kind"] == "action" and isinstance(payload, dict):
+                        note["notation"] = str(payload.get("notation", ""))
+                        note["player"] = payload.get("player") if isinstance(
+                            payload.get("player"), str) else None
+                    if latest == note["game"]:
+                        note["moves"], note["finished"] = moves, finished
+                        key = (note["table"], note["game"])
+                        if not finished and key not in shown:
+                            seat, diagram = await self.positions.position(
+                                conn, key[0], key[1], str(game), queries.mapping(options))
+                            seats = queries.names(players)
+                            shown[key] = (seats[seat] if seat is not None
+                                          and 0 <= seat < len(seats) else None, diagram)
+                        if key in shown:
+                            note["to_move"], note["diagram"] = shown[key]
+                    out.append(note)
+                return out
+        except (psycopg.Error, PoolTimeout) as exc:
+            LOGGER.info("club page: sent events without their details (%s)", exc)
+            return notes
+
     async def _read(self, fn: Callable[..., Any], *args: Any) -> Any:
+        if not self.hub.connected:
+            # The server is away (the LISTEN connection says so): answer 503 at once
+            # rather than wear out the pool's connections against it.
+            raise psycopg.OperationalError("the club's database is not reachable")
         async with self.pool.connection() as conn:
             return await fn(conn, *args)
 
     async def home(self, request: Request) -> Response:
-        rows = await self._read(queries.tables)
+        rows = await self._read(queries.tables, self.positions)
         return _page("The club's tables", render_tables(rows), "part" in request.query_params)
 
     async def games(self, request: Request) -> Response:
@@ -323,7 +482,14 @@ class ClubPage:
             return PlainTextResponse(text, headers={
                 "content-disposition": f"attachment; filename={name}.jsonl"})
         if fmt == "record":
-            return PlainTextResponse(_record(detail), headers={
+            try:
+                record = _record(detail)
+            except (UnknownGameError, ValueError, KeyError, TypeError, AttributeError) as exc:
+                return PlainTextResponse(
+                    f"game {args[1]} of table {args[0]!r} cannot be written as a game record "
+                    f"({exc}); its events (format=jsonl) hold everything the club has",
+                    status_code=422)
+            return PlainTextResponse(record, headers={
                 "content-disposition": f"attachment; filename={name}.txt"})
         return PlainTextResponse(f"unknown format {fmt!r}; use jsonl or record", status_code=400)
 
@@ -331,9 +497,13 @@ class ClubPage:
         if not _origin_ok(websocket):
             await websocket.close(code=4403)
             return
-        await websocket.accept()
         queue: asyncio.Queue[str] = asyncio.Queue(QUEUE_SIZE)
-        self.hub.queues.add(queue)
+        self.hub.queues.add(queue)   # before the handshake ends: no event falls between
+        try:
+            await websocket.accept()
+        except BaseException:
+            self.hub.queues.discard(queue)
+            raise
         # Listen for the client too: a spectator who left must free its task at once
         # (a server shutting down waits for every connection's task).
         closed = asyncio.create_task(_until_closed(websocket))
@@ -344,7 +514,13 @@ class ClubPage:
                 if not getter.done():
                     getter.cancel()
                     break
-                await websocket.send_text(getter.result())
+                # A spectator that fell behind gets what waits in one frame (a JSON
+                # list), not one send per event.
+                waiting = [getter.result()]
+                while not queue.empty() and len(waiting) < SEND_BATCH:
+                    waiting.append(queue.get_nowait())
+                await websocket.send_text(
+                    waiting[0] if len(waiting) == 1 else "[" + ",".join(waiting) + "]")
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
@@ -364,27 +540,54 @@ class ClubPage:
         return with_login(self.url, user, password) if user and password else None
 
     async def admin(self, request: Request) -> Response:
+        """The admin view; whatever it answers is never cached nor framed (it may show a
+        new table's password)."""
+        response = await self._admin(request)
+        response.headers.update(ADMIN_HEADERS)
+        return response
+
+    async def _admin(self, request: Request) -> Response:
         if request.method == "POST" and not _origin_ok(request):
             return PlainTextResponse("refused: this form must be sent from the club page "
                                      "itself (Origin mismatch)", status_code=403)
+        client = request.client.host if request.client else ""
+        wait = self.logins.wait_s(client)
+        if wait:
+            return PlainTextResponse(
+                f"too many wrong admin logins from this address; try again in {wait} s",
+                status_code=429, headers={"retry-after": str(wait)})
         url = self._admin_login(request)
         challenge = {"www-authenticate": 'Basic realm="Meridian club admin", charset="UTF-8"'}
         if url is None:
             return PlainTextResponse("the admin view needs the club's admin login (the "
                                      "user and password `club init` printed)",
                                      status_code=401, headers=challenge)
-        message = ""
-        form = None
         if request.method == "POST":
-            # A plain urlencoded form: parsed here, no multipart library needed.
-            body = (await request.body())[:10_000].decode("utf-8", "replace")
-            form = {k: v[0] for k, v in parse_qs(body).items()}
+            declared = request.headers.get("content-length")
+            if declared is not None and (not declared.isdigit() or int(declared) > MAX_FORM):
+                return _too_large()
+        # The login is checked by PostgreSQL before a byte of the form is read.
+        try:
+            admin = await anyio.to_thread.run_sync(_open_admin, url)
+        except PermissionError as exc:
+            self.logins.failed(client)
+            return PlainTextResponse(str(exc), status_code=403)
+        except ClubError as exc:
+            if "cannot connect" in str(exc):
+                self.logins.failed(client)
+                return PlainTextResponse("wrong admin login", status_code=401, headers=challenge)
+            return PlainTextResponse(str(exc), status_code=503)
+        self.logins.succeeded(client)
+        try:
+            form = None
+            if request.method == "POST":
+                sent = await _read_capped(request, MAX_FORM)
+                if sent is None:
+                    return _too_large()
+                # A plain urlencoded form: parsed here, no multipart library needed.
+                form = {k: v[0] for k, v in parse_qs(sent.decode("utf-8", "replace")).items()}
 
-        def act() -> tuple[list[Any], str]:
-            with ClubAdmin(url) as admin:
-                if not admin.conn.execute("SELECT pg_has_role(current_user, %s, 'USAGE')",
-                                          (admin.roles.admin,)).fetchone() == (True,):
-                    raise PermissionError("this login is not the club's admin")
+            def act() -> tuple[list[Any], str]:
                 said = ""
                 if form is not None:
                     action, name = str(form.get("action", "")), str(form.get("name", ""))
@@ -401,14 +604,12 @@ class ClubPage:
                         said = f"Table {name} is now {new}."
                 return admin.tables(), said
 
-        try:
-            rows, message = await anyio.to_thread.run_sync(act)
-        except PermissionError as exc:
-            return PlainTextResponse(str(exc), status_code=403)
-        except ClubError as exc:
-            if "cannot connect" in str(exc):
-                return PlainTextResponse("wrong admin login", status_code=401, headers=challenge)
-            rows, message = [], str(exc)
+            try:
+                rows, message = await anyio.to_thread.run_sync(act)
+            except ClubError as exc:
+                rows, message = await anyio.to_thread.run_sync(admin.tables), str(exc)
+        finally:
+            await anyio.to_thread.run_sync(admin.close)
         listing = "".join(
             f"<tr><td>{e(t.name)}</td><td>{e(t.role)}</td>"
             f"<td>{'revoked' if t.revoked else 'active'}</td><td>"
@@ -438,6 +639,72 @@ class ClubPage:
             "<p><label>Options <input name='options' placeholder='size=5'></label></p>"
             "<button>Invite</button></form>")
         return _page("Admin", body, False)
+
+
+MAX_FORM = 16_384       # the admin's forms are a few hundred bytes
+ADMIN_HEADERS = {"cache-control": "no-store", "x-frame-options": "DENY",
+                 "content-security-policy": "frame-ancestors 'none'",
+                 "referrer-policy": "no-referrer"}
+
+
+def _too_large() -> Response:
+    return PlainTextResponse(f"refused: the admin's forms are at most {MAX_FORM} bytes",
+                             status_code=413, headers={"connection": "close"})
+
+
+async def _read_capped(request: Request, limit: int) -> bytes | None:
+    """The request's body, or None as soon as it passes ``limit`` bytes (the rest is
+    never read)."""
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            return None
+    return bytes(body)
+
+
+def _open_admin(url: str) -> ClubAdmin:
+    """The admin's own connection, refused (PermissionError) for another login."""
+    admin = ClubAdmin(url)
+    if admin.conn.execute("SELECT pg_has_role(current_user, %s, 'USAGE')",
+                          (admin.roles.admin,)).fetchone() != (True,):
+        admin.close()
+        raise PermissionError("this login is not the club's admin")
+    return admin
+
+
+class LoginGuard:
+    """Wrong admin logins per client address: after ``limit`` within ``window_s``, that
+    address waits out the window (PostgreSQL checks each password; this stops guessing)."""
+
+    def __init__(self, limit: int = 5, window_s: float = 60.0) -> None:
+        self.limit = limit
+        self.window_s = window_s
+        self._failures: dict[str, list[float]] = {}
+
+    def _recent(self, client: str) -> list[float]:
+        now = time.monotonic()
+        kept = [t for t in self._failures.get(client, []) if now - t < self.window_s]
+        if kept:
+            self._failures[client] = kept
+        else:
+            self._failures.pop(client, None)
+        return kept
+
+    def wait_s(self, client: str) -> int:
+        recent = self._recent(client)
+        if len(recent) < self.limit:
+            return 0
+        return max(1, math.ceil(self.window_s - (time.monotonic() - recent[-self.limit])))
+
+    def failed(self, client: str) -> None:
+        self._recent(client)
+        self._failures.setdefault(client, []).append(time.monotonic())
+        if len(self._failures) > 10_000:   # a flood of addresses: forget the oldest
+            self._failures.pop(next(iter(self._failures)))
+
+    def succeeded(self, client: str) -> None:
+        self._failures.pop(client, None)
 
 
 def _game_options() -> str:
@@ -486,6 +753,15 @@ def _record(detail: dict[str, Any]) -> str:
     return spec.records.export(engine, headers)
 
 
+async def _unreadable_address(request: Request, exc: Exception) -> Response:
+    """An address PostgreSQL cannot look up (a NUL byte in a name, say): a 404 that says
+    so, never a 500."""
+    LOGGER.info("club page: %r cannot be looked up (%s)", request.url.path, exc)
+    return PlainTextResponse("No such page in the club: this address holds characters no "
+                             "table, game or player name has. The tables page links to "
+                             "every game.", status_code=404)
+
+
 async def _database_down(request: Request, exc: Exception) -> Response:
     """The club's server restarting or out of reach: a clear 503, never a 500."""
     LOGGER.warning("club page: the database is not reachable (%s)", exc)
@@ -495,12 +771,31 @@ async def _database_down(request: Request, exc: Exception) -> Response:
                              headers={"retry-after": "5"})
 
 
+def machine_hosts(bind_host: str) -> list[str]:
+    """The names a spectator may reach this page by: loopback always; when it listens
+    beyond loopback, this machine's names and addresses too (and the bound address).
+    Any other Host header is refused (another name: ``club serve --allowed-host``)."""
+    hosts = list(LOOPBACK_HOSTS)
+    if is_loopback(bind_host):
+        return hosts
+    import psutil
+
+    name = socket.gethostname()
+    hosts += [name, f"{name}.local", socket.getfqdn()]
+    if bind_host not in ("0.0.0.0", "::", ""):
+        hosts.append(bind_host)
+    for addresses in psutil.net_if_addrs().values():
+        for address in addresses:
+            if address.family in (socket.AF_INET, socket.AF_INET6):
+                hosts.append(address.address.split("%")[0])
+    return hosts
+
+
 def create_club_app(url: str, *, bind_host: str = "127.0.0.1",
                     allowed_hosts: Iterable[str] | None = None) -> Starlette:
     """The club page for the page role's connection string ``url``."""
     page = ClubPage(url)
-    hosts = list(allowed_hosts) if allowed_hosts is not None else (
-        list(LOOPBACK_HOSTS) if is_loopback(bind_host) else ["*"])
+    hosts = [*machine_hosts(bind_host), *(allowed_hosts or ())]
     app = Starlette(
         routes=[
             Route("/", page.home), Route("/games", page.games),
@@ -512,6 +807,7 @@ def create_club_app(url: str, *, bind_host: str = "127.0.0.1",
         ],
         middleware=[Middleware(HostGuard, allowed_hosts=hosts)],
         exception_handlers={psycopg.OperationalError: _database_down,
+                            psycopg.DataError: _unreadable_address,
                             PoolTimeout: _database_down},
         lifespan=page.lifespan,
     )
@@ -522,7 +818,9 @@ def create_club_app(url: str, *, bind_host: str = "127.0.0.1",
 class ClubServer:
     """The club page on a background uvicorn thread (``url``; ``close()``)."""
 
-    def __init__(self, db: str, host: str = "127.0.0.1", port: int = 0) -> None:
+    def __init__(self, db: str, host: str = "127.0.0.1", port: int = 0, *,
+                 allowed_hosts: Iterable[str] = (),
+                 tls: tuple[Path, Path] | None = None) -> None:
         with connect(db) as conn:
             require_current(conn)
         self._sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
@@ -539,10 +837,16 @@ class ClubServer:
                             "choose another --port, or 0 for any free one") from None
         self.port: int = self._sock.getsockname()[1]
         shown = f"[{host}]" if ":" in host else host
-        self.url = f"http://{shown}:{self.port}/"
-        app = create_club_app(db, bind_host=host)
+        scheme = "https" if tls else "http"
+        self.url = f"{scheme}://{shown}:{self.port}/"
+        app = create_club_app(db, bind_host=host, allowed_hosts=allowed_hosts)
+        self._app = app
+        certs: dict[str, Any] = {}
+        if tls is not None:   # the page, the admin's password and the spectators over TLS
+            certs = {"ssl_certfile": str(tls[0]), "ssl_keyfile": str(tls[1])}
         self._server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False,
-                                                     lifespan="on", timeout_graceful_shutdown=2))
+                                                     lifespan="on", timeout_graceful_shutdown=2,
+                                                     **certs))
         self._thread = threading.Thread(target=self._server.run,
                                         kwargs={"sockets": [self._sock]}, daemon=True)
 
@@ -562,6 +866,16 @@ class ClubServer:
         self._thread.join(timeout)
         return not self._thread.is_alive()
 
+    def wait_live(self, timeout: float) -> bool:
+        """Wait until the page listens to the club (events reach the spectators)."""
+        page: ClubPage = self._app.state.page
+        deadline = time.monotonic() + timeout
+        while not page.hub.listening:
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.02)
+        return True
+
     def close(self) -> None:
         self._server.should_exit = True
         if self._thread.is_alive():
@@ -575,25 +889,27 @@ class ClubServer:
         self.close()
 
 
-def serve_club(db: str | None, host: str, port: int, echo: Callable[[str], None]) -> None:
-    """``club serve``: the page until Ctrl-C (a private cluster when ``db`` is None)."""
-    cluster = None
+def serve_club(db: str | None, host: str, port: int, echo: Callable[[str], None], *,
+               allowed_hosts: Iterable[str] = (), pg_dir: Path | None = None,
+               pg_port: int | None = None, tls: tuple[Path, Path] | None = None) -> None:
+    """``club serve``: the page until Ctrl-C (a private cluster when ``db`` is None, in
+    ``pg_dir`` on ``pg_port`` when given). The private PostgreSQL keeps running when the
+    page stops: the tables go on replicating to it (``club stop`` stops it)."""
     if db is None:
         from meridian_table.club.private import private_club
 
-        cluster, db, admin = private_club(echo)
+        cluster, db, admin = private_club(echo, pg_dir, port=pg_port)
         if admin:
             echo(f"admin login (add tables here or on the page's Admin view): {admin}")
-    try:
-        with ClubServer(db, host, port) as server:
-            echo(f"club database: {redact(db)}")
-            echo(f"Club page: {server.url}")
-            echo("Press Ctrl-C to stop.")
-            try:
-                while not server.wait(0.5):
-                    pass
-            except KeyboardInterrupt:
-                echo("stopping")
-    finally:
-        if cluster is not None:
-            cluster.stop()
+        echo(f"the club's PostgreSQL listens on 127.0.0.1:{cluster.port} (data in "
+             f"{cluster.datadir}); it keeps running after the page stops: `meridian-table "
+             "club stop` stops it")
+    with ClubServer(db, host, port, allowed_hosts=allowed_hosts, tls=tls) as server:
+        echo(f"club database: {redact(db)}")
+        echo(f"Club page: {server.url}")
+        echo("Press Ctrl-C to stop.")
+        try:
+            while not server.wait(0.5):
+                pass
+        except KeyboardInterrupt:
+            echo("stopping the page")

@@ -386,6 +386,13 @@ class Adapter(ABC):
         del action
         return ()
 
+    def moved_from(self, action: str) -> tuple[str, ...]:
+        """Sites a hand lifts its piece from as part of ``action`` before putting it down
+        (a ship moved: where it stood), unlike pieces the board's guidance takes off
+        afterwards (captures). Used by the hand model (``meridian_table.sim.hands``)."""
+        del action
+        return ()
+
     @abstractmethod
     def expected(self) -> frozenset[str]:
         """The sites that should hold a piece now."""
@@ -482,6 +489,13 @@ class Adapter(ABC):
     def to_move(self) -> str | None:
         """The seat (colour) to act, or None when nobody is to act (the game is over)."""
         return None
+
+    @property
+    def reads_board(self) -> bool:
+        """False when the board's switches are not read at all (a plain printed board,
+        a scoring assistant): an automaton's move is then shown and the people press
+        Confirm once they have carried it out, never a switch."""
+        return True
 
     def control_state(self, view: View | None) -> Mapping[str, tuple[bool, str]]:
         """The game's own word on its buttons: ``{name: (enabled, why)}`` for the ones it

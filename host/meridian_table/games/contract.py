@@ -90,6 +90,14 @@ class OptionSpec:
     from_table: bool = False
     #: The command line's placeholder for the value (``FILE``).
     metavar: str | None = None
+    #: For a data file (a map, a card set): the names of the shipped ones. The command
+    #: line may give a path too; the page may only name one of these (docs/SECURITY.md).
+    shipped: Callable[[], tuple[str, ...]] | None = None
+
+    def page_choices(self) -> tuple[str, ...]:
+        """What the page may send for this option: its choices, or the shipped names of
+        a data file (empty: any value the type takes)."""
+        return self.shipped() if self.shipped is not None else self.choices
 
     @property
     def flag(self) -> str:
@@ -142,7 +150,7 @@ class OptionSpec:
             "type": self.type.__name__,
             "default": self.default,
             "help": self.help,
-            "choices": list(self.choices),
+            "choices": list(self.page_choices()),
             "minimum": self.minimum,
             "maximum": self.maximum,
             "kind": self.kind,
@@ -395,6 +403,12 @@ class GameSpec:
 
     def policy(self, description: str, seed: int | None = None) -> Policy:
         """The automaton for a seat description: ``random``, ``bot:4``."""
+        if not (isinstance(description, str) and description.isascii()
+                and description.isprintable() and 0 < len(description) <= 40):
+            raise OptionError(
+                f"seat automaton {str(description)[:40]!r} is not a name like 'random' or "
+                "'bot:3' (ASCII letters and digits); choose one of: "
+                f"{', '.join(sorted(self.policies)) or 'none'}")
         name, _, argument = description.partition(":")
         try:
             if self.bot is not None and name == self.bot.name:

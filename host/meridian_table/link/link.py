@@ -24,7 +24,7 @@ import serial
 
 from meridian_fw import wire
 from meridian_table.ledplan import LedPlan
-from meridian_table.link import discovery
+from meridian_table.link import discovery, port_errors
 from meridian_table.link.events import (
     Hello,
     LinkEvent,
@@ -396,7 +396,7 @@ class Link(FrameHandler):
             try:
                 ser = self._opener(port)
             except (OSError, serial.SerialException, ValueError) as exc:
-                self._set_state("searching", f"cannot open {port}: {exc}")
+                self._set_state("searching", port_errors.explain(port, exc))
                 self._stop.wait(backoff)
                 backoff = min(backoff * 2, SEARCH_BACKOFF[1])
                 continue

@@ -35,6 +35,14 @@ SUPPORTED_ARCHES: tuple[str, ...] = ("armv6m", "armv7emsp")
 CHIP_ARCH = {"RP2040": "armv6m", "RP2350": "armv7emsp"}
 
 
+# MicroPython's board names (``MICROPY_HW_BOARD_NAME``, the start of ``_machine``) that
+# differ from our titles: its RPI_PICO2 build says "Raspberry Pi Pico2", no space.
+MICROPYTHON_NAMES = {
+    "Raspberry Pi Pico2": "Raspberry Pi Pico 2",
+    "Raspberry Pi Pico2 W": "Raspberry Pi Pico 2 W",
+}
+
+
 @dataclass(frozen=True)
 class UsbIdentity:
     vid: int
@@ -105,6 +113,7 @@ class BoardInfo:
     def model(self) -> BoardModel | None:
         """The Pico model named by ``_machine``, or None for another board."""
         name = self.machine.split(" with ")[0].strip()
+        name = MICROPYTHON_NAMES.get(name, name)
         for model in MODELS.values():
             if model.title == name:
                 return model

@@ -43,7 +43,7 @@ from typing import Any
 import serial
 
 from meridian_fw import FW_VERSION, wire
-from meridian_table.link import Link, LinkError
+from meridian_table.link import Link, LinkError, port_errors
 from meridian_table.maker import boards
 from meridian_table.profiles.model import Profile
 from meridian_table.resources import FIRMWARE_PACKAGE, firmware_root
@@ -303,8 +303,11 @@ def choose_arch(info: boards.BoardInfo, profile: Profile) -> str:
         raise FlashError(str(exc)) from exc
 
 
-def manual_steps(build_dir: Path, files: Sequence[FirmwareFile]) -> list[str]:
-    """What to do by hand when no Pico can be reached: mpremote lines, or Thonny."""
+def manual_steps(build_dir: Path, files: Sequence[FirmwareFile], *,
+                 keep_config: bool = False) -> list[str]:
+    """What to do by hand when no Pico can be reached: mpremote lines, or Thonny.
+    ``keep_config`` (``flash --update``): the board's own config.json is not copied."""
+    files = [f for f in files if not (keep_config and f.remote == "config.json")]
     dirs = sorted({str(Path(f.remote).parent.as_posix()) for f in files} - {"."},
                   key=lambda d: (d.count("/"), d))
     lines = [f"mpremote mkdir :{d}" for d in dirs]
@@ -450,6 +453,8 @@ def release(port: str, *, timeout: float = 1.5, opener: Callable[[str], Any] | N
     try:
         ser = opener(port) if opener is not None else serial.serial_for_url(port, timeout=0.1)
     except (OSError, serial.SerialException) as exc:
+        if port_errors.is_permission(exc):
+            raise FlashError(port_errors.advice(port)) from None
         LOGGER.info("could not open %s to release it: %s", port, exc)
         return False
     try:

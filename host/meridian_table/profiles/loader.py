@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from meridian_fw import wire
+from meridian_table import datafile
 from meridian_table.profiles import geometry, pico
 from meridian_table.profiles.model import (
     FORMAT_VERSION,
@@ -109,8 +110,8 @@ def resolve(name_or_path: str | Path) -> Path:
         candidate.suffix in (".json", ".toml")
     )
     if looks_like_path:
-        if candidate.is_file():
-            return candidate
+        if candidate.exists() and not candidate.is_dir():
+            return candidate  # the bounded reader refuses a device or a pipe by name
         if candidate.is_dir():
             raise ProfileError(
                 text, "(file)", "is a folder, not a profile file",
@@ -137,9 +138,9 @@ def load_profile(name_or_path: str | Path) -> Profile:
     path = resolve(name_or_path)
     source = str(path)
     try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise ProfileError(source, "(file)", f"cannot be read ({exc})", "check its permissions") from exc
+        raw = datafile.read_bytes(path, what="board profile")
+    except datafile.DataFileError as exc:
+        raise ProfileError(source, "(file)", exc.problem, exc.fix) from None
     try:
         if path.suffix == ".toml":
             data: Any = toml_loads(raw.decode("utf-8"))

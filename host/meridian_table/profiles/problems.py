@@ -17,6 +17,7 @@ from collections.abc import MutableMapping
 from pathlib import Path
 from typing import Any
 
+from meridian_table import datafile
 from meridian_table.profiles import pico
 from meridian_table.profiles.loader import profile_from_dict, resolve
 from meridian_table.profiles.model import ProfileError
@@ -44,11 +45,11 @@ def all_problems(name_or_path: str | Path) -> list[ProfileError]:
     path = resolve(name_or_path)
     source = str(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = datafile.read_text(path, what="board profile")
         # The nesting-bounded readers (docs/SECURITY.md): a file nested too deep is a
         # syntax error, never a RecursionError.
         data: Any = toml_loads(text) if path.suffix == ".toml" else json_loads(text)
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
+    except (datafile.DataFileError, ValueError) as exc:
         try:
             from meridian_table.profiles.loader import load_profile
 

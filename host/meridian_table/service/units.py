@@ -14,9 +14,10 @@
 
 from __future__ import annotations
 
+import ipaddress
 import plistlib
-import shlex
-import subprocess
+import re
+import unicodedata
 from dataclasses import dataclass, field
 
 from meridian_table.games import registry
@@ -38,9 +39,61 @@ HEADER = ("Written by `meridian-table install-service`; "
           "`meridian-table uninstall-service` removes it.")
 
 
+class ServiceValueError(ValueError):
+    """A value that may not go into a unit, a plist or a command file; ``flag`` names it."""
+
+    def __init__(self, flag: str, value: str, problem: str, fix: str) -> None:
+        super().__init__(f"{flag} {value[:60]!r}: {problem}; {fix}")
+        self.flag = flag
+
+
+#: A board: auto, sim, a port (/dev/ttyACM0, /dev/cu.usbmodem1101, COM5, \\.\COM10) or
+#: a pyserial URL (socket://127.0.0.1:7000). No space, quote, ``%``, ``&``, ``$``...
+_BOARD = re.compile(r"[A-Za-z0-9_./\\:@+-]{1,200}")
+#: A host name (RFC 1123 labels) or an IP address.
+_HOSTNAME = re.compile(r"(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+                       r"(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*")
+_GAME = re.compile(r"[a-z][a-z0-9_-]{0,39}")
+
+
+def _plain_text(flag: str, value: str) -> None:
+    """No line break, NUL or other control character: each would end or split a line of
+    the unit, the kiosk entry or the command file (or make the plist unreadable)."""
+    for char in value:
+        if unicodedata.category(char) in ("Cc", "Cf", "Zl", "Zp"):
+            raise ServiceValueError(flag, value, f"holds the control character U+{ord(char):04X}",
+                                    "type it again without it")
+
+
+def check_board(value: str) -> str:
+    _plain_text("--board", value)
+    if not _BOARD.fullmatch(value):
+        raise ServiceValueError(
+            "--board", value, "is not a port name",
+            "give auto, sim, a port such as /dev/ttyACM0 or COM5, or a socket:// URL "
+            "(letters, digits and . / \\ : @ + - _ only)")
+    return value
+
+
+def check_host(value: str) -> str:
+    _plain_text("--host", value)
+    try:
+        ipaddress.ip_address(value)
+        return value
+    except ValueError:
+        pass
+    if not _HOSTNAME.fullmatch(value):
+        raise ServiceValueError("--host", value, "is not an IP address or a host name",
+                                "give an address such as 127.0.0.1, 0.0.0.0 or ::1, or a "
+                                "host name such as raspberrypi.local")
+    return value
+
+
 @dataclass(frozen=True)
 class ServiceConfig:
-    """What the service runs: ``exe play GAME --board BOARD --host HOST --port PORT``."""
+    """What the service runs: ``exe play GAME --board BOARD --host HOST --port PORT``.
+    Every value is checked here (:class:`ServiceValueError`) before any file is written;
+    each file's writer then quotes for its own format."""
 
     exe: str
     #: The game ``play`` starts (the registry's default game when not given).
@@ -49,6 +102,20 @@ class ServiceConfig:
     host: str = "127.0.0.1"
     port: int = 8765
     extra: tuple[str, ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        _plain_text("the program path", self.exe)
+        if not _GAME.fullmatch(self.game):
+            raise ServiceValueError("GAME", self.game, "is not a game name",
+                                    "give the name of an installed game (meridian-table play --help lists them)")
+        check_board(self.board)
+        check_host(self.host)
+        if isinstance(self.port, bool) or not isinstance(self.port, int) or not (
+                1 <= self.port <= 65535):
+            raise ServiceValueError("--port", str(self.port), "is not a port 1..65535",
+                                    "give a port such as 8765")
+        for arg in self.extra:
+            _plain_text("an extra argument", arg)
 
     def play_args(self) -> list[str]:
         return [self.exe, "play", self.game, "--board", self.board, "--host", self.host,
@@ -66,10 +133,10 @@ class ServiceConfig:
 
 def _systemd_quote(args: list[str]) -> str:
     # systemd's ExecStart= splits like a shell on whitespace and honours double quotes;
-    # "%" is its specifier character and must be doubled.
+    # "%" is its specifier character and "$" its variable sign: both are doubled.
     out = []
     for arg in args:
-        arg = arg.replace("%", "%%")
+        arg = arg.replace("%", "%%").replace("$", "$$")
         if not arg or any(c in arg for c in " \t\"'\\;$"):
             arg = '"' + arg.replace("\\", "\\\\").replace('"', '\\"') + '"'
         out.append(arg)
@@ -113,7 +180,7 @@ WantedBy=default.target
 def autostart_entry(config: ServiceConfig) -> str:
     """The XDG autostart entry: a desktop session (that is, a display) opens the page
     full screen. ``meridian-table kiosk`` waits for the table's page first."""
-    command = " ".join(shlex.quote(a) for a in config.kiosk_args())
+    command = " ".join(_desktop_quote(a) for a in config.kiosk_args())
     return f"""\
 # {HEADER}
 [Desktop Entry]
@@ -124,6 +191,21 @@ Exec={command}
 Terminal=false
 X-GNOME-Autostart-enabled=true
 """
+
+
+_DESKTOP_RESERVED = set(" \t\n\"'\\><~|&;$*?#()`")
+
+
+def _desktop_quote(arg: str) -> str:
+    """One argument of a desktop entry's ``Exec=`` (the Desktop Entry Specification):
+    quoted in double quotes when it holds a reserved character, with ``"``, `````, ``$``
+    and ``\\`` escaped inside; ``%`` (a field code) doubled; then the string escaping of
+    the file itself doubles every backslash."""
+    arg = arg.replace("%", "%%")
+    if arg and not any(c in _DESKTOP_RESERVED for c in arg):
+        return arg
+    inner = "".join("\\" + c if c in '"`$\\' else c for c in arg)
+    return ('"' + inner + '"').replace("\\", "\\\\")
 
 
 def udev_rule() -> str:
@@ -156,6 +238,23 @@ def launchd_plist(config: ServiceConfig, log_file: str) -> str:
 def windows_startup(config: ServiceConfig) -> str:
     """The Startup-folder command file: the table in a minimised window at login (what
     it prints stays in that window)."""
-    command = subprocess.list2cmdline(config.play_args())
+    command = " ".join(_cmd_quote(a) for a in config.play_args())
     return f'@echo off\r\nrem {HEADER}\r\nstart "Meridian Table" /min {command}\r\n'
+
+
+_CMD_PLAIN = re.compile(r"[A-Za-z0-9_./\\:=+-]+")
+
+
+def _cmd_quote(arg: str) -> str:
+    """One argument of a line in a ``.cmd`` file: in double quotes unless it is plain, so
+    ``&``, ``|``, ``<``, ``>``, ``^`` and ``(``/``)`` are text, not cmd.exe's operators;
+    ``%`` doubled (a batch file expands ``%NAME%`` even in quotes). A double quote cannot
+    be quoted for cmd.exe, so it is refused."""
+    if '"' in arg:
+        raise ServiceValueError("a value", arg, "holds a double quote, which a Windows "
+                                "command file cannot carry", "remove it")
+    arg = arg.replace("%", "%%")
+    if _CMD_PLAIN.fullmatch(arg):
+        return arg
+    return '"' + arg + '"'
 

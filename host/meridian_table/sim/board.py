@@ -48,7 +48,7 @@ from meridian_table.sim.transport import (
 LOGGER = logging.getLogger(__name__)
 
 RGB = tuple[int, int, int]
-Mode = Literal["cpython", "micropython"]
+Mode = Literal["cpython", "micropython", "emu"]  # "emu": sim.emu.EmulatedBoard
 MODES: tuple[Mode, ...] = ("cpython", "micropython")
 MP_HEAPSIZE = "192k"  # the Pico's free heap, so the unix port fails where the Pico would
 # The MicroPython process's script: a module of this package, run as a file.

@@ -260,6 +260,11 @@ def trace_for(adapter: Adapter, action: str, pattern: str, rng: random.Random,
     arrivals = sorted(after - before - {target})
     if target in before:
         changed = [s for s in changed if s != target]
+    # A piece moved (a ship taken from its quadrant) is lifted first, then set down.
+    for site in adapter.moved_from(action):
+        if site in before and site not in after:
+            hand.wait(150, 450)
+            hand.switch(site, False)
     # Other pieces first: lifted to be moved (a push) and put down. Pieces the move
     # takes off the board (dead stones) are left to the board's guidance afterwards.
     for site in changed + ([target] if target in before else []):

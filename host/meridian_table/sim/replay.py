@@ -101,6 +101,11 @@ class Driver:
             elif name == "meridian":
                 session.command({"cmd": "choose", "field": name, "value": value})
                 inputs.remove((name, value))
+            elif name.startswith("tap:"):
+                # Tapped on the page (what the switches cannot see): the board is then
+                # guided to it, as a player follows the lit squares.
+                session.command({"cmd": "choose", "field": name[4:], "value": value})
+                inputs.remove((name, value))
         for _ in range(MAX_ANSWERS):  # what the table asks before any piece moves
             question = session.state().get("question")
             if question is None:

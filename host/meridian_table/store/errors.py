@@ -50,6 +50,33 @@ class MissingDatabaseError(DatabaseFileError, FileNotFoundError):
     """A read-only open was asked for a file that does not exist."""
 
 
+class LogUnwritableError(StoreError):
+    """The log cannot be written now (a full disk, another program holding its write lock,
+    an I/O error); ``reason`` says why in words. Nothing was written; the same event can
+    be written again once the cause is gone."""
+
+    def __init__(self, path: Path, reason: str, detail: str) -> None:
+        super().__init__(f"the game log {path} cannot be written: {reason} ({detail})")
+        self.path = path
+        self.reason = reason
+        self.detail = detail
+
+
+def unwritable_reason(detail: str) -> str | None:
+    """Words for an SQLite or OS error that means "cannot write now", or None."""
+    low = detail.lower()
+    if "disk is full" in low or "no space" in low or "quota" in low:
+        return "the disk is full; free some space"
+    if "locked" in low or "busy" in low:
+        return ("another program holds its write lock (an SQLite browser, a backup, a second "
+                "table on the same file); close it")
+    if "i/o error" in low or "input/output" in low:
+        return "the disk reports an input/output error; check the disk or the card"
+    if "readonly" in low or "read-only" in low:
+        return "the file or its folder has become read-only; make it writable again"
+    return None
+
+
 class UnknownGameError(StoreError, LookupError):
     """No game with this id is in the log."""
 

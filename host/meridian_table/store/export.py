@@ -91,7 +91,7 @@ def export_csv(store: Store, game_id: int) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer)
     fixed = ["game_id", "game", "date", "status", "player", "seat", "winner", "rank", "total"]
-    writer.writerow([*fixed, "reason", *labels])
+    writer.writerow([*fixed, "reason", *(safe_cell(label) for label in labels)])
     for player in info.players:
         entry = scores.get(player, {})
         values = {item["label"]: item["value"] for item in entry.get("breakdown", [])}
@@ -103,16 +103,30 @@ def export_csv(store: Store, game_id: int) -> str:
                 info.game,
                 info.started,
                 info.status,
-                player,
-                entry.get("seat", ""),
+                safe_cell(player),
+                safe_cell(entry.get("seat", "")),
                 "yes" if player in winners else ("no" if info.result else ""),
                 "" if rank is None else rank,
                 "" if total is None else total,
-                reason,
-                *(values.get(label, "") for label in labels),
+                safe_cell(reason),
+                *(safe_cell(values.get(label, "")) for label in labels),
             ]
         )
     return buffer.getvalue()
+
+
+#: What a spreadsheet reads as the start of a formula (OWASP, "CSV Injection").
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n")
+
+
+def safe_cell(value: object) -> object:
+    """A text cell a spreadsheet shows as text: one that starts like a formula
+    (``=HYPERLINK(...)``, ``+``, ``-``, ``@``, a tab or a line break) gets a leading
+    ``'``, as OWASP advises (the writer quotes a cell with a comma or a quote). Numbers stay
+    numbers."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
 
 
 def _local(stamp: str) -> datetime:

@@ -333,7 +333,10 @@ class Store:
         except sqlite3.OperationalError as exc:
             if conn is not None:
                 conn.close()
-            # e.g. a folder that accepts no new files (/proc, a full or odd mount)
+            reason = errors.unwritable_reason(str(exc))
+            if reason is not None:  # a full disk, a held lock: said as such
+                raise errors.LogUnwritableError(target, reason, str(exc)) from None
+            # e.g. a folder that accepts no new files (/proc, an odd mount)
             raise errors.DatabaseFileError(
                 target,
                 f"{target} cannot be opened for writing: SQLite reports {str(exc)!r}. Choose a "
@@ -357,6 +360,10 @@ class Store:
             try:
                 migrate(conn, version, migrations)
             except sqlite3.Error as exc:
+                reason = errors.unwritable_reason(str(exc))
+                if isinstance(exc, sqlite3.OperationalError) and reason is not None:
+                    # Not a bug: a full disk or a held lock while the log was set up.
+                    raise errors.LogUnwritableError(target, reason, str(exc)) from None
                 reached = int(conn.execute("PRAGMA user_version").fetchone()[0])
                 raise errors.MigrationError(
                     target,
@@ -364,6 +371,12 @@ class Store:
                     f"and the file is intact at version {reached}. Report this as a bug; "
                     "meanwhile use an older Meridian Table or another --db file.",
                 ) from exc
+        except sqlite3.OperationalError as exc:
+            conn.close()
+            reason = errors.unwritable_reason(str(exc))
+            if reason is None:
+                raise
+            raise errors.LogUnwritableError(target, reason, str(exc)) from None
         except BaseException:
             conn.close()
             raise
@@ -515,7 +528,7 @@ class Store:
             "versions": versions_d,
         }
         text = _dumps(payload, f"the new {game!r} game")
-        with self._lock:
+        with self._lock, self._writing():
             self._check_open(writing=True)
             conn = self._conn
             conn.execute("BEGIN IMMEDIATE")
@@ -587,7 +600,20 @@ class Store:
         text = _dumps(body, f"the {kind!r} payload for game {game_id}")
         with self._lock:
             self._check_open(writing=True)
-            return self._transaction_insert(game_id, kind, body, text)
+            with self._writing():
+                return self._transaction_insert(game_id, kind, body, text)
+
+    @contextmanager
+    def _writing(self) -> Iterator[None]:
+        """A write that SQLite or the OS cannot do now (a full disk, a write lock held past
+        the busy timeout) is :class:`~errors.LogUnwritableError` saying why."""
+        try:
+            yield
+        except (sqlite3.OperationalError, OSError) as exc:
+            reason = errors.unwritable_reason(str(exc))
+            if reason is None:
+                raise
+            raise errors.LogUnwritableError(self._path, reason, str(exc)) from None
 
     def finish(self, game_id: int, result: Mapping[str, Any]) -> Event:
         """Log the game's result (and end it). See docs/STORE.md for the result's shape:
@@ -609,7 +635,7 @@ class Store:
             raise errors.InvalidEventError(
                 f"players {names!r} must be different non-empty names; nothing was written"
             )
-        with self._lock:
+        with self._lock, self._writing():
             self._check_open(writing=True)
             conn = self._conn
             conn.execute("BEGIN IMMEDIATE")

@@ -72,7 +72,7 @@ def parse_seats(raw: object) -> dict[int, str]:
     if not isinstance(raw, Mapping):
         return out
     for key, value in raw.items():
-        if str(key).isdigit() and isinstance(value, str) and value and value != PERSON:
+        if str(key).isascii() and str(key).isdigit() and isinstance(value, str) and value and value != PERSON:
             out[int(str(key)) - 1] = value
         else:
             LOGGER.warning("ignoring seat setting %r=%r", key, value)

@@ -42,6 +42,8 @@ class TableFacts:
     count_offered: bool
     resync_message: str = ""
     undo_waits: str = ""
+    #: False when the board is not read: Confirm says an automaton's move is carried out.
+    reads_board: bool = True
 
 
 def control_state(
@@ -96,6 +98,8 @@ def _one(
         return True, "Agree to end the game by the count"
     if facts.phase == RESYNC:
         return False, "Fix the board first (the lit squares show how)"
+    if facts.phase == EXECUTE and name == "confirm" and not facts.reads_board:
+        return True, "Done: the automaton's move is carried out on the board"
     if facts.phase == EXECUTE:
         return False, "Carry out the automaton's move first (the lit squares show how)"
     if facts.phase == THINKING:

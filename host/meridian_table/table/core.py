@@ -30,6 +30,7 @@ from meridian_table.table.clocks import TableClocks
 from meridian_table.table.errors import SessionError
 from meridian_table.table.hints import HINT, Hint
 from meridian_table.table.names import clean_names
+from meridian_table.table.pending_log import log_words
 from meridian_table.table.presenter import PageState, TableView, present
 from meridian_table.table.state import CLOSED, CONNECTED, Table, action_payload
 from meridian_table.table.steps import (
@@ -40,6 +41,7 @@ from meridian_table.table.steps import (
     Faulted,
     Hinted,
     LinkChanged,
+    LogChanged,
     Notify,
     Refresh,
     Refused,
@@ -80,7 +82,7 @@ class TableCore(Table):
         try:
             handler(event)
         except ValueError as exc:
-            if not isinstance(event, Sensed | Tick | LinkChanged | SnapshotSeen | Faulted):
+            if not isinstance(event, Sensed | Tick | LinkChanged | SnapshotSeen | Faulted | LogChanged):
                 self._out.append(Refused(exc))
             else:
                 raise
@@ -97,6 +99,7 @@ class TableCore(Table):
             Sensed: self._on_sensed, SnapshotSeen: self._on_snapshot,
             Faulted: self._on_fault, LinkChanged: self._on_link, Tick: self._on_tick,
             Refresh: self._on_refresh, Chose: self._on_chose, Hinted: self._on_hinted,
+            LogChanged: self._on_log_changed,
             commands.Button: self._input(lambda c: self._press(c.name, c.source)),
             commands.Choose: self._input(lambda c: self._choose(c.field, c.value)),
             commands.Agree: self._input(lambda c: self._agree(c.player)),
@@ -255,6 +258,11 @@ class TableCore(Table):
         self.error = ""
         self.evaluate(from_board=True)
 
+    def _on_log_changed(self, _event: LogChanged) -> None:
+        """The log failed or came back (pending_log.py): the board and the page say so."""
+        self.send_plan()
+        self._out.append(Notify())
+
     def _on_refresh(self, _event: Refresh) -> None:
         self.evaluate()
         self._out.append(Notify())
@@ -316,6 +324,11 @@ class TableCore(Table):
             self.evaluate()
             return
         self.require_connected(name)
+        if name == "confirm" and self.execution is not None and not self.adapter.reads_board:
+            # A board that is not read: the people say they carried the move out.
+            phases.finish_execution(self)
+            self.evaluate()
+            return
         if self.phase == RESYNC:
             raise SessionError(f"button {name!r} waits: first make the board match ({self.message})")
         self.require_person(f"button {name!r}")
@@ -384,7 +397,14 @@ class TableCore(Table):
         if self.phase in (RESYNC, THINKING, EXECUTE):
             raise SessionError(f"a hint waits: {self.message}")
         self.require_person("a hint")
-        self._out.append(AskHint(len(self.adapter.history()), self.adapter.engine.clone()))
+        ply = len(self.adapter.history())
+        known = self.hint
+        if known is not None and known.ply == ply:
+            # Known for this position: shown again, nothing asked of the bot.
+            self.message = f"Hint: {known.words}"
+            return
+        # The hinter copies the engine only when a search is really needed (hints.py).
+        self._out.append(AskHint(ply, self.adapter.engine.clone))
         self.message = "The bot is looking for a move to suggest…"
 
     def _on_hinted(self, event: Hinted) -> None:
@@ -454,11 +474,11 @@ class TableCore(Table):
             automaton=automaton_json(self, now),
             phase=self.phase,
             message=self.message,
-            error=self.error,
+            error=log_words(self.journal) or self.error,
             settled=self.settled,
             view=self.shown.view,
             mistakes=self.shown.mistakes,
-            lights={**self.shown.lights, **self.hint_lights()},
+            lights={**self.log_lights(), **self.shown.lights, **self.hint_lights()},
             agreed=frozenset(self.count.agreed),
             moves=moves_json(adapter, names, self.early.provisional is not None),
             link={

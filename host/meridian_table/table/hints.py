@@ -48,30 +48,70 @@ Done = Callable[[int, str | None, str | None], None]
 
 
 class Hinter:
-    """One hint at a time, asked of the game's bot in its own worker process."""
+    """One hint at a time, asked of the game's bot in its own worker process.
+
+    A single thread of its own talks to the worker, one request at a time, so the pipe
+    to the worker never holds more than one position and nothing the page sends can
+    fill it. :meth:`ask` never waits: a press while a hint for the same position is on
+    its way (or already shown) is coalesced into it; a press for a new position replaces
+    the one waiting and cancels the one being computed. 10,000 presses cost 10,000 cheap
+    calls and at most two searches (tests/hardening/test_defect3_hint_burst.py).
+    """
 
     def __init__(self, spec: GameSpec, on_done: Done) -> None:
         self._spec = spec
         self._on_done = on_done
         self._worker: WorkerPolicy | None = None
-        self._cancel: threading.Event | None = None
-        self._lock = threading.Lock()
+        self._cancel: threading.Event | None = None   # the search running now
+        self._running: int | None = None              # its ply
+        self._wanted: tuple[int, Engine] | None = None  # the next position to hint
+        self._wake = threading.Condition()
+        self._closed = False
+        self._thread: threading.Thread | None = None
         self.asked: int | None = None  # the ply a hint is being computed for
         self.hint: Hint | None = None
 
-    def ask(self, ply: int, engine: Engine) -> None:
-        """Start the bot on ``engine`` (a copy of the position after ``ply`` moves)."""
-        with self._lock:
+    def ask(self, ply: int, engine: Callable[[], Engine]) -> Hint | None:
+        """Ask for a hint at the position after ``ply`` moves; ``engine`` makes a copy of
+        it (called only when a search is really needed). Returns the hint when it is
+        already known for this position (nothing is asked again)."""
+        known = self.current(ply)
+        if known is not None:
+            return known
+        with self._wake:
+            if self._closed:
+                return None
+            if self._running == ply or (self._wanted is not None and self._wanted[0] == ply):
+                return None  # coalesced: the answer on its way is this position's
             if self._cancel is not None:
-                self._cancel.set()
-            cancel = threading.Event()
-            self._cancel = cancel
-            if self._worker is None:
-                self._worker = WorkerPolicy(self._spec.id, bots.description(HINT_LEVEL), 0)
-            worker = self._worker
+                self._cancel.set()  # a search for an older position: no longer wanted
+            self._wanted = (ply, engine())
             self.asked = ply
-        threading.Thread(target=self._run, args=(ply, worker, engine, cancel),
-                         name="hint", daemon=True).start()
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._loop, name="hint", daemon=True)
+                self._thread.start()
+            self._wake.notify()
+        return None
+
+    def _loop(self) -> None:
+        while True:
+            with self._wake:
+                while self._wanted is None and not self._closed:
+                    self._wake.wait()
+                wanted, self._wanted = self._wanted, None
+                if self._closed or wanted is None:
+                    return
+                ply, engine = wanted
+                cancel = threading.Event()
+                self._cancel, self._running = cancel, ply
+                if self._worker is None:
+                    self._worker = WorkerPolicy(self._spec.id, bots.description(HINT_LEVEL), 0)
+                worker = self._worker
+            try:
+                self._run(ply, worker, engine, cancel)
+            finally:
+                with self._wake:
+                    self._cancel = self._running = None
 
     def _run(self, ply: int, worker: WorkerPolicy, engine: Engine,
              cancel: threading.Event) -> None:
@@ -91,10 +131,14 @@ class Hinter:
         return hint if hint is not None and hint.ply == ply else None
 
     def close(self) -> None:
-        with self._lock:
+        """Cancel the search and end the worker process; never waits on the search."""
+        with self._wake:
+            self._closed = True
             if self._cancel is not None:
                 self._cancel.set()
+            self._wanted = None
             worker, self._worker = self._worker, None
+            self._wake.notify_all()
         if worker is not None:
             worker.close()
 

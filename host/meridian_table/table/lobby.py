@@ -39,7 +39,7 @@ from meridian_table.table import commands
 from meridian_table.table.clocks import ClockError, ClockRule
 from meridian_table.table.names import clean_names
 from meridian_table.table.presenter import PageState
-from meridian_table.table.runner import RunningTable, TableSetup, open_table
+from meridian_table.table.runner import RunningTable, TableSetup, check_setup, open_table
 
 LOGGER = logging.getLogger(__name__)
 
@@ -49,6 +49,9 @@ Opener = Callable[[TableSetup], RunningTable]
 #: Commands the host answers itself; everything else goes to the running session.
 HOST_COMMANDS = commands.HOST_COMMANDS
 ARCHIVE_COMMANDS = commands.ARCHIVE_COMMANDS
+#: Commands answered without waiting for a switch to end: they only read (a review reads
+#: its game first, then thinks in a process of its own).
+UNLOCKED_COMMANDS = ("state", *ARCHIVE_COMMANDS)
 
 
 class Archive(Protocol):
@@ -140,12 +143,15 @@ class TableHost:
     """The running table, replaced by a new one on ``new_game`` or ``rematch``."""
 
     def __init__(self, table: RunningTable, opener: Opener = open_table,
-                 lang_fixed: bool = False) -> None:
+                 lang_fixed: bool = False,
+                 checker: Callable[[TableSetup], None] = check_setup) -> None:
         """``lang_fixed``: the language was chosen with ``--lang``, so a page's browser
-        language does not change it."""
+        language does not change it. ``checker`` checks a new game's set-up without the
+        board (``runner.check_setup``) before the running game is closed."""
         self._table = table
         self._lang_fixed = lang_fixed
         self._opener = opener
+        self._checker = checker
         self._lock = threading.RLock()
         self._subscribers: list[Subscriber] = []
         self._unsubscribe: Callable[[], None] | None = None
@@ -156,9 +162,9 @@ class TableHost:
 
     @property
     def table(self) -> RunningTable:
-        """The table in play now."""
-        with self._lock:
-            return self._table
+        """The table in play now. Read without the switch's lock (one reference, read
+        whole): a page's ``state`` never waits for a new game to open."""
+        return self._table
 
     def state(self) -> PageState:
         return self.table.session.state()
@@ -166,10 +172,15 @@ class TableHost:
     def command(self, cmd: Mapping[str, Any]) -> dict[str, Any]:
         kind = commands.kind_of(cmd)
         if kind in ARCHIVE_COMMANDS:
+            # A long review never waits for a new game to open (no lock).
             return archive_command(self.table.archive, cmd)
+        if kind in UNLOCKED_COMMANDS:
+            # A page's state never waits for a new game to open.
+            return self.table.session.command(cmd)
         handler = self._host_handlers.get(kind or "")
         if handler is None:
-            return self.table.session.command(cmd)
+            with self._lock:  # never sent to a table the switch is closing
+                return self._table.session.command(cmd)
         try:
             return handler(cmd)
         except (ValueError, LookupError, TypeError) as exc:
@@ -250,6 +261,7 @@ class TableHost:
                 entry["why_not"] = why
             games.append(entry)
         state = table.session.state()
+        spec_now = registry.spec(state["game"])
         return {
             "games": games,
             "current": {
@@ -257,7 +269,7 @@ class TableHost:
                 "players": list(table.session.players),
                 "seats": table.session.seats.to_setting(),
                 "options": {k: v for k, v in state["options"].items()
-                            if isinstance(v, bool | int | str)},
+                            if isinstance(v, bool | int | str) and _offered(spec_now, k, v)},
                 "settings": _plain(table.setup.settings),
                 "profile": table.profile.name,
                 "clock": None if table.session.clock_rule is None
@@ -286,6 +298,7 @@ class TableHost:
         if not isinstance(raw, Mapping):
             raise LobbyError(f"options {raw!r}: give a mapping of option names to values")
         given = {str(k): v for k, v in raw.items() if v not in (None, "")}
+        _page_data_names(spec, given)
         options, settings = parse_options(spec.options, given, spec.id)
         if spec.prepare is not None and options:
             options = spec.prepare(options)
@@ -340,6 +353,11 @@ class TableHost:
     # --- switching -------------------------------------------------------------------
 
     def _check_profile(self, name: str, spec: GameSpec) -> None:
+        # A page names a board profile; it never reads a path on the host (SECURITY.md).
+        if name not in list_profiles():
+            raise LobbyError(f"board profile {name[:60]!r}: choose one of this table's "
+                             "board profiles by name; a profile file is given with --profile "
+                             "on the command line")
         try:
             profile = load_profile(name)
         except ProfileError as exc:
@@ -352,7 +370,9 @@ class TableHost:
         """Open ``setup``'s table and check it, and only then close the running one: if
         anything fails, the running game goes on as it was (never closed, never
         reopened). A physical board's port is taken over once the old link lets it go
-        (the new link keeps looking for it meanwhile)."""
+        (the new link keeps looking for it meanwhile). Everything that can be checked
+        without the board is checked first (``runner.check_setup``)."""
+        self._checker(setup)
         with self._lock:
             old = self._table
             try:
@@ -440,7 +460,7 @@ def _names(value: object) -> tuple[str, ...]:
         return ()
     if not isinstance(value, list | tuple):
         raise LobbyError(f"players {value!r}: give a list of names in seat order")
-    return clean_names([str(name) for name in value])
+    return clean_names(list(value))
 
 
 def _seats(value: object, spec: GameSpec, count: int) -> dict[str, str]:
@@ -452,7 +472,7 @@ def _seats(value: object, spec: GameSpec, count: int) -> dict[str, str]:
     seats: dict[str, str] = {}
     for seat, kind in value.items():
         text = str(seat).strip()
-        if not text.isdigit() or not 1 <= int(text) <= count:
+        if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= count:
             raise LobbyError(f"seat {seat!r} is not a seat of this game (1 to {count})")
         if kind in (None, "", "person"):
             continue
@@ -462,6 +482,31 @@ def _seats(value: object, spec: GameSpec, count: int) -> dict[str, str]:
             raise LobbyError(str(exc)) from None
         seats[text] = str(kind)
     return seats
+
+
+def _page_data_names(spec: GameSpec, given: Mapping[str, Any]) -> None:
+    """A data file option (a map, a card set) from the page is one of the shipped names:
+    the page never names a path on the host, so no answer tells whether a file there
+    exists (docs/SECURITY.md)."""
+    for option in spec.options:
+        if option.shipped is None or option.name not in given:
+            continue
+        value = given[option.name]
+        names = option.shipped()
+        if not isinstance(value, str) or value not in names:
+            raise LobbyError(
+                f"option {option.name!r}: {str(value)[:60]!r} is not a shipped "
+                f"{option.name} of {spec.title}; choose one of {', '.join(names)} (a file of "
+                f"your own is given with {option.flag} on the command line)")
+
+
+def _offered(spec: GameSpec, name: str, value: object) -> bool:
+    """An option of the running game the form may show as its default: not a data file
+    given by path on the command line (the page cannot send it back)."""
+    for option in spec.options:
+        if option.name == name and option.shipped is not None:
+            return value in option.shipped()
+    return True
 
 
 def _plain(settings: Mapping[str, Any]) -> dict[str, Any]:

@@ -33,6 +33,7 @@ from meridian_table.games.board import (
     View,
 )
 from meridian_table.i18n import _
+from meridian_table.ledplan import PULSE, Light
 from meridian_table.table.automata import Execution
 from meridian_table.table.errors import SessionError
 from meridian_table.table.state import CLOSED, Table
@@ -192,7 +193,9 @@ class Executing:
                                 "meaning": "execute", "action": execution.action,
                                 "mistakes": []})
             from_board = False
-        if table.settled != execution.after:
+        if table.settled != execution.after or not table.adapter.reads_board:
+            # A board that is not read (--sensing off) never finishes the move: the
+            # people press Confirm once they have carried it out (core ``_press``).
             Executing.show(table, execution)
             return False, from_board
         try:
@@ -207,15 +210,31 @@ class Executing:
 
     @staticmethod
     def show(table: Table, execution: Execution) -> None:
+        name = table.players[execution.player]
+        if not table.adapter.reads_board:
+            # Nothing on the board is read: the move is shown (lit where it changes the
+            # board) and the people press Confirm once they have carried it out.
+            table.phase = EXECUTE
+            table.shown.mistakes = ()
+            table.shown.all_at_once = False
+            table.message = _("{name} ({automaton}) plays {words}: carry it out on the "
+                              "board, then press Confirm").format(
+                name=name, automaton=execution.automaton, words=execution.words)
+            table.shown.view = None
+            table.shown.lights = {site: Light(0xFFFFFF, PULSE)
+                                  for site in sorted(execution.before ^ execution.after)}
+            table.send_plan()
+            return
         mistakes = execution.guidance(table.settled)
         table.phase = EXECUTE
         table.shown.mistakes = mistakes
         table.shown.all_at_once = False
-        name = table.players[execution.player]
         first = mistakes[0]
-        step = (f"take the {table.piece_word} off {first.site}" if first.kind == "remove"
-                else f"put a {table.piece_word} on {first.site}")
-        table.message = f"{name} ({execution.automaton}) plays {execution.words}: {step}"
+        step = (_("take the {piece} off {site}") if first.kind == "remove"
+                else _("put a {piece} on {site}")).format(piece=_(table.piece_word),
+                                                           site=first.site)
+        table.message = _("{name} ({automaton}) plays {words}: {step}").format(
+            name=name, automaton=execution.automaton, words=execution.words, step=step)
         table.shown.view = None
         table.shown.lights = {first.site: first.light}
         table.send_plan()

@@ -152,6 +152,7 @@ def present(adapter: Adapter, table: TableView) -> PageState:
         undoable=bool(history),
         count_offered=count is not None,
         undo_waits=table.undo_waits,
+        reads_board=adapter.reads_board,
     )
     mistakes = table.mistakes
     return {

@@ -46,7 +46,7 @@ class TableSetup:
     """Everything ``meridian-table play`` can be told."""
 
     game: str
-    board: str = "auto"               # "auto", "sim" or a port (path or pyserial URL)
+    board: str = "auto"               # "auto", "sim", "emu" or a port (path or pyserial URL)
     profile: str | None = None        # default: the adapter's default_profile()
     players: tuple[str, ...] = ()
     options: dict[str, Any] = field(default_factory=dict)   # game options (pie, ...)
@@ -105,7 +105,16 @@ class RunningTable:
 
 
 def _virtual_board(profile: Profile, mode: str) -> Any:
-    """Start the virtual board (the real firmware behind a pty)."""
+    """Start the virtual board (the real firmware behind a pty); ``mode`` "emu": the
+    emulated Pico (MicroPython's rp2 build in rp2040js, ``meridian_table.sim.emu``)."""
+    if mode == "emu":
+        emu = importlib.import_module("meridian_table.sim.emu")
+        board = emu.EmulatedBoard(profile)
+        try:
+            board.start()
+        except emu.VirtualBoardError as exc:
+            raise SetupError(f"the emulated Pico cannot start: {exc}") from None
+        return board
     try:
         sim = importlib.import_module("meridian_table.sim")
         cls = sim.VirtualBoard
@@ -124,7 +133,7 @@ def _virtual_board(profile: Profile, mode: str) -> Any:
 
 def choose_board(spec: str) -> tuple[str | None, str | None]:
     """(port to open or None for the virtual board, notice) for ``--board spec``."""
-    if spec == "sim":
+    if spec in ("sim", "emu"):
         return None, None
     if spec == "auto":
         picos = find_picos()
@@ -199,7 +208,7 @@ def open_table(setup: TableSetup) -> RunningTable:
         port, notice = choose_board(setup.board)
         virtual = None
         if port is None:
-            virtual = _virtual_board(profile, setup.sim_mode)
+            virtual = _virtual_board(profile, "emu" if setup.board == "emu" else setup.sim_mode)
             closers.append(virtual.close)
             if resumed:
                 # The virtual board's "stones" died with the last process; a physical
@@ -254,6 +263,28 @@ def open_table(setup: TableSetup) -> RunningTable:
         raise
 
 
+def check_setup(setup: TableSetup) -> None:
+    """Everything :func:`open_table` checks for a new game, without the board or the log:
+    the names, the board profile, the options on that profile, the adapter, the seats,
+    their automata and the clocks. The page's new game and rematch run it before the
+    running game is touched, so a refusal leaves that game as it was (docs/WEB.md)."""
+    check_names(setup.players)
+    spec = registry.spec(setup.game)
+    count = len(setup.players) if setup.players else None
+    name = setup.profile or spec.default_profile(count, dict(setup.options))
+    profile = load_profile(name)
+    if not spec.accepts_board(profile.game):
+        raise SetupError(
+            f"board profile {profile.name!r} is for {profile.game!r}, not {setup.game!r}; "
+            f"choose a {setup.game} profile"
+        )
+    _journal, _adapter, _players_, settings = _open_game(setup, profile, None, None,
+                                                         dry_run=True)
+    for description in parse_seats(settings.get("seats")).values():
+        if description.partition(":")[0] not in setup.policies:
+            spec.policy(description)
+
+
 def _board_profile(name: str, logged: Resumed | None) -> Profile:
     """The board profile ``name``; for a resumed game whose profile no installed game
     ships any more (its package moved or was removed), the one its log kept."""
@@ -268,9 +299,11 @@ def _board_profile(name: str, logged: Resumed | None) -> Profile:
 
 
 def _open_game(
-    setup: TableSetup, profile: Profile, store: Store | None, logged: Resumed | None
+    setup: TableSetup, profile: Profile, store: Store | None, logged: Resumed | None,
+    dry_run: bool = False,
 ) -> tuple[Journal, Adapter, tuple[str, ...], dict[str, Any]]:
-    """The journal, adapter, players and table settings of the new or resumed game."""
+    """The journal, adapter, players and table settings of the new or resumed game
+    (``dry_run``: checked only, no seed drawn that matters, nothing logged)."""
     if logged is not None:
         return logged.journal, logged.adapter, tuple(logged.info.players), logged.settings
     options = _game_options(setup, profile)
@@ -286,7 +319,7 @@ def _open_game(
         if not isinstance(seats, dict):
             raise SetupError(f"seats {seats!r}: give a mapping of seat numbers to automata")
         for seat in seats:
-            if not str(seat).isdigit() or not 1 <= int(str(seat)) <= len(players):
+            if not (str(seat).isascii() and str(seat).isdigit()) or not 1 <= int(str(seat)) <= len(players):
                 raise SetupError(
                     f"--seat {seat}: {adapter.game} is played by {len(players)} here; "
                     f"choose a seat from 1 to {len(players)}"
@@ -301,7 +334,7 @@ def _open_game(
         rule = _clock_rule(setup.settings["clock"])
         if rule is not None:
             settings["clock"] = rule.to_setting()
-    if store is None:
+    if store is None or dry_run:
         return MemoryJournal(), adapter, players, settings
     journal = start_game(store, adapter, players, profile=profile.name, settings=settings,
                          board=profile.to_dict())

@@ -29,6 +29,7 @@ from meridian_table.games.board import Adapter
 from meridian_table.games.contract import PolicyFactory
 from meridian_table.ledplan import LedPlan
 from meridian_table.link.events import BoardFault, LinkState, SenseEvent, Snapshot
+from meridian_table.store.errors import StoreError
 from meridian_table.table import commands
 from meridian_table.table.automata import Seats, Thinker
 from meridian_table.table.clocks import ClockRule
@@ -37,6 +38,7 @@ from meridian_table.table.errors import SessionError
 from meridian_table.table.hints import Hinter
 from meridian_table.table.hints import available as hints_available
 from meridian_table.table.journal import Journal, MemoryJournal
+from meridian_table.table.pending_log import PendingJournal
 from meridian_table.table.presenter import PageState
 from meridian_table.table.state import ProfileLike
 from meridian_table.table.steps import (
@@ -48,6 +50,7 @@ from meridian_table.table.steps import (
     Faulted,
     Hinted,
     LinkChanged,
+    LogChanged,
     Notify,
     Refresh,
     Refused,
@@ -140,7 +143,10 @@ class TableSession:
         with self._lock:
             self.core = TableCore(
                 adapter, profile,
-                journal=journal if journal is not None else MemoryJournal(),
+                # A log that cannot be written keeps the events and says so
+                # (pending_log.py).
+                journal=(MemoryJournal() if journal is None
+                         else PendingJournal(journal, self._on_log_change)),
                 players=tuple(players) or tuple(
                     f"Player {i + 1}" for i in range(len(adapter.colours))),
                 seats=Seats(spec, seats or {}, automaton_seed, policies),
@@ -248,6 +254,8 @@ class TableSession:
         to the caller."""
         self._closing.set()
         self.core.closing = True
+        if isinstance(self.journal, PendingJournal):
+            self.journal.close()
         self._thinker.close()
         self.core.seats.close()
         if self._hinter is not None:
@@ -314,6 +322,8 @@ class TableSession:
 
     def _ask_hint(self, effect: AskHint) -> None:
         if self._hinter is not None:
+            # A hint known for this position is shown by the core without asking
+            # (core ``_ask_hint``); here the hinter coalesces a search on its way.
             self._hinter.ask(effect.ply, effect.engine)
 
     def _input(self, event: Event) -> None:
@@ -380,7 +390,8 @@ class TableSession:
                 raise SessionError(f"{commands.kind_of(cmd)} needs the game log; serve the "
                                    "table through its lobby (meridian-table play) with a database")
             return handler(parsed)
-        except (ValueError, LookupError, TypeError) as exc:
+        except (ValueError, LookupError, TypeError, StoreError) as exc:
+            # StoreError: the log refused (a damaged event, a log closed by a new game).
             with self._lock:
                 self.core.error = str(exc)
             self._notify()
@@ -468,6 +479,9 @@ class TableSession:
         """The hint's answer, on its thread: lit while the position stands."""
         with self._lock:
             notify = self._step(Hinted(ply, action, error))
+            hint = self.core.hint
+            if self._hinter is not None and hint is not None and hint.ply == ply:
+                self._hinter.hint = hint  # known: a press for this position asks nothing
         if notify:
             self._notify()
 
@@ -491,6 +505,14 @@ class TableSession:
                     self._subscribers.remove(callback)
 
         return unsubscribe
+
+    def _on_log_change(self) -> None:
+        """The log failed or came back (pending_log.py, on its retry thread): the board
+        and the page say so."""
+        with self._lock:
+            notify = self._step(LogChanged())
+        if notify:
+            self._notify()
 
     def _notify(self) -> None:
         with self._lock:

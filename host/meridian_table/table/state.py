@@ -36,6 +36,7 @@ from meridian_table.table.errors import SessionError
 from meridian_table.table.faults import Faults
 from meridian_table.table.hints import HINT_LIGHT, Hint
 from meridian_table.table.journal import Journal
+from meridian_table.table.pending_log import LOG_FAULT_LIGHT, log_problem
 from meridian_table.table.settler import Settler
 from meridian_table.table.steps import Cancel, Effect, ShowPlan, Think
 
@@ -350,8 +351,14 @@ class Table:
         unread = self.early.unread
         return (sensed - self.settled) | (sensed & unread), self.settled - sensed - unread
 
+    def log_lights(self) -> dict[str, Light]:
+        """While the log cannot be written, every site the game leaves dark blinks amber."""
+        if log_problem(self.journal) is None:
+            return {}
+        return dict.fromkeys(self._led_of, LOG_FAULT_LIGHT)
+
     def send_plan(self) -> None:
-        shown = {**self.shown.lights, **self.hint_lights()}
+        shown = {**self.log_lights(), **self.shown.lights, **self.hint_lights()}
         if self.clocks is not None and self.clocks.breathing(self._now):
             # Low on time: the steady lights (the legal points) breathe.
             shown = {s: Light(light.colour, PULSE) if light.effect == SOLID else light

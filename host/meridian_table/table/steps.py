@@ -2,7 +2,7 @@
 what comes out of it.
 
 Events are what happened (a switch sensed, the board's snapshot, a board fault, the link
-going up or down, time passing, a command, an automaton's or a hint's answer). Effects
+going up or down, the log failing or coming back, time passing, a command, an automaton's or a hint's answer). Effects
 are what the shell (``session.py``) must do about them, in order: show an LED plan,
 tell the page's subscribers, start or cancel an automaton's thinking, ask for a hint,
 or report a refusal to whoever sent the command. Moves are written to the log by the
@@ -12,6 +12,7 @@ not taken (docs/TABLE.md), so the log is not an effect that could still fail lat
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from meridian_table.games.contract import Engine, Policy
@@ -72,6 +73,11 @@ class Chose:
 
 
 @dataclass(frozen=True)
+class LogChanged:
+    """The log failed or came back (``pending_log.py``): the board and the page say so."""
+
+
+@dataclass(frozen=True)
 class Hinted:
     """The hint's answer for the position after ``ply`` moves."""
 
@@ -81,7 +87,8 @@ class Hinted:
 
 
 Command = Button | Choose | Agree | Seat | Rename
-Event = Sensed | SnapshotSeen | Faulted | LinkChanged | Tick | Refresh | Chose | Hinted | Command
+Event = (Sensed | SnapshotSeen | Faulted | LinkChanged | LogChanged | Tick | Refresh | Chose
+         | Hinted | Command)
 
 # --- effects ---------------------------------------------------------------------------
 
@@ -115,10 +122,11 @@ class Cancel:
 
 @dataclass(frozen=True)
 class AskHint:
-    """Ask the bot for a hint at the position after ``ply`` moves (``engine``, a copy)."""
+    """Ask the bot for a hint at the position after ``ply`` moves (``engine`` makes a
+    copy of it, called only when a search is really needed)."""
 
     ply: int
-    engine: Engine
+    engine: Callable[[], Engine]
 
 
 @dataclass(frozen=True)
@@ -132,6 +140,6 @@ Effect = ShowPlan | Notify | Think | Cancel | AskHint | Refused
 
 __all__ = [
     "AskHint", "Cancel", "Chose", "Command", "Effect", "Event", "Faulted", "Hinted",
-    "LinkChanged", "Notify", "Refresh", "Refused", "Sensed", "ShowPlan", "SnapshotSeen",
+    "LinkChanged", "LogChanged", "Notify", "Refresh", "Refused", "Sensed", "ShowPlan", "SnapshotSeen",
     "Think", "Tick",
 ]

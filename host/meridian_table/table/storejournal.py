@@ -18,10 +18,12 @@ from typing import Any
 
 from meridian_table import __version__, bots
 from meridian_table.bots.review import review
+from meridian_table.bots.worker import yield_to_the_table
 from meridian_table.games import registry
 from meridian_table.games.board import Adapter
 from meridian_table.store import Event, GameInfo, Store
 from meridian_table.store.events import Action, Choice, CorruptEventError, Settings, Undo
+from meridian_table.table.reviews import GATE, ReviewCancelled, ReviewGate, bounded_budget
 
 LOGGER = logging.getLogger(__name__)
 
@@ -195,7 +197,9 @@ def _review_child(conn: Connection, game: str, options: dict[str, Any], actions:
                   players: list[str], sources: list[str], level: int, budget_s: float,
                   top: int) -> None:
     """The review process: sends ``("progress", done, total)`` as it goes, then
-    ``("done", marks)`` (the marks as JSON) or ``("error", kind, words)``."""
+    ``("done", marks)`` (the marks as JSON) or ``("error", kind, words)``. It runs at
+    the bot worker's low priority, so the table never waits behind it."""
+    yield_to_the_table()
     try:
         def progress(done: int, total: int) -> None:
             conn.send(("progress", done, total))
@@ -213,10 +217,12 @@ def _review_child(conn: Connection, game: str, options: dict[str, Any], actions:
 def _in_a_process(game: str, options: Mapping[str, Any], actions: Sequence[str],
                   players: Sequence[str], sources: Sequence[str], level: int,
                   budget_s: float, top: int,
-                  progress: Callable[[int, int], None]) -> list[dict[str, object]]:
+                  progress: Callable[[int, int], None],
+                  cancel: threading.Event | None = None) -> list[dict[str, object]]:
     """The review's marks, from a process of its own: a search holds the interpreter's
     lock while it runs, so there it never slows the table, its LEDs or the page
-    (docs/BOTS.md, "Worker process"). ``progress(done, total)`` follows it."""
+    (docs/BOTS.md, "Worker process"). ``progress(done, total)`` follows it; ``cancel``
+    set ends the process (:class:`~meridian_table.table.reviews.ReviewCancelled`)."""
     context = multiprocessing.get_context("spawn")
     parent, child = context.Pipe(duplex=False)
     process = context.Process(
@@ -227,6 +233,10 @@ def _in_a_process(game: str, options: Mapping[str, Any], actions: Sequence[str],
     child.close()  # the parent's copy: the child's end closing is then the end of input
     try:
         while True:
+            if cancel is not None and cancel.is_set():
+                raise ReviewCancelled("the review was cancelled: nobody waits for it")
+            if not parent.poll(0.1):
+                continue
             try:
                 message = parent.recv()
             except EOFError:
@@ -243,9 +253,10 @@ def _in_a_process(game: str, options: Mapping[str, Any], actions: Sequence[str],
                 raise RuntimeError(f"the review failed: {message[2]}")
     finally:
         parent.close()
-        process.join(5)
+        process.join(0 if cancel is not None and cancel.is_set() else 5)
         if process.is_alive():
             process.kill()
+            process.join(5)
 
 
 def _changed(before: frozenset[str], adapter: Adapter) -> frozenset[str]:
@@ -257,8 +268,9 @@ def _changed(before: frozenset[str], adapter: Adapter) -> frozenset[str]:
 class StoreArchive:
     """The page's ``games``, ``replay`` and ``review`` commands, read from the store."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, gate: ReviewGate = GATE) -> None:
         self.store = store
+        self._gate = gate
         self._lock = threading.Lock()
         self._progress: dict[int, tuple[int, int]] = {}  # game -> (done, total), running
 
@@ -325,21 +337,33 @@ class StoreArchive:
             raise ValueError(f"{spec.title} has no bot to review game {game_id} with")
         moves = self.store.moves(game_id)
         actions = [e.notation for e in moves]
+        budget_s = bounded_budget(budget_s, len(actions))
+
         def progress(done: int, total: int) -> None:
             with self._lock:
                 self._progress[game_id] = (done, total)
 
-        progress(0, len(actions))
-        try:
-            marks = _in_a_process(info.game, info.options, actions, info.players,
-                                  [str(e.payload.get("source", "")) for e in moves],
-                                  level, budget_s, top, progress)
-        finally:
-            with self._lock:
-                self._progress.pop(game_id, None)
+        def work(cancel: threading.Event) -> list[dict[str, object]]:
+            progress(0, len(actions))
+            try:
+                return _in_a_process(info.game, info.options, actions, info.players,
+                                     [str(e.payload.get("source", "")) for e in moves],
+                                     level, budget_s, top, progress, cancel)
+            finally:
+                with self._lock:
+                    self._progress.pop(game_id, None)
+
+        def busy(label: str) -> str:
+            running = self._progress.get(int(label.rsplit(" ", 1)[-1]))
+            return label if running is None else f"{label} ({running[0]} of {running[1]} moves)"
+
+        # Everything the answer needs is read now: a new game may close this log while
+        # the review runs.
         settings: dict[str, Any] = {}
         for event in self.store.events(game_id, kinds=[SETTINGS]):
             settings.update(event.payload)
+        marks = self._gate.run((self.store.path, game_id, level, budget_s, top),
+                               f"game {game_id}", work, busy)
         out = []
         for mark in marks:
             number = int(str(mark["number"]))

@@ -14,7 +14,8 @@ import ipaddress
 import json
 import logging
 import secrets
-from collections.abc import Callable, Iterable, Mapping
+import threading
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any, Protocol
 from urllib.parse import urlsplit
 
@@ -34,6 +35,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from meridian_table import waiting
 from meridian_table.resources import package_path
 from meridian_table.textload import json_loads
 from meridian_table.web.gamefiles import GameFileError, game_file
@@ -70,7 +72,10 @@ class TokenRequiredError(ValueError):
 
 
 class BadMessageError(ValueError):
-    """A message from the page that is not a well-formed command."""
+    """A message from the page that is not a well-formed command; ``msg_id`` is its id,
+    when it had one."""
+
+    msg_id: object = None
 
 
 def is_loopback(host: str) -> bool:
@@ -182,10 +187,19 @@ def parse_command(text: str) -> tuple[object, dict[str, Any]]:
         raise BadMessageError(f"message {text[:80]!r} is not JSON ({exc.msg})") from exc
     if not isinstance(message, dict):
         raise BadMessageError(f"message {text[:80]!r} is not a JSON object")
+    msg_id = message.get("id")
+    if not (msg_id is None or isinstance(msg_id, str | int) and not isinstance(msg_id, bool)
+            and len(str(msg_id)) <= 64):
+        raise BadMessageError(f"message id {msg_id!r:.80} is not a short string or number")
     kind = message.get("type", "command")
-    if kind != "command":
-        raise BadMessageError(f"message type {kind!r} is unknown; the page sends only 'command'")
-    return message.get("id"), check_command(message.get("cmd"))
+    try:
+        if kind != "command":
+            raise BadMessageError(
+                f"message type {kind!r:.80} is unknown; the page sends only 'command'")
+        return msg_id, check_command(message.get("cmd"))
+    except BadMessageError as exc:
+        exc.msg_id = msg_id  # the page matches the error to the command it sent
+        raise
 
 
 def check_command(cmd: object) -> dict[str, Any]:
@@ -356,7 +370,9 @@ def create_app(
             return JSONResponse({"ok": False, "error": f"command is not JSON ({exc.msg})"}, 400)
         except BadMessageError as exc:
             return JSONResponse({"ok": False, "error": str(exc)}, 400)
-        result = await anyio.to_thread.run_sync(run_command, session, cmd)
+        result = await _run(session, cmd, request.is_disconnected)
+        if result is None:
+            return Response(status_code=499)  # nobody is there to read it
         return Response(dumps(result), media_type="application/json")
 
     async def ws_endpoint(websocket: WebSocket) -> None:
@@ -385,6 +401,42 @@ def create_app(
     ]
     middleware = [Middleware(HostGuard, allowed_hosts=hosts)]
     return Starlette(routes=routes, middleware=middleware)
+
+
+async def _run(session: TableSurface, cmd: dict[str, Any],
+               disconnected: Callable[[], Awaitable[bool]] | None = None
+               ) -> dict[str, Any] | None:
+    """``run_command`` in a thread. A slow command (a review) learns when nobody waits
+    for it any more (:mod:`meridian_table.waiting`): its socket's task is cancelled, or
+    ``disconnected()`` says its HTTP client left; None then."""
+    if cmd.get("cmd") not in SLOW_COMMANDS:
+        return await anyio.to_thread.run_sync(run_command, session, cmd)
+    gone = threading.Event()
+
+    def slow() -> dict[str, Any]:
+        with waiting.waiting(gone):
+            return run_command(session, cmd)
+
+    try:
+        if disconnected is None:
+            return await anyio.to_thread.run_sync(slow, abandon_on_cancel=True)
+        out: list[dict[str, Any]] = []
+        async with anyio.create_task_group() as tasks:
+
+            async def work() -> None:
+                out.append(await anyio.to_thread.run_sync(slow, abandon_on_cancel=True))
+                tasks.cancel_scope.cancel()
+
+            async def watch() -> None:
+                while not await disconnected():
+                    await anyio.sleep(0.25)
+                tasks.cancel_scope.cancel()
+
+            tasks.start_soon(work)
+            tasks.start_soon(watch)
+        return out[0] if out else None
+    finally:
+        gone.set()  # a thread still working stops; one that is done does not care
 
 
 async def _serve_socket(session: TableSurface, websocket: WebSocket) -> None:
@@ -429,7 +481,7 @@ async def _serve_socket(session: TableSurface, websocket: WebSocket) -> None:
                 tasks.cancel_scope.cancel()
 
             async def answer(msg_id: object, cmd: dict[str, Any]) -> None:
-                result = await anyio.to_thread.run_sync(run_command, session, cmd)
+                result = await _run(session, cmd)
                 try:
                     await websocket.send_text(
                         dumps({"type": "result", "id": msg_id, "result": result}))
@@ -443,7 +495,8 @@ async def _serve_socket(session: TableSurface, websocket: WebSocket) -> None:
                         try:
                             msg_id, cmd = parse_command(text)
                         except BadMessageError as exc:
-                            await websocket.send_text(dumps({"type": "error", "error": str(exc)}))
+                            await websocket.send_text(dumps(
+                                {"type": "error", "id": exc.msg_id, "error": str(exc)}))
                             continue
                         if cmd["cmd"] in SLOW_COMMANDS:
                             # Answered when it is done; the commands after it go on.

@@ -1,7 +1,7 @@
 """A scripted Empire in Space player for the table tests: deterministic, and keen on
 everything the acceptance asks to see (combat with shields and a counter-strike, a lost
-planet, an abandoned ship claimed, a waypoint stolen). With game seed 2 and three
-players, one game shows all of them and ends by itself in 149 actions."""
+planet, an abandoned ship claimed, a waypoint stolen). With game seed 61 and three
+players, one game shows all of them and ends by itself in 152 actions."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import random
 from meridian_table.games.empire.engine import Game
 from meridian_table.games.empire.state import State
 
-SEED = 2
+SEED = 61
 PREFERRED = ("steal", "attack", "lend", "waypoint", "settle", "discover", "build", "colony",
              "transfer", "move", "charge")
 

@@ -139,9 +139,9 @@ def _run(db: Path, extra: tuple[str, ...], options: dict[str, object], kills: in
 
 @pytest.mark.slow
 def test_kill_9_in_a_three_player_game_and_inside_combats(tmp_path: Path) -> None:
-    landed = _run(tmp_path / "games.sqlite3",
-                  ("--players", "Ann,Bob,Cy", "--seed", str(empire_script.SEED)),
-                  {"players": 3, "seed": empire_script.SEED}, 12, "combat")
+    # Seed 20: this test's own draws reach a combat by action 37.
+    landed = _run(tmp_path / "games.sqlite3", ("--players", "Ann,Bob,Cy", "--seed", "20"),
+                  {"players": 3, "seed": 20}, 12, "combat")
     assert "combat" in landed, landed
 
 

@@ -152,3 +152,29 @@ def test_empire_check_command(tmp_path: Path) -> None:
     assert "Fix:" in result.output
     missing = CliRunner().invoke(main, ["empire", "check", "--map", str(tmp_path / "none.toml")])
     assert missing.exit_code == 1 and "cannot be read" in missing.output
+
+
+def test_empire_check_prints_every_error_of_a_file(tmp_path: Path) -> None:
+    """Issue 24: the check went on to the next entry, so one run names every mistake
+    (each with its line); a planet cost off the costs table ("SETTLE Planet or Moon
+    2E/4E/6E") and a moon orbiting on opposite sides are refused."""
+    bad_map = _bad(tmp_path, "m.toml", MAP.replace(
+        'S1Q2 = { capacity = 1,', 'S1Q2 = { capacity = 0,').replace(
+        '"moon.5" = { ring = "grey", orbit = ["S1Q3", "S1Q4"], borders = [1] }',
+        '"moon.5" = { ring = "grey", orbit = ["S1Q3", "S5Q3"], borders = [1, 5] }'))
+    bad_cards = _bad(tmp_path, "c.toml", CARDS.replace(
+        '"Barlow" = { ring = "yellow", cost = 4,', '"Barlow" = { ring = "yellow", cost = 5,').replace(
+        '"Moji" = { ring = "orange", cost = 4,', '"Moji" = { ring = "orange", cost = 7,'))
+    result = CliRunner().invoke(main, ["empire", "check", "--map", bad_map, "--cards", bad_cards])
+    assert result.exit_code == 1
+    out = result.output
+    assert f"{bad_map}:{_line(MAP, 'S1Q2 =')}: quadrants.S1Q2.capacity" in out
+    barlow, moji = _line(CARDS, '"Barlow"'), _line(CARDS, '"Moji"')
+    assert f"{bad_cards}:{barlow}: planets.Barlow.cost: is 5" in out
+    assert f"{bad_cards}:{moji}: planets.Moji.cost: is 7" in out
+    fixed = _bad(tmp_path, "m2.toml", MAP.replace(
+        '"moon.5" = { ring = "grey", orbit = ["S1Q3", "S1Q4"], borders = [1] }',
+        '"moon.5" = { ring = "grey", orbit = ["S1Q3", "S5Q3"], borders = [1, 5] }'))
+    again = CliRunner().invoke(main, ["empire", "check", "--map", fixed])
+    assert again.exit_code == 1
+    assert "bodies.moon.5.orbit" in again.output and "opposite sides" in again.output

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from tests.games.empire.position import board, energy, hold, ship
 
-from meridian_table.games.empire import IllegalActionError, new_game, scelrotia
+from meridian_table.games.empire import IllegalActionError, new_game, record, scelrotia
 
 RED, GREEN, BLUE = 0, 1, 2
 NEXUS = "planet.white.2"
@@ -275,9 +275,27 @@ def _steal_setup() -> object:
 def test_a_stolen_waypoint_goes_onto_the_attackers_ship_or_planet() -> None:
     game = _steal_setup()
     assert game.phase == "steal" and game.turn().seat == RED
-    assert set(game.legal()) == {"steal none", "steal s1"}
+    assert set(game.legal()) == {"steal none", "steal s1"}  # Nexus costs more than Red has
+    game.state.seats[RED].charges += 6
+    assert set(game.legal()) == {"steal none", "steal s1", f"steal {NEXUS}"}
     game.play("steal s1")
     assert game.state.ships["s1"].waypoints == ["Relay"] and game.read.waypoints(RED) == 1
+
+
+def test_a_stolen_waypoint_may_stay_on_the_planet_taken_over() -> None:
+    """"If they are able, they can take it onto their ship, or they can take over the
+    planet and keep it there": taking over is a settle at the planet's cost, the colony
+    from the attacking ship in its orbit."""
+    game = _steal_setup()
+    game.state.seats[RED].charges += 6
+    energy_before = game.state.seats[RED].energy
+    cost = game.read.settle_cost(RED, game.state.bodies[NEXUS])
+    game.play(f"steal {NEXUS}")
+    nexus = game.state.bodies[NEXUS]
+    assert nexus.owner == RED and nexus.colonies == 1 and nexus.waypoints == ["Relay"]
+    assert game.state.ships["s1"].colonies == 1
+    assert game.state.seats[RED].energy == energy_before - cost
+    assert game.state.combat is None and game.read.waypoints(RED) == 1
 
 
 def test_stealing_obeys_one_waypoint_per_sector() -> None:
@@ -470,9 +488,29 @@ def test_scelrotia_ships_move_two_quadrants_within_capacity_then_infect() -> Non
     ship(game, "s3", "fighter", "S4Q3", 0, 1)  # S4Q3 is full (capacity 2)
     steps: list[str] = []
     scelrotia._ship_turn(game, game.state.ships["s1"], steps)
-    # Two steps, never into the full S4Q3: S3Q2 and S3Q4 are both 3 from yellow.3's
-    # orbit; the first in map order wins.
-    assert steps == ["s1 moves S3Q3-S3Q2 towards planet.yellow.3"]
+    # "the nearest planet/ ship not controlled by the Scelrotia": Ann's ships on S4Q3 are
+    # nearer than yellow.3; never into the full S4Q3, so beside it.
+    assert steps == ["s1 moves S3Q3-S3Q4 towards s2"]
+
+
+def test_a_scelrotia_ship_heads_for_the_nearest_planet_or_ship() -> None:
+    """"If a ship is infecting it will move closer to the nearest planet/ ship not
+    controlled by the Scelrotia then Infect the planet if it is in orbit." """
+    game = board(players=1, mode="infection-solo", round=1, to_act=1, reserves=False)
+    sc = game.scelrotia
+    for body in game.state.bodies:
+        hold(game, body, sc, 1)
+    hold(game, "planet.yellow.3", 0, 1)  # 4 steps away
+    ship(game, "s1", "fighter", "S3Q3", sc, 2)
+    steps: list[str] = []
+    scelrotia._ship_turn(game, game.state.ships["s1"], steps)
+    assert steps == ["s1 moves S3Q3-S4Q3 towards planet.yellow.3"]  # no ship: the planet
+    ship(game, "s2", "fighter", "S2Q3", 0, 1)  # a player's ship one step away
+    game.state.ships["s1"].quadrant = "S3Q3"
+    steps = []
+    scelrotia._ship_turn(game, game.state.ships["s1"], steps)
+    assert steps == ["s1 moves S3Q3-S2Q3 towards s2"]
+    assert game.state.ships["s2"].owner == 0  # a ship is chased, only a planet infected
 
 
 def test_scelrotia_builds_once_per_infection_and_not_when_the_orbit_is_full() -> None:
@@ -588,3 +626,94 @@ def test_seeded_seat_order_is_drawn_and_logged() -> None:
     orders = {tuple(new_game(players=4, seed=s, order="seeded").state.order) for s in range(20)}
     assert len(orders) > 1
     assert new_game(players=4, seed=3).state.order == [0, 1, 2, 3]
+
+
+def test_moon_equity_builds_a_ship_around_a_moon_with_new_colonies_at_1e_each() -> None:
+    """"This player may build ships around settled moons and create colonies directly
+    onto it for 1E": the ship's colonies are created onto it, 1E each; the moon keeps its
+    one colony (once, building from the moon lost the moon, so the card did nothing)."""
+    game = board(round=1)
+    hold(game, "moon.5", RED, 1)
+    hold(game, "moon.7", RED, 1)
+    energy(game, RED, cells=8)
+    assert game.read.moon_equity() == RED
+    legal = game.legal()  # a frigate with 3 new colonies would need 6E + 3E
+    assert "build fighter moon.5 S1Q3 2" in legal and "build frigate moon.5 S1Q3 3" not in legal
+    game.play("build fighter moon.5 S1Q3 2")  # 4E + 2 x 1E
+    assert game.state.seats[RED].energy == 8 - 6
+    assert game.state.bodies["moon.5"].owner == RED and game.state.bodies["moon.5"].colonies == 1
+    built = game.state.ships[f"s{game.state.next_ship - 1}"]
+    assert (built.kind, built.quadrant, built.owner, built.colonies) == ("fighter", "S1Q3", RED, 2)
+    game.undo()
+    assert game.state.bodies["moon.5"].colonies == 1
+
+
+def test_only_frigates_defend_a_ship() -> None:
+    """"To attack a starship directly, you must have frigate(s) in adjacent quadrants.
+    Only frigates may engage in direct starship combat": a fighter beside the target
+    does not defend it; a frigate in range does."""
+    game = board(round=3)
+    ship(game, "s1", "frigate", "S1Q3", RED, 3)
+    ship(game, "s3", "fighter", "S1Q4", GREEN, 2)
+    ship(game, "s4", "fighter", "S1Q4", GREEN, 2)
+    energy(game, RED, cells=5)
+    game.play("attack s3 s1")
+    assert game.phase == "strike"  # s4, a fighter, may not defend
+    game.undo()
+    game.state.ships["s4"].kind = "frigate"
+    game.play("attack s3 s1")
+    assert game.phase == "defend" and "defend s4" in game.legal()
+
+
+def test_a_waypoint_stays_with_a_ship_its_own_player_empties() -> None:
+    """"Waypoints on ships move along with the ship": a ship emptied by its own player
+    (its colonies moved off) is abandoned with its waypoint, which counts for whoever
+    claims the ship."""
+    game = board(round=1)
+    hold(game, "planet.yellow.1", RED, 1)
+    ship(game, "s1", "fighter", "S1Q3", RED, 1)
+    game.state.ships["s1"].waypoints.append("Relay")
+    game.state.bodies["planet.yellow.1"].colonies = 1
+    assert game.read.waypoints(RED) == 1
+    game.play("transfer s1 planet.yellow.1 1")
+    abandoned = game.state.ships["s1"]
+    assert abandoned.owner is None and abandoned.waypoints == ["Relay"]
+    assert game.read.waypoints(RED) == 0
+    game.play("transfer planet.yellow.1 s1 1")  # claimed back
+    assert game.read.waypoints(RED) == 1
+
+
+def test_two_players_never_start_in_the_other_players_home_orbit() -> None:
+    """"Each player starts with an additional fighter containing two colonies in the sector
+    directly across from their starting quadrant": with the homes on two neighbouring
+    yellow planets, neither extra fighter lands in the other's home orbit, so nobody may
+    settle the opponent's home planet in round 1."""
+    game = new_game(players=["Ann", "Bob"], mode="two-player", seed=3)
+    homes = {}
+    for seat in (0, 1):
+        first = min((s for s in game.state.ships.values() if s.owner == seat),
+                    key=lambda s: int(s.id[1:]))
+        homes[seat] = next(b for b in game.board.bodies.values()
+                           if b.ring == "yellow" and first.quadrant in b.orbit)
+    for seat in (0, 1):
+        other = homes[1 - seat]
+        assert not any(s.quadrant in other.orbit for s in game.state.ships.values()
+                       if s.owner == seat), (seat, other.id)
+    assert not any(a.startswith(f"settle {homes[1].id}") for a in game.legal())
+
+
+def test_starting_places_are_a_choice() -> None:
+    """"Each player places one fighter holding two of their colony pieces on any of the 4
+    quadrants, or individual spaces, around one of the yellow-ringed planets": the
+    ``starts`` option (logged, and a record header)."""
+    game = new_game(players=["Ann", "Bob", "Cy"], seed=3, starts="S1Q4,S1Q3,S5Q2")
+    assert [s.quadrant for s in game.state.ships.values()] == ["S1Q4", "S1Q3", "S5Q2"]
+    assert game.options["starts"] == "S1Q4,S1Q3,S5Q2"
+    _, again = record.parse(record.export(game))
+    assert again.state == game.state
+    with pytest.raises(ValueError, match="around a yellow-ringed planet"):
+        new_game(players=["Ann", "Bob", "Cy"], seed=3, starts="S1Q4,S2Q3,S5Q2")
+    with pytest.raises(ValueError, match="one starting quadrant per player"):
+        new_game(players=["Ann", "Bob", "Cy"], seed=3, starts="S1Q4")
+    with pytest.raises(ValueError, match="other player's home orbit"):
+        new_game(players=["Ann", "Bob"], mode="two-player", seed=3, starts="S1Q3,S5Q1")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -84,3 +85,36 @@ def test_actions_round_trip_through_the_notation() -> None:
                  "give P2 P1 1", "event Solar Wind", "build frigate planet.yellow.1 S1Q3 1"):
         assert parse(text).notation() == text
     assert parse("MOVE S3 s1q4").notation() == "move s3 S1Q4"
+
+
+def test_the_log_keeps_the_data_files_text_so_a_game_replays_without_them(tmp_path: Path) -> None:
+    """Issue 24: the logged options carry the map's and cards' text (as Colovini's map
+    is kept), so a game whose files were edited or deleted still replays."""
+    from importlib import resources
+
+    from meridian_table.games.registry import create_adapter
+    from meridian_table.games.registry import spec as get_spec
+
+    data = resources.files("meridian_table.games.empire").joinpath("data")
+    board_file = tmp_path / "my-board.toml"
+    cards_file = tmp_path / "my-cards.toml"
+    board_file.write_text(data.joinpath("sample-map.toml").read_text(encoding="utf-8"), "utf-8")
+    cards_file.write_text(data.joinpath("sample-cards.toml").read_text(encoding="utf-8"), "utf-8")
+    spec = get_spec("empire")
+    assert spec.prepare is not None
+    options = spec.prepare({"players": 2, "mode": "standard", "seed": 4,
+                            "map": str(board_file), "cards": str(cards_file)})
+    adapter = create_adapter("empire", options, {}, {})
+    logged = adapter.options
+    assert logged["map_text"] == board_file.read_text("utf-8")
+    assert logged["cards_text"] == cards_file.read_text("utf-8")
+    moves = [adapter.engine.legal()[1], "end"]
+    for move in moves:
+        adapter.play(move)
+    board_file.unlink()
+    cards_file.write_text("format = 1\nname = 'broken'\n", "utf-8")
+    again = create_adapter("empire", logged, {}, {})
+    for move in moves:
+        again.play(move)
+    assert again.engine.state == adapter.engine.state
+    assert "map_text" not in again.board_json()

@@ -142,7 +142,11 @@ def test_shield_and_strike_cap() -> None:
     with pytest.raises(IllegalActionError, match="at most 2 times"):
         game.play("strike 3")
     game.play("strike 2")
-    assert "damage s2:0/2" in game.legal() and not any("s2:0/3" in a for a in game.legal())
+    assert "damage s2:0/1" in game.legal() and not game.is_legal("damage s2:0/3")
+    game.play("damage s2:0/1")  # one shield at a time, with a running total
+    assert game.phase == "damage" and game.state.combat.split == [("s2", 0, 1, False)]
+    game.play("damage s2:0/1")  # the second shield: 2 of 2, the damage is taken
+    assert game.phase == "counter" and game.state.ships["s2"].colonies == 2
 
 
 def test_move_attack_move_costs() -> None:

@@ -135,10 +135,10 @@ def _rng(seed: int | None, g: Game, seat: int, salt: str) -> random.Random:
 def _parse_level(argument: str | None) -> tuple[int, int | None]:
     text = argument or "3"
     level_text, _, deals_text = text.partition(":")
-    if not level_text.isdigit() or int(level_text) not in LEVELS:
+    if not (level_text.isascii() and level_text.isdigit()) or int(level_text) not in LEVELS:
         raise ValueError(f"level {level_text!r} is not one of 1 to {len(LEVELS)} (bot:1 ... "
                          f"bot:{len(LEVELS)})")
-    if deals_text and not (deals_text.isdigit() and int(deals_text) > 0):
+    if deals_text and not (deals_text.isascii() and deals_text.isdigit() and int(deals_text) > 0):
         raise ValueError(f"re-deals {deals_text!r} is not a positive whole number")
     return int(level_text), int(deals_text) if deals_text else None
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from meridian_table import datafile
 from meridian_table.resources import package_path
 from meridian_table.textload import toml_loads
 
@@ -359,14 +360,7 @@ def load_map(name_or_path: str | Path) -> BoardMap:
     """Read and validate a map file (or a shipped map by name, e.g. ``"sample-50"``)."""
     path = resolve_map(name_or_path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise MapError(str(path), None, f"is not UTF-8 text (byte {exc.start} cannot be read)",
-                       "save it as UTF-8 text; a map is a TOML text file") from exc
-    except IsADirectoryError as exc:
-        raise MapError(str(path), None, "is a folder, not a map file",
-                       "give the path of a .toml map inside it") from exc
-    except OSError as exc:
-        raise MapError(str(path), None, f"cannot read it ({exc.strerror})",
-                       "check the path and permissions") from exc
+        text = datafile.read_text(path, what="map")
+    except datafile.DataFileError as exc:
+        raise MapError(str(path), None, exc.problem, exc.fix) from None
     return parse_map(text, source=str(path), name=path.stem)

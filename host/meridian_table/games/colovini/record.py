@@ -24,13 +24,15 @@ import logging
 import re
 from collections.abc import Mapping
 
+from meridian_table.games import record_headers
 from meridian_table.games.colovini.engine import Game, IllegalActionError, NotationError, new_game
-from meridian_table.games.colovini.maps import MapError
+from meridian_table.games.colovini.maps import MapError, shipped_maps
 
 LOGGER = logging.getLogger(__name__)
 
 GAME = "colovini"
 OPTION_HEADERS = {"Players": "players", "Map": "map", "Deck": "deck", "Seed": "seed", "Names": "names"}
+MAP_TEXT = record_headers.text_header("Map")
 
 
 class RecordError(ValueError):
@@ -51,8 +53,11 @@ def export(engine: Game, headers: Mapping[str, str] | None = None) -> str:
         if value is None:
             continue
         out.append(f"{header}: {', '.join(value) if key == 'names' else value}")
+    if options.get("map_text") and options["map"] not in shipped_maps():
+        # The map travels with the record: a record never names a file (SECURITY.md).
+        out.append(f"{MAP_TEXT}: {record_headers.encode_text(options['map_text'])}")
     for key, value in (headers or {}).items():
-        if key in OPTION_HEADERS or key == "Game":
+        if key in OPTION_HEADERS or key in ("Game", MAP_TEXT):
             continue
         if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_-]*", key) or "\n" in str(value):
             raise ValueError(f"header {key!r}: {value!r} must be a word and a one-line value")
@@ -76,9 +81,14 @@ def parse(text: str) -> tuple[dict[str, str], Game]:
         n += 1
         if line.lstrip().startswith("#"):
             continue
+        try:
+            record_headers.check_line(line)
+            record_headers.check_count(len(headers) + 1)
+        except record_headers.HeaderError as exc:
+            raise RecordError(n, 1, str(exc)) from None
         key, sep, value = line.partition(":")
         if not sep or not key.strip():
-            raise RecordError(n, 1, f"header {line!r} is not 'Key: value'")
+            raise RecordError(n, 1, f"header {line[:80]!r} is not 'Key: value'")
         headers[key.strip()] = value.strip()
         header_line[key.strip()] = n
     if headers.get("Game", GAME).lower() != GAME:
@@ -88,6 +98,14 @@ def parse(text: str) -> tuple[dict[str, str], Game]:
         if header in headers:
             raw = headers[header]
             options[key] = [s.strip() for s in raw.split(",")] if key == "names" else raw
+    try:
+        name, carried = record_headers.data_from_headers(headers, "Map", shipped_maps(), None)
+    except record_headers.HeaderError as exc:
+        raise RecordError(header_line.get("Map", header_line.get(MAP_TEXT, 1)), 1,
+                          str(exc)) from None
+    if carried is not None:
+        options["map_text"] = carried
+        options["map"] = name or "map"
     try:
         if "players" in options:
             options["players"] = int(str(options["players"]))

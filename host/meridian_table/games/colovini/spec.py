@@ -9,7 +9,14 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from meridian_table.games.colovini.maps import MERIDIANS, MapError, load_map, parse_map, resolve_map
+from meridian_table.games.colovini.maps import (
+    MERIDIANS,
+    MapError,
+    load_map,
+    parse_map,
+    resolve_map,
+    shipped_maps,
+)
 from meridian_table.games.contract import (
     BenchSettings,
     BenchSpec,
@@ -54,7 +61,8 @@ OPTIONS = (
                "game again (default: a random seed; either way it is logged).", minimum=0,
                maximum=2**31 - 1),
     OptionSpec("map", str, None, "The island map: a .toml file or a shipped map (sample-50, "
-               "sample-40; default: the sample map of the board's side).", metavar="FILE"),
+               "sample-40; default: the sample map of the board's side).", metavar="FILE",
+               shipped=shipped_maps),
 )
 
 

@@ -34,6 +34,7 @@ from meridian_table.games.board import (
     hint,
 )
 from meridian_table.games.empire.drawing import (
+    SENSED_VERBS,
     drawing,
     explain,
     occupancy,
@@ -41,8 +42,20 @@ from meridian_table.games.empire.drawing import (
     two_payment_route,
 )
 from meridian_table.games.empire.engine import COLOURS, Game, IllegalActionError
-from meridian_table.games.empire.ledger import STAGES, cost, ledger, words
+from meridian_table.games.empire.ledger import (
+    STAGES,
+    cost,
+    damage_words,
+    ledger,
+    reason_words,
+    scelrotia_words,
+    scores,
+    seat_name,
+    thing,
+    words,
+)
 from meridian_table.games.empire.notation import NotationError
+from meridian_table.i18n import _
 from meridian_table.ledplan import BLINK, SOLID, Light
 
 SCELROTIA_SEAT = "scelrotia"
@@ -71,7 +84,10 @@ class EmpireAdapter(Adapter):
             raise ValueError(f"sensing {sensing!r}: use on or off")
         self._sensing = sensing
         self._engine = game
-        self._options = dict(options, seed=game.seed)
+        # The map's and cards' text are logged with the options (as Colovini's map is),
+        # so the game replays and resumes whatever becomes of the files.
+        self._options = dict(options, seed=game.seed, **{
+            key: game.options[key] for key in ("map_text", "cards_text") if key in game.options})
         humans = len(game.players)
         self.colours = tuple(COLOURS[:humans]) + ((SCELROTIA_SEAT,) if game.read.infection else ())
         self._history: list[Applied] = []
@@ -136,13 +152,15 @@ class EmpireAdapter(Adapter):
 
     @property
     def _labels(self) -> tuple[str, ...]:
-        return tuple(c.capitalize() for c in self.colours)
+        return tuple(seat_name(c) for c in self.colours)
 
     def _letter(self, seat: int) -> str:
         return self.colours[seat][0].upper() if self.colours[seat] != SCELROTIA_SEAT else "S"
 
     def board_json(self) -> dict[str, Any]:
         out: dict[str, Any] = super().board_json()
+        out.pop("map_text", None)  # the log's copies of the data files; not for the page
+        out.pop("cards_text", None)
         state = self._engine.state
         for site in out["sites"]:
             sid = site["id"]
@@ -173,6 +191,30 @@ class EmpireAdapter(Adapter):
 
     def settings(self) -> dict[str, Any]:
         return {"sensing": self._sensing}
+
+    @classmethod
+    def default_profile(cls, players: int | None, options: dict[str, Any]) -> str:
+        return "empire-in-space"
+
+    def moved_from(self, action: str) -> tuple[str, ...]:
+        """The quadrant (or body) a move or build takes its piece from, when it empties."""
+        if action.split()[0] not in SENSED_VERBS:
+            return ()
+        return tuple(sorted(self.expected() - self._after(action)))
+
+    def person_inputs(self, action: str) -> tuple[tuple[str, str], ...]:
+        """What a person does besides moving pieces: an action the switches cannot see
+        (or that puts no piece down) is tapped on the ledger; a sensed one answers the
+        table's question with it when the board alone cannot tell (a settle's
+        confirmation, which ship, which build)."""
+        if action.split()[0] not in SENSED_VERBS or not (self._after(action) - self.expected()):
+            return (("tap:action", action),)
+        return (("action", action),)
+
+    @property
+    def reads_board(self) -> bool:
+        """``--sensing off`` (a plain printed board): nothing on the board is read."""
+        return self._sensing == "on"
 
     def interpret(self, observation: Observation) -> Interpretation:
         self._asked = None
@@ -224,13 +266,16 @@ class EmpireAdapter(Adapter):
         choices = actions[:MAX_CHOICES]
         verbs = {a.split()[0] for a in choices}
         if verbs == {"settle"}:
-            body = self._engine.state.bodies[choices[0].split()[1]]
+            # Named as the table may name it: a face-down planet stays unnamed until the
+            # settle turns it face up (no free peeks).
+            body = thing(self._engine, choices[0].split()[1])
             cost = self._cost(choices[0])
-            prompt = (f"Settle {body.card} for {cost}E? Confirm, or choose the ship the colony "
-                      "came from" if len(choices) > 1 else
-                      f"Settle {body.card} for {cost}E? Press Confirm (or take the colony off)")
+            prompt = (_("Settle {body} for {cost}E? Confirm, or choose the ship the colony "
+                        "came from") if len(choices) > 1 else
+                      _("Settle {body} for {cost}E? Press Confirm (or take the colony off)")
+                      ).format(body=body, cost=cost)
         else:
-            prompt = "What happened on the board? Choose one (Plus/Minus, then Confirm)"
+            prompt = _("What happened on the board? Choose one (Plus/Minus, then Confirm)")
         question = self._remember(Question("action", prompt, choices, {"confirm": choices[0]}))
         lights = {site: Light(0xFFA000, BLINK) for site in observation.extra | observation.missing}
         view = View(PLAY, prompt, lights, (), question, self.to_move)
@@ -268,12 +313,12 @@ class EmpireAdapter(Adapter):
         lights[quad] = Light(0xFFFFFF, BLINK)
         onto = tuple(f"move {ship.id} {q}" for q, steps in sorted(places.items())
                      if steps == 1 and q in observation.sensed)
-        prompt = (f"{ship.kind.capitalize()} {ship.id[1:]} is lifted: set it down on a lit "
-                  "quadrant (bright: one payment, dim: two)")
+        prompt = _("{ship} is lifted: set it down on a lit quadrant (bright: one payment, "
+                   "dim: two)").format(ship=thing(self._engine, ship.id).capitalize())
         question = None
         if onto:
             question = self._remember(Question(
-                "action", "Set down beside another ship? Choose where", onto[:MAX_CHOICES]))
+                "action", _("Set down beside another ship? Choose where"), onto[:MAX_CHOICES]))
         view = View(PLAY, prompt, lights, tuple(sorted(places)), question, self.to_move)
         return Interpretation(view=view, message=prompt)
 
@@ -306,18 +351,19 @@ class EmpireAdapter(Adapter):
         for site in extra:
             said = self._say(self._history[-1].notation) if self._history else ""
             if site in take_off and site in state.bodies:
-                reason = f"the colony here was lost ({said}): take it off the board"
+                reason = _("the colony here was lost ({said}): take it off the board").format(
+                    said=said)
             elif site in take_off:
-                reason = f"{said.capitalize()}: take the ship off here"
+                reason = _("{said}: take the ship off here").format(said=said.capitalize())
             elif site in stale and site in state.bodies:
-                reason = "the colony here was lost: take it off the board"
+                reason = _("the colony here was lost: take it off the board")
             elif site in stale:
-                reason = "this ship is gone: take it off the board"
+                reason = _("this ship is gone: take it off the board")
             else:
-                reason = why.get(site, "no piece belongs here now: lift it")
+                reason = why.get(site, _("no piece belongs here now: lift it"))
             mistakes.append(Mistake(site, "remove", reason))
         for site in missing:
-            what = f"{self._what(site)} belongs here: put it on"
+            what = _("{what} belongs here: put it on").format(what=self._what(site))
             if site in put_on:
                 what = f"{self._say(self._history[-1].notation).capitalize()}: {what}"
             mistakes.append(Mistake(site, "put_back", what))
@@ -331,21 +377,23 @@ class EmpireAdapter(Adapter):
         state = self._engine.state
         if site in state.bodies:
             owner = state.bodies[site].owner
-            return f"{self._owner(owner)} colony"
-        kinds = [f"{self._owner(s.owner)} {s.kind}" for s in state.ships.values()
+            return self._owned(owner, _("colony"))
+        kinds = [self._owned(s.owner, _(s.kind)) for s in state.ships.values()
                  if s.quadrant == site]
-        return " and ".join(kinds) or "a piece"
+        return _(" and ").join(kinds) or _("a piece")
 
-    def _owner(self, seat: int | None) -> str:
-        return "an abandoned" if seat is None else f"{self._labels[seat]}'s"
+    def _owned(self, seat: int | None, piece: str) -> str:
+        if seat is None:
+            return _("an abandoned {piece}").format(piece=piece)
+        return _("{seat}'s {piece}").format(seat=self._labels[seat], piece=piece)
 
     def _refusal(self, action: str) -> str:
         try:
             self._engine.play(action)
         except (IllegalActionError, NotationError) as exc:
-            return f"the ship cannot go there: {exc}"
+            return _("the ship cannot go there: {why}").format(why=exc)
         self._engine.undo()
-        return "the ship cannot go there now"
+        return _("the ship cannot go there now")
 
     def neighbours(self) -> Mapping[str, frozenset[str]]:
         """The map's own adjacency: quadrants one step apart, a body and its orbit."""
@@ -394,7 +442,8 @@ class EmpireAdapter(Adapter):
             if isinstance(winner, str):
                 seat = self.colours.index(winner)
                 lights = {site: celebrate(LED_COLOURS[winner]) for site in self._sites_of(seat)}
-            return View(ENDED, str(result["reason"]), lights)
+            return View(ENDED, reason_words(self._engine, str(result["reason"]), self._labels),
+                        lights)
         turn = self._engine.turn()
         seat = turn.seat if turn.seat is not None else self._engine.state.active
         colour = self.colours[seat]
@@ -408,24 +457,30 @@ class EmpireAdapter(Adapter):
                           if s.owner == seat and s.colonies})
             lights.update({q: hint(LED_COLOURS[colour]) for q in own})
             legal_sites = tuple(own)
-            message = (f"{name}: move a ship, set a colony, or tap the ledger; Pass ends the turn"
-                       if self._sensing == "on" else
-                       f"{name}: tap what you do on the ledger, then move it on the board")
+            message = (_("{name}: move a ship, set a colony, or tap the ledger; Pass ends the "
+                         "turn") if self._sensing == "on" else
+                       _("{name}: tap what you do on the ledger, then move it on the board")
+                       ).format(name=name)
             if state.final:
                 order = ", ".join(self._labels[o] for o in state.order)
-                message = f"Final round ({state.trigger}; order {order}): " + message
-                lights.update(self._still_to_play())
+                message = _("Final round ({trigger}; order {order}): ").format(
+                    trigger=reason_words(self._engine, state.trigger, self._labels),
+                    order=order) + message
+                lights.update(still_to_play(self._engine, self.colours))
             if self._focus == "attack":
                 for target in sorted(self._targets()):
                     lights[target] = TARGET
             elif self._focus == "presence" or (self._history and
                                                self._history[-1].notation == "end"):
-                lights.update(self._presence_lights())
+                lights.update(presence_lights(self._engine, self.colours))
         elif turn.phase == "scelrotia":
-            message = "The Scelrotia's turn"
+            message = _("The Scelrotia's turn")
         else:
             fight = state.combat
-            message = f"{name} {STAGES.get(turn.phase, turn.phase)}"
+            stage = STAGES.get(turn.phase)
+            message = f"{name} {_(stage) if stage else turn.phase}"
+            if fight is not None and turn.phase in ("damage", "attacker-damage"):
+                message += ": " + damage_words(self._engine, self._labels)
             if fight is not None:
                 where = self._site_of(fight.target)
                 if where is not None:
@@ -440,18 +495,6 @@ class EmpireAdapter(Adapter):
         if prior is not None and prior in self.expected() and prior not in lights:
             lights[prior] = flash(LED_COLOURS[colour])
         return View(PLAY, message, lights, legal_sites, question, colour)
-
-    def _still_to_play(self) -> dict[str, Light]:
-        """The final round's order on the board: the ships of the players still to play
-        after the mover glow faintly in their colours."""
-        state = self._engine.state
-        lights: dict[str, Light] = {}
-        for seat in state.order[state.position + 1:]:
-            colour = LED_COLOURS[self.colours[seat]]
-            for ship in state.ships.values():
-                if ship.owner == seat and ship.colonies:
-                    lights.setdefault(ship.quadrant, Light(dim(colour, 16), SOLID))
-        return lights
 
     def _sites_of(self, seat: int) -> set[str]:
         state = self._engine.state
@@ -473,18 +516,6 @@ class EmpireAdapter(Adapter):
                     out.add(where)
         return out
 
-    def _presence_lights(self) -> dict[str, Light]:
-        """Each sector's quadrants in the colour of the players present there (the first
-        of them when several are)."""
-        read = self._engine.read
-        lights: dict[str, Light] = {}
-        for seat in range(len(self._engine.players)):
-            colour = LED_COLOURS[self.colours[seat]]
-            for sector in read.presence(seat):
-                for q in range(1, 5):
-                    lights.setdefault(f"S{sector}Q{q}", Light(dim(colour, 4), SOLID))
-        return lights
-
     def describe(self, action: str) -> str:
         if action == "scelrotia":
             self._engine.play(action)
@@ -492,7 +523,9 @@ class EmpireAdapter(Adapter):
                 did = self._engine.state.scelrotia_did
             finally:
                 self._engine.undo()
-            return "its turn: " + ("; ".join(did) if did else "nothing to do")
+            said = scelrotia_words(self._engine, did)
+            return _("its turn: {steps}").format(steps="; ".join(said) if said else
+                                                 _("nothing to do"))
         return self._say(action)
 
     # --- inputs ----------------------------------------------------------------------------
@@ -501,18 +534,21 @@ class EmpireAdapter(Adapter):
         asked = self._asked
         if name in ("plus", "minus") and asked is not None:
             self._pick = (self._pick + (1 if name == "plus" else -1)) % len(asked.choices)
-            return Interpretation(message=f"Confirm: {self.describe(asked.choices[self._pick])}")
+            return Interpretation(message=_("Confirm: {action}").format(
+                action=self.describe(asked.choices[self._pick])))
         if name == "confirm" and asked is not None:
             return self.answer(asked.field, asked.choices[self._pick])
         if name == "pass" and "end" in self._engine.legal():
-            return Interpretation(action="end", message="the turn ends")
-        raise AdapterError(f"button {name!r} means nothing now; {self._hint()}")
+            return Interpretation(action="end", message=_("the turn ends"))
+        raise AdapterError(_("button {name} means nothing now; {hint}").format(
+            name=repr(name), hint=self._hint()))
 
     def _hint(self) -> str:
         turn = self._engine.turn()
         if turn.phase in ("play", "final"):
-            return "move a ship on the board, tap an action on the page, or press Pass to end the turn"
-        return "choose on the page"
+            return _("move a ship on the board, tap an action on the page, or press Pass to "
+                     "end the turn")
+        return _("choose on the page")
 
     def answer(self, field_name: str, value: str) -> Interpretation:
         value = " ".join(value.split())
@@ -522,14 +558,14 @@ class EmpireAdapter(Adapter):
             if value not in ("attack", "presence", "none"):
                 raise AdapterError(f"focus {value!r}: choose attack, presence or none")
             self._focus = None if value == "none" else value
-            return Interpretation(message=f"showing {value}")
+            return Interpretation(message=_("showing {what}").format(what=value))
         if field_name == "offer":
             action = f"give {value}"
             self._check(action)
             if action not in self._offers:
                 self._offers.append(action)
-            return Interpretation(message=f"offered: {self._say(action)}; "
-                                  "the other player confirms on their page")
+            return Interpretation(message=_("offered: {offer}; the other player confirms on "
+                                            "their page").format(offer=self._say(action)))
         if field_name in ("accept", "decline"):
             action = f"give {value}"
             if action not in self._offers:
@@ -537,7 +573,7 @@ class EmpireAdapter(Adapter):
                                    f"{', '.join(o[5:] for o in self._offers) or 'none'}")
             self._offers.remove(action)
             if field_name == "decline":
-                return Interpretation(message="the offer is declined")
+                return Interpretation(message=_("the offer is declined"))
             return Interpretation(action=action, message=self._say(action))
         raise AdapterError(f"Empire in Space asks no {field_name!r}; answer action, focus, "
                            "offer, accept or decline")
@@ -566,23 +602,38 @@ class EmpireAdapter(Adapter):
             mover = self.colours[int(action.split()[1][1:]) - 1]
         text = self._say(action) if action != "scelrotia" else ""
         before = self.expected()
+        played_in = self._engine.state.round  # the round it is played in, not the next
         notation = self._engine.play(action)
         if action == "scelrotia":
             text = self.describe_done()
+        elif notation.startswith(("discover ", "settle ")):
+            # What was found, said once it is face up.
+            body = self._engine.state.bodies.get(notation.split()[1])
+            if body is not None and body.discovered and not body.id.startswith("moon."):
+                text += ": " + _("it is {card}").format(card=body.card)
         after = self.expected()
         applied = Applied(notation, mover, after - before, before - after)
         if self._tapped == notation:
             self._owed = (applied.placed, applied.removed)
         self._tapped = None
         self._history.append(applied)
-        self._words.append(f"Round {self._engine.state.round}: {mover.capitalize()}: {text}")
+        self._words.append(_("Round {round}: {seat}: {text}").format(
+            round=played_in, seat=seat_name(mover), text=text))
         self._focus = None
         self._asked = None
         return applied
 
+    def move_words(self, notation: str) -> str | None:
+        """The move list in words ("settle Barlow with a colony from fighter 1")."""
+        try:
+            return self._say(notation)
+        except (KeyError, IndexError, ValueError):
+            return None
+
     def describe_done(self) -> str:
-        did = self._engine.state.scelrotia_did
-        return "the Scelrotia's turn: " + ("; ".join(did) if did else "nothing")
+        said = scelrotia_words(self._engine, self._engine.state.scelrotia_did)
+        return _("the Scelrotia's turn: {steps}").format(
+            steps="; ".join(said) if said else _("nothing"))
 
     def undo(self) -> Applied | None:
         if not self._history:
@@ -607,28 +658,35 @@ class EmpireAdapter(Adapter):
                 "scores": self.scores()}
 
     def scores(self) -> dict[str, Any]:
-        game = self._engine
-        read = game.read
-        out: dict[str, Any] = {}
-        for seat, colour in enumerate(self.colours):
-            if not read.is_human(seat):
-                out[colour] = {"total": read.colonies(seat), "breakdown": [
-                    {"label": "colonies", "value": read.colonies(seat)}]}
-                continue
-            info = game.state.seats[seat]
-            total = game.state.tokens if read.infection else read.waypoints(seat)
-            out[colour] = {"total": total, "breakdown": [
-                {"label": "tokens kept" if read.infection else "waypoints", "value": total},
-                {"label": "energy", "value": info.energy},
-                {"label": "cells", "value": info.cells},
-                {"label": "charges", "value": info.charges},
-                {"label": "sectors of presence", "value": len(read.presence(seat))},
-                {"label": "colonies", "value": read.colonies(seat)},
-            ]}
-        return out
+        return scores(self._engine, self.colours)
 
     def seats(self) -> dict[str, int]:
         return {colour: index for index, colour in enumerate(self.colours)}
 
 
-__all__ = ["LED_COLOURS", "EmpireAdapter"]
+def still_to_play(game: Game, colours: tuple[str, ...]) -> dict[str, Light]:
+    """The final round's order on the board: the ships of the players still to play
+    after the mover glow faintly in their colours."""
+    state = game.state
+    lights: dict[str, Light] = {}
+    for seat in state.order[state.position + 1:]:
+        colour = LED_COLOURS[colours[seat]]
+        for ship in state.ships.values():
+            if ship.owner == seat and ship.colonies:
+                lights.setdefault(ship.quadrant, Light(dim(colour, 16), SOLID))
+    return lights
+
+
+def presence_lights(game: Game, colours: tuple[str, ...]) -> dict[str, Light]:
+    """Each sector's quadrants in the colour of the players present there (the first
+    of them when several are)."""
+    lights: dict[str, Light] = {}
+    for seat in range(len(game.players)):
+        colour = LED_COLOURS[colours[seat]]
+        for sector in game.read.presence(seat):
+            for q in range(1, 5):
+                lights.setdefault(f"S{sector}Q{q}", Light(dim(colour, 4), SOLID))
+    return lights
+
+
+__all__ = ["LED_COLOURS", "EmpireAdapter", "presence_lights", "still_to_play"]

@@ -165,6 +165,14 @@ class GameBase(Engine):
         info.used += from_cells
         info.charges -= amount - from_cells
 
+    def may_settle(self, body: BodyState) -> bool:
+        """``body`` may be settled in this mode (moons are not, in two-player mode)."""
+        return not (self.mode == "two-player" and self.board.bodies[body.id].is_moon)
+
+    def settle_body(self, seat: int, body: str, ship: str, text: str) -> None:
+        """Settle ``body`` with a colony from ``ship`` at its cost (the engine's rules)."""
+        raise NotImplementedError
+
     def lose_body(self, body: BodyState) -> None:
         """Losing a Planet: the owner discards the body's cells (face-down ones first)
         and gains as many charges; the body stays face up; its waypoints leave play."""

@@ -156,7 +156,10 @@ def _defence_options(game: Game, fight: Combat) -> tuple[list[str], list[str]]:
         if isinstance(target, BodyState):
             near = ship.quadrant in game.board.bodies[target.id].orbit
         else:
-            near = ship.quadrant == target.quadrant
+            # "Only frigates may engage in direct starship combat": a ship is defended by
+            # frigates in range of it, as an attacker must be (the same or an adjacent
+            # quadrant); the targeted ship always defends itself.
+            near = _in_range(game, ship, target)
         if not near:
             continue
         if ship.owner == fight.defender:
@@ -314,21 +317,46 @@ def _units(game: Game, fight: Combat, defending: bool) -> list[Ship | BodyState]
     return out
 
 
+def _merged(fight: Combat, damage: tuple[Damage, ...]) -> dict[str, Damage]:
+    """The damage chosen so far at this step plus ``damage``, per unit."""
+    out = {unit: Damage(unit, lost, shields, bang) for unit, lost, shields, bang in fight.split}
+    for d in damage:
+        was = out.get(d.unit, Damage(d.unit, 0))
+        out[d.unit] = Damage(d.unit, was.lost + d.lost, was.shields + d.shields,
+                             was.destruct or d.destruct)
+    return out
+
+
+def damage_due(game: Game, fight: Combat) -> tuple[int, int, int]:
+    """The running total of a damage step: (chosen so far, due, colonies in the
+    encounter on the side taking it)."""
+    defending = fight.stage == "damage"
+    count = fight.strikes if defending else fight.counters
+    chosen = sum(lost + shields for _, lost, shields, _ in fight.split)
+    total = sum(u.colonies for u in _units(game, fight, defending))
+    return chosen, count, total
+
+
 def _damage_problem(game: Game, fight: Combat, damage: tuple[Damage, ...],
                     defending: bool) -> str | None:
+    """Why ``damage`` may not be added to the damage chosen so far (None: it may). The
+    damage is chosen one unit at a time (``damage s4:1``, ``damage s4:0/1``), or all at
+    once (``damage s4:1/2 planet.white.2:1``, the notation of older logs): either way the
+    chosen damage never goes beyond what is due."""
     units = {u.id: u for u in _units(game, fight, defending)}
     payer = fight.defender if defending else fight.attacker
     count = fight.strikes if defending else fight.counters
     bonus = game.read.mods(payer).shields if payer != game.scelrotia else 0
     lost = shields = over = 0
     for d in damage:
-        unit = units.get(d.unit)
-        if unit is None:
+        if d.unit not in units:
             return f"{d.unit} is not in the encounter on this side ({', '.join(units) or 'none'})"
+        if d.shields and not isinstance(units[d.unit], Ship):
+            return f"{d.unit} is not a ship: only colonies on ships shield"
+    for d in _merged(fight, damage).values():
+        unit = units[d.unit]
         if d.lost > unit.colonies:
             return f"{d.unit} holds only {unit.colonies} colonies"
-        if d.shields and not isinstance(unit, Ship):
-            return f"{d.unit} is not a ship: only colonies on ships shield"
         if d.destruct and (not isinstance(unit, Ship) or d.lost < unit.colonies):
             return f"only a ship whose colonies are all lost may self-destruct ({d.unit})"
         over += max(0, d.shields - unit.colonies)
@@ -337,56 +365,57 @@ def _damage_problem(game: Game, fight: Combat, damage: tuple[Damage, ...],
     if over > bonus:
         return ("shields are capped at one per colony aboard, whatever energy remains"
                 + (f" (plus {bonus} from abilities)" if bonus else ""))
-    if shields and payer != game.scelrotia and shields > game.state.seats[payer].energy:
-        return f"{shields} shields need {shields}E, {game.name(payer)} has " \
+    paying = sum(d.shields for d in damage)
+    if paying and payer != game.scelrotia and paying > game.state.seats[payer].energy:
+        return f"{paying} shields need {paying}E, {game.name(payer)} has " \
                f"{game.state.seats[payer].energy}E"
-    total = sum(u.colonies for u in units.values())
-    if lost + shields != count and not (lost == total and lost + shields < count):
+    if lost + shields > count:
         return f"the damage must add up to {count} (or destroy every colony in the encounter)"
     return None
 
 
 def _damage_options(game: Game, fight: Combat) -> list[str]:
+    """One unit at a time: a colony lost (with ``!``, the ship's last one, and the emptied
+    ship self-destructs), or one shield on a ship (1E)."""
     defending = fight.stage == "damage"
-    units = _units(game, fight, defending)
-    payer = fight.defender if defending else fight.attacker
-    count = fight.strikes if defending else fight.counters
-    bonus = game.read.mods(payer).shields
-    energy = game.state.seats[payer].energy
+    chosen = _merged(fight, ())
     out: list[str] = []
-
-    def walk(i: int, left: int, chosen: list[Damage]) -> None:
-        if i == len(units):
-            dmg = tuple(d for d in chosen if d.lost or d.shields or d.destruct)
-            if dmg and _damage_problem(game, fight, dmg, defending) is None:
-                out.append("damage " + " ".join(d.notation() for d in dmg))
-            return
-        unit = units[i]
-        is_ship = isinstance(unit, Ship)
-        for lost in range(0, min(unit.colonies, left) + 1):
-            top = min(left - lost, unit.colonies + bonus, energy) if is_ship else 0
-            for shields in range(0, top + 1):
-                ends = [False, True] if is_ship and lost == unit.colonies else [False]
-                for bang in ends:
-                    walk(i + 1, left - lost - shields,
-                         [*chosen, Damage(unit.id, lost, shields, bang)])
-
-    walk(0, count, [])
+    for unit in _units(game, fight, defending):
+        so_far = chosen.get(unit.id, Damage(unit.id, 0))
+        steps = []
+        if so_far.lost < unit.colonies:
+            steps.append(Damage(unit.id, 1))
+            if isinstance(unit, Ship) and so_far.lost + 1 == unit.colonies:
+                steps.append(Damage(unit.id, 1, 0, True))
+        if isinstance(unit, Ship):
+            steps.append(Damage(unit.id, 0, 1))
+        for step in steps:
+            if _damage_problem(game, fight, (step,), defending) is None:
+                out.append(f"damage {step.notation()}")
     return out
 
 
 def _take(game: Game, fight: Combat, damage: tuple[Damage, ...], text: str,
           defending: bool) -> None:
+    """Add ``damage`` to the damage chosen at this step (shields are paid at once); once
+    it adds up to what is due, or every colony on this side is lost, it is taken."""
     problem = _damage_problem(game, fight, damage, defending)
     if problem is not None:
         raise game.fail(text, problem, RULE + " (Defender Takes Damage)")
     payer = fight.defender if defending else fight.attacker
-    stealer = fight.attacker if defending else fight.defender
     shields = sum(d.shields for d in damage)
     if shields and payer != game.scelrotia:
         game.pay(payer, shields, text, f"{shields} shields", RULE + " (Shield Damage)")
+    merged = _merged(fight, damage)
+    fight.split = [(d.unit, d.lost, d.shields, d.destruct) for d in merged.values()]
+    chosen, count, total = damage_due(game, fight)
+    lost = sum(d.lost for d in merged.values())
+    if chosen < count and lost < total:
+        return  # more to choose
+    fight.split = []
+    stealer = fight.attacker if defending else fight.defender
     state = game.state
-    for d in damage:
+    for d in merged.values():
         unit = game.read.holder(d.unit)
         if unit is None:  # checked by _damage_problem
             continue
@@ -468,7 +497,32 @@ def _steal_holders(game: Game, fight: Combat, stealer: int) -> list[str]:
         if set(read.sectors(holder)) & read.waypoint_sectors(stealer, holder.id):
             continue
         out.append(holder.id)
+    taken = _take_over(game, fight, stealer)
+    if taken is not None:
+        out.append(taken[0])
     return out
+
+
+def _take_over(game: Game, fight: Combat, stealer: int) -> tuple[str, str] | None:
+    """``(body, ship)`` when the stealer may "take over the planet and keep it there":
+    the emptied holder is a body, one of the stealer's crewed ships in the encounter
+    orbits it, and the stealer can settle it at its cost (the colony comes from that
+    ship, as any settle's does); None otherwise."""
+    state = game.state
+    emptied = state.bodies.get(fight.steals[0][2]) if fight.steals else None
+    if emptied is None or emptied.owner is not None or not game.may_settle(emptied):
+        return None
+    if set(game.read.sectors(emptied)) & game.read.waypoint_sectors(stealer):
+        return None
+    if state.seats[stealer].energy < game.read.settle_cost(stealer, emptied):
+        return None
+    orbit = game.board.bodies[emptied.id].orbit
+    encounter = sorted(set(fight.attackers) | set(fight.defenders), key=_sid)
+    for sid in encounter:
+        ship = state.ships.get(sid)
+        if ship is not None and ship.owner == stealer and ship.colonies and ship.quadrant in orbit:
+            return emptied.id, sid
+    return None
 
 
 def _finish(game: Game, fight: Combat) -> None:
@@ -489,6 +543,10 @@ def _steal(game: Game, fight: Combat, where: str, text: str) -> None:
             raise game.fail(text, f"the waypoint cannot go to {where}: choose one of "
                             f"{', '.join(_steal_holders(game, fight, stealer))} or none",
                             "Waypoints (stealing)")
+        taken = _take_over(game, fight, stealer)
+        if taken is not None and where == taken[0]:
+            # "or they can take over the planet and keep it there": settled at its cost.
+            game.settle_body(stealer, taken[0], taken[1], text)
         holder = game.read.holder(where)
         if holder is not None:  # one of _steal_holders
             holder.waypoints.append(card)
@@ -496,4 +554,4 @@ def _steal(game: Game, fight: Combat, where: str, text: str) -> None:
     _finish(game, fight)
 
 
-__all__ = ["acting_seat", "apply", "declare", "legal", "legal_attacks"]
+__all__ = ["acting_seat", "apply", "damage_due", "declare", "legal", "legal_attacks"]

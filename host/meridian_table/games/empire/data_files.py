@@ -14,7 +14,8 @@ import logging
 import re
 import tomllib
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,6 +46,19 @@ class DataError(ValueError):
         self.key = key
         self.problem = problem
         self.fix = fix
+
+
+class DataErrors(DataError):
+    """Every problem found in one file (``empire check`` prints them all), one a line."""
+
+    def __init__(self, errors: list[DataError]) -> None:
+        first = errors[0]
+        super().__init__(first.source, first.line, first.key, first.problem, first.fix)
+        self.errors = tuple(errors)
+        self.args = ("\n".join(str(e) for e in errors),)
+
+    def __str__(self) -> str:
+        return "\n".join(str(e) for e in self.errors)
 
 
 # --- the board map ---------------------------------------------------------------------------
@@ -150,6 +164,23 @@ class _Source:
         self.text = text
         self.name = name
         self._lines = text.splitlines()
+        #: Problems found so far: a file is checked whole, every error kept.
+        self.problems: list[DataError] = []
+
+    @contextmanager
+    def each(self) -> Iterator[None]:
+        """Check one entry: a problem is kept and the checking goes on to the next."""
+        try:
+            yield
+        except DataErrors as exc:
+            self.problems.extend(exc.errors)
+        except DataError as exc:
+            self.problems.append(exc)
+
+    def stop_if_wrong(self) -> None:
+        """Raise every problem kept so far (what follows needs the earlier parts whole)."""
+        if self.problems:
+            raise DataErrors(list(self.problems))
 
     def line(self, section: str | None, key: str | None = None) -> int | None:
         """The line of ``key`` in table ``[section]`` (or of the header without a key)."""
@@ -244,37 +275,50 @@ def _quadrants(data: Mapping[str, Any], src: _Source) -> dict[str, Quadrant]:
                         f"add a line for each of the 32 quadrants ({len(missing)} missing)")
     out: dict[str, Quadrant] = {}
     for key in expected:
-        entry = _fields(table[key], src, "quadrants", key, {"capacity", "centre", "adjacent"},
-                        {"capacity", "adjacent"})
-        capacity = _int(entry["capacity"], src, "quadrants", key, f"quadrants.{key}.capacity", 1, 9)
-        centre = entry.get("centre", False)
-        if not isinstance(centre, bool):
-            raise src.error("quadrants", key, f"quadrants.{key}.centre", f"is {centre!r}",
-                            "write centre = true or centre = false")
-        adjacent = entry["adjacent"]
-        if (not isinstance(adjacent, list) or not adjacent
-                or not all(isinstance(a, str) and a in expected and a != key for a in adjacent)
-                or len(set(adjacent)) != len(adjacent)):
-            raise src.error("quadrants", key, f"quadrants.{key}.adjacent", f"is {adjacent!r}",
-                            "list the other quadrants it touches, each once, e.g. [\"S1Q2\", \"S1Q3\"]")
-        out[key] = Quadrant(key, sector_of(key), capacity, centre, tuple(adjacent))
+        with src.each():
+            out[key] = _quadrant(table[key], key, expected, src)
+    src.stop_if_wrong()
     for key, quad in out.items():
         for other in quad.adjacent:
-            if key not in out[other].adjacent:
-                raise src.error("quadrants", key, f"quadrants.{key}.adjacent",
-                                f"lists {other}, but {other} does not list {key}",
-                                f"add \"{key}\" to {other}'s adjacent list, or remove \"{other}\" here")
-            a, b = quad.sector, out[other].sector
-            neighbours = a == b or (a - b) % SECTORS in (1, SECTORS - 1)
-            if quad.centre and out[other].centre and not neighbours:
-                raise src.error("quadrants", key, f"quadrants.{key}.adjacent",
-                                f"joins {key} to {other} across the centre, which no ship may cross",
-                                f"remove \"{other}\" (centre quadrants touch only neighbouring sectors)")
-            if not neighbours:
-                raise src.error("quadrants", key, f"quadrants.{key}.adjacent",
-                                f"joins sector {a} to sector {b}, which are not neighbours",
-                                "a quadrant touches its own sector and the two next to it")
+            with src.each():
+                _adjacency(key, quad, out[other], src)
+    src.stop_if_wrong()
     return out
+
+
+def _quadrant(raw: object, key: str, expected: tuple[str, ...], src: _Source) -> Quadrant:
+    entry = _fields(raw, src, "quadrants", key, {"capacity", "centre", "adjacent"},
+                    {"capacity", "adjacent"})
+    capacity = _int(entry["capacity"], src, "quadrants", key, f"quadrants.{key}.capacity", 1, 9)
+    centre = entry.get("centre", False)
+    if not isinstance(centre, bool):
+        raise src.error("quadrants", key, f"quadrants.{key}.centre", f"is {centre!r}",
+                        "write centre = true or centre = false")
+    adjacent = entry["adjacent"]
+    if (not isinstance(adjacent, list) or not adjacent
+            or not all(isinstance(a, str) and a in expected and a != key for a in adjacent)
+            or len(set(adjacent)) != len(adjacent)):
+        raise src.error("quadrants", key, f"quadrants.{key}.adjacent", f"is {adjacent!r}",
+                        "list the other quadrants it touches, each once, e.g. [\"S1Q2\", \"S1Q3\"]")
+    return Quadrant(key, sector_of(key), capacity, centre, tuple(adjacent))
+
+
+def _adjacency(key: str, quad: Quadrant, near: Quadrant, src: _Source) -> None:
+    other = near.id
+    if key not in near.adjacent:
+        raise src.error("quadrants", key, f"quadrants.{key}.adjacent",
+                        f"lists {other}, but {other} does not list {key}",
+                        f"add \"{key}\" to {other}'s adjacent list, or remove \"{other}\" here")
+    a, b = quad.sector, near.sector
+    neighbours = a == b or (a - b) % SECTORS in (1, SECTORS - 1)
+    if quad.centre and near.centre and not neighbours:
+        raise src.error("quadrants", key, f"quadrants.{key}.adjacent",
+                        f"joins {key} to {other} across the centre, which no ship may cross",
+                        f"remove \"{other}\" (centre quadrants touch only neighbouring sectors)")
+    if not neighbours:
+        raise src.error("quadrants", key, f"quadrants.{key}.adjacent",
+                        f"joins sector {a} to sector {b}, which are not neighbours",
+                        "a quadrant touches its own sector and the two next to it")
 
 
 def _distances(quadrants: Mapping[str, Quadrant]) -> dict[str, dict[str, int]]:
@@ -297,35 +341,64 @@ def _bodies(data: Mapping[str, Any], src: _Source,
     table = _table(data, "bodies", src, "add [bodies] with one line per planet area and moon")
     out: dict[str, Body] = {}
     for key, raw in table.items():
-        entry = _fields(raw, src, "bodies", key, {"ring", "orbit", "borders"},
-                        {"ring", "orbit", "borders"})
-        ring = entry["ring"]
-        if ring not in (*RINGS, MOON_RING):
-            raise src.error("bodies", key, f"bodies.{key}.ring", f"is {ring!r}",
-                            "use yellow, white or orange for a planet area, grey for a moon")
-        pattern = r"moon\.\d+" if ring == MOON_RING else rf"planet\.{ring}\.\d+"
-        if not re.fullmatch(pattern, key):
-            raise src.error("bodies", key, f"bodies.{key}", f"does not match its ring {ring!r}",
-                            "name planet areas planet.<ring>.<n> and moons moon.<n>, as the "
-                            "board profile's sites")
-        orbit = entry["orbit"]
-        if (not isinstance(orbit, list) or not 2 <= len(orbit) <= 4
-                or not all(isinstance(q, str) and q in quadrants for q in orbit)
-                or len(set(orbit)) != len(orbit)):
-            raise src.error("bodies", key, f"bodies.{key}.orbit", f"is {orbit!r}",
-                            "list the 2 to 4 quadrants around the body, e.g. [\"S1Q1\", \"S1Q2\"]")
-        borders = entry["borders"]
-        if (not isinstance(borders, list) or not 1 <= len(borders) <= 2
-                or not all(isinstance(s, int) and not isinstance(s, bool) and 1 <= s <= SECTORS
-                           for s in borders) or len(set(borders)) != len(borders)):
-            raise src.error("bodies", key, f"bodies.{key}.borders", f"is {borders!r}",
-                            "list the one or two sectors (1-8) the body borders")
-        sectors = {quadrants[q].sector for q in orbit}
-        if sectors != set(borders):
-            raise src.error("bodies", key, f"bodies.{key}.borders",
-                            f"says {sorted(borders)} but the orbit lies in sectors {sorted(sectors)}",
-                            f"write borders = {sorted(sectors)} or correct the orbit")
-        out[key] = Body(key, ring, tuple(orbit), tuple(borders))
+        with src.each():
+            out[key] = _body(key, raw, src, quadrants)
+    src.stop_if_wrong()
+    return _body_counts(out, src)
+
+
+def _connected(orbit: tuple[str, ...], quadrants: Mapping[str, Quadrant]) -> bool:
+    """The orbit's quadrants touch one another (no body sits on two sides at once)."""
+    seen = {orbit[0]}
+    todo = [orbit[0]]
+    while todo:
+        here = todo.pop()
+        for other in orbit:
+            if other not in seen and other in quadrants[here].adjacent:
+                seen.add(other)
+                todo.append(other)
+    return len(seen) == len(orbit)
+
+
+def _body(key: str, raw: object, src: _Source, quadrants: Mapping[str, Quadrant]) -> Body:
+    entry = _fields(raw, src, "bodies", key, {"ring", "orbit", "borders"},
+                    {"ring", "orbit", "borders"})
+    ring = entry["ring"]
+    if ring not in (*RINGS, MOON_RING):
+        raise src.error("bodies", key, f"bodies.{key}.ring", f"is {ring!r}",
+                        "use yellow, white or orange for a planet area, grey for a moon")
+    pattern = r"moon\.\d+" if ring == MOON_RING else rf"planet\.{ring}\.\d+"
+    if not re.fullmatch(pattern, key):
+        raise src.error("bodies", key, f"bodies.{key}", f"does not match its ring {ring!r}",
+                        "name planet areas planet.<ring>.<n> and moons moon.<n>, as the "
+                        "board profile's sites")
+    orbit = entry["orbit"]
+    if (not isinstance(orbit, list) or not 2 <= len(orbit) <= 4
+            or not all(isinstance(q, str) and q in quadrants for q in orbit)
+            or len(set(orbit)) != len(orbit)):
+        raise src.error("bodies", key, f"bodies.{key}.orbit", f"is {orbit!r}",
+                        "list the 2 to 4 quadrants around the body, e.g. [\"S1Q1\", \"S1Q2\"]")
+    borders = entry["borders"]
+    if (not isinstance(borders, list) or not 1 <= len(borders) <= 2
+            or not all(isinstance(s, int) and not isinstance(s, bool) and 1 <= s <= SECTORS
+                       for s in borders) or len(set(borders)) != len(borders)):
+        raise src.error("bodies", key, f"bodies.{key}.borders", f"is {borders!r}",
+                        "list the one or two sectors (1-8) the body borders")
+    if not _connected(tuple(orbit), quadrants):
+        raise src.error("bodies", key, f"bodies.{key}.orbit",
+                        f"is {orbit!r}: its quadrants do not touch one another (a body "
+                        "cannot orbit on opposite sides)",
+                        "list only the 2 to 4 quadrants right around the body; each must "
+                        "be adjacent to another of them")
+    sectors = {quadrants[q].sector for q in orbit}
+    if sectors != set(borders):
+        raise src.error("bodies", key, f"bodies.{key}.borders",
+                        f"says {sorted(borders)} but the orbit lies in sectors {sorted(sectors)}",
+                        f"write borders = {sorted(sectors)} or correct the orbit")
+    return Body(key, ring, tuple(orbit), tuple(borders))
+
+
+def _body_counts(out: dict[str, Body], src: _Source) -> dict[str, Body]:
     counts = {ring: sum(1 for b in out.values() if b.ring == ring) for ring in RINGS}
     if counts != PLANET_COUNTS:
         raise src.error("bodies", None, "bodies",
@@ -390,24 +463,42 @@ def _planets(data: Mapping[str, Any], src: _Source) -> dict[str, Card]:
     table = _table(data, "planets", src, "add [planets] with one line per planet card")
     out: dict[str, Card] = {}
     for key, raw in table.items():
-        entry = _fields(raw, src, "planets", key,
-                        {"ring", "cost", "production", "capacity", "inner", "text", "ability"},
-                        {"ring", "cost", "production", "capacity"})
-        ring = entry["ring"]
-        if ring not in RINGS:
-            raise src.error("planets", key, f"planets.{key}.ring", f"is {ring!r}",
-                            "use yellow, white or orange (the ring of the areas it may lie on)")
-        inner = entry.get("inner", False)
-        if not isinstance(inner, bool):
-            raise src.error("planets", key, f"planets.{key}.inner", f"is {inner!r}",
-                            "write inner = true for New Earth, Slate, Concordia and Nexus")
-        out[key] = Card(
-            "planet", key, _text(entry, src, "planets", key), ring,
-            _int(entry["cost"], src, "planets", key, f"planets.{key}.cost", 0, 20),
-            _int(entry["production"], src, "planets", key, f"planets.{key}.production", 0, 9),
-            _int(entry["capacity"], src, "planets", key, f"planets.{key}.capacity", 1, 9),
-            inner, _ability(entry, src, "planets", key, "planet"),
-        )
+        with src.each():
+            out[key] = _planet(key, raw, src)
+    src.stop_if_wrong()
+    return _planet_counts(out, src)
+
+
+#: "SETTLE Planet or Moon 2E/4E/6E" (the costs table).
+PLANET_COSTS = (2, 4, 6)
+
+
+def _planet(key: str, raw: object, src: _Source) -> Card:
+    entry = _fields(raw, src, "planets", key,
+                    {"ring", "cost", "production", "capacity", "inner", "text", "ability"},
+                    {"ring", "cost", "production", "capacity"})
+    ring = entry["ring"]
+    if ring not in RINGS:
+        raise src.error("planets", key, f"planets.{key}.ring", f"is {ring!r}",
+                        "use yellow, white or orange (the ring of the areas it may lie on)")
+    inner = entry.get("inner", False)
+    if not isinstance(inner, bool):
+        raise src.error("planets", key, f"planets.{key}.inner", f"is {inner!r}",
+                        "write inner = true for New Earth, Slate, Concordia and Nexus")
+    cost = _int(entry["cost"], src, "planets", key, f"planets.{key}.cost", 0, 20)
+    if cost not in PLANET_COSTS:
+        raise src.error("planets", key, f"planets.{key}.cost", f"is {cost}",
+                        "the costs table prices a settle at 2E, 4E or 6E: write cost = 2, "
+                        "4 or 6")
+    return Card(
+        "planet", key, _text(entry, src, "planets", key), ring, cost,
+        _int(entry["production"], src, "planets", key, f"planets.{key}.production", 0, 9),
+        _int(entry["capacity"], src, "planets", key, f"planets.{key}.capacity", 1, 9),
+        inner, _ability(entry, src, "planets", key, "planet"),
+    )
+
+
+def _planet_counts(out: dict[str, Card], src: _Source) -> dict[str, Card]:
     counts = {ring: sum(1 for c in out.values() if c.ring == ring) for ring in RINGS}
     if counts != PLANET_COUNTS:
         raise src.error("planets", None, "planets",
@@ -429,24 +520,29 @@ def _simple(data: Mapping[str, Any], src: _Source, section: str, kind: str,
         raise src.error(section, None, f"[{section}]", "is not a table", f"write [{section}]")
     out: dict[str, Card] = {}
     for key, raw in table.items():
-        entry = _fields(raw, src, section, key, {"text", "ability", *extra},
-                        extra - {"name"} if kind == "moon" else set())
-        if kind == "moon":
-            out[key] = Card(
-                "moon", key, _text(entry, src, section, key), MOON_RING,
-                _int(entry["cost"], src, section, key, f"{section}.{key}.cost", 0, 20),
-                _int(entry["production"], src, section, key, f"{section}.{key}.production", 0, 9),
-                _int(entry["capacity"], src, section, key, f"{section}.{key}.capacity", 1, 9),
-                False, _ability(entry, src, section, key, "moon"),
-            )
-            continue
-        title = entry.get("name", key)
-        if not isinstance(title, str):
-            raise src.error(section, key, f"{section}.{key}.name", f"is {title!r}",
-                            'write name = "..."')
-        out[key] = Card(kind, key, _text(entry, src, section, key), "", 0, 0, 0, False,
-                        _ability(entry, src, section, key, kind))
+        with src.each():
+            out[key] = _simple_card(key, raw, src, section, kind, extra)
     return out
+
+
+def _simple_card(key: str, raw: object, src: _Source, section: str, kind: str,
+                 extra: set[str]) -> Card:
+    entry = _fields(raw, src, section, key, {"text", "ability", *extra},
+                    extra - {"name"} if kind == "moon" else set())
+    if kind == "moon":
+        return Card(
+            "moon", key, _text(entry, src, section, key), MOON_RING,
+            _int(entry["cost"], src, section, key, f"{section}.{key}.cost", 0, 20),
+            _int(entry["production"], src, section, key, f"{section}.{key}.production", 0, 9),
+            _int(entry["capacity"], src, section, key, f"{section}.{key}.capacity", 1, 9),
+            False, _ability(entry, src, section, key, "moon"),
+        )
+    title = entry.get("name", key)
+    if not isinstance(title, str):
+        raise src.error(section, key, f"{section}.{key}.name", f"is {title!r}",
+                        'write name = "..."')
+    return Card(kind, key, _text(entry, src, section, key), "", 0, 0, 0, False,
+                _ability(entry, src, section, key, kind))
 
 
 def parse_cards(text: str, source: str = "<cards>") -> CardSet:
@@ -460,26 +556,38 @@ def parse_cards(text: str, source: str = "<cards>") -> CardSet:
         raise src.error(None, unknown[0], unknown[0], "is not a known key",
                         "use format, name, title, ours, [planets], [moons], [waypoints], "
                         "[events] and [guilds]")
-    planets = _planets(data, src)
-    moons = _simple(data, src, "moons", "moon", {"cost", "production", "capacity"})
-    if not moons:
-        raise src.error("moons", None, "[moons]", "is missing or empty",
-                        "add [moons] with one line per moon card")
-    waypoints = _simple(data, src, "waypoints", "waypoint", set())
-    events = _simple(data, src, "events", "event", set())
-    guilds = _simple(data, src, "guilds", "guild", {"name"})
+    planets: dict[str, Card] = {}
+    with src.each():
+        planets = _planets(data, src)
+    moons: dict[str, Card] = {}
+    with src.each():
+        moons = _simple(data, src, "moons", "moon", {"cost", "production", "capacity"})
+        if not moons and not data.get("moons"):
+            raise src.error("moons", None, "[moons]", "is missing or empty",
+                            "add [moons] with one line per moon card")
+    waypoints: dict[str, Card] = {}
+    events: dict[str, Card] = {}
+    guilds: dict[str, Card] = {}
+    with src.each():
+        waypoints = _simple(data, src, "waypoints", "waypoint", set())
+    with src.each():
+        events = _simple(data, src, "events", "event", set())
+    with src.each():
+        guilds = _simple(data, src, "guilds", "guild", {"name"})
     names: dict[str, str] = {}
     for section, table in (("planets", planets), ("moons", moons), ("waypoints", waypoints),
                            ("events", events), ("guilds", guilds)):
         for key in table:
-            if key in names:
-                raise src.error(section, key, f"{section}.{key}",
-                                f"has the same name as a card in [{names[key]}]",
-                                "give every card its own name")
-            names[key] = section
-            if not re.fullmatch(r"[A-Za-z][A-Za-z0-9 '_-]*", key):
-                raise src.error(section, key, f"{section}.{key}", "is not a usable card name",
-                                "use letters, digits, spaces, ' - _, starting with a letter")
+            with src.each():
+                if key in names:
+                    raise src.error(section, key, f"{section}.{key}",
+                                    f"has the same name as a card in [{names[key]}]",
+                                    "give every card its own name")
+                names[key] = section
+                if not re.fullmatch(r"[A-Za-z][A-Za-z0-9 '_-]*", key):
+                    raise src.error(section, key, f"{section}.{key}", "is not a usable card name",
+                                    "use letters, digits, spaces, ' - _, starting with a letter")
+    src.stop_if_wrong()
     return CardSet(name, title, planets, moons, waypoints, events, guilds)
 
 
@@ -502,6 +610,7 @@ __all__ = [
     "Card",
     "CardSet",
     "DataError",
+    "DataErrors",
     "Quadrant",
     "check_pair",
     "parse_cards",

@@ -36,7 +36,7 @@ def occupancy_of(state: State) -> frozenset[str]:
 def drawing(game: Game) -> tuple[SiteDrawing, ...]:
     """The board as the page draws it: 8 sectors around the centre (sector 1 at the top,
     clockwise), quadrants 1..4 inside each sector from the centre outwards, every body
-    at the middle of its orbit, nudged apart when two share a spot."""
+    beside its orbit (:func:`beside`)."""
     board = game.board
     places: dict[str, tuple[float, float]] = {}
     for quad in board.quadrants.values():
@@ -47,20 +47,53 @@ def drawing(game: Game) -> tuple[SiteDrawing, ...]:
         places[quad.id] = (radius * math.sin(angle), -radius * math.cos(angle))
     taken: list[tuple[float, float]] = list(places.values())
     out = [SiteDrawing(site, round(x, 3), round(y, 3)) for site, (x, y) in places.items()]
-    for body in board.bodies.values():
-        xs = [places[q][0] for q in body.orbit if q in places]
-        ys = [places[q][1] for q in body.orbit if q in places]
-        x, y = sum(xs) / len(xs), sum(ys) / len(ys)
-        # Outwards (or round) until no other site is within 0.7 of it.
-        step = 0
-        while any(math.hypot(x - a, y - b) < 0.7 for a, b in taken) and step < 40:
-            step += 1
-            angle = math.atan2(y, x) + (0.35 if step % 2 else -0.35) * (step // 2 + 1)
-            radius = math.hypot(x, y) + 0.12
-            x, y = radius * math.cos(angle), radius * math.sin(angle)
-        taken.append((x, y))
-        out.append(SiteDrawing(body.id, round(x, 3), round(y, 3)))
-    return tuple(out)
+    # Bodies with the widest orbits first: their middle is clear of every quadrant, and
+    # the two-quadrant ones then find room beside theirs.
+    spots: dict[str, tuple[float, float]] = {}
+    for body in sorted(board.bodies.values(), key=lambda b: -len(b.orbit)):
+        orbit = [places[q] for q in body.orbit if q in places]
+        spots[body.id] = beside(orbit, taken)
+        taken.append(spots[body.id])
+    out.extend(SiteDrawing(b, round(x, 3), round(y, 3)) for b, (x, y) in spots.items())
+    order = list(places) + list(board.bodies)
+    return tuple(sorted(out, key=lambda s: order.index(s.site)))
+
+
+#: The least distance a body keeps from every other site on the drawing.
+CLEARANCE = 0.7
+
+
+def beside(orbit: list[tuple[float, float]],
+           taken: list[tuple[float, float]]) -> tuple[float, float]:
+    """Where a body is drawn: at the middle of its orbit quadrants when that spot is
+    free, else the nearest spot to that middle (in steps of 0.1, every 15 degrees) that
+    keeps ``CLEARANCE`` from every site drawn so far; ties go to the spot nearest the
+    farthest orbit quadrant, so a body never drifts away from its orbit (the inner
+    planets between two centre quadrants are drawn inward of them, issue 24)."""
+    cx = sum(p[0] for p in orbit) / len(orbit)
+    cy = sum(p[1] for p in orbit) / len(orbit)
+
+    def clear(x: float, y: float) -> float:
+        return min((math.hypot(x - a, y - b) for a, b in taken), default=math.inf)
+
+    def reach(x: float, y: float) -> float:
+        return max(math.hypot(x - a, y - b) for a, b in orbit)
+
+    best: tuple[float, float] | None = None
+    for step in range(0, 16):
+        r = step * 0.1
+        spots = [(cx, cy)] if step == 0 else [
+            (cx + r * math.cos(k * math.pi / 12), cy + r * math.sin(k * math.pi / 12))
+            for k in range(24)]
+        fits = [p for p in spots if clear(*p) >= CLEARANCE]
+        if fits:
+            best = min(fits, key=lambda p: (reach(*p), p))
+            break
+    if best is None:  # nowhere clear near the orbit: the roomiest spot beside it
+        spots = [(cx + 0.1 * s * math.cos(k * math.pi / 12), cy + 0.1 * s * math.sin(k * math.pi / 12))
+                 for s in range(0, 10) for k in range(24)]
+        best = max(spots, key=lambda p: (clear(*p), -reach(*p)))
+    return best
 
 
 @dataclass(frozen=True)

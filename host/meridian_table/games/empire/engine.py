@@ -124,13 +124,18 @@ class Game(GameBase):
                         and energy >= read.cost(seat, "colony-planet", mods=mods):
                     out.append(f"colony {body.id}")
                 if not spec.is_moon or moon_eq:
+                    per_colony = read.cost(seat, "colony-planet", mods=mods)
                     for kind in ("fighter", "frigate"):
-                        if energy < read.cost(seat, kind, mods=mods):
+                        price = read.cost(seat, kind, mods=mods)
+                        if energy < price:
                             continue
+                        # Around a moon (Moon Equity) the colonies are created, 1E each.
+                        most = (min(SHIP_CAPACITY[kind], (energy - price) // per_colony)
+                                if spec.is_moon else min(body.colonies, SHIP_CAPACITY[kind]))
                         for quad in spec.orbit:
                             if occupancy[quad] >= self.board.quadrants[quad].capacity:
                                 continue
-                            for n in range(1, min(body.colonies, SHIP_CAPACITY[kind]) + 1):
+                            for n in range(1, most + 1):
                                 out.append(f"build {kind} {body.id} {quad} {n}")
                 out.extend(self._legal_waypoint(seat, body, energy, mods))
         for ship in ships:
@@ -160,10 +165,13 @@ class Game(GameBase):
             out.append("token renew")
         return out
 
+    def settle_body(self, seat: int, body: str, ship: str, text: str) -> None:
+        """Settle ``body`` with a colony from ``ship`` at its cost (a stolen waypoint's
+        planet taken over, combat.py), by the rules of an ordinary settle."""
+        self._settle(seat, Action("settle", (body, ship)), text)
+
     def _may_settle(self, body: BodyState) -> bool:
-        if self.mode == "two-player" and self.board.bodies[body.id].is_moon:
-            return False
-        return True
+        return self.may_settle(body)
 
     def _legal_waypoint(self, seat: int, holder: Ship | BodyState, energy: int,
                         mods: Any) -> list[str]:
@@ -182,7 +190,8 @@ class Game(GameBase):
         out: list[str] = []
         holders: list[Ship | BodyState] = [*state.bodies.values(), *state.ships.values()]
         own = [h for h in holders if h.owner == seat and h.colonies > 0]
-        targets = own + [s for s in state.ships.values() if s.owner is None]
+        targets = own + [s for s in state.ships.values() if s.owner is None and not (
+            s.waypoints and set(read.sectors(s)) & read.waypoint_sectors(seat, s.id))]
         for src in own:
             for dst in targets:
                 if dst is src or not read.together(src, dst):
@@ -326,10 +335,11 @@ class Game(GameBase):
             info.inner_settled = True
 
     def _emptied_ship(self, ship: Ship) -> None:
-        """A ship whose last colony left is abandoned; its waypoints leave play."""
+        """A ship whose last colony its own player took off is abandoned; its waypoints
+        stay with it ("Waypoints on ships move along with the ship"), counted for nobody
+        until a colony claims the ship (issue 24)."""
         if ship.colonies == 0:
             ship.owner = None
-            ship.waypoints.clear()
 
     def _colony(self, seat: int, action: Action, text: str) -> None:
         rule = "Colonies"
@@ -379,7 +389,11 @@ class Game(GameBase):
             raise self.fail(text, f"{dst.id} holds at most {self.read.capacity(dst)} colonies",
                             "capacity")
         src.colonies -= count
-        if dst.owner is None:  # claiming an abandoned ship
+        if dst.owner is None and dst.waypoints and \
+                set(self.read.sectors(dst)) & self.read.waypoint_sectors(seat, dst.id):
+            raise self.fail(text, f"{dst.id} carries a waypoint into a sector where "
+                            f"{self.name(seat)} already has one", "Waypoints (storing)")
+        if dst.owner is None:  # claiming an abandoned ship (and any waypoint aboard)
             dst.owner = seat
         dst.colonies += count
         if isinstance(src, Ship):
@@ -402,16 +416,27 @@ class Game(GameBase):
         if self.read.ships_at(quad) >= self.board.quadrants[quad].capacity:
             raise self.fail(text, f"{quad} already holds {self.board.quadrants[quad].capacity} "
                             "starships", "quadrant capacity")
-        if count > body.colonies or count > SHIP_CAPACITY[kind]:
-            raise self.fail(text, f"{count} colonies cannot move from {bid} "
-                            f"({body.colonies}) onto a {kind} ({SHIP_CAPACITY[kind]})", rule)
-        self.pay(seat, self.read.cost(seat, kind), text, f"a {kind}", "Energy - Costs")
+        if spec.is_moon:
+            # Moon Equity: "build ships around settled moons and create colonies directly
+            # onto it for 1E" -- the new ship's colonies are created onto it, 1E each, and
+            # the moon keeps its one colony (docs/games/empire.md, "Moon Equity").
+            if count > SHIP_CAPACITY[kind]:
+                raise self.fail(text, f"a {kind} holds {SHIP_CAPACITY[kind]} colonies, not "
+                                f"{count}", rule)
+            price = self.read.cost(seat, kind) + count * self.read.cost(seat, "colony-planet")
+            self.pay(seat, price, text, f"a {kind} with {count} new colonies", "Moon Equity")
+        else:
+            if count > body.colonies or count > SHIP_CAPACITY[kind]:
+                raise self.fail(text, f"{count} colonies cannot move from {bid} "
+                                f"({body.colonies}) onto a {kind} ({SHIP_CAPACITY[kind]})", rule)
+            self.pay(seat, self.read.cost(seat, kind), text, f"a {kind}", "Energy - Costs")
         sid = f"s{self.state.next_ship}"
         self.state.next_ship += 1
         self.state.ships[sid] = Ship(sid, kind, quad, seat, count)
-        body.colonies -= count
-        if body.colonies == 0:
-            self.lose_body(body)
+        if not spec.is_moon:
+            body.colonies -= count
+            if body.colonies == 0:
+                self.lose_body(body)
 
     def _move(self, seat: int, action: Action, text: str) -> None:
         rule = "Starships - Movement"
@@ -620,9 +645,57 @@ def _across(board: BoardMap, quad: str, occupancy: dict[str, int]) -> str:
     raise ValueError(f"no room for the extra fighter in sector {other}")
 
 
+def homes(board: BoardMap, players: int, mode: str) -> list[str]:
+    """The default starting planet of each seat: seat *i* of *n* at yellow planet
+    ``i*4/n + 1``; in two-player mode the first two yellow planets, so that neither
+    player's extra fighter "in the sector directly across" starts in the other's home
+    orbit (docs/games/empire.md, "Setup")."""
+    yellows = [b.id for b in board.bodies.values() if b.ring == "yellow"]
+    if mode == "two-player":
+        return yellows[:players]
+    return [yellows[(seat * len(yellows)) // players] for seat in range(players)]
+
+
+def home_of(board: BoardMap, quadrant: str) -> str | None:
+    """The yellow-ringed planet whose orbit holds ``quadrant`` (None: none does)."""
+    return next((b.id for b in board.bodies.values()
+                 if b.ring == "yellow" and quadrant in b.orbit), None)
+
+
+def check_starts(board: BoardMap, starts: Sequence[str], players: int, mode: str) -> None:
+    """Chosen starting quadrants: one per player, each "on any of the 4 quadrants around
+    one of the yellow-ringed planets", within capacity; in two-player mode the extra
+    fighter across may not start in the other player's home orbit. ValueError names the
+    quadrant and the fix."""
+    if len(starts) != players:
+        raise ValueError(f"starts {','.join(starts)!r}: give one starting quadrant per player "
+                         f"({players}), in seat order, e.g. S1Q3,S3Q1")
+    count: dict[str, int] = {}
+    for quad in starts:
+        if quad not in board.quadrants or home_of(board, quad) is None:
+            raise ValueError(f"start {quad!r} is not one of the quadrants around a "
+                             "yellow-ringed planet (rule: Setup 4)")
+        count[quad] = count.get(quad, 0) + 1
+        if count[quad] > board.quadrants[quad].capacity:
+            raise ValueError(f"start {quad!r}: more fighters than the quadrant holds "
+                             f"({board.quadrants[quad].capacity}); choose another")
+    if mode == "two-player":
+        for seat, quad in enumerate(starts):
+            other = home_of(board, starts[1 - seat])
+            across = _across(board, quad, dict.fromkeys(board.quadrants, 0))
+            if other is not None and across in board.bodies[other].orbit:
+                raise ValueError(
+                    f"start {quad!r}: the extra fighter across ({across}) would start in the "
+                    f"other player's home orbit ({other}); choose starts whose sectors across "
+                    "are free of the other home, e.g. S1Q3,S3Q1")
+
+
 def setup(board: BoardMap, cards: CardSet, players: Sequence[str], mode: str, seed: int,
-          order: str = "fixed", guilds: bool = False, events: bool = False) -> State:
-    """The seeded opening position (docs/games/empire.md, "Setup")."""
+          order: str = "fixed", guilds: bool = False, events: bool = False,
+          chosen: Sequence[str] = ()) -> State:
+    """The seeded opening position (docs/games/empire.md, "Setup"); ``chosen``: the
+    starting quadrant each player chose (default: the first of their home orbit with
+    room)."""
     rng = random.Random(seed)
     humans = len(players)
     bodies: dict[str, BodyState] = {}
@@ -656,13 +729,15 @@ def setup(board: BoardMap, cards: CardSet, players: Sequence[str], mode: str, se
         for seat in range(humans):
             seats[seat].hand = [event_deck.pop(0) for _ in range(EVENTS_PER_PLAYER)
                                 if event_deck]
-    yellows = [b.id for b in board.bodies.values() if b.ring == "yellow"]
+    if chosen:
+        check_starts(board, chosen, humans, mode)
+    home_planets = ([home_of(board, q) or "" for q in chosen] if chosen
+                    else homes(board, humans, mode))
     ships: dict[str, Ship] = {}
     occupancy = dict.fromkeys(board.quadrants, 0)
     next_ship = 1
     for seat in range(humans):
-        home = yellows[(seat * len(yellows)) // humans]
-        quad = _starting_quadrant(board, home, occupancy)
+        quad = chosen[seat] if chosen else _starting_quadrant(board, home_planets[seat], occupancy)
         starts = [quad]
         occupancy[quad] += 1
         if mode == "two-player":
@@ -674,9 +749,9 @@ def setup(board: BoardMap, cards: CardSet, players: Sequence[str], mode: str, se
             next_ship += 1
             ships[sid] = Ship(sid, "fighter", where, seat, 2)
     if infection:
-        homes = {yellows[(s * len(yellows)) // humans] for s in range(humans)}
+        taken = set(home_planets)
         candidates = [b for b in bodies.values() if not b.id.startswith("moon.")
-                      and b.id not in homes and not cards.planets[b.card].inner]
+                      and b.id not in taken and not cards.planets[b.card].inner]
         for body in rng.sample(candidates, 2):
             body.discovered = True
             body.owner = humans
@@ -692,11 +767,19 @@ def setup(board: BoardMap, cards: CardSet, players: Sequence[str], mode: str, se
 def new_game(players: Sequence[str] | int = 3, mode: str = "standard", seed: int | None = None,
              map: str = "sample", cards: str = "sample", order: str = "fixed",
              guilds: bool = False, events: bool = False,
-             board: BoardMap | None = None, card_set: CardSet | None = None) -> Game:
+             board: BoardMap | None = None, card_set: CardSet | None = None,
+             map_text: str | None = None, cards_text: str | None = None,
+             starts: Sequence[str] | str = ()) -> Game:
     """A new game. ``players``: names (or a count); ``mode``: standard, two-player,
     infection-solo or infection-coop; ``seed``: the draws (logged; random when None);
-    ``map``/``cards``: shipped names or paths; ``order``: fixed or seeded seat order."""
-    from meridian_table.games.empire.files import load_pair
+    ``map``/``cards``: shipped names or paths; ``order``: fixed or seeded seat order.
+
+    ``map_text``/``cards_text``: the files' TOML text as a game logs it
+    (``Game.options``): when given, the data is read from it, not from ``map``/``cards``,
+    so a logged game replays even if the files changed or are gone."""
+    from meridian_table.games.empire.data_files import check_pair, parse_cards, parse_map
+    from meridian_table.games.empire.files import cards_text as read_cards
+    from meridian_table.games.empire.files import map_text as read_map
 
     names = [f"Player {n + 1}" for n in range(players)] if isinstance(players, int) \
         else [str(p).strip() for p in players]
@@ -714,12 +797,25 @@ def new_game(players: Sequence[str] | int = 3, mode: str = "standard", seed: int
         raise ValueError(f"order {order!r} is not fixed or seeded")
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
+    texts: dict[str, Any] = {}
     if board is None or card_set is None:
-        board, card_set = load_pair(map, cards)
-    state = setup(board, card_set, names, mode, seed, order, guilds, events)
+        shown_map = f"the map {map!r} logged with the game"
+        shown_cards = f"the cards {cards!r} logged with the game"
+        if map_text is None:
+            map_text, shown_map = read_map(map)
+        if cards_text is None:
+            cards_text, shown_cards = read_cards(cards)
+        board, card_set = parse_map(map_text, shown_map), parse_cards(cards_text, shown_cards)
+        check_pair(board, card_set, shown_map, shown_cards)
+        texts = {"map_text": map_text, "cards_text": cards_text}
+    chosen = ([q.strip().upper() for q in starts.split(",") if q.strip()]
+              if isinstance(starts, str) else [str(q).upper() for q in starts])
+    state = setup(board, card_set, names, mode, seed, order, guilds, events, chosen)
     options: dict[str, Any] = {"players": names, "mode": mode, "seed": seed, "map": map,
                                "cards": cards, "order": order, "guilds": guilds,
-                               "events": events}
+                               "events": events, **texts}
+    if chosen:
+        options["starts"] = ",".join(chosen)
     LOGGER.debug("new empire game: %s", options)
     return Game(board, card_set, names, mode, seed, options, state)
 

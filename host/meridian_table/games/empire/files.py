@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import logging
 from importlib import resources
-from pathlib import Path
 
+from meridian_table import datafile
 from meridian_table.games.empire.data_files import (
     BoardMap,
     CardSet,
@@ -20,6 +20,7 @@ LOGGER = logging.getLogger(__name__)
 
 SHIPPED_MAPS = ("sample",)
 SHIPPED_CARDS = ("sample",)
+WHAT = {"map": "map", "cards": "card set"}
 
 
 def _read(ref: str, kind: str, shipped: tuple[str, ...]) -> tuple[str, str]:
@@ -29,13 +30,12 @@ def _read(ref: str, kind: str, shipped: tuple[str, ...]) -> tuple[str, str]:
         text = resources.files("meridian_table.games.empire").joinpath("data", name).read_text(
             encoding="utf-8")
         return text, name
-    path = Path(ref)
     try:
-        return path.read_text(encoding="utf-8"), str(path)
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DataError(str(path), None, "(file)", f"cannot be read ({exc})",
-                        f"give a readable UTF-8 .toml file, or a shipped {kind} "
-                        f"({', '.join(shipped)})") from None
+        return datafile.read_text(ref, what=WHAT[kind]), ref
+    except datafile.DataFileError as exc:
+        raise DataError(ref, None, "(file)", exc.problem,
+                        f"{exc.fix}, or name a shipped {WHAT[kind]} ({', '.join(shipped)})"
+                        ) from None
 
 
 def map_text(ref: str) -> tuple[str, str]:

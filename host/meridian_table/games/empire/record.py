@@ -24,14 +24,19 @@ import logging
 import re
 from collections.abc import Mapping
 
+from meridian_table.games import record_headers
 from meridian_table.games.empire.data_files import DataError
 from meridian_table.games.empire.engine import Game, IllegalActionError, new_game
+from meridian_table.games.empire.files import SHIPPED_CARDS, SHIPPED_MAPS
 from meridian_table.games.empire.notation import NotationError
 
 LOGGER = logging.getLogger(__name__)
 
 GAME = "empire"
-HEADERS = ("Players", "Mode", "Seed", "Map", "Cards", "Order", "Guilds", "Events")
+HEADERS = ("Players", "Mode", "Seed", "Map", "Cards", "Order", "Guilds", "Events", "Starts",
+           "Map-Text", "Cards-Text")
+#: The data files a record carries: header, shipped names, the text's option.
+DATA = (("Map", SHIPPED_MAPS, "map_text"), ("Cards", SHIPPED_CARDS, "cards_text"))
 
 
 class RecordError(ValueError):
@@ -59,6 +64,13 @@ def export(game: Game, headers: Mapping[str, str] | None = None) -> str:
         out.append("Guilds: yes")
     if options.get("events"):
         out.append("Events: yes")
+    if options.get("starts"):
+        out.append(f"Starts: {options['starts']}")
+    for key, shipped, text_key in DATA:
+        # A file of one's own travels with the record: a record never names a file.
+        if options.get(text_key) and options[key.lower()] not in shipped:
+            out.append(f"{record_headers.text_header(key)}: "
+                       f"{record_headers.encode_text(options[text_key])}")
     for key, value in (headers or {}).items():
         if key in HEADERS or key in ("Game", "Result"):
             continue
@@ -95,9 +107,15 @@ def parse(text: str, source: str = "") -> tuple[dict[str, str], Game]:
         n += 1
         if line.lstrip().startswith("#"):
             continue
+        try:
+            record_headers.check_line(line)
+            record_headers.check_count(len(headers) + 1)
+        except record_headers.HeaderError as exc:
+            raise RecordError(n, 1, str(exc), "header", source) from None
         key, sep, value = line.partition(":")
         if not sep or not key.strip():
-            raise RecordError(n, 1, f"header {line!r} is not 'Key: value'", "header", source)
+            raise RecordError(n, 1, f"header {line[:80]!r} is not 'Key: value'", "header",
+                              source)
         headers[key.strip()] = value.strip()
         where[key.strip()] = n
     if headers.get("Game", GAME).lower() != GAME:
@@ -111,15 +129,24 @@ def parse(text: str, source: str = "") -> tuple[dict[str, str], Game]:
     except ValueError:
         raise RecordError(where["Seed"], 7, f"{headers['Seed']!r} is not a whole number",
                           "Seed", source) from None
+    data: dict[str, tuple[str, str | None]] = {}
+    for key, shipped, _text_key in DATA:
+        try:
+            name, carried = record_headers.data_from_headers(headers, key, shipped, "sample")
+        except record_headers.HeaderError as exc:
+            raise RecordError(where.get(key, 1), 1, str(exc), key, source) from None
+        data[key] = (name or "sample", carried)
     try:
         game = new_game(
             players=[p.strip() for p in headers["Players"].split(",")],
-            mode=headers.get("Mode", "standard"), seed=seed, map=headers.get("Map", "sample"),
-            cards=headers.get("Cards", "sample"), order=headers.get("Order", "fixed"),
+            mode=headers.get("Mode", "standard"), seed=seed, map=data["Map"][0],
+            cards=data["Cards"][0], order=headers.get("Order", "fixed"),
+            map_text=data["Map"][1], cards_text=data["Cards"][1],
             guilds=_flag(headers["Guilds"], where["Guilds"], "Guilds", source)
             if "Guilds" in headers else False,
             events=_flag(headers["Events"], where["Events"], "Events", source)
             if "Events" in headers else False,
+            starts=headers.get("Starts", ""),
         )
     except (ValueError, DataError) as exc:
         if isinstance(exc, RecordError):

@@ -17,7 +17,8 @@ so that a game is decided by its seed and the players' actions alone:
    its orbit.
 4. A ship grows while below its capacity; when full it moves up to 2 quadrants (capacity
    holds, the centre is never crossed) to the reachable quadrant closest to the nearest
-   body not its own, then infects that body if it is in orbit.
+   body or player ship not its own ("the nearest planet/ ship"; a body on a tie), then
+   infects the nearest body not its own if it is in that body's orbit.
 
 "Closest" is the fewest quadrant steps between the two bodies' orbits (0 when they
 share a quadrant). Ties go, in turn, to an inner planet (the Scelrotia races the
@@ -84,27 +85,48 @@ def infect_ship(game: Game, ship: Ship) -> None:
         ship.waypoints.clear()
 
 
+def _nearest_ship(game: Game, quad: str) -> tuple[int, Ship] | None:
+    """The crewed player ship closest to ``quad`` (ties: the lowest number)."""
+    distance = game.board.distance
+    ships = [s for s in game.state.ships.values() if game.read.is_human(s.owner) and s.colonies]
+    if not ships:
+        return None
+    ship = min(ships, key=lambda s: (distance[quad][s.quadrant], int(s.id[1:])))
+    return distance[quad][ship.quadrant], ship
+
+
 def _ship_turn(game: Game, ship: Ship, steps: list[str]) -> BodyState | None:
+    """A full ship "will move closer to the nearest planet/ ship not controlled by the
+    Scelrotia then Infect the planet if it is in orbit": it heads for the nearest body or
+    player ship (a body on a tie), then infects the nearest body not its own if it is
+    in that body's orbit."""
     if ship.colonies < SHIP_CAPACITY[ship.kind]:
         ship.colonies += 1
         steps.append(f"{ship.id} grows")
         return None
-    target = _nearest(game, (ship.quadrant,))
-    if target is None:
-        return None
-    orbit = game.board.bodies[target.id].orbit
     distance = game.board.distance
-    here = min(distance[ship.quadrant][o] for o in orbit)
+    body = _nearest(game, (ship.quadrant,))
+    prey = _nearest_ship(game, ship.quadrant)
+    goal: tuple[str, ...] = ()
+    name = ""
+    if body is not None:
+        goal, name = game.board.bodies[body.id].orbit, body.id
+    if prey is not None and (body is None or prey[0] < min(
+            distance[ship.quadrant][o] for o in goal)):
+        goal, name = (prey[1].quadrant,), prey[1].id
+    if not goal:
+        return None
+    here = min(distance[ship.quadrant][o] for o in goal)
     if here > 0:
         reach = game.read.reachable(ship, 2, game.read.occupancy(), set())
         order = list(game.board.quadrants)
-        best = min(reach, key=lambda q: (min(distance[q][o] for o in orbit), order.index(q)),
+        best = min(reach, key=lambda q: (min(distance[q][o] for o in goal), order.index(q)),
                    default=None)
-        if best is not None and min(distance[best][o] for o in orbit) < here:
-            steps.append(f"{ship.id} moves {ship.quadrant}-{best} towards {target.id}")
+        if best is not None and min(distance[best][o] for o in goal) < here:
+            steps.append(f"{ship.id} moves {ship.quadrant}-{best} towards {name}")
             ship.quadrant = best
-            here = min(distance[best][o] for o in orbit)
-    if here == 0:
+    target = _nearest(game, (ship.quadrant,))
+    if target is not None and ship.quadrant in game.board.bodies[target.id].orbit:
         taken = infect_body(game, target)
         steps.append(f"{ship.id} infects {target.id}")
         return target if taken else None

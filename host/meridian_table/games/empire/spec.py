@@ -54,14 +54,19 @@ OPTIONS = (
     OptionSpec("seed", int, None, "Seed of the planet, waypoint and event draws (default: a "
                "random seed; either way it is logged).", minimum=0, maximum=2**31 - 1),
     OptionSpec("map", str, "sample", "The board map: a .toml file or a shipped map "
-               f"({', '.join(SHIPPED_MAPS)}; ours, not the printed board).", metavar="FILE"),
+               f"({', '.join(SHIPPED_MAPS)}; ours, not the printed board).", metavar="FILE",
+               shipped=lambda: SHIPPED_MAPS),
     OptionSpec("cards", str, "sample", "The card set: a .toml file or a shipped set "
-               f"({', '.join(SHIPPED_CARDS)}; ours, not the printed cards).", metavar="FILE"),
+               f"({', '.join(SHIPPED_CARDS)}; ours, not the printed cards).", metavar="FILE",
+               shipped=lambda: SHIPPED_CARDS),
     OptionSpec("order", str, "fixed", "Seat order: fixed (as named) or seeded (the seed draws "
                "the first player; logged).", choices=("fixed", "seeded")),
     OptionSpec("guilds", bool, False, "Each player takes the guild of their colour."),
     OptionSpec("events", bool, False, "Deal 2 event cards to each player (always on in "
                "two-player mode)."),
+    OptionSpec("starts", str, "", "The players' starting quadrants, in seat order (e.g. "
+               "S1Q3,S3Q1): any quadrant around a yellow-ringed planet (default: one home "
+               "planet each, the first quadrant of its orbit).", metavar="QUADRANTS"),
     OptionSpec("sensing", str, "on", "on: the board senses ships and colonies; off: the "
                "scoring assistant for a plain printed board (everything is tapped on the "
                "page, the board only shows).", choices=("on", "off"), kind="setting"),
@@ -91,7 +96,15 @@ def _new_game(options: Options, seed: int | None) -> Engine:
         order=str(options.get("order") or "fixed"),
         guilds=bool(options.get("guilds", False)),
         events=bool(options.get("events", False)),
+        # The data's text as the game logged it (issue 24): it replays without the files.
+        starts=str(options.get("starts") or ""),
+        map_text=_text(options.get("map_text")),
+        cards_text=_text(options.get("cards_text")),
     )
+
+
+def _text(value: object) -> str | None:
+    return value if isinstance(value, str) else None
 
 
 def _adapter(options: Options, settings: Options, variant: Mapping[str, object]) -> Adapter:
@@ -282,7 +295,7 @@ SPEC = GameSpec(
     benches=(BenchSpec("empire", "Empire in Space: legal-action latency, Scelrotia turns "
                                  "and random games per second.", _bench),
              ),
-    bench=BenchSettings(table_driver=TABLE_DRIVER, file_readers=FILE_READERS),
+    bench=BenchSettings(table_driver=TABLE_DRIVER, file_readers=FILE_READERS, hand_corpus=True),
     register_commands=_register,
     prepare=_prepare,
 )

@@ -81,11 +81,14 @@ class Combat:
     counters: int = 0
     #: waypoints whose holder was emptied: (card, stealer, holder id, encounter ships)
     steals: list[tuple[str, int, str]] = field(default_factory=list)
+    #: The damage chosen so far at a damage step, one unit at a time (the running total):
+    #: (unit, colonies lost, shields paid, self-destructs). Applied once complete.
+    split: list[tuple[str, int, int, bool]] = field(default_factory=list)
 
     def copy(self) -> Combat:
         return Combat(self.attacker, self.defender, self.target, list(self.attackers),
                       list(self.defenders), self.stage, list(self.asking), self.strikes,
-                      self.counters, list(self.steals))
+                      self.counters, list(self.steals), list(self.split))
 
 
 @dataclass(slots=True)

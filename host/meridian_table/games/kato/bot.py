@@ -285,10 +285,10 @@ def _parse_level(argument: str | None) -> tuple[int, int | None]:
     """``"4"`` or ``"4:300"`` (level, fixed iterations)."""
     text = argument or "3"
     level_text, _, iterations_text = text.partition(":")
-    if not level_text.isdigit() or int(level_text) not in LEVELS:
+    if not (level_text.isascii() and level_text.isdigit()) or int(level_text) not in LEVELS:
         raise ValueError(f"level {level_text!r} is not one of 1 to {len(LEVELS)} (bot:1 ... "
                          f"bot:{len(LEVELS)})")
-    if iterations_text and not (iterations_text.isdigit() and int(iterations_text) > 0):
+    if iterations_text and not (iterations_text.isascii() and iterations_text.isdigit() and int(iterations_text) > 0):
         raise ValueError(f"iterations {iterations_text!r} is not a positive whole number")
     return int(level_text), int(iterations_text) if iterations_text else None
 

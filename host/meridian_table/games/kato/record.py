@@ -31,6 +31,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping
 
+from meridian_table.games import record_headers
 from meridian_table.games.kato.game import COLOURS, Game, IllegalMoveError
 
 LOGGER = logging.getLogger(__name__)
@@ -134,13 +135,18 @@ def parse(text: str) -> tuple[dict[str, str], Game]:
         if ":" not in stripped or _looks_like_move(stripped):
             row -= 1
             break
+        try:
+            record_headers.check_line(raw)
+            record_headers.check_count(len(headers) + 1)
+        except record_headers.HeaderError as exc:
+            raise RecordError(str(exc), row, 1) from None
         key, _, value = stripped.partition(":")
         key = key.strip()
         if not key or " " in key:
             raise RecordError(
-                f"header key {key!r} is not a single word; write 'Key: value'", row, 1
+                f"header key {key[:80]!r} is not a single word; write 'Key: value'", row, 1
             )
-        if key.lower() in {k.lower() for k in headers}:
+        if key.lower() in where:
             raise RecordError(f"header {key!r} is given twice", row, 1)
         headers[key] = value.strip()
         after = raw.index(":") + 1

@@ -1199,7 +1199,13 @@
     renderLink(s);
     renderControls(s);
     renderInputs(s);
-    // A game's own panel (docs/WEB.md): drawn from the state, answering by commands.
+    // A game's own panel (docs/WEB.md): drawn from the state, answering by commands. A
+    // panel another game left (marked data-game-panel) goes when the game changes, so
+    // its buttons never send that game's commands to this one.
+    const current = (s.spec && s.spec.id) || s.game || "";
+    for (const old of document.querySelectorAll("[data-game-panel]")) {
+      if (old.dataset.gamePanel !== current) old.remove();
+    }
     hook("panel", s, { send: (cmd, el) => request(cmd, el), seatLabel, seatColour, cap });
     const key = `${s.game_id}:${Boolean(s.result)}`;
     if (key !== gamesKey) { gamesKey = key; loadGames(); }

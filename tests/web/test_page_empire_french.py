@@ -1,0 +1,144 @@
+"""Acceptance (issue 24): a new player plays a solo infection game of Empire in Space for
+five rounds from a French phone page alone, on a plain printed board (``--sensing off``).
+
+Everything is real: the virtual board (firmware behind a pty, its switches never
+touched), the link, the session, the Empire adapter and engine, the page and its game
+script, Chromium at 390 x 844 with a French browser (the table takes its language). The
+player taps the ledger (settle, discover or a charge, then end the turn) and carries out
+the Scelrotia's turn by pressing Confirm on the page once. After every step: no English
+word in the ledger (card names are the cards' own), nothing wider than the phone, and
+axe-core finds no serious or critical violation.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tests.web.axe import blocking, require_axe
+
+from meridian_table import i18n
+from meridian_table.games.empire.files import load_cards
+from meridian_table.table.lobby import TableHost
+from meridian_table.table.runner import TableSetup, open_table
+from meridian_table.web import serve
+
+pytestmark = pytest.mark.browser
+
+SEED = 4  # with this player, the Scelrotia has not won by the end of round 6
+ROUNDS = 5
+#: English words of the ledger's own texts (none is also a French word: "charge", "face"
+#: and "on" are both, so they are left out).
+ENGLISH = {
+    "the", "and", "with", "of", "to", "at", "from", "is", "its", "it", "round", "turn",
+    "move", "ship", "fighter", "frigate", "unused", "used", "cells", "energy", "where",
+    "settle", "build", "waypoint", "waypoints", "free", "end", "light", "grows", "infects",
+    "sector", "victory", "tokens", "left", "what", "do", "trade", "make", "new",
+    "colony", "takes", "strikes", "plays", "game", "words", "map", "shows", "ring", "moon",
+    "planet", "down", "up", "discover", "spend", "skip", "renew", "call", "time",
+    "order", "full", "scelrotia's", "last", "warning", "anyway", "cancel",
+}
+
+
+@pytest.fixture
+def english() -> Iterator[None]:
+    i18n.set_language("en")
+    yield
+    i18n.set_language("en")  # the language is the process's: leave it as found
+
+
+def wait(page: Any, condition: str, timeout: float = 20000) -> None:
+    page.wait_for_function(
+        f"(() => {{ const s = window.meridian.state; return {condition}; }})()", timeout=timeout)
+
+
+def english_words(text: str) -> list[str]:
+    cards = load_cards("sample")
+    names = [*cards.planets, *cards.moons, *cards.waypoints, *cards.events]
+    for name in sorted(names, key=len, reverse=True):
+        text = text.replace(name, " ")
+    return sorted({w for w in re.findall(r"[A-Za-z']+", text) if w.lower() in ENGLISH})
+
+
+def test_a_solo_infection_game_for_five_rounds_from_a_french_phone(
+        tmp_path: Path, open_page: Callable[..., Any], shoot: Any, english: None) -> None:
+    require_axe()
+    setup = TableSetup(game="empire", board="sim", players=("Ann",),
+                       options={"seed": SEED, "mode": "infection-solo"},
+                       settings={"sensing": "off"}, db=str(tmp_path / "games.sqlite3"),
+                       settle_s=0.03)
+    table = open_table(setup)
+    if not table.wait_ready(30):
+        table.close()
+        pytest.fail("the virtual board did not connect")
+    problems: list[str] = []
+    with TableHost(table, lang_fixed=False) as host, serve(host, port=0) as server:
+        page = open_page(server.url, width=390, height=844, locale="fr-FR")
+        wait(page, "s.lang === 'fr'")
+        page.wait_for_function("document.querySelector('#empire-ledger .ledger-seat')")
+        assert "tour 1" in page.inner_text("#empire-ledger").lower()
+        did = False
+        confirmed = 0
+        for step in range(80):
+            state = page.evaluate("window.meridian.state")
+            ledger = state["board"]["ledger"]
+            if state["phase"] == "ended" or ledger["round"] > ROUNDS:
+                break
+            count = len(state["moves"])
+            text = page.inner_text("#empire-ledger")
+            for word in english_words(text):
+                problems.append(f"step {step}: English {word!r} in the ledger")
+            if page.evaluate("document.documentElement.scrollWidth") > 390:
+                problems.append(f"step {step}: wider than the phone")
+            if step % 6 == 0:
+                problems += [f"step {step}: axe {v['id']} at {v['targets']}"
+                             for v in blocking(page)]
+            if state["phase"] == "execute":
+                # The Scelrotia's turn, said in words: carried out by hand, then one press.
+                assert "Confirmer" in state["message"], state["message"]
+                page.locator("#buttons .control[data-name='confirm']").click()
+                confirmed += 1
+                wait(page, f"s.moves.length > {count}")
+                did = False
+                continue
+            if state["phase"] == "thinking":
+                wait(page, "s.phase !== 'thinking'")
+                continue
+            actions = [a["notation"] for a in ledger["actions"]]
+            choice = "end"
+            if not did:
+                for verb in ("settle", "discover", "charge"):
+                    found = [a for a in actions if a.split()[0] == verb]
+                    if found:
+                        choice = found[0]
+                        break
+            button = page.locator(f"button.ledger-action[data-action='{choice}']")
+            box = button.bounding_box()
+            assert box is not None and box["height"] >= 44, (choice, box)
+            button.click()
+            wait(page, f"s.moves.length > {count}")
+            did = choice != "end"
+        state = page.evaluate("window.meridian.state")
+        rounds = state["board"]["ledger"]["round"]
+        shoot(page, "empire-fr-solo", full_page=True)
+        # A new game from the page: the Empire ledger goes with the Empire game (its
+        # buttons once sent Empire's commands to the next game).
+        page.click("#new-game")
+        page.wait_for_selector("#newgame-dialog[open]")
+        page.select_option("#ng-game", "kato")
+        page.wait_for_selector("#ng-opt-size")
+        page.fill("#ng-name-1", "Ann")
+        page.fill("#ng-name-2", "Bob")
+        page.select_option("#ng-profile", "kato-80")
+        page.select_option("#ng-opt-size", "5")
+        page.click("#ng-start")
+        wait(page, "s.game === 'kato'", timeout=60000)
+        page.wait_for_function("!document.getElementById('empire-ledger')")
+    assert rounds > ROUNDS, f"only {rounds - 1} rounds were played"
+    assert confirmed >= 1, "no Scelrotia turn was carried out from the page"
+    notations = [m["notation"] for m in state["moves"]]
+    assert notations.count("scelrotia") >= ROUNDS
+    assert problems == [], problems[:10]
