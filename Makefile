@@ -6,6 +6,9 @@ ARGS   ?=
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+# The games installed for the tests only (tests/toygame, examples/five_in_a_row), never by
+# `make run`: its New game list offers the real games.
+TOY    := $(VENV)/.toygame
 # From the npm registry (package-lock.json): axe-core for the page's accessibility tests
 # (tests/web) and rp2040js for the emulated Pico (tests/emu, docs/FIRMWARE.md).
 AXE    := node_modules/axe-core/axe.min.js
@@ -13,6 +16,8 @@ AXE    := node_modules/axe-core/axe.min.js
 .PHONY: run test checks test-stages test-under-load venv lint typecheck stubcheck pytest portable wheeltest mptest mpycheck bench clean
 
 run: $(STAMP)
+	@# The tests' games are fixtures: after `make test` they are taken out again.
+	@if [ -f $(TOY) ]; then $(BIN)/python -m pip uninstall --quiet --yes meridian-toygame meridian-five; rm -f $(TOY); fi
 	$(BIN)/meridian-table play kato $(ARGS)
 
 # `make test` runs every stage and prints its wall time at the end. The checks (ruff, mypy,
@@ -26,7 +31,7 @@ XDIST  ?= -n $(TEST_WORKERS) --dist loadgroup
 TEST_WORKERS ?= $(shell $(PYTHON) -c "import os; print((os.cpu_count() or 1) + 1)")
 PYTEST := $(BIN)/python -m pytest
 
-test: $(STAMP) $(AXE)
+test: $(STAMP) $(TOY) $(AXE)
 	@start=$$(date +%s); \
 	$(MAKE) --no-print-directory -j2 checks test-stages; status=$$?; \
 	end=$$(date +%s); \
@@ -41,20 +46,23 @@ checks: $(STAMP)
 	$(BIN)/python tools/mpycheck.py
 	$(BIN)/python tools/mptest.py
 
-# The pytest stages, one after the other, each over XDIST workers. The sources are compiled
+# The pytest stages, one after the other, each over XDIST workers; a failing stage does not
+# stop the next (every failure is listed in one run). The sources are compiled
 # first: the hundreds of `meridian-table` processes the tests start then load bytecode
 # even where PYTHONDONTWRITEBYTECODE keeps Python from caching it (each would otherwise
 # compile some 300 modules on start).
-test-stages: $(STAMP) $(AXE)
+test-stages: $(STAMP) $(TOY) $(AXE)
 	$(BIN)/python -m compileall -q -j 0 host firmware tests tools > /dev/null
-	$(PYTEST) $(XDIST) -m "not browser and not wheel"
-	$(PYTEST) $(XDIST) -m browser
-	$(MAKE) --no-print-directory portable
-	$(PYTEST) -m wheel tests/wheel
+	failed=0; \
+	$(PYTEST) $(XDIST) --durations=20 -m "not browser and not wheel" || failed=1; \
+	$(PYTEST) $(XDIST) -m browser || failed=1; \
+	$(MAKE) --no-print-directory portable || failed=1; \
+	$(PYTEST) -m wheel tests/wheel || failed=1; \
+	exit $$failed
 
 # `make test` three times in a row with one busy process per core beside it (as on a
 # developer's busy machine or CI): prints each run's failures and wall time at the end.
-test-under-load: $(STAMP) $(AXE)
+test-under-load: $(STAMP) $(TOY) $(AXE)
 	$(BIN)/python tools/under_load.py --runs 3 -- $(MAKE) --no-print-directory test
 
 venv: $(STAMP)
@@ -63,13 +71,21 @@ $(AXE): package.json package-lock.json
 	npm ci --no-audit --no-fund
 	touch $(AXE)
 
-# tests/toygame and examples/five_in_a_row are games in their own packages
-# (docs/ADDING_A_GAME.md), installed for the tests.
-$(STAMP): pyproject.toml setup.py host/meridian_table/games/kato/_kernel.c tests/toygame/pyproject.toml examples/five_in_a_row/pyproject.toml
+# setuptools explains an editable install in a warning box (InformationOnly, a
+# UserWarning) on every install; it is no fault of ours, so the install hides it.
+QUIET_BUILD := PYTHONWARNINGS=ignore::UserWarning
+
+$(STAMP): pyproject.toml setup.py host/meridian_table/games/kato/_kernel.c
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]' -e tests/toygame -e examples/five_in_a_row
+	$(QUIET_BUILD) $(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
+
+# tests/toygame and examples/five_in_a_row are games in their own packages
+# (docs/ADDING_A_GAME.md), installed for the tests only.
+$(TOY): $(STAMP) tests/toygame/pyproject.toml examples/five_in_a_row/pyproject.toml
+	$(QUIET_BUILD) $(BIN)/python -m pip install --quiet --no-deps -e tests/toygame -e examples/five_in_a_row
+	touch $(TOY)
 
 lint: $(STAMP)
 	$(BIN)/ruff check host firmware tests tools examples
@@ -79,8 +95,8 @@ typecheck: $(STAMP)
 
 # Browser tests run in their own pytest process: Playwright's sync API refuses to start
 # in a process where another test left an asyncio loop behind.
-pytest: $(STAMP) $(AXE)
-	$(PYTEST) $(XDIST) -m "not browser and not wheel"
+pytest: $(STAMP) $(TOY) $(AXE)
+	$(PYTEST) $(XDIST) --durations=20 -m "not browser and not wheel"
 	$(PYTEST) $(XDIST) -m browser
 
 # As on Windows, where there is no pty: the virtual-board, table, web and CLI tests again
@@ -90,12 +106,12 @@ pytest: $(STAMP) $(AXE)
 PORTABLE_TESTS := tests/test_portability.py tests/sim tests/table tests/web tests/cli tests/service \
 	$(wildcard tests/games/*/test_*_adapter.py tests/games/*/test_*_virtual.py \
 	           tests/games/*/test_*_headless*.py tests/games/*/test_*_crash.py tests/games/*/test_*_warning.py)
-portable: $(STAMP)
+portable: $(STAMP) $(TOY)
 	MERIDIAN_TABLE_SIM_TRANSPORT=socket $(PYTEST) $(XDIST) -m "not browser and not wheel" $(PORTABLE_TESTS)
 
 # The wheel plays: built, installed into a fresh venv outside the checkout, and run
 # from there (tests/wheel; docs/PACKAGING.md). Prints the time of each step.
-wheeltest: $(STAMP)
+wheeltest: $(STAMP) $(TOY)
 	$(PYTEST) -m wheel tests/wheel
 
 # The firmware against the published MicroPython (Pico, Pico 2) and CircuitPython stubs,

@@ -1,4 +1,5 @@
-"""The README's first command on a fresh clone: `make run` prints a URL that serves a board.
+"""The README's first command on a fresh clone: `make run` prints a URL that serves a board,
+with no warning boxes on the way and no test fixture (the toy game) among its games.
 
 A fresh clone of the committed tree, a fresh virtual environment (pip may reuse its
 cache), then `make run` exactly as the README says, with `ARGS` only to pick a free
@@ -70,6 +71,15 @@ def test_make_run_on_a_fresh_clone_serves_a_playable_board(tmp_path: Path) -> No
             state = json.loads(response.read())
         assert state["game"] == "kato" and len(state["board"]["sites"]) == 114
         assert state["phase"] == "play" and state["link"]["virtual"] is True
+        # No warning boxes on the way (setuptools prints "!!" around each), and the
+        # test-only toy game is not installed: the New game list never offers it.
+        boxes = [line for line in output if line.strip() == "!!"]
+        assert boxes == [], "make run printed warning boxes:\n" + "".join(output[-60:])
+        listed = subprocess.run(
+            [str(clone / ".venv" / "bin" / "python"), "-c",
+             "from meridian_table.games import registry; print(sorted(registry.specs()))"],
+            capture_output=True, text=True, check=True, env=env).stdout
+        assert "'kato'" in listed and "'toy'" not in listed, listed
     finally:
         os.killpg(proc.pid, signal.SIGINT)
         try:

@@ -64,3 +64,23 @@ def test_seats_give_bots_a_worker_and_close_it_when_the_seat_changes_hands() -> 
     again = seats.policy(0)
     assert isinstance(again, WorkerPolicy)
     seats.close()
+
+
+def test_a_bot_seat_and_a_watched_table_start_their_workers_at_once() -> None:
+    """Issue 26: the worker started on the first request, which then took seconds over
+    its budget; it starts when the seat is given to the bot, or when a page watches."""
+    from tests.table.test_session import make
+
+    from meridian_table.bots.worker import WorkerPolicy
+
+    t = make()
+    try:
+        t.session.set_seat(2, "bot:1")
+        policy = t.session.seats.policy(1)
+        assert isinstance(policy, WorkerPolicy) and policy.alive
+        hinter = t.session._hinter
+        assert hinter is not None and hinter._worker is None
+        t.session.subscribe(lambda state: None)
+        assert hinter._worker is not None and hinter._worker.alive
+    finally:
+        t.session.close()

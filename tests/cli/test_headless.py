@@ -24,3 +24,22 @@ def test_bad_headless_commands_are_errors_and_play_continues() -> None:
     assert "unknown headless command 'frobnicate'" in errors["frobnicate"]
     moves = [r["notation"] for r in records if r["event"] == "move"]
     assert moves == ["G6"], "the session stopped after a mistyped command"
+
+
+def test_wait_waits_for_a_pending_hint() -> None:
+    """Issue 26: `wait` returned before the hint's answer, so the state after it had no
+    hint; it waits for the hint as it waits for an automaton's move."""
+    import json as _json
+
+    from click.testing import CliRunner as _Runner
+
+    from meridian_table.cli.main import main as _main
+
+    result = _Runner().invoke(_main, ["play", "kato", "--headless", "--board", "sim",
+                                      "--db", ":memory:"],
+                              input="place G6\nplace J7\nwait\nbutton hint\nwait\nstate\n")
+    assert result.exit_code == 0, result.output
+    records = [_json.loads(line) for line in result.stdout.splitlines()
+               if line.startswith("{")]
+    states = [r["state"] for r in records if r.get("event") == "full-state"]
+    assert states and str(states[-1]["message"]).startswith("Hint: "), states[-1]["message"]

@@ -10,8 +10,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from tests.cli.helpers import refuse
 
+from meridian_table.cli.main import main
 from meridian_table.link import UnknownPortError, check_port
 
 posix_only = pytest.mark.skipif(sys.platform == "win32", reason="device paths are POSIX")
@@ -110,6 +112,39 @@ def test_an_occupied_page_port_is_named() -> None:
         port = holder.getsockname()[1]
         refuse(["play", "kato", "--board", "sim", "--db", ":memory:", "--port", str(port)],
                f"127.0.0.1:{port}", "--port", code=1)
+
+
+def test_a_busy_page_port_logs_no_game_and_resume_takes_a_game_id(tmp_path: Path) -> None:
+    """Issue 26: a start that failed on a busy port logged an empty game, which a later
+    `--resume` picked instead of the real one; `--resume ID` names the game."""
+    import socket
+
+    from meridian_table.store import Store
+
+    db = tmp_path / "games.sqlite3"
+    with Store.open(db) as store:
+        real = store.create_game("kato", {"size": 6, "pie": False}, ["Ann", "Bob"])
+        store.append(real, "action", {"notation": "G6", "player": "light", "source": "board"})
+        other = store.create_game("kato", {"size": 6, "pie": False}, ["Cy", "Di"])
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        port = holder.getsockname()[1]
+        refuse(["play", "kato", "--board", "sim", "--db", str(db), "--port", str(port)],
+               "--port", code=1)
+    with Store.open(db, readonly=True) as store:
+        assert [g.id for g in store.games()] == [real, other]  # nothing new was logged
+    refuse(["play", "kato", "--db", str(db), "--resume", "x1"], "--resume", "game id", code=2)
+    refuse(["play", "kato", "--db", str(db), "--resume", "99"], "no game 99",
+           "meridian-table games", code=1)
+    with Store.open(db) as store:
+        store.finish(other, {"winners": ["Cy"], "reason": "test"})
+    refuse(["play", "kato", "--db", str(db), "--resume", str(other), "--headless"],
+           f"game {other} is finished", code=1)
+    result = CliRunner().invoke(main, ["play", "kato", "--board", "sim", "--db", str(db),
+                                       "--resume", str(real), "--headless"], input="quit\n")
+    assert result.exit_code == 0, result.output
+    assert '"resumed": true' in result.output and '"G6"' in result.output
 
 
 def test_a_page_address_that_is_not_an_address_names_the_host_not_the_port() -> None:

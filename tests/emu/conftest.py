@@ -116,3 +116,13 @@ def collector_mark(pool: Pool) -> int:
 
 def profile(name: str) -> Profile:
     return load_profile(name)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every emulated-Pico test runs in one xdist worker (``--dist loadgroup``): the
+    boards are shared per process, and two emulators at once starve each other on a
+    two-core machine."""
+    here = Path(__file__).parent
+    for item in items:
+        if here in Path(str(item.fspath)).parents:
+            item.add_marker(pytest.mark.xdist_group("emulated-pico"))

@@ -99,7 +99,7 @@ def test_a_person_against_the_random_automaton_on_kato(kato: KatoDriver) -> None
     state = wait_phase(d, "execute")
     target = state["diff"]["next"]
     assert state["diff"]["put_back"] == [target] and state["automaton"]["status"] == "executing"
-    assert "Computer (random) plays a dark stone on " + target in state["message"]
+    assert "Computer (random player) plays a dark stone on " + target in state["message"]
     d.shows(target, white)  # the automaton's stone: "put a piece here"
     # Buttons and the board wait for the automaton's move.
     assert not d.session.command({"cmd": "button", "name": "pass"})["ok"]
@@ -123,6 +123,9 @@ def test_a_person_against_the_random_automaton_on_kato(kato: KatoDriver) -> None
     state = d.state()
     assert d.moves() == [] and state["phase"] == "resync"
     assert sorted(state["diff"]["remove"]) == sorted(["A1", target])
+    # Nobody placed those two stones at once: the Undo took them back (issue 26).
+    assert state["message"].startswith("Undone: take the stone off ")
+    assert "at once" not in state["message"] and "Undo" in state["diff"]["reasons"]["A1"]
     resolve(d)
     assert wait_phase(d, "play")["to_move"] == "light"
 

@@ -45,7 +45,7 @@ def test_kato_against_a_bot_undo_cancels_its_thinking_and_quit_ends_its_worker(
         d.set("A1", True)
         state = wait_phase(d, "thinking", timeout=30)
         assert state["automaton"]["status"] == "thinking"
-        assert "Computer (bot:5) is thinking" in state["message"]
+        assert "Computer (Computer — level 5 (strongest)) is thinking" in state["message"]
         _wait(lambda: worker.alive)
         d.session.press("undo")
         assert d.moves() == [] and d.state()["automaton"] is None

@@ -89,7 +89,8 @@ def _kato(rule: ClockRule) -> tuple[TableSession, FakeBoard, FakeClock, MemoryJo
 def test_a_fischer_game_switches_on_each_move_and_ends_on_a_flag_fall() -> None:
     session, board, clock, journal = _kato(ClockRule("fischer", 20, 5))
     state = session.state()
-    assert state["clocks"] is not None and state["clocks"]["running"] == "light"
+    # As on lichess, no clock runs before the first move (issue 26).
+    assert state["clocks"] is not None and state["clocks"]["running"] is None
     assert state["clocks"]["words"] == "Fischer 20 s + 5 s a move"
     clock.advance(4.0)
     board.set("G6", True)
@@ -97,11 +98,11 @@ def test_a_fischer_game_switches_on_each_move_and_ends_on_a_flag_fall() -> None:
     session.tick()
     state = session.state()
     assert [m["notation"] for m in state["moves"]] == ["G6"]
-    # Light used 4.3 s and got 5 back; Dark's clock runs now.
+    # Light's first move took nothing from its clock; Dark's clock runs now.
     assert state["clocks"]["running"] == "dark"
-    assert state["clocks"]["seats"]["light"]["remaining_s"] == pytest.approx(20.7, abs=0.01)
+    assert state["clocks"]["seats"]["light"]["remaining_s"] == pytest.approx(20.0, abs=0.01)
     action = journal.of_kind("action")[-1][1]
-    assert action["clocks"]["remaining"]["light"] == pytest.approx(20.7, abs=0.01)
+    assert action["clocks"]["remaining"]["light"] == pytest.approx(20.0, abs=0.01)
     assert action["clocks"]["running"] == "dark"
     clock.advance(0.6)
     session.tick()
@@ -120,7 +121,14 @@ def test_a_fischer_game_switches_on_each_move_and_ends_on_a_flag_fall() -> None:
 
 def test_a_paused_board_stops_the_clock_and_warn_plays_on() -> None:
     session, board, clock, journal = _kato(ClockRule("sudden", 10, flag="warn"))
-    clock.advance(3.0)
+    board.set("G6", True)
+    clock.advance(0.301)
+    session.tick()
+    board.set("A1", True)
+    clock.advance(0.301)
+    session.tick()  # two moves: Light's clock runs
+    assert session.state()["clocks"]["running"] == "light"
+    clock.advance(2.7)
     session.tick()
     board.unplug()
     clock.advance(100.0)
@@ -131,7 +139,7 @@ def test_a_paused_board_stops_the_clock_and_warn_plays_on() -> None:
     session.tick()
     state = session.state()
     assert state["clocks"]["running"] == "light"
-    assert state["clocks"]["seats"]["light"]["remaining_s"] == pytest.approx(7.0, abs=0.35)
+    assert state["clocks"]["seats"]["light"]["remaining_s"] == pytest.approx(7.0, abs=0.7)
     clock.advance(8.0)
     session.tick()
     state = session.state()
@@ -175,6 +183,9 @@ def test_clocks_survive_kill_9_and_resume_within_a_second(tmp_path: Path) -> Non
 
 def test_low_time_on_the_leds_makes_the_movers_lights_breathe() -> None:
     session, board, clock, _journal = _kato(ClockRule("sudden", 15, leds=True, low_s=10))
+    board.set("G6", True)
+    clock.advance(0.301)
+    session.tick()  # the first move starts the clocks: Dark's runs
     legal = session.state()["legal"][0]
     assert board.light_at(legal)[1] == "S"   # the legal points, steady
     clock.advance(4.0)
@@ -185,6 +196,43 @@ def test_low_time_on_the_leds_makes_the_movers_lights_breathe() -> None:
     assert board.light_at(legal)[1] == "P"   # 9 s left: they breathe
     assert session.state()["leds"][legal]["effect"] == "S"  # the page has its own cue
     plain, board2, clock2, _ = _kato(ClockRule("sudden", 15, low_s=10))
+    board2.set("G6", True)
+    clock2.advance(0.301)
+    plain.tick()
     clock2.advance(6.0)
     plain.tick()
     assert board2.light_at(legal)[1] == "S"  # without --clock-leds the board stays calm
+
+
+def test_an_automatons_clock_stops_while_people_carry_out_its_move() -> None:
+    profile = load_profile("kato-114")
+    board = FakeBoard(profile)
+    clock = FakeClock()
+    session = TableSession(KatoAdapter(6, False), profile, board, journal=MemoryJournal(1),
+                           clock=clock, settle_s=0.3, players=("Ann", "Computer"),
+                           clock_rule=ClockRule("sudden", 60), seats={1: "random"},
+                           automaton_seed=1)
+    board.session = session
+    with session:
+        board.set("G6", True)
+        clock.advance(0.301)
+        session.tick()
+        pause = threading.Event()
+        for _ in range(2000):
+            if session.state()["phase"] == "execute":
+                break
+            pause.wait(0.01)
+        state = session.state()
+        assert state["phase"] == "execute"
+        # The people take their time to put the computer's stone down: not its time.
+        assert state["clocks"]["running"] is None
+        held = state["clocks"]["seats"]["dark"]["remaining_s"]
+        clock.advance(30.0)
+        session.tick()
+        assert session.state()["clocks"]["seats"]["dark"]["remaining_s"] == held
+        board.set(state["diff"]["next"], True)
+        clock.advance(0.301)
+        session.tick()
+        state = session.state()
+        assert len(state["moves"]) == 2 and state["clocks"]["running"] == "light"
+        assert state["clocks"]["seats"]["dark"]["remaining_s"] == pytest.approx(held, abs=0.01)

@@ -54,6 +54,7 @@ def test_the_review_says_how_far_it_is_and_what_each_mark_is(tmp_path: Path) -> 
     assert [p["done"] for p in seen] == sorted(p["done"] for p in seen)
     assert len(seen) > 2  # it moved on while it ran
     assert result["level"] == 1 and result["budget_s"] == 0.05
+    assert result["strength"] == "Computer — level 1 (beginner), 0.05 s a position"
     assert result["moves"] == len(actions) and result["marks"]
     for mark in result["marks"]:
         n = mark["number"]
@@ -71,3 +72,25 @@ def test_a_review_that_fails_in_its_process_says_why(tmp_path: Path) -> None:
     _logged(db, ("E3", "E3"))  # the same point twice: the log cannot be replayed
     with Store.open(db) as store, pytest.raises(ValueError, match="E3"):
         StoreArchive(store).review(1, level=1, budget_s=0.02)
+
+
+def test_the_pages_review_is_at_least_as_strong_as_its_hint() -> None:
+    """Issue 26: the review (level 2, 0.2 s a position) marked the hint's move (level 3,
+    1 s) as the worst of the game; the review is never weaker, and says its strength."""
+    from meridian_table.table.hints import HINT_BUDGET_S, HINT_LEVEL
+    from meridian_table.table.storejournal import REVIEW_BUDGET_S, REVIEW_LEVEL
+
+    assert REVIEW_LEVEL >= HINT_LEVEL and REVIEW_BUDGET_S >= HINT_BUDGET_S
+
+
+def test_the_games_list_says_when_a_finished_game_ended(tmp_path: Path) -> None:
+    """Issue 26: the end screen's game time counted on after the end (from when the page
+    saw it); the games list gives the logged end, which the page uses."""
+    from meridian_table.table.storejournal import StoreArchive
+
+    with Store.open(tmp_path / "log.sqlite") as store:
+        gid = store.create_game("kato", {"size": 6, "pie": False}, ["Ann", "Bob"])
+        store.append(gid, "action", {"notation": "G6", "player": "light", "source": "board"})
+        ended = store.finish(gid, {"winners": ["Ann"], "reason": "test", "scores": []})
+        row = StoreArchive(store).games()[0]
+    assert row["status"] == "finished" and row["updated"] == ended.at

@@ -51,26 +51,32 @@ def test_a_fischer_game_from_the_form_ends_on_a_flag_fall(
     page.fill("#ng-clock-extra", "2")
     page.select_option("#ng-clock-flag", "lose")
     page.click("#ng-start")
-    wait(page, "s.clocks !== null && s.clocks.running === 'light'")
-    page.wait_for_selector("#clocks:not([hidden]) .clock[data-seat='light'][data-running='true']")
+    # As on lichess, no clock runs before the first move (issue 26).
+    wait(page, "s.clocks !== null && s.moves.length === 0 && s.clocks.running === null")
+    page.wait_for_selector("#clocks:not([hidden]) .clock[data-seat='light'][data-running='false']")
     assert "Fischer" in page.inner_text("#clocks")
-    # Under ten seconds the clock is low and shows tenths.
-    page.wait_for_selector(".clock[data-seat='light'][data-low='true']")
-    assert "." in page.inner_text(".clock[data-seat='light'] .clock-time")
     legal = page.evaluate("window.meridian.state.legal[0]")
     page.locator(f"g.site[data-site='{legal}']").click()
     wait(page, "s.moves.length === 1 && s.clocks.running === 'dark'")
     state = page.evaluate("window.meridian.state")
-    light = state["clocks"]["seats"]["light"]["remaining_s"]
-    assert 2.0 < light <= 8.0  # six seconds, less the time used, plus two
+    assert state["clocks"]["seats"]["light"]["remaining_s"] == 6.0  # the first move: free
+    # Under ten seconds the clock is low and shows tenths.
+    page.wait_for_selector(".clock[data-seat='dark'][data-low='true']")
+    assert "." in page.inner_text(".clock[data-seat='dark'] .clock-time")
+    legal = page.evaluate("window.meridian.state.legal[0]")
+    page.locator(f"g.site[data-site='{legal}']").click()
+    wait(page, "s.moves.length === 2 && s.clocks.running === 'light'")
+    state = page.evaluate("window.meridian.state")
+    dark = state["clocks"]["seats"]["dark"]["remaining_s"]
+    assert 2.0 < dark <= 8.0  # six seconds, less the time used, plus two
     failures = [f"{v['id']} at {v['targets']}" for v in blocking(page)]
     shoot(page, f"{theme}-running")
     wait(page, "s.result !== null", timeout=20000)
     state = page.evaluate("window.meridian.state")
-    assert state["result"]["winner"] == "light"
+    assert state["result"]["winner"] == "dark"
     assert "time ran out" in state["result"]["reason"]
-    page.wait_for_selector(".clock[data-seat='dark'][data-up='true']")
-    assert page.inner_text(".clock[data-seat='dark'] .clock-time") == "Time up"
+    page.wait_for_selector(".clock[data-seat='light'][data-up='true']")
+    assert page.inner_text(".clock[data-seat='light'] .clock-time") == "Time up"
     assert page.evaluate("window.MeridianSound.log.some(e => e.event === 'low-time')")
     failures += [f"{v['id']} at {v['targets']}" for v in blocking(page)]
     shoot(page, f"{theme}-flag")

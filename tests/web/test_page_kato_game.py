@@ -289,7 +289,7 @@ def test_a_seat_given_to_the_random_automaton_on_the_page_plays_through_the_boar
         player = Player(page)
         page.locator(".score[data-colour='dark'] .seat-kind select").select_option("random")
         player.wait("s.seats_kind.dark === 'random'")
-        assert page.inner_text(".score[data-colour='dark'] .score-seat") == "Dark · random"
+        assert page.inner_text(".score[data-colour='dark'] .score-seat") == "Dark · the random automaton"
         player.place("E3", 1)
         player.wait("s.automaton !== null && s.automaton.status === 'executing'")
         page.wait_for_selector("#automaton[data-status='executing']")

@@ -67,6 +67,8 @@ def test_names_a_game_a_rematch_and_a_new_game_from_the_page(
     page.fill("#name-1", "Xena Warrior")
     page.click("#names-save")
     wait(page, "s.players[0] === 'Xena Warrior'")
+    # Good news is not styled as an error (issue 26).
+    page.wait_for_selector("#toast[data-kind='ok']:not([hidden])")
     shoot(page, f"{theme}-names")
     first = page.evaluate("window.meridian.state.game_id")
 
@@ -119,6 +121,9 @@ def test_names_a_game_a_rematch_and_a_new_game_from_the_page(
     # The players and their history, from the log: replay a game from there.
     page.click("#players-open")
     page.wait_for_selector("#players-dialog[open]")
+    # It opens at its top, and names each game by its date too (issue 26).
+    assert page.evaluate("document.getElementById('players-dialog').scrollTop") == 0
+    assert " · " in page.inner_text("#players-dialog tr[data-game-id] td")
     xena = page.locator(".player-card[data-player='Xena Warrior']")
     assert "2 games: 1 won, 0 drawn, 0 lost, 1 not over" in xena.inner_text()
     assert "toy: 1 of 2 won" in xena.inner_text()

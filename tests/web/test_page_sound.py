@@ -37,8 +37,13 @@ class ClockSession(FakeSession):
 
     def _state(self) -> dict[str, Any]:
         state = super()._state()
-        state["clocks"] = {seat: {"remaining_s": self.remaining_s} for seat in self.seat_ids}
-        state["clocks"]["low_s"] = 10
+        state["clocks"] = {
+            "rule": {"kind": "sudden", "base_s": 60.0, "extra_s": 0.0, "flag": "lose",
+                     "low_s": 10.0, "leds": False},
+            "words": "60 s each", "low_s": 10.0,
+            "running": None if state.get("result") else state.get("to_move"),
+            "seats": {seat: {"remaining_s": self.remaining_s, "time_up": False}
+                      for seat in self.seat_ids}}
         return state
 
 
@@ -126,3 +131,27 @@ def test_each_event_schedules_its_sound_and_speech_and_mute_is_respected(
         assert again.get_attribute("#voice-toggle", "aria-pressed") == "true"
         context.close()
         assert errors == []
+
+
+def test_the_low_time_cue_sounds_as_the_clock_runs_down(
+    open_page: Callable[..., Any], browser: Any
+) -> None:
+    """Issue 26: the cue fired only when a new state arrived under the low mark; a
+    clock running down on the page past it with no move made stayed silent."""
+    fake = ClockSession(**kato_options())
+    fake.remaining_s = 10.4  # just over the 10 s mark when the state arrives
+    with serve(fake, port=0) as server:
+        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        context.add_init_script(STUBS)
+        page = context.new_page()
+        page.goto(server.url)
+        page.wait_for_function("window.meridian && window.meridian.connected && "
+                               "window.meridian.renders > 0")
+        page.wait_for_selector(".clock[data-seat='light'][data-running='true']")
+        renders = page.evaluate("window.meridian.renders")
+        wait_cues(page, 1)  # no new state: the page's own countdown passed 10 s
+        assert cues(page)[0][0] == "low-time" and cues(page)[0][1].startswith("Light: ")
+        assert page.evaluate("window.meridian.renders") == renders
+        page.wait_for_timeout(300)
+        assert len(cues(page)) == 1  # once a turn
+        context.close()

@@ -3,9 +3,9 @@
 A random game is played on the virtual board (``options["game"]``, else the first
 installed game whose spec says ``table_bench``) (the real firmware behind a pty, the
 real link, the session, the adapter and the engine), with the settle window set to 0 so
-that it is excluded. The firmware runs in the real MicroPython unix port, in a process
-of its own (``SIM_MODE``), as it runs on the Pico: its scan loop does not share the
-table's process and interpreter lock, which no real board does either. Every switch change (a placement, a dead stone lifted, a stone put
+that it is excluded. The firmware runs in this process (``SIM_MODE`` "cpython", as in
+every earlier run of this bench); ``options["sim_mode"] = "micropython"`` runs it in the
+real MicroPython unix port in a process of its own, as ``bench feel`` does. Every switch change (a placement, a dead stone lifted, a stone put
 back after an undo) is timed from the simulated switch change until the firmware
 reports the resulting LED plan shown (SHOWN, sent once the frame is on the LEDs).
 The reference measured in the same run is a bare plan round trip (link.send_plan to
@@ -33,8 +33,8 @@ HELP = "switch change -> LED frame rendered by the firmware, through link, table
 MOVES = 1000
 QUICK_MOVES = 60
 TIMEOUT_S = 5.0
-#: The firmware in its own process, as on the Pico (``options["sim_mode"]`` overrides).
-SIM_MODE = "micropython"
+#: Where the virtual board's firmware runs (``options["sim_mode"]`` overrides).
+SIM_MODE = "cpython"
 
 
 def percentile(values: list[float], q: float) -> float:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
+import signal
 import threading
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
@@ -52,6 +53,9 @@ def _serve(conn: Connection, cancelled: Synchronized[int], game: str, descriptio
     """The worker's loop: build the policy, then answer ``(id, engine, budget)``."""
     from meridian_table.games import registry
 
+    # Ctrl-C in the terminal reaches the whole process group: the table closes this
+    # worker itself (close()), so the worker ignores it rather than print a traceback.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     yield_to_the_table()
     policy = registry.spec(game).policy(description, seed)
     while True:
@@ -125,6 +129,12 @@ class WorkerPolicy:
             child.close()
             self._conn, self._process = parent, process
         return self._conn
+
+    def warm(self) -> None:
+        """Start the worker process now (it imports the game and builds its bot while
+        the table goes on), so that the first move or hint is not slowed by it."""
+        with self._lock:
+            self._start()
 
     def choose(self, game: Engine, budget_s: float = 1.0,
                cancel: threading.Event | None = None) -> str:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 import logging
+import socket
 import sys
 import threading
 import time
@@ -230,7 +231,8 @@ def settle_board(table: RunningTable, timeout: float = SETTLE_TIMEOUT_S,
             if session.sensed != want:
                 pause.wait(0.01)
                 continue
-        if not session.settling and not (automaton and _thinking(session.state())):
+        if not session.settling and not (automaton and (_thinking(session.state())
+                                                         or session.hint_pending)):
             return True
         pause.wait(0.01)
     return False
@@ -425,7 +427,9 @@ _COMMON_OPTIONS = (
     click.option("--lang", default=None, type=click.Choice(["auto", *LANGUAGES]),
                  help="The table's language: en or fr (default: the first page's browser, "
                  "else the system's)."),
-    click.option("--resume", is_flag=True, help="Continue the last unfinished game."),
+    click.option("--resume", is_flag=False, flag_value="last", default=None, metavar="[ID]",
+                 help="Continue the last unfinished game, or game ID (`meridian-table "
+                 "games` lists them)."),
     click.option("--db", default=None,
                  help="Game log file (default: $MERIDIAN_TABLE_DB, else the user data dir)."),
     click.option("--club", default=None, metavar="URL",
@@ -447,7 +451,8 @@ _COMMON_OPTIONS = (
 
 def _play(spec: GameSpec, kwargs: dict[str, Any]) -> None:
     board = str(kwargs.pop("board"))
-    resume = bool(kwargs.pop("resume"))
+    resume_id = _resume_id(kwargs.pop("resume"))
+    resume = resume_id is not False
     db = kwargs.pop("db")
     club = kwargs.pop("club")
     remote = kwargs.pop("remote")
@@ -514,14 +519,18 @@ def _play(spec: GameSpec, kwargs: dict[str, Any]) -> None:
         options=dict(options),
         settings=setting,
         resume=resume,
+        resume_id=resume_id if isinstance(resume_id, int) else None,
         db=db,
         settle_s=settle_ms / 1000.0,
         sim_mode=sim_mode,
     )
     setup, link = remote_side(setup, club, remote)
+    page_socket = None if headless else _reserve(host, port)
     try:
         table = open_table(setup)
     except (SetupError, StoreError, ValueError, OSError) as exc:
+        if page_socket is not None:
+            page_socket.close()
         raise click.ClickException(str(exc)) from exc
     if headless:
         with table, club_replication(table, club, headless, link):
@@ -540,7 +549,33 @@ def _play(spec: GameSpec, kwargs: dict[str, Any]) -> None:
             click.echo(table.notice)
         table.session.subscribe(BoardNotices())
         _watch_firmware(table, headless)
-        _serve(lobby, host, port)
+        _serve(lobby, host, port, page_socket)
+
+
+def _resume_id(value: object) -> int | None | bool:
+    """``--resume``'s value: False (not given), None (the last unfinished game) or an id."""
+    if value is None:
+        return False
+    if value == "last":
+        return None
+    text = str(value).strip().lstrip("#")
+    if not text.isdigit() or int(text) < 1:
+        raise click.BadParameter(
+            f"{value!r} is not a game id; give a number from `meridian-table games`, or "
+            "--resume alone for the last unfinished game", param_hint="--resume")
+    return int(text)
+
+
+def _reserve(host: str, port: int) -> socket.socket | None:
+    """The page's port, bound before the game is opened: a busy port fails the command
+    before the log holds a game that was never played (issue 26)."""
+    from meridian_table.web import WebServerError
+    from meridian_table.web.server import reserve
+
+    try:
+        return reserve(host, port)
+    except (WebServerError, ValueError) as exc:
+        raise click.ClickException(str(exc)) from exc
 
 
 def _watch_firmware(table: RunningTable, headless: bool) -> None:
@@ -590,12 +625,13 @@ def register(group: click.Group) -> None:
         play.add_command(_game_command(spec))
 
 
-def _serve(lobby: TableHost, host: str, port: int) -> None:
+def _serve(lobby: TableHost, host: str, port: int,
+           sock: socket.socket | None = None) -> None:
     from meridian_table.web import WebServerError, serve
 
     table = lobby.table
     try:
-        server = serve(lobby, host, port)
+        server = serve(lobby, host, port, sock=sock)
     except (WebServerError, ValueError) as exc:
         raise click.ClickException(str(exc)) from exc
     with server:
@@ -611,7 +647,8 @@ def _serve(lobby: TableHost, host: str, port: int) -> None:
         click.echo(_("Table page: {url}").format(url=server.url))
         if server.token:
             click.echo(_("Access token (for other devices): {token}").format(token=server.token))
-        click.echo(_("Press Ctrl-C to stop; the game is saved and `--resume` continues it."))
+        click.echo(_("Press Ctrl-C to stop; the game is saved and `--resume {id}` continues "
+                     "it.").format(id=state["game_id"] or ""))
         try:
             while server.running:
                 server.wait(0.5)

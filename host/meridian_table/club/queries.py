@@ -243,7 +243,9 @@ async def finished_games(conn: AConn, player: str | None = None,
         result = result_of(payload)
         out.append({"table": t, "id": g, "game": game, "players": names(players),
                     "at": at.isoformat(), "winners": result["winners"],
-                    "reason": result["reason"], "abandoned": result["abandoned"]})
+                    "reason": result["reason"], "abandoned": result["abandoned"],
+                    "resigned": payload.get("resigned_by") if isinstance(payload, dict)
+                    else None})
     return out
 
 

@@ -292,13 +292,19 @@ def render_game(detail: dict[str, Any]) -> str:
             f"<a href='{base}/export?format=record'>game record</a></p>")
 
 
+def _resigned(name: object) -> str:
+    """" (Bob resigned)" for a game a player resigned, else nothing."""
+    return f" ({e(name)} resigned)" if isinstance(name, str) and name else ""
+
+
 def render_finished(rows: list[dict[str, Any]]) -> str:
     if not rows:
         return "<p>No finished games yet.</p>"
     body = "".join(
         f"<tr><td>{e(r['at'][:16].replace('T', ' '))}</td><td>{e(r['game'])}</td>"
         f"<td>{e(r['table'])}</td><td>{_players(r['players'])}</td>"
-        f"<td>{'abandoned' if r['abandoned'] else _players(r['winners']) or 'draw'}</td>"
+        f"<td>{'abandoned' if r['abandoned'] else _players(r['winners']) or 'draw'}"
+        f"{_resigned(r.get('resigned'))}</td>"
         f"<td>{_game_link(r['table'], r['id'], 'replay')}</td></tr>" for r in rows)
     return ("<table><thead><tr><th>ended</th><th>game</th><th>table</th><th>players</th>"
             f"<th>won</th><th></th></tr></thead><tbody>{body}</tbody></table>")

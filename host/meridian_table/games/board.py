@@ -518,9 +518,15 @@ class Adapter(ABC):
         return None
 
     def conclude(self, result: JsonObject) -> None:
-        """End the game with an agreed ``result`` (from :meth:`adjudicate`); afterwards
-        :meth:`result` returns it. Adapters that offer a count override this."""
-        raise AdapterError(f"{self.game} cannot be ended by agreement")
+        """End the game with a ``result`` the players chose: an agreed count (from
+        :meth:`adjudicate`) or a resignation; afterwards :meth:`result` returns it and
+        :meth:`undo` refuses. Adapters that let players end a game override this."""
+        raise AdapterError(f"{self.game} cannot be ended by agreement or resignation")
+
+    def concedes(self) -> bool:
+        """True when the players may end this game themselves (:meth:`conclude`): the
+        page then offers Resign."""
+        return type(self).conclude is not Adapter.conclude
 
     def settings(self) -> JsonObject:
         """Table-level options that are not engine options (logged apart, passed back to

@@ -85,6 +85,7 @@ class PlacementAdapter(Adapter):
         self._sites = frozenset(sites)
         self._options = dict(options)
         self._history: list[Applied] = []
+        self._concluded: JsonObject | None = None  # a resignation
 
     # --- state ------------------------------------------------------------------------
 
@@ -201,11 +202,19 @@ class PlacementAdapter(Adapter):
     # --- the end --------------------------------------------------------------------------
 
     def result(self) -> JsonObject | None:
+        if self._concluded is not None:
+            return self._concluded
         outcome = self._engine.outcome()
         if outcome is None:
             return None
         winner = self.colours[outcome.winners[0]] if len(outcome.winners) == 1 else None
         return {"winner": winner, "reason": outcome.reason, "scores": self.scores()}
+
+    def conclude(self, result: JsonObject) -> None:
+        """End the game as the players chose (a resignation)."""
+        if self.result() is not None:
+            raise AdapterError("the game is already over")
+        self._concluded = dict(result)
 
     def scores(self) -> JsonObject:
         """Per seat: the engine's score when it gives one, else the pieces on the board."""

@@ -57,15 +57,18 @@ def ranks(info: GameInfo) -> dict[str, int | None]:
 
 
 def result_text(info: GameInfo) -> str:
-    """A short human result: "Ann wins", "draw", "abandoned" or "running"."""
+    """A short human result: "Ann wins", "Ann wins (Bob resigned)", "draw", "abandoned"
+    or "running"."""
     if info.result is None:
         return "running"
     if info.result.get("abandoned"):
         return "abandoned"
     winners = info.result.get("winners", [])
+    resigned = info.result.get("resigned_by")
+    by = f" ({resigned} resigned)" if isinstance(resigned, str) and resigned else ""
     if not winners:
-        return "draw"
-    return f"{' and '.join(winners)} {'wins' if len(winners) == 1 else 'win'}"
+        return f"draw{by}" if not by else f"no winner{by}"
+    return f"{' and '.join(winners)} {'wins' if len(winners) == 1 else 'win'}{by}"
 
 
 def export_jsonl(store: Store, game_id: int) -> str:

@@ -9,6 +9,9 @@ game. A move or an undo withdraws the offer.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from meridian_table.games.board import Adapter
 from meridian_table.table.errors import SessionError
 
@@ -19,21 +22,25 @@ class Adjudication:
     def __init__(self) -> None:
         self.active = False
         self.agreed: set[str] = set()
+        #: Which offer this is: an automaton's answer to an older one is dropped.
+        self.token = 0
 
     def withdraw(self) -> None:
         self.active = False
         self.agreed.clear()
+        self.token += 1
 
-    def toggle(self, game: Adapter) -> None:
-        """Menu: offer the count, or withdraw the one offered."""
-        if self.active:
-            self.withdraw()
-            return
+    def offer(self, game: Adapter) -> dict[str, Any]:
+        """Menu: offer the count (a new offer, :attr:`token`); returns the count."""
         if game.result() is not None:
             raise SessionError("the game is over; there is nothing to count")
-        if game.adjudicate() is None:
+        count = game.adjudicate()
+        if count is None:
             raise SessionError(f"{game.game} offers no count to end the game by")
         self.active = True
+        self.agreed.clear()
+        self.token += 1
+        return count
 
     def agree(self, game: Adapter, player: str) -> None:
         """``player`` (a seat) agrees; the count ends the game once every seat did."""
@@ -44,9 +51,10 @@ class Adjudication:
         self.agreed.add(player)
         self.settle(game)
 
-    def confirm(self, game: Adapter) -> None:
-        """A physical Confirm: agrees for the next seat that has not agreed yet."""
-        left = [c for c in game.colours if c not in self.agreed]
+    def confirm(self, game: Adapter, automaton: Callable[[str], bool]) -> None:
+        """A physical Confirm: agrees for the next seat that has not agreed yet (people
+        first: ``automaton(seat)`` seats answer alone)."""
+        left = sorted((c for c in game.colours if c not in self.agreed), key=automaton)
         if left:
             self.agreed.add(left[0])
         self.settle(game)

@@ -27,6 +27,7 @@ from meridian_table.games.contract import (
     PolicyCancelled,
     PolicyFactory,
 )
+from meridian_table.i18n import N_, _
 
 LOGGER = logging.getLogger(__name__)
 
@@ -53,16 +54,40 @@ class Execution:
         stray = sorted(settled - self.after - set(lift_moved))
         place = sorted(self.after - settled)
         return (
-            tuple(Mistake(s, "remove", "the automaton's move takes this piece off")
+            tuple(Mistake(s, "remove", _("the computer's move takes this piece off"))
                   for s in lift_moved)
-            + tuple(Mistake(s, "remove", "no piece belongs here: lift it") for s in stray)
-            + tuple(Mistake(s, "put_back", "the automaton's move puts a piece here")
+            + tuple(Mistake(s, "remove", _("no piece belongs here: lift it")) for s in stray)
+            + tuple(Mistake(s, "put_back", _("the computer's move puts a piece here"))
                     for s in place)
         )
 
     def to_json(self) -> dict[str, object]:
         return {"notation": self.action, "player": self.seat, "automaton": self.automaton,
                 "words": self.words, "after": sorted(self.after)}
+
+
+#: The bot's levels in words, for the catalogue (bots.LEVEL_WORDS names them in English).
+_LEVEL_NAMES = {1: N_("beginner"), 2: N_("easy"), 3: N_("medium"), 4: N_("strong"),
+                5: N_("strongest")}
+
+
+#: The games' piece words (their specs' ``page.piece_word``), for the catalogue: the table
+#: says "take the stone off G6" in the table's language.
+PIECE_WORDS = (N_("stone"), N_("tower"), N_("piece"))
+
+
+def automaton_words(description: str) -> str:
+    """An automaton's description in words for players: ``bot:5`` -> "Computer — level 5
+    (strongest)", ``random`` -> "random player"; any other as it is named."""
+    name, _sep, rest = description.partition(":")
+    if name == bots.BOT:
+        level = rest.partition(":")[0]
+        number = int(level) if level.isdigit() and int(level) in bots.LEVELS \
+            else bots.DEFAULT_LEVEL
+        return _("Computer — level {n} ({name})").format(n=number, name=_(_LEVEL_NAMES[number]))
+    if name == "random":
+        return _("random player")
+    return description
 
 
 def parse_seats(raw: object) -> dict[int, str]:
@@ -109,7 +134,9 @@ class Seats:
         else:
             policy = self._spec.policy(description, seed)  # refuses a bad description now
             if name == bots.BOT:
-                policy = WorkerPolicy(self._spec.id, description, seed)
+                worker = WorkerPolicy(self._spec.id, description, seed)
+                worker.warm()  # its first move must not wait for the process to start
+                policy = worker
         _close(self._policies.pop(player, None))
         self._policies[player] = policy
         self._described[player] = description
@@ -244,4 +271,4 @@ class Thinker:
             thread.join(timeout)
 
 
-__all__ = ["PERSON", "Execution", "Seats", "Thinker", "parse_seats"]
+__all__ = ["PERSON", "Execution", "Seats", "Thinker", "automaton_words", "parse_seats"]

@@ -51,6 +51,13 @@ class Choose:
 
 
 @dataclass(frozen=True)
+class Resign:
+    """Seat ``player`` (a colour) resigns: the game ends now (table/ending.py)."""
+
+    player: str
+
+
+@dataclass(frozen=True)
 class Agree:
     """One player agrees to end the game by the offered count."""
 
@@ -106,7 +113,7 @@ class ReviewProgress:
     game_id: int
 
 
-TableCommand = Button | Toggle | Choose | Agree | Seat | Rename | State
+TableCommand = Button | Toggle | Choose | Agree | Resign | Seat | Rename | State
 ArchiveCommand = Games | Replay | Review | ReviewProgress
 Command = TableCommand | ArchiveCommand
 
@@ -139,6 +146,7 @@ PARSERS: dict[str, Callable[[Mapping[str, Any]], Command]] = {
     "toggle": lambda c: Toggle(fields.text(c, "site")),
     "choose": lambda c: Choose(fields.text(c, "field"), fields.text(c, "value")),
     "agree": lambda c: Agree(fields.text(c, "player")),
+    "resign": lambda c: Resign(fields.text(c, "player")),
     "seat": _seat,
     "rename": _rename,
     "state": lambda c: State(),
@@ -148,7 +156,7 @@ PARSERS: dict[str, Callable[[Mapping[str, Any]], Command]] = {
     "review_progress": lambda c: ReviewProgress(fields.game_id(c)),
 }
 
-TABLE_COMMANDS = ("button", "toggle", "choose", "agree", "seat", "rename", "state")
+TABLE_COMMANDS = ("button", "toggle", "choose", "agree", "resign", "seat", "rename", "state")
 ARCHIVE_COMMANDS = ("games", "replay", "review", "review_progress")
 HOST_COMMANDS = ("catalog", "new_game", "rematch", "language")
 
@@ -173,7 +181,7 @@ def parse(cmd: object) -> Command:
     reader = PARSERS.get(kind) if isinstance(kind, str) else None
     if reader is None:
         raise CommandError(
-            f"unknown command {kind!r}; use button, toggle, choose, agree, seat, rename, "
+            f"unknown command {kind!r}; use button, toggle, choose, agree, resign, seat, rename, "
             "replay, review, review_progress, games or state"
         )
     return reader(cmd)
@@ -193,6 +201,7 @@ __all__ = [
     "CommandFieldError",
     "Games",
     "Rename",
+    "Resign",
     "Replay",
     "Review",
     "ReviewProgress",

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from meridian_table.games.board import ENDED, EXECUTE, RESYNC, THINKING, Adapter, View
+from meridian_table.i18n import _
 
 LOGGER = logging.getLogger(__name__)
 
@@ -85,29 +86,29 @@ def _one(
     if name == "menu":
         return _menu(adapter, facts)
     if not facts.connected:
-        return False, "The board is disconnected: plug it back in"
+        return False, _("The board is disconnected: plug it back in")
     if name == "undo":
         if facts.game_over:
-            return False, "The game is over: start a new game instead"
+            return False, _("The game is over: start a new game instead")
         if not facts.undoable:
-            return False, "Nothing to undo yet"
+            return False, _("Nothing to undo yet")
         if facts.undo_waits:
-            return False, f"Undo waits: {facts.undo_waits}"
-        return True, "Take back the last move"
+            return False, facts.undo_waits
+        return True, _("Take back the last move")
     if facts.adjudicating and name == "confirm":
-        return True, "Agree to end the game by the count"
+        return True, _("Agree to end the game by the count")
     if facts.phase == RESYNC:
-        return False, "Fix the board first (the lit squares show how)"
+        return False, _("Fix the board first (the lit squares show how)")
     if facts.phase == EXECUTE and name == "confirm" and not facts.reads_board:
-        return True, "Done: the automaton's move is carried out on the board"
+        return True, _("Done: the automaton's move is carried out on the board")
     if facts.phase == EXECUTE:
-        return False, "Carry out the automaton's move first (the lit squares show how)"
+        return False, _("Carry out the automaton's move first (the lit squares show how)")
     if facts.phase == THINKING:
-        return False, "Wait: the automaton is choosing its move"
+        return False, _("Wait: the automaton is choosing its move")
     if name == HINT:
         if facts.game_over or facts.phase == ENDED:
-            return False, "The game is over"
-        return True, "Light the bot's suggested move"
+            return False, _("The game is over")
+        return True, _("Light the bot's suggested move")
     if name in from_adapter:
         enabled, why = from_adapter[name]
         return bool(enabled), str(why)
@@ -116,12 +117,13 @@ def _one(
 
 def _menu(adapter: Adapter, facts: TableFacts) -> tuple[bool, str]:
     if facts.adjudicating:
-        return True, "Withdraw the count and play on"
+        return True, _("Withdraw the count and play on")
     if facts.game_over:
-        return False, "The game is over: there is nothing to count"
+        return False, _("The game is over: there is nothing to count")
     if not facts.count_offered:
-        return False, f"{adapter.game.capitalize()} offers no count to end the game by"
-    return True, "Offer to end the game by the count"
+        return False, _("{game} offers no count to end the game by").format(
+            game=adapter.game.capitalize())
+    return True, _("Offer to end the game by the count")
 
 
 def _game_button(
@@ -130,15 +132,15 @@ def _game_button(
     """The fallback for a game button the adapter does not answer for: what the table
     can read from any game's :class:`View` without knowing the game."""
     if facts.game_over or facts.phase == ENDED:
-        return False, "The game is over"
+        return False, _("The game is over")
     question = view.question if view is not None else None
     answers = dict(question.buttons) if question is not None else {}
     if name in answers:
-        return True, f"Answer: {answers[name]}"
+        return True, _("Answer: {answer}").format(answer=answers[name])
     if view is not None and name in view.legal:
         # a legal action named like the button (a pass, a swap)
         return True, name.capitalize()
-    return False, "Nothing to do with this button now"
+    return False, _("Nothing to do with this button now")
 
 
 __all__ = ["TableFacts", "control_state"]

@@ -25,10 +25,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from meridian_table.games.board import EXECUTE, PLAY, RESYNC, THINKING, Interpretation
+from meridian_table.i18n import _, seat_word
 from meridian_table.table import commands, phases
 from meridian_table.table.clocks import TableClocks
+from meridian_table.table.countoffer import bot_level
+from meridian_table.table.ending import resignation
 from meridian_table.table.errors import SessionError
-from meridian_table.table.hints import HINT, Hint
+from meridian_table.table.hints import HINT, Hint, hint_sites
 from meridian_table.table.names import clean_names
 from meridian_table.table.pending_log import log_words
 from meridian_table.table.presenter import PageState, TableView, present
@@ -36,6 +39,7 @@ from meridian_table.table.state import CLOSED, CONNECTED, Table, action_payload
 from meridian_table.table.steps import (
     AskHint,
     Chose,
+    CountAnswered,
     Effect,
     Event,
     Faulted,
@@ -43,6 +47,7 @@ from meridian_table.table.steps import (
     LinkChanged,
     LogChanged,
     Notify,
+    OfferCount,
     Refresh,
     Refused,
     Sensed,
@@ -99,10 +104,11 @@ class TableCore(Table):
             Sensed: self._on_sensed, SnapshotSeen: self._on_snapshot,
             Faulted: self._on_fault, LinkChanged: self._on_link, Tick: self._on_tick,
             Refresh: self._on_refresh, Chose: self._on_chose, Hinted: self._on_hinted,
-            LogChanged: self._on_log_changed,
+            LogChanged: self._on_log_changed, CountAnswered: self._on_count_answered,
             commands.Button: self._input(lambda c: self._press(c.name, c.source)),
             commands.Choose: self._input(lambda c: self._choose(c.field, c.value)),
             commands.Agree: self._input(lambda c: self._agree(c.player)),
+            commands.Resign: self._input(lambda c: self._resign(c.player)),
             commands.Seat: self._input(lambda c: self._set_seat(c.seat, c.automaton)),
             commands.Rename: self._input(lambda c: self._rename(c.players)),
         }
@@ -316,11 +322,16 @@ class TableCore(Table):
             phases.undo(self, source)
             return
         if name == "menu":
-            self.count.toggle(self.adapter)
+            if self.count.active:
+                self.withdraw_count()
+            else:
+                self._offer_count()
             self.evaluate()
             return
         if self.count.active and name == "confirm":
-            self.count.confirm(self.adapter)
+            # People first: the automata answer the count alone (countoffer.py).
+            self.count.confirm(self.adapter, lambda c: self.seats.policy(
+                self.adapter.seats().get(c)) is not None)
             self.evaluate()
             return
         self.require_connected(name)
@@ -340,6 +351,57 @@ class TableCore(Table):
             raise SessionError(f"the answer waits: first make the board match ({self.message})")
         self.require_person("the answer")
         self.handle(self.adapter.answer(field_name, value), source="web")
+
+    def _offer_count(self) -> None:
+        """Offer the count; every automaton seat answers it alone: ``random`` agrees at
+        once, a bot weighs it in the shell (an :class:`OfferCount`), any other is left to
+        the person behind it."""
+        count = self.count.offer(self.adapter)
+        automata = {colour: (index, self.seats.kind(index))
+                    for colour, index in self.adapter.seats().items()
+                    if self.seats.policy(index) is not None}
+        bots = {seat: who for seat, who in automata.items() if bot_level(who[1]) is not None}
+        self.count.agreed.update(seat for seat, (_i, kind) in automata.items()
+                                 if kind.partition(":")[0] == "random")
+        if bots:
+            self.emit(OfferCount(self.count.token, count, bots, self.adapter.engine.clone()))
+
+    def _on_count_answered(self, event: CountAnswered) -> None:
+        """A bot's answer to the offered count (dropped when the offer is gone)."""
+        if not self.count.active or event.token != self.count.token:
+            return
+        if event.agreed:
+            self.count.agreed.add(event.seat)
+            try:
+                self.count.settle(self.adapter)
+            except ValueError as exc:
+                self.error = str(exc)
+        else:
+            self.withdraw_count()
+            self.error = _("{name} declines the count: the computer expects more from "
+                           "playing on").format(name=names_of(self.adapter, self.players).get(event.seat, event.seat))
+        self.evaluate()
+        self._out.append(Notify())
+
+    def _resign(self, player: str) -> None:
+        """Seat ``player`` (a colour) resigns: the game ends now (table/ending.py)."""
+        if self.adapter.result() is not None:
+            raise SessionError(_("the game is over; there is nothing to resign"))
+        if player not in self.adapter.colours:
+            raise SessionError(_("seat {seat!r} is not one of {seats}; name the seat that "
+                                 "resigns").format(seat=player,
+                                                   seats=", ".join(self.adapter.colours)))
+        index = self.adapter.seats().get(player)
+        if index is not None and self.seats.policy(index) is not None:
+            raise SessionError(_("{seat} is played by the computer, which does not resign; "
+                                 "resign for a person's seat").format(seat=seat_word(player)))
+        phases.cancel_automaton(self, "web")
+        self.withdraw_count()
+        result = resignation(self.adapter.colours, player, self.adapter.scores(),
+                             names_of(self.adapter, self.players))
+        self.adapter.conclude(result)
+        LOGGER.info("%s resigned", player)
+        self.evaluate()
 
     def _agree(self, player: str) -> None:
         self.count.agree(self.adapter, player)
@@ -419,7 +481,7 @@ class TableCore(Table):
             except (ValueError, LookupError) as exc:
                 self.error = f"the hint {event.action!r} does not apply: {exc}"
             else:
-                self.hint = Hint(event.ply, event.action, words, before ^ after)
+                self.hint = Hint(event.ply, event.action, words, hint_sites(before, after))
                 self.message = f"Hint: {words}"
                 self.send_plan()
         self._out.append(Notify())

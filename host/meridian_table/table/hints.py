@@ -125,6 +125,23 @@ class Hinter:
             return
         self._on_done(ply, action, None)
 
+    @property
+    def pending(self) -> bool:
+        """True while a hint is being looked for (headless ``wait`` waits for it)."""
+        with self._wake:
+            return self._running is not None or self._wanted is not None
+
+    def warm(self) -> None:
+        """Start the hint's worker now (someone watches the table): the first hint
+        answers within its budget instead of waiting for the process to start."""
+        with self._wake:
+            if self._closed:
+                return
+            if self._worker is None:
+                self._worker = WorkerPolicy(self._spec.id, bots.description(HINT_LEVEL), 0)
+            worker = self._worker
+        worker.warm()
+
     def current(self, ply: int) -> Hint | None:
         """The hint for the position after ``ply`` moves, if there is one."""
         hint = self.hint
@@ -143,4 +160,14 @@ class Hinter:
             worker.close()
 
 
-__all__ = ["HINT", "HINT_LIGHT", "Hint", "Hinter", "available"]
+def hint_sites(before: frozenset[str], after: frozenset[str]) -> frozenset[str]:
+    """What a hint lights: where its move puts a piece, first. The pieces the move then
+    takes off are not lit in the hint's colour (lifting one first would be refused as a
+    piece still in play): once the piece is down, the table guides them off in the LED
+    language's removal colour, as after any move. A move that puts nothing new down (a
+    push, a pass) lights what it changes."""
+    placed = after - before
+    return placed if placed else before ^ after
+
+
+__all__ = ["HINT", "HINT_LIGHT", "Hint", "Hinter", "available", "hint_sites"]

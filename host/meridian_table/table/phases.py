@@ -34,9 +34,10 @@ from meridian_table.games.board import (
 )
 from meridian_table.i18n import _
 from meridian_table.ledplan import PULSE, Light
-from meridian_table.table.automata import Execution
+from meridian_table.table.automata import Execution, automaton_words
 from meridian_table.table.errors import SessionError
 from meridian_table.table.state import CLOSED, Table
+from meridian_table.table.undoguide import undo_guidance
 from meridian_table.table.view import result_payload
 
 LOGGER = logging.getLogger(__name__)
@@ -115,7 +116,8 @@ class Paused:
     def show(table: Table) -> None:
         table.phase = PAUSED
         if table.link_state == CLOSED:
-            table.message = _("Table closed: the game is saved; --resume continues it")
+            table.message = _("Table closed: the game is saved; it continues when the "
+                                   "table starts again")
         elif table.ever_connected:
             table.message = _("Board disconnected: plug it back in to continue")
         else:
@@ -174,7 +176,8 @@ class Thinking:
                 return
             table.think(player)
         table.phase = THINKING
-        table.message = f"{table.players[player]} ({table.seats.kind(player)}) is thinking…"
+        table.message = _("{name} ({automaton}) is thinking…").format(
+            name=table.players[player], automaton=automaton_words(table.seats.kind(player)))
         table.shown.lights = {}
         table.send_plan()
 
@@ -219,7 +222,7 @@ class Executing:
             table.shown.all_at_once = False
             table.message = _("{name} ({automaton}) plays {words}: carry it out on the "
                               "board, then press Confirm").format(
-                name=name, automaton=execution.automaton, words=execution.words)
+                name=name, automaton=automaton_words(execution.automaton), words=execution.words)
             table.shown.view = None
             table.shown.lights = {site: Light(0xFFFFFF, PULSE)
                                   for site in sorted(execution.before ^ execution.after)}
@@ -234,7 +237,8 @@ class Executing:
                 else _("put a {piece} on {site}")).format(piece=_(table.piece_word),
                                                            site=first.site)
         table.message = _("{name} ({automaton}) plays {words}: {step}").format(
-            name=name, automaton=execution.automaton, words=execution.words, step=step)
+            name=name, automaton=automaton_words(execution.automaton), words=execution.words,
+            step=step)
         table.shown.view = None
         table.shown.lights = {first.site: first.light}
         table.send_plan()
@@ -271,6 +275,9 @@ class Reading:
         interp = table.adapter.interpret(observation)
         if interp.action is not None and not allow_actions:
             interp = generic_guidance(observation, "")
+        undone = undo_guidance(observation, table.stale, table.piece_word)
+        if undone is not None:
+            interp = undone
         sense: dict[str, Any] | None = None
         if from_board:
             sense = {
@@ -404,7 +411,7 @@ def undo(table: Table, source: str) -> None:
     # lifted (seen empty) before anything on the board is read as one.
     table.stale = (before - table.adapter.expected()) & table.settled
     table.flash = None
-    table.count.withdraw()
+    table.withdraw_count()
     evaluate(table)
 
 
@@ -419,8 +426,8 @@ def undo_waits(table: Table) -> str:
     strays = sorted(table.settled - table.adapter.expected() - explained)
     if not strays:
         return ""
-    return (f"first lift the piece from {', '.join(strays)} (no move put it there); "
-            f"then Undo takes back {history[-1].notation}")
+    return _("first lift the piece from {sites} (no move put it there); then Undo takes "
+             "back {move}").format(sites=", ".join(strays), move=history[-1].notation)
 
 
 def _undo_one(table: Table, source: str) -> None:
@@ -442,10 +449,10 @@ def describe(mistake: Mistake) -> str:
 
 def generic_guidance(observation: Observation, message: str) -> Interpretation:
     mistakes = tuple(
-        Mistake(s, "remove", "no piece belongs here now: lift it")
+        Mistake(s, "remove", _("no piece belongs here now: lift it"))
         for s in sorted(observation.extra)
     ) + tuple(
-        Mistake(s, "put_back", "a piece belongs here: put it back")
+        Mistake(s, "put_back", _("a piece belongs here: put it back"))
         for s in sorted(observation.missing)
     )
     return Interpretation(mistakes=mistakes, message=message)

@@ -89,6 +89,8 @@ class PageState(TypedDict):
     scores: dict[str, Any]
     count: dict[str, Any] | None
     agreed: list[str]
+    #: The seats that may resign now (people's seats while the game runs; table/ending.py).
+    resign: list[str]
     moves: list[dict[str, Any]]
     result: dict[str, Any] | None
     link: LinkPanel
@@ -186,6 +188,9 @@ def present(adapter: Adapter, table: TableView) -> PageState:
         "scores": adapter.scores(),
         "count": count,
         "agreed": sorted(table.agreed),
+        "resign": [colour for colour in adapter.seats()
+                   if table.seats_kind.get(colour, "person") == "person"]
+        if result is None and adapter.concedes() else [],
         "moves": table.moves,
         "result": result,
         "link": table.link,

@@ -25,7 +25,7 @@ from meridian_table.games.contract import OptionValue, PolicyFactory, parse_opti
 from meridian_table.i18n import _
 from meridian_table.link import Link, find_picos
 from meridian_table.profiles import Profile, ProfileError, load_profile, profile_from_dict
-from meridian_table.store import MissingDatabaseError, OlderSchemaError, Store
+from meridian_table.store import MissingDatabaseError, OlderSchemaError, Store, UnknownGameError
 from meridian_table.table.automata import parse_seats
 from meridian_table.table.clocks import ClockError, ClockRule
 from meridian_table.table.journal import Journal, MemoryJournal
@@ -52,6 +52,7 @@ class TableSetup:
     options: dict[str, Any] = field(default_factory=dict)   # game options (pie, ...)
     settings: dict[str, Any] = field(default_factory=dict)  # adapter settings (assist)
     resume: bool = False
+    resume_id: int | None = None      # --resume ID: that game, not the last unfinished one
     db: str | None = None             # None: the store's default; ":memory:": no file
     settle_s: float = DEFAULT_SETTLE_S
     sim_mode: str = "cpython"
@@ -146,7 +147,7 @@ def choose_board(spec: str) -> tuple[str | None, str | None]:
     return spec, None
 
 
-def _check_resumable(db: Path | None, game: str) -> None:
+def _check_resumable(db: Path | None, game: str, game_id: int | None = None) -> None:
     """Refuse --resume when the log holds no unfinished ``game``, before anything opens
     it for writing: a resume that cannot happen must not create or change the file."""
     try:
@@ -159,10 +160,33 @@ def _check_resumable(db: Path | None, game: str) -> None:
     except OlderSchemaError:
         return  # the writable open migrates it (after a backup copy), then resumes
     with store:
-        if store.last_unfinished(game) is None:
+        if game_id is not None:
+            _check_logged(store, game, game_id)
+        elif store.last_unfinished(game) is None:
             raise SetupError(
                 f"no unfinished {game} game in {store.path}; start a new one without --resume"
             )
+
+
+def _check_logged(store: Store, game: str, game_id: int) -> None:
+    """``--resume ID``: game ``game_id`` is in the log, of this game, and not over."""
+    try:
+        info = store.game(game_id)
+    except UnknownGameError:
+        raise SetupError(
+            f"--resume {game_id}: no game {game_id} in {store.path}; `meridian-table games` "
+            "lists the logged games and their ids"
+        ) from None
+    if info.game != game:
+        raise SetupError(
+            f"--resume {game_id}: game {game_id} is a {info.game} game, not {game}; "
+            f"continue it with `meridian-table play {info.game} --resume {game_id}`"
+        )
+    if info.status != "running":
+        raise SetupError(
+            f"--resume {game_id}: game {game_id} is {info.status}; only an unfinished game "
+            f"can be continued (`meridian-table replay {game_id}` shows it)"
+        )
 
 
 #: How long a thread may hold the interpreter lock while another waits for it (Python's
@@ -188,11 +212,13 @@ def open_table(setup: TableSetup) -> RunningTable:
     closers: list[Callable[[], None]] = []
     try:
         if setup.resume:
-            _check_resumable(Path(setup.db) if setup.db else None, setup.game)
+            _check_resumable(Path(setup.db) if setup.db else None, setup.game,
+                             setup.resume_id)
         store = None if setup.db == ":memory:" else Store.open(Path(setup.db) if setup.db else None)
         if store is not None:
             closers.append(store.close)
-        logged = resume_game(store, game=setup.game) if store is not None and setup.resume else None
+        logged = (resume_game(store, game_id=setup.resume_id, game=setup.game)
+                  if store is not None and setup.resume else None)
         name = setup.profile or (logged.info.profile if logged is not None else None)
         if name is None:
             count = len(setup.players) if setup.players else None

@@ -34,6 +34,7 @@ from meridian_table.table import commands
 from meridian_table.table.automata import Seats, Thinker
 from meridian_table.table.clocks import ClockRule
 from meridian_table.table.core import CONNECTED, LinkInfo, TableCore
+from meridian_table.table.countoffer import CountAnswers
 from meridian_table.table.errors import SessionError
 from meridian_table.table.hints import Hinter
 from meridian_table.table.hints import available as hints_available
@@ -45,6 +46,7 @@ from meridian_table.table.steps import (
     AskHint,
     Cancel,
     Chose,
+    CountAnswered,
     Effect,
     Event,
     Faulted,
@@ -52,6 +54,7 @@ from meridian_table.table.steps import (
     LinkChanged,
     LogChanged,
     Notify,
+    OfferCount,
     Refresh,
     Refused,
     Sensed,
@@ -59,6 +62,7 @@ from meridian_table.table.steps import (
     SnapshotSeen,
     Think,
     Tick,
+    WithdrawCount,
 )
 from meridian_table.table.view import hello_json
 
@@ -138,8 +142,11 @@ class TableSession:
         self._handlers = self._dispatch()
         self._effects: Mapping[type, Callable[[Any], None]] = {
             ShowPlan: self._show_plan, Think: self._think, Cancel: self._cancel,
-            AskHint: self._ask_hint,
+            AskHint: self._ask_hint, OfferCount: self._offer_count,
+            WithdrawCount: lambda _e: self._count_answers.withdraw(),
         }
+        self._count_answers = CountAnswers(adapter.game, self._on_count_answer)
+        self._offer_token = 0
         with self._lock:
             self.core = TableCore(
                 adapter, profile,
@@ -257,6 +264,7 @@ class TableSession:
         if isinstance(self.journal, PendingJournal):
             self.journal.close()
         self._thinker.close()
+        self._count_answers.close()
         self.core.seats.close()
         if self._hinter is not None:
             self._hinter.close()
@@ -325,6 +333,10 @@ class TableSession:
             # A hint known for this position is shown by the core without asking
             # (core ``_ask_hint``); here the hinter coalesces a search on its way.
             self._hinter.ask(effect.ply, effect.engine)
+
+    def _offer_count(self, effect: OfferCount) -> None:
+        self._count_answers.offer(effect.count, effect.automata, effect.engine)
+        self._offer_token = effect.token
 
     def _input(self, event: Event) -> None:
         """A command from the page or a button: stepped, then the page is told."""
@@ -402,6 +414,7 @@ class TableSession:
         return {
             commands.Button: self._on_button, commands.Toggle: self._on_toggle,
             commands.Choose: self._on_choose, commands.Agree: self._on_agree,
+            commands.Resign: self._on_resign,
             commands.Seat: self._on_seat, commands.Rename: self._on_rename,
             commands.State: lambda c: {"ok": True, "state": self.state()},
         }
@@ -420,6 +433,10 @@ class TableSession:
 
     def _on_agree(self, cmd: commands.Agree) -> dict[str, Any]:
         self.agree(cmd.player)
+        return {"ok": True}
+
+    def _on_resign(self, cmd: commands.Resign) -> dict[str, Any]:
+        self.resign(cmd.player)
         return {"ok": True}
 
     def _on_seat(self, cmd: commands.Seat) -> dict[str, Any]:
@@ -450,6 +467,10 @@ class TableSession:
     def agree(self, player: str) -> None:
         """One player agrees to end the game by the adjudication count."""
         self._input(commands.Agree(player))
+
+    def resign(self, player: str) -> None:
+        """Seat ``player`` (a colour) resigns: the game ends now (table/ending.py)."""
+        self._input(commands.Resign(player))
 
     def toggle(self, site: str) -> None:
         """Toggle a site's simulated switch (virtual board only)."""
@@ -485,6 +506,16 @@ class TableSession:
         if notify:
             self._notify()
 
+    def _on_count_answer(self, token: int, seat: str, agreed: bool,
+                         expected: float | None) -> None:
+        """A bot's answer to the offered count, on its thread (countoffer.py)."""
+        with self._lock:
+            if token != self._count_answers.token or self._closing.is_set():
+                return
+            notify = self._step(CountAnswered(self._offer_token, seat, agreed))
+        if notify:
+            self._notify()
+
     # --- outputs ----------------------------------------------------------------------
 
     def add_stats(self, provider: Callable[[], Mapping[str, Any]]) -> Callable[[], None]:
@@ -494,10 +525,25 @@ class TableSession:
             self._stat_providers.append(provider)
         return self._notify
 
+    @property
+    def hint_pending(self) -> bool:
+        """True while the bot looks for a hint (its answer is yet to be shown)."""
+        return self._hinter is not None and self._hinter.pending
+
+    def warm(self) -> None:
+        """Someone watches the table: start the hint's bot now, not at the first Hint
+        (issue 26: the first hint of a session took seconds over its budget)."""
+        if self._hinter is not None:
+            self._hinter.warm()
+
     def subscribe(self, callback: Subscriber) -> Callable[[], None]:
-        """Call ``callback(state)`` on every change; returns the unsubscribe function."""
+        """Call ``callback(state)`` on every change; returns the unsubscribe function.
+        The first subscriber (the page, the terminal's notices) starts the hint's bot."""
         with self._lock:
+            first = not self._subscribers
             self._subscribers.append(callback)
+        if first:
+            self.warm()
 
         def unsubscribe() -> None:
             with self._lock:

@@ -27,9 +27,10 @@ from meridian_table.games.board import (
     Mistake,
     View,
 )
+from meridian_table.i18n import _
 from meridian_table.ledplan import PULSE, SOLID, LedPlan, Light
 from meridian_table.table.adjudication import Adjudication
-from meridian_table.table.automata import Execution, Seats
+from meridian_table.table.automata import Execution, Seats, automaton_words
 from meridian_table.table.clocks import CLOCK_TICK_S, ClockRule, TableClocks
 from meridian_table.table.early import EarlyReading
 from meridian_table.table.errors import SessionError
@@ -38,7 +39,7 @@ from meridian_table.table.hints import HINT_LIGHT, Hint
 from meridian_table.table.journal import Journal
 from meridian_table.table.pending_log import LOG_FAULT_LIGHT, log_problem
 from meridian_table.table.settler import Settler
-from meridian_table.table.steps import Cancel, Effect, ShowPlan, Think
+from meridian_table.table.steps import Cancel, Effect, ShowPlan, Think, WithdrawCount
 
 LOGGER = logging.getLogger(__name__)
 
@@ -223,10 +224,22 @@ class Table:
         """The seat whose clock should run now, or None (paused, counting, over)."""
         if not self.connected or self.count.active or self.adapter.result() is not None:
             return None
+        if not self.adapter.history():
+            return None  # as on lichess, the clocks start with the first move
         mover = self.adapter.to_move
         if mover is None and self.shown.view is not None:
             mover = self.shown.view.to_move
+        if mover is not None and self.phase in (EXECUTE, RESYNC):
+            index = self.adapter.seats().get(mover)
+            if index is not None and self.seats.policy(index) is not None:
+                return None  # people carry out the automaton's move: not its time
         return mover
+
+    def withdraw_count(self) -> None:
+        """Withdraw the offered count (the automata still weighing it are stopped)."""
+        if self.count.active:
+            self.emit(WithdrawCount())
+        self.count.withdraw()
 
     def require_connected(self, what: str) -> None:
         if not self.connected:
@@ -236,15 +249,16 @@ class Table:
         """Refuse a person's input while an automaton has the turn."""
         if self.execution is not None:
             raise SessionError(
-                f"{what} waits: first carry out {self.execution.automaton}'s move "
-                f"({self.execution.words}), or press Undo"
-            )
+                _("{what} waits: first carry out the move of {automaton} ({words}), or "
+                  "press Undo").format(what=what,
+                                       automaton=automaton_words(self.execution.automaton),
+                                       words=self.execution.words))
         player = self.player_to_act()
         if self.seats.policy(player) is not None and player is not None:
             raise SessionError(
-                f"{what} waits: it is {self.players[player]}'s turn, played by the "
-                f"{self.seats.kind(player)} automaton"
-            )
+                _("{what} waits: it is the turn of {name}, played by {automaton}").format(
+                    what=what, name=self.players[player],
+                    automaton=automaton_words(self.seats.kind(player))))
 
     def hint_lights(self) -> dict[str, Light]:
         hint = self.hint

@@ -12,12 +12,13 @@ not taken (docs/TABLE.md), so the log is not an effect that could still fail lat
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from meridian_table.games.contract import Engine, Policy
 from meridian_table.ledplan import LedPlan
-from meridian_table.table.commands import Agree, Button, Choose, Rename, Seat
+from meridian_table.table.commands import Agree, Button, Choose, Rename, Resign, Seat
 
 # --- events ----------------------------------------------------------------------------
 
@@ -86,9 +87,18 @@ class Hinted:
     error: str | None
 
 
-Command = Button | Choose | Agree | Seat | Rename
+@dataclass(frozen=True)
+class CountAnswered:
+    """An automaton's answer to the offered count (``countoffer.py``), for offer ``token``."""
+
+    token: int
+    seat: str
+    agreed: bool
+
+
+Command = Button | Choose | Agree | Resign | Seat | Rename
 Event = (Sensed | SnapshotSeen | Faulted | LinkChanged | LogChanged | Tick | Refresh | Chose
-         | Hinted | Command)
+         | Hinted | CountAnswered | Command)
 
 # --- effects ---------------------------------------------------------------------------
 
@@ -130,16 +140,32 @@ class AskHint:
 
 
 @dataclass(frozen=True)
+class OfferCount:
+    """Ask the automata at ``automata`` (seat: (player, description)) whether they agree
+    to ``count``; their answers come back as :class:`CountAnswered` for offer ``token``."""
+
+    token: int
+    count: Mapping[str, Any]
+    automata: Mapping[str, tuple[int, str]]
+    engine: Engine
+
+
+@dataclass(frozen=True)
+class WithdrawCount:
+    """The count offer is withdrawn: the automata's answers still thinking are dropped."""
+
+
+@dataclass(frozen=True)
 class Refused:
     """The command was refused: the sender is told ``error`` (already shown on the page)."""
 
     error: ValueError
 
 
-Effect = ShowPlan | Notify | Think | Cancel | AskHint | Refused
+Effect = ShowPlan | Notify | Think | Cancel | AskHint | OfferCount | WithdrawCount | Refused
 
 __all__ = [
-    "AskHint", "Cancel", "Chose", "Command", "Effect", "Event", "Faulted", "Hinted",
-    "LinkChanged", "LogChanged", "Notify", "Refresh", "Refused", "Sensed", "ShowPlan", "SnapshotSeen",
-    "Think", "Tick",
+    "AskHint", "Cancel", "Chose", "Command", "CountAnswered", "Effect", "Event", "Faulted", "Hinted",
+    "LinkChanged", "LogChanged", "Notify", "OfferCount", "Refresh", "Refused", "Sensed", "ShowPlan", "SnapshotSeen",
+    "Think", "Tick", "WithdrawCount",
 ]

@@ -21,8 +21,11 @@ from meridian_table.bots.review import review
 from meridian_table.bots.worker import yield_to_the_table
 from meridian_table.games import registry
 from meridian_table.games.board import Adapter
+from meridian_table.i18n import _
 from meridian_table.store import Event, GameInfo, Store
 from meridian_table.store.events import Action, Choice, CorruptEventError, Settings, Undo
+from meridian_table.table.automata import automaton_words
+from meridian_table.table.hints import HINT_BUDGET_S, HINT_LEVEL
 from meridian_table.table.reviews import GATE, ReviewCancelled, ReviewGate, bounded_budget
 
 LOGGER = logging.getLogger(__name__)
@@ -188,8 +191,10 @@ def resume_game(store: Store, game_id: int | None = None, game: str | None = Non
 
 #: The page's review: a quick judge (the command line's `review` can take longer). The
 #: ``review`` command may ask for another level, budget or number of marks.
-REVIEW_LEVEL = 2
-REVIEW_BUDGET_S = 0.2
+#: At least as strong as any hint the page gave (issue 26: a weaker review marked the
+#: hint's own move as the worst of the game): the hint's level and time a position.
+REVIEW_LEVEL = HINT_LEVEL
+REVIEW_BUDGET_S = HINT_BUDGET_S
 REVIEW_TOP = 5
 
 
@@ -286,6 +291,7 @@ class StoreArchive:
                 "moves": g.moves,
                 "status": g.status,
                 "started": g.started,
+                "updated": g.updated,  # a finished game: when its result was logged
                 "result": g.result,
                 "reviewable": g.game in with_bot,
             }
@@ -303,11 +309,24 @@ class StoreArchive:
         for event in actions:
             adapter.play(event.notation)
             positions.append(adapter.pieces())
+        # The game drawn from its own spec, with its own players, its moves in words
+        # (issue 26): the page may replay a Colovini game while Kato is live.
+        names = {colour: info.players[index] if index < len(info.players) else colour
+                 for colour, index in adapter.seats().items()}
+        moves = [a.to_json(i + 1) for i, a in enumerate(adapter.history())]
+        for move in moves:
+            words = adapter.move_words(str(move.get("notation", "")))
+            if words:
+                who = names.get(str(move.get("player")), move.get("player"))
+                move["words"] = f"{who}: {words}"
         return {
             "game_id": info.id,
             "game": info.game,
+            "spec": registry.spec(info.game).to_json(),
             "players": list(info.players),
-            "moves": [a.to_json(i + 1) for i, a in enumerate(adapter.history())],
+            "seats": names,
+            "scores": adapter.scores(),
+            "moves": moves,
             "positions": positions,
             "board": adapter.board_json(),
             "result": info.result,
@@ -385,5 +404,7 @@ class StoreArchive:
             entry["played_words"] = (played.move_words(str(mark["played"]))
                                      or str(mark["played"]))
             out.append(entry)
+        strength = _("{bot}, {seconds} s a position").format(
+            bot=automaton_words(bots.description(level)), seconds=f"{budget_s:g}")
         return {"game_id": info.id, "game": info.game, "level": level, "budget_s": budget_s,
-                "moves": len(actions), "marks": out}
+                "strength": strength, "moves": len(actions), "marks": out}

@@ -395,7 +395,7 @@ class FakeSession:
         if phase == "paused":
             # The real session's words (meridian_table/table/session.py).
             if self._link_state == "closed":
-                return "Table closed: the game is saved; --resume continues it"
+                return "Table closed: the game is saved; it continues when the table starts again"
             if self._ever_connected:
                 return "Board disconnected: plug it back in to continue"
             return f"Waiting for the board to connect ({self._link_state})"
@@ -478,6 +478,7 @@ class FakeSession:
             "scores": scores,
             "count": count if self._result is None else None,
             "agreed": sorted(self._agreed),
+            "resign": [],
             "moves": [dict(m) for m in self._moves],
             "result": None if self._result is None else dict(self._result),
             "link": {

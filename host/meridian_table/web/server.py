@@ -39,6 +39,13 @@ class WebServerError(OSError):
     """The page could not be served (port busy, address unknown, server did not start)."""
 
 
+def reserve(host: str, port: int) -> socket.socket:
+    """Bind and listen on ``host:port`` now, for a :class:`WebServer` started later
+    (``sock=``): a command that must not log a game it cannot serve checks the port
+    first. Raises ``WebServerError`` naming the --host or --port that is wrong."""
+    return _bind(host, port)
+
+
 def _bind(host: str, port: int) -> socket.socket:
     family = socket.AF_INET6 if ":" in host.strip("[]") else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
@@ -131,7 +138,10 @@ class WebServer:
         allowed_hosts: Iterable[str] | None = None,
         allowed_origins: Iterable[str] = (),
         log_level: str = "warning",
+        sock: socket.socket | None = None,
     ) -> None:
+        """``sock``: a socket :func:`reserve` bound already (``host`` and ``port`` then
+        only name it)."""
         if token is None and not is_loopback(host):
             token = new_token()
         self.token = token
@@ -143,7 +153,7 @@ class WebServer:
             allowed_hosts=allowed_hosts,
             allowed_origins=allowed_origins,
         )
-        self._sock = _bind(host, port)
+        self._sock = sock if sock is not None else _bind(host, port)
         self.port: int = self._sock.getsockname()[1]
         self.url = page_url(_public_address(host), self.port, token)
         config = uvicorn.Config(
@@ -163,6 +173,10 @@ class WebServer:
             target=self._run, name=f"meridian-web-{self.port}", daemon=True
         )
         self._failure: BaseException | None = None
+        # Set when the server's thread ends. close() waits on it, not on the thread:
+        # a Ctrl-C that interrupts Thread.join() can leave is_alive() False while the
+        # thread still runs (CPython), and the socket was then closed under uvicorn.
+        self._stopped = threading.Event()
 
     def _run(self) -> None:
         try:
@@ -170,6 +184,8 @@ class WebServer:
         except BaseException as exc:  # SystemExit from uvicorn included: report, don't die
             self._failure = exc
             LOGGER.exception("the table page server stopped with an error")
+        finally:
+            self._stopped.set()
 
     def start(self) -> WebServer:
         """Start serving; returns once the page accepts connections."""
@@ -200,8 +216,8 @@ class WebServer:
     def close(self) -> None:
         """Stop serving and release the port. Safe to call twice."""
         self._server.should_exit = True
-        if self._thread.is_alive():
-            self._thread.join(timeout=5)
+        if self._thread.ident is not None and not self._stopped.wait(timeout=5):
+            LOGGER.warning("the table page server did not stop within 5 s")
         self._sock.close()
 
     def __enter__(self) -> WebServer:
@@ -228,6 +244,7 @@ def serve(
     allowed_hosts: Iterable[str] | None = None,
     allowed_origins: Iterable[str] = (),
     log_level: str = "warning",
+    sock: socket.socket | None = None,
 ) -> WebServer:
     """Serve the table page for ``session`` on a background thread and return the server.
 
@@ -242,5 +259,6 @@ def serve(
         allowed_hosts=allowed_hosts,
         allowed_origins=allowed_origins,
         log_level=log_level,
+        sock=sock,
     )
     return server.start()

@@ -29,6 +29,7 @@ knows colour from whose turn it is and asks for what it cannot sense (issue 6,
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from meridian_table.games import colovini
@@ -154,6 +155,7 @@ class ColoviniAdapter(TurnDialogue, TowerWords, Adapter):
             )
         self._engine = engine
         self._history: list[Applied] = []
+        self._concluded: dict[str, Any] | None = None  # a resignation
         self._drawing = tuple(
             SiteDrawing(c.id, float(c.meridian - 1), float(c.index - 1))
             for c in engine.board_map.cities.values()
@@ -239,7 +241,7 @@ class ColoviniAdapter(TurnDialogue, TowerWords, Adapter):
         board["axis_labels"] = [
             {"text": str(m), "x": float(m - 1), "y": south} for m in range(1, 11)
         ]
-        board["north_label"] = "N (taller towers)"
+        board["north_label"] = _("N (taller towers)")
         for site in board["sites"]:
             seat = garrisons.get(site["id"])
             if seat is None:
@@ -357,9 +359,9 @@ class ColoviniAdapter(TurnDialogue, TowerWords, Adapter):
         allow that meridian. After the end, Confirm toggles the tidy-up guide.
         """
         if self._engine.is_over:
-            out = {name: (False, "The game is over") for name in self.controls}
-            out["confirm"] = (True, "Hide the tidy-up guide" if self._tidy else
-                              "Show the tidy-up guide: the towers to take off blink red")
+            out = {name: (False, _("The game is over")) for name in self.controls}
+            out["confirm"] = (True, _("Hide the tidy-up guide") if self._tidy else
+                              _("Show the tidy-up guide: the towers to take off blink red"))
             return out
         question = view.question if view is not None else None
         answers = dict(question.buttons) if question is not None else {}
@@ -367,25 +369,25 @@ class ColoviniAdapter(TurnDialogue, TowerWords, Adapter):
         out = {}
         for name in self.controls:
             if name in answers:
-                out[name] = (True, f"Answer: {answers[name]}")
+                out[name] = (True, _("Answer: {answer}").format(answer=answers[name]))
             elif name == "pass":
                 must = view is not None and view.phase == PASS
-                out[name] = (True, "Pass: no tower can be built" if must else
-                             "Pass: discard a card instead of building")
+                out[name] = (True, _("Pass: no tower can be built") if must else
+                             _("Pass: discard a card instead of building"))
             elif name == "confirm":
-                out[name] = (False, "Nothing to confirm: play on the board")
+                out[name] = (False, _("Nothing to confirm: play on the board"))
             elif name in ("plus", "minus"):
                 steps = (question is not None and question.field != MERIDIAN
                          and len(question.choices) >= 2)
-                out[name] = ((True, "Step through the answers") if steps else
-                             (False, "Nothing to choose between now"))
+                out[name] = ((True, _("Step through the answers")) if steps else
+                             (False, _("Nothing to choose between now")))
             elif name in MERIDIAN_BUTTONS:
                 m = int(name[len("meridian"):])
                 if m not in allowed:
-                    out[name] = (False, f"Meridian {m} is not open to you now")
+                    out[name] = (False, _("Meridian {m} is not open to you now").format(m=m))
                 else:
-                    out[name] = (True, f"Choose meridian {m}" if self._meridian is None
-                                 else f"Choose meridian {m} instead")
+                    out[name] = (True, (_("Choose meridian {m}") if self._meridian is None
+                                        else _("Choose meridian {m} instead")).format(m=m))
         return out
 
     def _options_view(self, lights: dict[str, Light]) -> View:
@@ -481,13 +483,14 @@ class ColoviniAdapter(TurnDialogue, TowerWords, Adapter):
                     lights.pop(city, None)  # lifted: that city goes dark
             if left:
                 message = _("Tidy-up: take off the towers that blink red ({left} left), then "
-                            "count. {tie_break}").format(left=len(left), tie_break=result.tie_break)
+                            "count. {tie_break}").format(left=len(left),
+                                                        tie_break=self._reason(result.totals))
             else:
                 message = _("Tidy-up done: count the islands. {tie_break}").format(
-                    tie_break=result.tie_break)
+                    tie_break=self._reason(result.totals))
         else:
             message = _("{tie_break} Press Confirm for the tidy-up guide.").format(
-                tie_break=result.tie_break)
+                tie_break=self._reason(result.totals))
         return View(ENDED, message, lights, (), None, None)
 
     def _tidy_sites(self) -> list[str]:
@@ -639,6 +642,8 @@ class ColoviniAdapter(TurnDialogue, TowerWords, Adapter):
     def undo(self) -> Applied | None:
         if not self._history:
             return None
+        if self._concluded is not None:
+            raise AdapterError("the game was ended by a resignation; it cannot be undone")
         self._engine.undo()
         self._tidy = False
         self._reset()
@@ -656,17 +661,23 @@ class ColoviniAdapter(TurnDialogue, TowerWords, Adapter):
                 strength = island.strengths.get(name)
                 if strength is None:
                     continue
-                verdict = "takes it" if island.owner == name else (
-                    "tied" if island.owner is None else f"{island.owner} takes it")
+                owner = (seat_word(self.colours[self._engine.names.index(str(island.owner))])
+                         if island.owner is not None else "")
+                verdict = _("takes it") if island.owner == name else (
+                    _("tied") if island.owner is None
+                    else _("{seat} takes it").format(seat=owner))
                 breakdown.append({
-                    "label": f"island {island.key} {island.name}: strength {strength}, {verdict}",
+                    "label": _("island {key} {name}: strength {strength}, {verdict}").format(
+                        key=island.key, name=island.name, strength=strength, verdict=verdict),
                     "value": island.points if island.owner == name else 0,
                 })
-            breakdown.append({"label": "pieces in hand", "value": self._engine.hand(seat)})
+            breakdown.append({"label": _("pieces in hand"), "value": self._engine.hand(seat)})
             out[colour] = {"total": result.totals[name], "breakdown": breakdown}
         return out
 
     def result(self) -> dict[str, Any] | None:
+        if self._concluded is not None:
+            return self._concluded
         if not self._engine.is_over:
             return None
         final = self._engine.result()
@@ -674,10 +685,46 @@ class ColoviniAdapter(TurnDialogue, TowerWords, Adapter):
         return {
             "winner": winners[0] if len(winners) == 1 else None,
             "winners": winners,
-            "reason": final.tie_break,
+            "reason": self._reason(final.totals),
             "scores": self.scores(),
             "islands": [i.as_dict() for i in final.islands],
         }
+
+    def _reason(self, totals: Mapping[Any, int]) -> str:
+        """The result sentence in the table's language (the engine's ``tie_break`` says
+        the same in English): the winner's points, or the tie and how it was broken."""
+        def seat(player: object) -> str:
+            return seat_word(self.colours[self._engine.names.index(str(player))])
+
+        def listed(players: list[Any]) -> str:
+            words = [seat(p) for p in players]
+            return words[0] if len(words) == 1 else _("{some} and {last}").format(
+                some=", ".join(words[:-1]), last=words[-1])
+
+        if not totals:
+            return ""
+        best = max(totals.values())
+        leaders = [p for p, t in totals.items() if t == best]
+        if len(leaders) == 1:
+            return _("{seat} wins with {points} points; no tie-break needed.").format(
+                seat=seat(leaders[0]), points=best)
+        tied = _("{seats} tie on {points} points").format(seats=listed(leaders), points=best)
+        hands = {p: self._engine.hand(self._engine.names.index(str(p))) for p in leaders}
+        most = max(hands.values())
+        still = [p for p in leaders if hands[p] == most]
+        counts = ", ".join(f"{seat(p)} {hands[p]}" for p in leaders)
+        if len(still) == 1:
+            return _("{tied}; {seat} has the most pieces left in hand ({counts}) and "
+                     "wins.").format(tied=tied, seat=seat(still[0]), counts=counts)
+        return _("{tied} and {seats} also tie on pieces left in hand ({counts}): they share "
+                 "the win.").format(tied=tied, seats=listed(still), counts=counts)
+
+
+    def conclude(self, result: dict[str, Any]) -> None:
+        """End the game as the players chose (a resignation): no count is offered."""
+        if self.result() is not None:
+            raise AdapterError("the game is already over")
+        self._concluded = dict(result)
 
 
 def _placed_sites(before: Column, after: Column, meridian: int) -> list[str]:

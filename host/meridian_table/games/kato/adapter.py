@@ -274,7 +274,7 @@ class KatoAdapter(Adapter):
         ``swap``/``pass`` among its legal actions; Confirm passes on a pass-only turn.
         """
         if self.result() is not None:
-            return {name: (False, "The game is over") for name in self.controls}
+            return {name: (False, _("The game is over")) for name in self.controls}
         question = view.question if view is not None else None
         answers = dict(question.buttons) if question is not None else {}
         legal = set(view.legal) if view is not None else set()
@@ -282,16 +282,16 @@ class KatoAdapter(Adapter):
         out: dict[str, tuple[bool, str]] = {}
         for name in self.controls:
             if name in answers:
-                out[name] = (True, f"Answer: {answers[name]}")
+                out[name] = (True, _("Answer: {answer}").format(answer=answers[name]))
             elif name == "swap":
-                out[name] = ((True, "Swap colours (the pie choice)") if "swap" in legal else
-                             (False, "Only for the pie choice, after the opener's two stones"))
+                out[name] = ((True, _("Swap colours (the pie choice)")) if "swap" in legal else
+                             (False, _("Only for the pie choice, after the opener's two stones")))
             elif name == "pass":
-                out[name] = ((True, "Pass: no placement is possible") if passing else
-                             (False, "Passing is allowed only when no placement is legal"))
+                out[name] = ((True, _("Pass: no placement is possible")) if passing else
+                             (False, _("Passing is allowed only when no placement is legal")))
             elif name == "confirm":
-                out[name] = ((True, "Pass: no placement is possible") if passing else
-                             (False, "Nothing to confirm: play on the board"))
+                out[name] = ((True, _("Pass: no placement is possible")) if passing else
+                             (False, _("Nothing to confirm: play on the board")))
         return out
 
     # --- what a settled board means ----------------------------------------------------
@@ -421,11 +421,12 @@ class KatoAdapter(Adapter):
 
     def describe(self, action: str) -> str:
         if action == "swap":
-            return "swap colours (pie rule)"
+            return _("swap colours (pie rule)")
         if action == "pass":
-            return "pass"
+            return _("pass")
         head = action.split()[0]
-        return f"a {self.to_move} stone on {head}"
+        return _("a {seat} stone on {site}").format(
+            seat=seat_word(self.to_move or "").lower(), site=head)
 
     def answer(self, field_name: str, value: str) -> Interpretation:
         if field_name != PIE:
@@ -505,7 +506,9 @@ class KatoAdapter(Adapter):
         winner = "light" if light > dark else "dark" if dark > light else None
         return {
             "winner": winner,
-            "reason": f"agreed count of safe points: Light {light}, Dark {dark}",
+            "reason": _("agreed count of safe points: {light_seat} {light}, {dark_seat} "
+                        "{dark}").format(light_seat=seat_word("light"), light=light,
+                                         dark_seat=seat_word("dark"), dark=dark),
             "scores": scores,
             "adjudicated": True,
         }
@@ -518,7 +521,8 @@ class KatoAdapter(Adapter):
 
 def _and(sites: tuple[str, ...]) -> str:
     """``("G6", "K6", "B2")`` -> ``"G6, K6 and B2"``."""
-    return sites[0] if len(sites) == 1 else f"{', '.join(sites[:-1])} and {sites[-1]}"
+    return sites[0] if len(sites) == 1 else _("{some} and {last}").format(
+        some=", ".join(sites[:-1]), last=sites[-1])
 
 
 def _other(colour: str) -> str:

@@ -12,6 +12,9 @@
     plus: "+", minus: "−", keep: "Keep",
   };
   const $ = (id) => document.getElementById(id);
+  // The page's words in the table's language (i18n.js; English is the source).
+  const t = (text, params) => (window.MeridianI18n ? window.MeridianI18n.t(text, params)
+    : String(text).replace(/\{(\w+)\}/g, (m, k) => (params && k in params ? String(params[k]) : m)));
 
   // ---- games: the page knows none; each game's spec (state.spec) says how it looks --
   // A game that needs code of its own on the page ships it in its package's static/
@@ -31,7 +34,8 @@
     get registered() { return Array.from(gameHooks.keys()); },
   };
 
-  function spec() { return (state && state.spec) || null; }
+  // In replay the replayed game's spec: its board, seats and page code, not the live one's.
+  function spec() { return (replay && replay.spec) || (state && state.spec) || null; }
   function pageSpec() { const sp = spec(); return (sp && sp.page) || {}; }
   function hooks() { const sp = spec(); return (sp && gameHooks.get(sp.id)) || {}; }
 
@@ -55,7 +59,7 @@
     el.src = `games/${encodeURIComponent(sp.id)}/${String(sp.page.script).split("/").map(encodeURIComponent).join("/")}`;
     el.async = true;
     el.dataset.game = sp.id;
-    el.onerror = () => toast(`The page code of ${sp.title || sp.id} did not load: the board is drawn plainly`);
+    el.onerror = () => toast(t("The page code of {game} did not load: the board is drawn plainly", { game: sp.title || sp.id }));
     document.head.append(el);
   }
 
@@ -66,7 +70,7 @@
 
   function seatLabel(seat) {
     const look = seatLook(seat);
-    return (look && look.label) || cap(seat || "");
+    return t((look && look.label) || cap(seat || ""));
   }
 
   let state = null;
@@ -205,6 +209,7 @@
 
   function toast(text) {
     const el = $("toast");
+    el.dataset.kind = "error";
     el.textContent = text;
     el.hidden = false;
     clearTimeout(toastTimer);
@@ -358,10 +363,10 @@
     if (target) setFocusSite(target, true);
   }
 
-  const REPLAY_HINT = "Replay of a past position: press Back to live (or Esc) to play";
+  const REPLAY_HINT_EN = "Replay of a past position: press Back to live (or Esc) to play";
 
   function onSiteClick(site, g) {
-    if (replay) { toast(REPLAY_HINT); return; }  // say why nothing happens
+    if (replay) { toast(t("Replay of a past position: press Back to live (or Esc) to play")); return; }  // say why nothing happens
     if (!state || !state.link || !state.link.virtual) return;
     setFocusSite(site, false);
     // Optimistic: the point shows a spinner at once, cleared by the next state or the answer.
@@ -453,8 +458,8 @@
     // The legend's legal dot takes the mover's colour too.
     root.parentElement.style.setProperty("--mover", mover || "var(--accent)");
     root.setAttribute("aria-label", view.clickable
-      ? "Board: arrow keys move between points, Enter or Space toggles the point's switch"
-      : "Board: arrow keys move between points");
+      ? t("Board: arrow keys move between points, Enter or Space toggles the point's switch")
+      : t("Board: arrow keys move between points"));
     for (const site of view.board.sites || []) {
       const g = siteEls.get(site.id);
       if (!g) continue;
@@ -505,6 +510,7 @@
       g.setAttribute("aria-label", siteLabel(site.id, piece, site, owner, label, {
         legal: legal.has(site.id), last: view.last === site.id, remove: remove.has(site.id),
         putBack: putBack.has(site.id), next: diff.next === site.id, sensed,
+        executing: Boolean(view.executing),
         played: played.has(site.id), best: better.has(site.id),
       }));
       // A point is a button only where Enter/click toggles it (the virtual board, live).
@@ -514,21 +520,24 @@
 
   function pieceWords(piece, owner, label) {
     // "light stone", "orange tower 3": the seat's name and the game's word for a piece.
-    const word = pageSpec().piece_word || "piece";
+    const word = t(pageSpec().piece_word || "piece");
     if (!owner) return `${word} ${label || piece}`;
-    return `${seatLabel(owner).toLowerCase()} ${word}${label ? ` ${label}` : ""}`;
+    const words = t("{seat} {piece}", { seat: seatLabel(owner).toLowerCase(), piece: word });
+    return `${words}${label ? ` ${label}` : ""}`;
   }
 
   function siteLabel(id, piece, site, owner, label, f) {
-    const words = [id, piece ? pieceWords(piece, owner, label) : "empty"];
-    if (f.legal) words.push("legal");
-    if (f.last) words.push("last move");
-    if (f.played) words.push("the move played");
-    if (f.best) words.push("the better move");
-    if (f.remove) words.push(f.next ? "remove this piece now" : "remove this piece");
-    if (f.putBack) words.push(f.next ? "put a piece back here now" : "put a piece back here");
-    if (f.sensed === true && !piece && !f.remove) words.push("a piece is sensed here");
-    if (f.sensed === false && piece && !f.putBack) words.push("the switch does not sense it");
+    const words = [id, piece ? pieceWords(piece, owner, label) : t("empty")];
+    if (f.legal) words.push(t("legal"));
+    if (f.last) words.push(t("last move"));
+    if (f.played) words.push(t("the move played"));
+    if (f.best) words.push(t("the better move"));
+    if (f.remove) words.push(f.next ? t("remove this piece now") : t("remove this piece"));
+    // An automaton's move being carried out puts a new piece here, not one back.
+    if (f.putBack && f.executing) words.push(f.next ? t("the computer's move: place a piece here now") : t("the computer's move: place a piece here"));
+    else if (f.putBack) words.push(f.next ? t("put a piece back here now") : t("put a piece back here"));
+    if (f.sensed === true && !piece && !f.remove) words.push(t("a piece is sensed here"));
+    if (f.sensed === false && piece && !f.putBack) words.push(t("the switch does not sense it"));
     return words.join(", ");
   }
 
@@ -562,7 +571,7 @@
       if (!offered.length) { out.push({ value: kind, kind, label: `the ${kind} automaton`, help: "" }); continue; }
       for (const l of offered) {
         out.push({ value: l.automaton, kind, level: l.level, default: Boolean(l.default),
-          label: `Computer — level ${l.level} (${l.name})`, help: l.help || "" });
+          label: t("Computer — level {n} ({name})", { n: l.level, name: t(l.name) }), help: l.help ? t(l.help) : "" });
       }
     }
     return out;
@@ -573,6 +582,17 @@
     if (choices.some((c) => c.value === kind)) return kind;
     const plain = choices.find((c) => c.kind === kind && c.default);
     return plain ? plain.value : kind;
+  }
+
+  // An automaton's description in words: "bot:5" -> "Computer — level 5 (strongest)".
+  function automatonName(s, kind) {
+    if (!kind || kind === "person") return "";
+    const choices = automatonChoices(s && s.spec);
+    const c = choices.find((x) => x.value === chosenAutomaton(choices, kind));
+    if (c) return c.label;
+    const [name, level] = String(kind).split(":");
+    const same = choices.find((x) => x.kind === name && String(x.level) === level);
+    return same ? same.label : kind;
   }
 
   function automatonOf(s) {
@@ -588,12 +608,12 @@
     const auto = automatonOf(s);
     if (replay) {
       // Replay looks like replay: the header names it, not the live game's turn.
-      text = `Replay of game #${replay.gameId}`;
-      who = `after move ${replay.ply} of ${replay.moves.length}`;
+      text = t("Replay of game #{id}", { id: replay.gameId });
+      who = t("after move {n} of {total}", { n: replay.ply, total: replay.moves.length });
       colour = "";
     } else if (s.phase === "ended" || s.result) {
       const winner = s.result && s.result.winner;
-      text = winner ? `${seatLabel(winner)} wins` : "Game over";
+      text = winner ? t("{seat} wins", { seat: seatLabel(winner) }) : t("Game over");
       colour = winner || "";
       who = winner && s.seats ? s.seats[winner] || "" : (s.result && s.result.reason) || "";
     } else if (s.phase === "paused") {
@@ -608,11 +628,11 @@
     } else if (auto) {
       text = `${seatLabel(auto.seat)} is thinking…`;
       colour = auto.seat;
-      who = `${auto.player || (s.seats || {})[auto.seat] || ""} (${auto.automaton || seatKind(s, auto.seat)})`.trim();
+      who = `${auto.player || (s.seats || {})[auto.seat] || ""} (${automatonName(s, auto.automaton || seatKind(s, auto.seat))})`.trim();
     } else {
       text = s.to_move ? `${seatLabel(s.to_move)} to move` : cap(s.phase || "");
       who = s.seats && s.to_move ? s.seats[s.to_move] || "" : "";
-      if (s.to_move && seatKind(s, s.to_move) !== "person") who = `${who} (${seatKind(s, s.to_move)})`.trim();
+      if (s.to_move && seatKind(s, s.to_move) !== "person") who = `${who} (${automatonName(s, seatKind(s, s.to_move))})`.trim();
     }
     $("turn-text").textContent = text;
     $("turn-player").textContent = who;
@@ -648,13 +668,15 @@
     box.dataset.seat = auto.seat;
     box.style.setProperty("--seat", seatColour(auto.seat) || "var(--accent)");
     const name = auto.player || (s.seats || {})[auto.seat];
-    const who = `${seatLabel(auto.seat)}${name ? ` (${name})` : ""}, ${auto.automaton || seatKind(s, auto.seat)}`;
+    const who = `${seatLabel(auto.seat)}${name ? ` (${name})` : ""}, ${automatonName(s, auto.automaton || seatKind(s, auto.seat))}`;
     const tick = () => {
       const secs = Math.max(0, (performance.now() - autoSince) / 1000);
       // With the time it may take (state.automaton.budget_s), the progress in words.
       const budget = Number(auto.budget_s) || 0;
-      $("automaton-time").textContent = `${secs.toFixed(secs < 10 ? 1 : 0)} s` +
-        (budget ? ` of ${budget.toFixed(budget < 10 ? 1 : 0)} s` : "");
+      const spent = secs.toFixed(secs < 10 ? 1 : 0);
+      $("automaton-time").textContent = budget
+        ? t("{spent} s of {budget} s", { spent, budget: budget.toFixed(budget < 10 ? 1 : 0) })
+        : `${spent} s`;
     };
     if (auto.status === "executing") {
       $("automaton-title").textContent = `${who} has chosen. Carry it out on the board:`;
@@ -681,7 +703,7 @@
     if (state === "closed") {
       return {
         kind: "closed",
-        parts: ["Table closed — the game is saved; ", code("meridian-table play --resume"), " continues it"],
+        parts: ["Table closed — the game is saved: it can be continued when the table starts again"],
       };
     }
     if (state === "version-mismatch") {
@@ -759,7 +781,7 @@
       name.innerHTML = "<div class='score-name'></div><div class='score-seat'></div>";
       name.firstChild.textContent = seats[colour] || seatLabel(colour);
       const kind = seatKind(s, colour);
-      name.lastChild.textContent = kind === "person" ? seatLabel(colour) : `${seatLabel(colour)} · ${kind}`;
+      name.lastChild.textContent = kind === "person" ? seatLabel(colour) : `${seatLabel(colour)} · ${automatonName(s, kind)}`;
       div.dataset.kind = kind;
       const total = document.createElement("div");
       total.className = "score-total";
@@ -826,8 +848,11 @@
     const result = $("result");
     if (s.result) {
       const winner = s.result.winner;
-      result.textContent = (winner ? `${seatLabel(winner)} (${(s.seats || {})[winner] || ""}) wins` : "Game over")
-        + (s.result.reason ? `: ${s.result.reason}` : "");
+      const seat = winner ? `${seatLabel(winner)} (${(s.seats || {})[winner] || ""})` : "";
+      const reason = s.result.reason || "";
+      result.textContent = winner
+        ? (reason ? t("{seat} wins: {reason}", { seat, reason }) : t("{seat} wins", { seat }))
+        : (reason ? t("Game over: {reason}", { reason }) : t("Game over"));
       result.hidden = false;
     } else {
       result.hidden = true;
@@ -855,7 +880,7 @@
         r.textContent = `×${m.removed.join(" ")}`;
         b.append(r);
       }
-      b.title = `${seatLabel(m.player || "")} ${moveLabel(m)}: show the board after this move`;
+      b.title = t("{move}: show the board after this move", { move: `${seatLabel(m.player || "")} ${moveLabel(m)}` });
       if (current === i + 1) b.setAttribute("aria-current", "true");
       b.addEventListener("click", () => startReplay(replay ? replay.gameId : state.game_id, i + 1));
       li.append(b);
@@ -891,12 +916,12 @@
   };
   let linkKey = "";
 
-  function statLabel(key) { return STAT_LABELS[key] || key.replaceAll("_", " "); }
+  function statLabel(key) { return t(STAT_LABELS[key] || key.replaceAll("_", " ")); }
 
   function statValue(key, v) {
     if (typeof v === "number" && /_ms$/.test(key)) return `${v.toFixed(v < 10 ? 2 : 0)} ms`;
-    if (v === true) return "yes";
-    if (v === false) return "no";
+    if (v === true) return t("yes");
+    if (v === false) return t("no");
     return v === null || v === undefined ? "–" : String(v);
   }
 
@@ -934,11 +959,11 @@
     if (key === linkKey) return;
     linkKey = key;
     const connection = [
-      ["state", "state", link.state || "–", link.state && link.state !== "connected"],
-      ["port", "port", link.port || "–", false],
-      ["virtual", "board", link.virtual ? "virtual (simulated switches)" : "real", false],
-      ["firmware", "firmware", fw && fw.version ? fw.version : "–", false],
-      ["board_id", "board id", fw && fw.board ? fw.board : "–", false],
+      ["state", t("state"), link.state ? t(link.state) : "–", link.state && link.state !== "connected"],
+      ["port", t("port"), link.port || "–", false],
+      ["virtual", t("board"), link.virtual ? t("virtual (simulated switches)") : t("real"), false],
+      ["firmware", t("firmware"), fw && fw.version ? fw.version : "–", false],
+      ["board_id", t("board id"), fw && fw.board ? fw.board : "–", false],
     ];
     for (const k of LINK_CONNECTION) {
       if (k in stats) connection.push([k, statLabel(k), statValue(k, stats[k]), false]);
@@ -970,18 +995,18 @@
     // The one line that is always visible.
     const errorCount = errors.filter((r) => r[3]).length + firmware.filter((r) => r[3]).length;
     const parts = [
-      link.state === "connected" ? "Connected" : cap(link.state || "no board"),
-      link.virtual ? "virtual board" : "real board",
+      link.state === "connected" ? t("Connected") : t(cap(link.state || "no board")),
+      link.virtual ? t("virtual board") : t("real board"),
     ];
-    if (fw && fw.version) parts.push(`firmware ${fw.version}`);
-    if (typeof stats.last_rtt_ms === "number") parts.push(`${statValue("last_rtt_ms", stats.last_rtt_ms)} round trip`);
+    if (fw && fw.version) parts.push(t("firmware {version}", { version: fw.version }));
+    if (typeof stats.last_rtt_ms === "number") parts.push(t("{ms} round trip", { ms: statValue("last_rtt_ms", stats.last_rtt_ms) }));
     const summary = $("link-summary");
     summary.dataset.state = link.state === "connected" ? "ok" : "down";
     $("link-summary-text").textContent = parts.join(" · ");
     const errs = $("link-summary-errors");
     errs.hidden = errorCount === 0;
-    errs.textContent = errorCount === 1 ? "1 error counter" : `${errorCount} error counters`;
-    summary.title = link.port ? `port ${link.port}` : "";
+    errs.textContent = errorCount === 1 ? t("1 error counter") : t("{n} error counters", { n: errorCount });
+    summary.title = link.port ? t("port {port}", { port: link.port }) : "";
     renderFaults(faults);
   }
 
@@ -1025,7 +1050,7 @@
     // In replay every game button waits: it would act on the live game, not on this past
     // position. Greyed with the reason, like any button that cannot act now.
     const states = replay
-      ? Object.fromEntries(shown.map((name) => [name, { enabled: false, why: REPLAY_HINT }]))
+      ? Object.fromEntries(shown.map((name) => [name, { enabled: false, why: t(REPLAY_HINT_EN) }]))
       : live;
     const key = JSON.stringify([Boolean(replay), shown.map((name) => [name, states[name] || null])]);
     if (key === controlsKey) return;
@@ -1100,11 +1125,11 @@
         b.addEventListener("click", () => request({ cmd: "choose", field: q.field, value: choice.value }, b));
         group.append(b);
       }
-      const hints = Object.entries(q.buttons || {}).map(([button, value]) => `${BUTTON_LABELS[button] || cap(button)} = ${value}`);
+      const hints = Object.entries(q.buttons || {}).map(([button, value]) => `${controlLabel(button)} = ${value}`);
       if (hints.length) {
         const hint = document.createElement("span");
         hint.className = "input-hint";
-        hint.textContent = `(board buttons: ${hints.join(", ")})`;
+        hint.textContent = t("(board buttons: {list})", { list: hints.join(", ") });
         group.append(hint);
       }
       box.append(group);
@@ -1115,15 +1140,28 @@
       const c = s.count;
       const label = document.createElement("span");
       label.className = "input-label";
-      label.textContent = `Count: ${c.winner ? `${seatLabel(c.winner)} wins` : "a draw"}${c.reason ? ` (${c.reason})` : ""}. End the game by it?`;
+      const outcome = c.winner ? t("{seat} wins", { seat: seatLabel(c.winner) }) : t("a draw");
+      label.textContent = c.reason
+        ? t("Count: {outcome} ({reason}). End the game by it?", { outcome, reason: c.reason })
+        : t("Count: {outcome}. End the game by it?", { outcome });
       group.append(label);
       const agreed = new Set(s.agreed || []);
       for (const colour of Object.keys(s.seats || {})) {
+        const who = (s.seats || {})[colour] || seatLabel(colour);
+        if (seatKind(s, colour) !== "person") {
+          // An automaton answers the offer by itself (its own analysis, table/countoffer.py).
+          const note = document.createElement("span");
+          note.className = "input-hint";
+          note.dataset.agreeAuto = colour;
+          note.textContent = agreed.has(colour) ? `${who} agrees` : `${who} is weighing the count…`;
+          group.append(note);
+          continue;
+        }
         const b = document.createElement("button");
         b.type = "button";
         b.className = "choice";
         b.dataset.agree = colour;
-        b.textContent = `${(s.seats || {})[colour] || seatLabel(colour)} agrees`;
+        b.textContent = `${who} agrees`;
         b.setAttribute("aria-pressed", String(agreed.has(colour)));
         b.addEventListener("click", () => request({ cmd: "agree", player: colour }, b));
         group.append(b);
@@ -1136,7 +1174,7 @@
 
   function listWords(sites) {
     const list = sites.map(String);
-    return list.length <= 1 ? list.join("") : `${list.slice(0, -1).join(", ")} and ${list[list.length - 1]}`;
+    return list.length <= 1 ? list.join("") : t("{some} and {last}", { some: list.slice(0, -1).join(", "), last: list[list.length - 1] });
   }
 
   function lowClock(s) {
@@ -1155,7 +1193,9 @@
     const now = s.moves || [];
     if (!prev.result && s.result) {
       const w = s.result.winner;
-      sound.cue("end", w ? `${seatLabel(w)} wins${s.result.reason ? `: ${s.result.reason}` : ""}` : "Game over");
+      const why = s.result.reason || "";
+      sound.cue("end", w ? (why ? t("{seat} wins: {reason}", { seat: seatLabel(w), reason: why }) : t("{seat} wins", { seat: seatLabel(w) }))
+        : t("Game over"));
       return;
     }
     if (now.length > was.length) {
@@ -1176,10 +1216,7 @@
     } else if (!auto && before && s.to_move && seatKind(s, s.to_move) === "person" && !s.result) {
       sound.cue("turn", `${seatLabel(s.to_move)} to move`);
     }
-    const low = lowClock(s);
-    if (low !== null && (lowClock(prev) === null || prev.to_move !== s.to_move)) {
-      sound.cue("low-time", `${seatLabel(s.to_move)}: ${Math.ceil(low)} seconds`);
-    }
+    // The low-time cue is clock.js's: it sounds while the clock runs down.
   }
 
   function render(s) {
@@ -1221,11 +1258,62 @@
         legal: s.legal, diff: s.diff, leds: s.leds, last: s.last_move, seats: s.seats, mover: s.to_move,
         clickable: Boolean(s.link && s.link.virtual),
         ended: s.phase === "ended",
+        executing: s.phase === "execute",
       });
       renderMoves(s.moves || [], null);
     }
     // The page's own modules (newgame.js, clock.js, ...) draw their parts from this.
     document.dispatchEvent(new CustomEvent("meridian:state", { detail: s }));
+    requestAnimationFrame(fitBoard);
+  }
+
+  // On a desktop the whole board stays in view (issue 26): its height is what the
+  // window leaves below the parts above it (turn, message, clocks, the automaton),
+  // which change from state to state. app.css reads --board-top.
+  function fitBoard() {
+    const board = $("board");
+    if (!board) return;
+    const top = Math.round(board.getBoundingClientRect().top + window.scrollY);
+    document.documentElement.style.setProperty("--board-top", `${top}px`);
+    zoomBoard(board);
+  }
+
+  // On a phone a point is a finger's target: at least 44 px across (issue 26). A board
+  // whose points would be closer is drawn wider than the screen and scrolls sideways
+  // in its frame, centred the first time.
+  const TARGET_PX = 45;
+  let zoomedFor = "";
+  function zoomBoard(board) {
+    const wrap = board.parentElement;
+    const box = board.viewBox && board.viewBox.baseVal;
+    const phone = window.matchMedia("(max-width: 760px)").matches;
+    if (!wrap || !box || !box.width || !phone) {
+      board.style.width = "";
+      board.style.maxWidth = "";
+      wrap && wrap.classList.remove("zoomed");
+      return;
+    }
+    const need = Math.ceil(TARGET_PX * box.width);
+    const avail = wrap.clientWidth;
+    const zoomed = need > avail;
+    board.style.width = zoomed ? `${need}px` : "";
+    board.style.maxWidth = zoomed ? "none" : "";
+    wrap.classList.toggle("zoomed", zoomed);
+    const key = `${box.x} ${box.width} ${avail}`;
+    if (zoomed && key !== zoomedFor) {
+      zoomedFor = key;
+      wrap.scrollLeft = (need - avail) / 2;
+    }
+  }
+  window.addEventListener("resize", () => requestAnimationFrame(fitBoard));
+  // What stands above the board grows and shrinks between states too (the replay bar,
+  // the clocks, a message on two lines): the board follows.
+  if (window.ResizeObserver) {
+    const above = new ResizeObserver(() => requestAnimationFrame(fitBoard));
+    for (const sel of [".top", "#message", "#automaton", "#error", "#replay-bar", "#banner"]) {
+      const el = document.querySelector(sel);
+      if (el) above.observe(el);
+    }
   }
 
   // ---- replay -----------------------------------------------------------------------
@@ -1236,12 +1324,15 @@
     const result = answer.replay || answer;
     const moves = result.moves || [];
     const positions = result.positions || [];
-    return { gameId: result.game_id ?? gameId, moves, positions, board: result.board || null };
+    return { gameId: result.game_id ?? gameId, moves, positions, board: result.board || null,
+      spec: result.spec || null, seats: result.seats || null, scores: result.scores || null,
+      players: result.players || [], result: result.result || null };
   }
 
   async function startReplay(gameId, ply) {
     const data = await fetchReplay(gameId);
     if (!data) return;
+    if (data.spec) loadGameScript({ spec: data.spec });
     replay = { ...data, ply: Math.max(0, Math.min(ply, data.moves.length)) };
     drawReplay();
   }
@@ -1280,16 +1371,23 @@
       board: replay.board || state.board,
       pieces: positionAt(ply),
       last: lastMove ? lastMove.notation : null,
-      seats: state.seats,
+      seats: replay.seats || state.seats,
       clickable: false,
       review: marks,
     });
     $("replay-bar").hidden = false;
     $("replay-game").textContent = `#${replay.gameId}`;
-    $("replay-pos").textContent = `move ${ply} of ${replay.moves.length}`;
+    $("replay-pos").textContent = t("move {n} of {total}", { n: ply, total: replay.moves.length });
     document.body.classList.add("replaying");
     renderMoves(replay.moves, ply);
-    if (state) { renderTurn(state); renderControls(state); renderInputs(state); }
+    if (state) {
+      renderTurn(state); renderControls(state); renderInputs(state);
+      // The replayed game's players and final scores, not the live game's.
+      if (replay.seats) {
+        renderScores({ ...state, seats: replay.seats, scores: replay.scores || {}, seats_kind: {},
+          to_move: null, phase: "replay", result: replay.result || { replay: true } });
+      }
+    }
   }
 
   // The review's choice (review.js): the position before move `ply + 1` of `gameId`, with
@@ -1369,7 +1467,7 @@
 
   function duration(ms) {
     const min = Math.round(ms / 60000);
-    if (min < 1) return "under a minute";
+    if (min < 1) return t("under a minute");
     if (min < 60) return `${min} min`;
     return `${Math.floor(min / 60)} h ${String(min % 60).padStart(2, "0")} min`;
   }
@@ -1411,7 +1509,7 @@
     const words = seats.map((seat) => `${seatLabel(seat)} ${last.totals[seat] ?? "–"}`).join(", ");
     const chart = svg("svg", {
       viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img",
-      "aria-label": `Score over the game, move by move; at move ${last.ply}: ${words}`,
+      "aria-label": t("Score over the game, move by move; at move {n}: {scores}", { n: last.ply, scores: words }),
     }, box);
     svg("line", { class: "chart-axis", x1: 28, y1: H - 18, x2: W - 8, y2: H - 18 }, chart);
     svg("line", { class: "chart-axis", x1: 28, y1: 8, x2: 28, y2: H - 18 }, chart);
@@ -1465,20 +1563,27 @@
     }
     const game = gamesList.find((g) => g.game_id === s.game_id) || {};
     const key = JSON.stringify([s.game_id, s.result, (s.moves || []).length, game.started || null,
+      game.updated || null,
       replayScoresFor, s.scores]);
     if (key === summaryKey) return;
     summaryKey = key;
     box.hidden = false;
     const w = s.result && s.result.winner;
     const name = w && s.seats ? s.seats[w] : "";
+    const reason = s.result && s.result.reason ? s.result.reason : "";
+    const seat = w ? `${seatLabel(w)}${name ? ` (${name})` : ""}` : "";
     $("summary-result").textContent = w
-      ? `${seatLabel(w)}${name ? ` (${name})` : ""} wins${s.result.reason ? `: ${s.result.reason}` : ""}`
-      : `Game over${s.result && s.result.reason ? `: ${s.result.reason}` : ""}`;
-    const facts = [["Moves", String((s.moves || []).length)]];
+      ? (reason ? t("{seat} wins: {reason}", { seat, reason }) : t("{seat} wins", { seat }))
+      : (reason ? t("Game over: {reason}", { reason }) : t("Game over"));
+    const facts = [[t("Moves"), String((s.moves || []).length)]];
     const started = game.started ? new Date(game.started) : null;
     if (started && !Number.isNaN(started.getTime())) {
-      facts.push(["Started", started.toLocaleString([], { dateStyle: "medium", timeStyle: "short" })]);
-      facts.push(["Time", duration(Math.max(0, endSeenAt - started.getTime()))]);
+      facts.push([t("Started"), started.toLocaleString(document.documentElement.lang || [], { dateStyle: "medium", timeStyle: "short" })]);
+      // The logged end (the result's time), not when this page saw it: a reload must
+      // not add the time since (issue 26).
+      const loggedEnd = game.status === "finished" && game.updated ? new Date(game.updated).getTime() : NaN;
+      const ended = Number.isNaN(loggedEnd) ? endSeenAt : loggedEnd;
+      facts.push([t("Time"), duration(Math.max(0, ended - started.getTime()))]);
     }
     const list = $("summary-facts");
     list.replaceChildren();
@@ -1507,9 +1612,9 @@
     for (const g of result.games) {
       const opt = document.createElement("option");
       opt.value = String(g.game_id);
-      const live = state && g.game_id === state.game_id ? " (this game)" : "";
-      const who = (g.players || []).join(" v ");
-      opt.textContent = `#${g.game_id} ${g.game || ""} ${who}${live}`.trim();
+      const who = (g.players || []).join(" – ");
+      const text = `#${g.game_id} ${g.game || ""} ${who}`.trim();
+      opt.textContent = state && g.game_id === state.game_id ? t("{game} (this game)", { game: text }) : text;
       select.append(opt);
     }
     if (state) select.value = String(state.game_id);
@@ -1569,5 +1674,14 @@
   }
 
   setupPrefs();
+  // A new language: draw everything again, so that the words the page composes (a
+  // point's label, the link's summary) are composed in it.
+  if (window.MeridianI18n) {
+    window.MeridianI18n.onChange(() => {
+      boardKey = ""; controlsKey = ""; scoresKey = ""; linkKey = ""; inputsKey = "";
+      summaryKey = ""; gamesKey = "";
+      if (state) render(state);
+    });
+  }
   connect();
 })();

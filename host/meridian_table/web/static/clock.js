@@ -65,7 +65,7 @@
       swatch.setAttribute("aria-hidden", "true");
       const who = document.createElement("span");
       who.className = "clock-who";
-      who.textContent = info.name ? `${info.label} · ${info.name}` : info.label;
+      who.textContent = info.name ? t("{seat} · {name}", { seat: t(info.label), name: info.name }) : t(info.label);
       const time = document.createElement("span");
       time.className = "clock-time";
       time.setAttribute("role", "timer");
@@ -73,6 +73,17 @@
       el.append(c);
     }
     el.append(words);
+  }
+
+  // The low-time cue sounds once a turn, when the running clock passes under low_s while
+  // it runs down on the page (no new state needed), or when a turn starts under it.
+  let cued = "";
+  function cueLow(seat, left, low) {
+    const sound = window.MeridianSound;
+    const turn = `${state.game_id}:${seat}:${(state.moves || []).length}`;
+    if (!sound || left > low || left <= 0 || cued === turn) return;
+    cued = turn;
+    sound.cue("low-time", t("{seat}: {time}", { seat: t(seatInfo(state, seat).label), time: spoken(left) }));
   }
 
   function update() {
@@ -97,6 +108,7 @@
       if (time.getAttribute("aria-label") !== label) time.setAttribute("aria-label", label);
       c.dataset.running = String(running);
       c.dataset.low = String(!up && left <= low && clocks.running !== null);
+      if (running && !up) cueLow(seat, left, low);
       c.dataset.up = String(up);
     }
   }

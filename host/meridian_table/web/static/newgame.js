@@ -110,13 +110,15 @@
       save.disabled = true;
       const answer = await request({ cmd: "rename", players });
       save.disabled = false;
-      toast(answer.ok ? t("Names saved") : answer.error);
+      toast(answer.ok ? t("Names saved") : answer.error, answer.ok ? "ok" : "error");
     };
   }
 
-  function toast(text) {
+  // kind "ok": good news, not styled as an error.
+  function toast(text, kind) {
     const t = $("toast");
     if (!t || !text) return;
+    t.dataset.kind = kind || "error";
     t.textContent = text;
     t.hidden = false;
     clearTimeout(toast.timer);
@@ -276,7 +278,7 @@
       err.hidden = true;
       const answer = await request(collect(form, game));
       start.disabled = false;
-      if (answer.ok) { d.close(); toast(t("New game started")); return; }
+      if (answer.ok) { d.close(); toast(t("New game started"), "ok"); return; }
       err.textContent = answer.error || t("The game could not start");
       err.hidden = false;
     });
@@ -384,6 +386,9 @@
     panel();
     renderNames(state);
     renderEnd(state);
+    // Once the game is over the end screen offers New game… (beside Rematch): one button.
+    const fresh = $("new-game");
+    if (fresh) fresh.hidden = Boolean(state && state.result);
   });
 
   window.MeridianNewGame = { open: openForm };

@@ -77,15 +77,20 @@
     d.append(el("div", { class: "ng-buttons" }));
     d.lastChild.append(close);
     if (!d.open) d.showModal();
-    close.focus();
+    // The dialog opens at its top, the first player's card, not scrolled to Close.
+    close.focus({ preventScroll: true });
+    d.scrollTop = 0;
   }
 
   function player(p) {
     const box = el("section", { class: "player-card", "data-player": p.name });
     box.append(el("h3", {}, p.name));
     const facts = el("p", { class: "player-facts" });
-    facts.textContent = t("{games} games: {wins} won, {draws} drawn, {losses} lost, {open} not over",
-      { games: p.games, wins: p.wins, draws: p.draws, losses: p.losses, open: p.unfinished });
+    facts.textContent = p.games === 1
+      ? t("1 game: {wins} won, {draws} drawn, {losses} lost, {open} not over",
+        { wins: p.wins, draws: p.draws, losses: p.losses, open: p.unfinished })
+      : t("{games} games: {wins} won, {draws} drawn, {losses} lost, {open} not over",
+        { games: p.games, wins: p.wins, draws: p.draws, losses: p.losses, open: p.unfinished });
     box.append(facts);
     const per = el("ul", { class: "player-per-game" });
     for (const [game, g] of Object.entries(p.byGame)) per.append(el("li", {}, t("{game}: {wins} of {games} won", { game, wins: g.wins, games: g.games })));
@@ -98,7 +103,11 @@
     const body = el("tbody");
     for (const g of p.list.slice().reverse()) {
       const row = el("tr", { "data-game-id": g.id });
-      row.append(el("td", {}, `#${g.id} ${g.game}`), el("td", {}, g.others.join(", ")),
+      // A game by its date, not only its id (issue 26).
+      const when = g.started ? new Date(g.started) : null;
+      const date = when && !Number.isNaN(when.getTime())
+        ? when.toLocaleString(document.documentElement.lang || [], { dateStyle: "medium", timeStyle: "short" }) : "";
+      row.append(el("td", {}, `${g.game}${date ? ` · ${date}` : ""} (#${g.id})`), el("td", {}, g.others.join(", ")),
         el("td", { "data-outcome": g.outcome }, t(OUTCOME[g.outcome])), el("td", {}, String(g.moves ?? "")));
       const cell = el("td");
       const b = el("button", { type: "button", class: "control", "aria-label": t("Replay game {id}", { id: g.id }) }, t("Replay"));

@@ -162,6 +162,10 @@
       list.append(li);
     });
     $("review-note").hidden = !marks.length;
+    // Its strength, so that it is never read as weaker than a hint the page gave.
+    if (review.strength) {
+      $("review-status").textContent += ` ${t("Reviewed by {strength}.", { strength: review.strength })}`;
+    }
   }
 
   async function choose(index) {

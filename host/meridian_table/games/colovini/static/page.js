@@ -9,6 +9,9 @@
 //   - the names of its ten meridian buttons.
 "use strict";
 (() => {
+  // The page's catalogue (web/static/i18n.js): the same French as the rest of the page.
+  const tr = (text, params) => (window.MeridianI18n ? window.MeridianI18n.t(text, params)
+    : text.replace(/\{(\w+)\}/g, (m, k) => (params && k in params ? String(params[k]) : m)));
   const here = document.currentScript ? document.currentScript.src : "";
   if (here && !document.querySelector("link[data-game='colovini']")) {
     const css = document.createElement("link");
@@ -72,10 +75,10 @@
       const owner = group.owner ? group.colour || ctx.seatColour(group.owner) : "";
       const fill = group.tied ? "url(#group-tied)" : owner || GROUP_FILLS[index % GROUP_FILLS.length];
       g.style.setProperty("--group-fill", fill);
-      const tip = [`island ${group.id}${group.name ? ` ${group.name}` : ""}`];
-      if (group.value !== undefined && group.value !== null) tip.push(`${group.value} points`);
-      if (group.owner) tip.push(`taken by ${ctx.seatLabel(group.owner)}`);
-      if (group.tied) tip.push("tied: nobody takes it");
+      const tip = [tr("island {key}", { key: `${group.id}${group.name ? ` ${group.name}` : ""}` })];
+      if (group.value !== undefined && group.value !== null) tip.push(tr("{n} points", { n: group.value }));
+      if (group.owner) tip.push(tr("taken by {seat}", { seat: ctx.seatLabel(group.owner) }));
+      if (group.tied) tip.push(tr("tied: nobody takes it"));
       svg("title", {}, g).textContent = tip.join(", ");
       for (const m of members) svg("circle", { class: "band", cx: m.x, cy: m.y, r: 0.33 }, g);
       for (let i = 0; i < members.length; i++) {
@@ -132,7 +135,7 @@
     },
     controlLabel(name) {
       const m = /^meridian(\d+)$/.exec(name);
-      return m ? `Meridian ${m[1]}` : null;
+      return m ? tr("Meridian {n}", { n: m[1] }) : null;
     },
   });
 })();
