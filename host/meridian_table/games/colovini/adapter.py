@@ -691,40 +691,44 @@ class ColoviniAdapter(TurnDialogue, TowerWords, Adapter):
         }
 
     def _reason(self, totals: Mapping[Any, int]) -> str:
-        """The result sentence in the table's language (the engine's ``tie_break`` says
-        the same in English): the winner's points, or the tie and how it was broken."""
-        def seat(player: object) -> str:
-            return seat_word(self.colours[self._engine.names.index(str(player))])
-
-        def listed(players: list[Any]) -> str:
-            words = [seat(p) for p in players]
-            return words[0] if len(words) == 1 else _("{some} and {last}").format(
-                some=", ".join(words[:-1]), last=words[-1])
-
-        if not totals:
-            return ""
-        best = max(totals.values())
-        leaders = [p for p, t in totals.items() if t == best]
-        if len(leaders) == 1:
-            return _("{seat} wins with {points} points; no tie-break needed.").format(
-                seat=seat(leaders[0]), points=best)
-        tied = _("{seats} tie on {points} points").format(seats=listed(leaders), points=best)
-        hands = {p: self._engine.hand(self._engine.names.index(str(p))) for p in leaders}
-        most = max(hands.values())
-        still = [p for p in leaders if hands[p] == most]
-        counts = ", ".join(f"{seat(p)} {hands[p]}" for p in leaders)
-        if len(still) == 1:
-            return _("{tied}; {seat} has the most pieces left in hand ({counts}) and "
-                     "wins.").format(tied=tied, seat=seat(still[0]), counts=counts)
-        return _("{tied} and {seats} also tie on pieces left in hand ({counts}): they share "
-                 "the win.").format(tied=tied, seats=listed(still), counts=counts)
-
+        return result_reason(self.colours, self._engine, totals)
 
     def conclude(self, result: dict[str, Any]) -> None:
         """End the game as the players chose (a resignation): no count is offered."""
         if self.result() is not None:
             raise AdapterError("the game is already over")
         self._concluded = dict(result)
+
+
+def result_reason(colours: tuple[str, ...], engine: colovini.Game,
+                  totals: Mapping[Any, int]) -> str:
+    """The result sentence in the table's language (the engine's ``tie_break`` says
+    the same in English): the winner's points, or the tie and how it was broken."""
+    def seat(player: object) -> str:
+        return seat_word(colours[engine.names.index(str(player))])
+
+    def listed(players: list[Any]) -> str:
+        words = [seat(p) for p in players]
+        return words[0] if len(words) == 1 else _("{some} and {last}").format(
+            some=", ".join(words[:-1]), last=words[-1])
+
+    if not totals:
+        return ""
+    best = max(totals.values())
+    leaders = [p for p, t in totals.items() if t == best]
+    if len(leaders) == 1:
+        return _("{seat} wins with {points} points; no tie-break needed.").format(
+            seat=seat(leaders[0]), points=best)
+    tied = _("{seats} tie on {points} points").format(seats=listed(leaders), points=best)
+    hands = {p: engine.hand(engine.names.index(str(p))) for p in leaders}
+    most = max(hands.values())
+    still = [p for p in leaders if hands[p] == most]
+    counts = ", ".join(f"{seat(p)} {hands[p]}" for p in leaders)
+    if len(still) == 1:
+        return _("{tied}; {seat} has the most pieces left in hand ({counts}) and "
+                 "wins.").format(tied=tied, seat=seat(still[0]), counts=counts)
+    return _("{tied} and {seats} also tie on pieces left in hand ({counts}): they share "
+             "the win.").format(tied=tied, seats=listed(still), counts=counts)
 
 
 def _placed_sites(before: Column, after: Column, meridian: int) -> list[str]:
