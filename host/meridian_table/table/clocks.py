@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from meridian_table.i18n import _, seat_word
+from meridian_table.table.ending import best_of
 from meridian_table.table.presenter import ClockPanel
 
 KINDS = ("sudden", "fischer", "bronstein", "turn")
@@ -219,10 +220,6 @@ CLOCK_TICK_S = 0.1
 CLOCK_SAVE_S = 0.5
 
 
-def _num(value: object) -> float:
-    return float(value) if isinstance(value, int | float) else float("-inf")
-
-
 class GameLike(Protocol):
     """What a flag fall asks of the game (``games.board.Adapter``)."""
 
@@ -299,12 +296,7 @@ class TableClocks:
                 seat=label, reason=count.get("reason", "")).rstrip(": "))
         if rule == "lose":
             others = [c for c in game.colours if c != seat]
-            totals = {c: game.scores().get(c, {}).get("total") for c in others}
-            winner: str | None = others[0] if len(others) == 1 else None
-            if winner is None:
-                best = [c for c in others if totals[c] == max(totals.values(), key=_num)]
-                winner = best[0] if len(best) == 1 else None
-            return {"winner": winner, "reason": _("{seat}'s time ran out").format(seat=label),
+            return {"winner": best_of(others, game.scores()), "reason": _("{seat}'s time ran out").format(seat=label),
                     "scores": game.scores()}
         return None
 

@@ -34,6 +34,7 @@ from typing import Any, Protocol
 from meridian_table import i18n
 from meridian_table.games import registry
 from meridian_table.games.contract import GameSpec, OptionError, parse_options
+from meridian_table.i18n import N_, _
 from meridian_table.profiles import ProfileError, list_profiles, load_profile
 from meridian_table.table import commands
 from meridian_table.table.clocks import ClockError, ClockRule
@@ -80,10 +81,10 @@ ARCHIVE_HANDLERS: dict[type, Callable[[Archive, Any], dict[str, Any]]] = {
 
 #: What each archive command says when there is no log to read.
 NO_ARCHIVE = {
-    "games": "the list of games needs the game log (a database)",
-    "replay": "replay needs the game log; start the table with a database",
-    "review": "the review needs the game log; start the table with a database",
-    "review_progress": "the review needs the game log; start the table with a database",
+    "games": N_("the list of games needs the game log (a database)"),
+    "replay": N_("replay needs the game log; start the table with a database"),
+    "review": N_("the review needs the game log; start the table with a database"),
+    "review_progress": N_("the review needs the game log; start the table with a database"),
 }
 
 
@@ -97,7 +98,7 @@ def archive_command(archive: Archive | None, cmd: Mapping[str, Any]) -> dict[str
             raise LobbyError(f"{commands.kind_of(cmd)!r} is not an archive command; use "
                              f"{', '.join(ARCHIVE_COMMANDS)}")
         if archive is None:
-            raise LobbyError(NO_ARCHIVE[str(commands.kind_of(cmd))])
+            raise LobbyError(_(NO_ARCHIVE[str(commands.kind_of(cmd))]))
         return handler(archive, parsed)
     except (ValueError, LookupError, TypeError) as exc:
         # CommandFieldError, StoreError (no such game), a review refused: each names it.
