@@ -28,11 +28,9 @@ LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"club", "bench", "cli"}),
 )
 MAX_CLASS_LINES = 600
-#: Classes being split elsewhere, allowed over the limit until that work lands. The
-#: lead removes these at the merge of issue 23's table-core branch (part 4: a table
-#: core without threads; web/fake.py retired).
+#: Classes being split elsewhere, allowed over the limit until that work lands
+#: (issue 23 part 4: web/fake.py retired; the table session is split already).
 OVERSIZED_FOR_NOW = {
-    "meridian_table.table.session.TableSession",  # issue 23's core branch splits it
     "meridian_table.web.fake.FakeSession",  # issue 23's core branch retires web/fake.py
 }
 

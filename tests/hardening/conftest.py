@@ -12,11 +12,14 @@ from meridian_table.games.kato.adapter import KatoAdapter
 from meridian_table.profiles import load_profile
 from meridian_table.store import Store
 from meridian_table.table import TableSession
+from meridian_table.table.lobby import LoggedTable
 from meridian_table.table.storejournal import StoreArchive, start_game
 
 
 @pytest.fixture
-def logged_session(tmp_path: Path) -> Iterator[TableSession]:
+def logged_session(tmp_path: Path) -> Iterator[LoggedTable]:
+    """The session and its log's archive, as the page is served them (the archive's
+    commands, games/replay/review, are the lobby's)."""
     with Store.open(tmp_path / "log.sqlite3") as store:
         adapter = KatoAdapter(6, pie=False, assist="full")
         profile = load_profile("kato-114")
@@ -24,6 +27,6 @@ def logged_session(tmp_path: Path) -> Iterator[TableSession]:
         journal = start_game(store, adapter, ["Ann", "Bob"], profile="kato-114",
                              settings=adapter.settings())
         session = TableSession(adapter, profile, board, journal=journal, clock=FakeClock(),
-                               players=("Ann", "Bob"), archive=StoreArchive(store))
+                               players=("Ann", "Bob"))
         board.session = session
-        yield session
+        yield LoggedTable(session, StoreArchive(store))

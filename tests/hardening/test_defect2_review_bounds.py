@@ -20,13 +20,14 @@ from meridian_table.bots.worker import NICE
 from meridian_table.games import registry
 from meridian_table.games.contract import RandomPolicy
 from meridian_table.store import Store
-from meridian_table.table import TableSession
+from meridian_table.table.lobby import LoggedTable
 from meridian_table.table.reviews import (
     REVIEW_MAX_S,
     ReviewCancelled,
     ReviewGate,
     bounded_budget,
 )
+from meridian_table.table.session import TableSession
 from meridian_table.table.storejournal import StoreArchive
 from meridian_table.web import create_app
 
@@ -34,10 +35,11 @@ from meridian_table.web import create_app
 SLOW = {"level": 1, "budget_s": 0.5}
 
 
-def _reviews(session: TableSession | None = None) -> list[psutil.Process]:
+def _reviews(table: LoggedTable | None = None) -> list[psutil.Process]:
     """The review processes: spawned children, less the hint's worker that a watched
     table starts at once (issue 26)."""
-    hinter = None if session is None else session._hinter  # noqa: SLF001
+    session = None if table is None else table.session
+    hinter = session._hinter if isinstance(session, TableSession) else None  # noqa: SLF001
     worker = None if hinter is None else hinter._worker  # noqa: SLF001
     process = None if worker is None else worker._process  # noqa: SLF001
     skip = None if process is None else process.pid
@@ -142,8 +144,8 @@ def test_review_bounds_the_whole_review_is_bounded_in_time() -> None:
 
 
 def test_review_bounds_a_closed_page_cancels_its_review(
-        archive: StoreArchive, logged_session: TableSession) -> None:
-    logged_session._archive = archive  # noqa: SLF001 - the table's archive of two games
+        archive: StoreArchive, logged_session: LoggedTable) -> None:
+    logged_session.archive = archive  # the table's archive of two games (the lobby's)
     client = TestClient(create_app(logged_session), base_url="http://127.0.0.1:8765")
     with client.websocket_connect("ws://127.0.0.1:8765/ws") as ws:
         assert ws.receive_json()["type"] == "state"
@@ -159,6 +161,6 @@ def test_review_bounds_a_closed_page_cancels_its_review(
 @pytest.mark.parametrize("field", [{"level": 9}, {"level": 0}, {"budget_s": 60},
                                    {"level": "١"}])
 def test_review_bounds_the_page_level_and_budget_are_bounded(
-        logged_session: TableSession, field: dict[str, Any]) -> None:
+        logged_session: LoggedTable, field: dict[str, Any]) -> None:
     answer = logged_session.command({"cmd": "review", "game_id": 1, **field})
     assert not answer["ok"] and next(iter(field)) in answer["error"], answer

@@ -17,7 +17,7 @@ from meridian_table.games.kato.adapter import KatoAdapter
 from meridian_table.profiles import load_profile
 from meridian_table.store import Store
 from meridian_table.table import TableSession
-from meridian_table.table.storejournal import StoreArchive, start_game
+from meridian_table.table.storejournal import start_game
 
 
 class Logged:
@@ -30,8 +30,7 @@ class Logged:
         journal = start_game(store, adapter, ["Ann", "Bob"], profile="kato-114",
                              settings=adapter.settings())
         self.session = TableSession(adapter, profile, self.board, journal=journal,
-                                    clock=self.clock, players=("Ann", "Bob"),
-                                    archive=StoreArchive(store))
+                                    clock=self.clock, players=("Ann", "Bob"))
         self.board.session = self.session
         self.game_id = int(self.session.state()["game_id"])
 

@@ -12,7 +12,7 @@ import websockets
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from meridian_table.table import TableSession
+from meridian_table.table.lobby import LoggedTable
 from meridian_table.web import create_app
 from meridian_table.web.server import serve
 
@@ -25,7 +25,7 @@ def no_tracebacks(caplog: pytest.LogCaptureFixture) -> None:
 
 
 @pytest.fixture
-def remote(logged_session: TableSession) -> TestClient:
+def remote(logged_session: LoggedTable) -> TestClient:
     """The app as served off localhost, where the token guards everything."""
     app = create_app(logged_session, token=TOKEN, bind_host="0.0.0.0")
     return TestClient(app, base_url="http://192.0.2.7:8765")
@@ -68,7 +68,7 @@ def test_a_non_ascii_token_on_the_websocket_closes_with_4401(
      [1], {"id": 1}, "９"],
 )
 def test_replay_with_a_game_id_that_is_not_a_game_number_is_a_clear_error(
-    logged_session: TableSession, game_id: object, caplog: pytest.LogCaptureFixture
+    logged_session: LoggedTable, game_id: object, caplog: pytest.LogCaptureFixture
 ) -> None:
     client = TestClient(create_app(logged_session), base_url="http://127.0.0.1")
     body = json.dumps({"cmd": "replay", "game_id": game_id}).replace("Infinity", "1e999")
@@ -79,7 +79,7 @@ def test_replay_with_a_game_id_that_is_not_a_game_number_is_a_clear_error(
     no_tracebacks(caplog)
 
 
-def test_replay_of_a_logged_game_by_number_still_works(logged_session: TableSession) -> None:
+def test_replay_of_a_logged_game_by_number_still_works(logged_session: LoggedTable) -> None:
     client = TestClient(create_app(logged_session), base_url="http://127.0.0.1")
     gid = logged_session.state()["game_id"]
     for value in (gid, str(gid)):
@@ -94,7 +94,7 @@ def test_replay_of_a_logged_game_by_number_still_works(logged_session: TableSess
      {"cmd": "seat", "seat": [1], "automaton": 7.0}],
 )
 def test_every_command_field_is_checked_at_the_boundary(
-    logged_session: TableSession, cmd: dict[str, object], caplog: pytest.LogCaptureFixture
+    logged_session: LoggedTable, cmd: dict[str, object], caplog: pytest.LogCaptureFixture
 ) -> None:
     client = TestClient(create_app(logged_session), base_url="http://127.0.0.1")
     reply = client.post("/api/command", json=cmd).json()
@@ -104,7 +104,7 @@ def test_every_command_field_is_checked_at_the_boundary(
 
 
 def test_an_oversized_websocket_message_is_refused_by_the_server(
-    logged_session: TableSession,
+    logged_session: LoggedTable,
 ) -> None:
     """The server closes with 1009 (message too big) instead of buffering it for the app."""
 
@@ -124,7 +124,7 @@ def test_an_oversized_websocket_message_is_refused_by_the_server(
 
 
 def test_an_oversized_command_body_is_refused_without_reading_it_all(
-    logged_session: TableSession,
+    logged_session: LoggedTable,
 ) -> None:
     client = TestClient(create_app(logged_session), base_url="http://127.0.0.1")
     response = client.post("/api/command", content=b"{" + b" " * (2 * 1024 * 1024) + b"}")

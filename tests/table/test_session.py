@@ -385,7 +385,7 @@ def test_the_host_closing_the_link_is_not_announced_as_a_disconnection(
 ) -> None:
     t = make()
     t.place("G6")
-    caplog.set_level("INFO", logger="meridian_table.table.session")
+    caplog.set_level("INFO", logger="meridian_table.table.core")
     t.board.state = "closed"
     t.session.on_link_event(State("closed", "closed by the host"))
     assert not [r for r in caplog.records if r.levelname == "WARNING"]

@@ -11,6 +11,7 @@ from meridian_table.games.kato.adapter import KatoAdapter
 from meridian_table.profiles import load_profile
 from meridian_table.store import Store
 from meridian_table.table import TableSession
+from meridian_table.table.lobby import LoggedTable
 from meridian_table.table.storejournal import (
     ResumeError,
     StoreArchive,
@@ -29,7 +30,7 @@ def _table(store: Store, adapter: KatoAdapter, journal: object = None) -> tuple[
         journal = start_game(store, adapter, ["Ann", "Bob"], profile="kato-114",
                              settings=adapter.settings())
     session = TableSession(adapter, profile, board, journal=journal, clock=clock,  # type: ignore[arg-type]
-                           players=("Ann", "Bob"), archive=StoreArchive(store))
+                           players=("Ann", "Bob"))
     board.session = session
     return session, board, clock
 
@@ -67,10 +68,11 @@ def test_a_resumed_game_has_the_logged_moves_undos_and_choices(tmp_path: Path) -
         assert [a.notation for a in adapter.history()] == ["A1", "M1", "A3"]
         session, board, clock = _table(store, adapter, resumed.journal)  # type: ignore[arg-type]
         assert session.phase == "play" and session.state()["to_move"] == "dark"
-        replay = session.command({"cmd": "replay", "game_id": gid})
+        logged = LoggedTable(session, StoreArchive(store))  # the archive is the lobby's
+        replay = logged.command({"cmd": "replay", "game_id": gid})
         assert replay["ok"] and len(replay["replay"]["positions"]) == 4
         assert replay["replay"]["positions"][-1] == {"A1": "L", "M1": "D", "A3": "L"}
-        games = session.command({"cmd": "games"})
+        games = logged.command({"cmd": "games"})
         assert games["games"][0]["game_id"] == gid
 
 

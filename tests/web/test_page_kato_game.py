@@ -26,6 +26,7 @@ from typing import Any
 import pytest
 
 from meridian_table.games import kato
+from meridian_table.table.lobby import LoggedTable
 from meridian_table.web import WebServer, serve
 
 pytestmark = pytest.mark.browser
@@ -53,6 +54,11 @@ def _open(tmp_path: Path, **options: Any) -> Any:
     return running
 
 
+def _logged(table: Any) -> LoggedTable:
+    """The running table as the page is served it: its game and its log's archive."""
+    return LoggedTable(table.session, table.archive)
+
+
 @pytest.fixture
 def table(tmp_path: Path) -> Iterator[Any]:
     with _open(tmp_path) as running:
@@ -61,7 +67,7 @@ def table(tmp_path: Path) -> Iterator[Any]:
 
 @pytest.fixture
 def server(table: Any) -> Iterator[WebServer]:
-    with serve(table.session, port=0) as running:
+    with serve(_logged(table), port=0) as running:
         yield running
 
 
@@ -231,14 +237,14 @@ def test_a_whole_kato_game_by_clicking_the_page(
     page.wait_for_function("window.meridian.replay.ply === 5")
     assert "E3" not in player.pieces() and player.pieces()["B4"] == "L"
     shoot(page, "6-replay")
-    games = table.session.command({"cmd": "games"})
+    games = _logged(table).command({"cmd": "games"})
     assert games["ok"] and games["games"][-1]["moves"] == 6
 
 
 def test_pie_choice_and_unplugging_on_the_real_table(
     tmp_path: Path, open_page: Callable[..., Any], shoot: Any
 ) -> None:
-    with _open(tmp_path, pie=True) as table, serve(table.session, port=0) as server:
+    with _open(tmp_path, pie=True) as table, serve(_logged(table), port=0) as server:
         page = open_page(server.url)
         player = Player(page)
         assert "Light stone" in page.inner_text("#message")
@@ -278,7 +284,7 @@ def test_a_seat_given_to_the_random_automaton_on_the_page_plays_through_the_boar
 ) -> None:
     """The page gives Dark to the random automaton; after Light's stone the page says
     what the automaton chose, in words, and the people carry it out on the board."""
-    with _open(tmp_path) as table, serve(table.session, port=0) as server:
+    with _open(tmp_path) as table, serve(_logged(table), port=0) as server:
         page = open_page(server.url)
         player = Player(page)
         page.locator(".score[data-colour='dark'] .seat-kind select").select_option("random")

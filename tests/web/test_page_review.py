@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 from tests.web.axe import blocking, require_axe
-from tests.web.test_page_kato_game import Player, _open
+from tests.web.test_page_kato_game import Player, _logged, _open
 
 from meridian_table import i18n
 from meridian_table.store import Store
@@ -146,7 +146,7 @@ def test_the_review_of_a_game_played_on_the_page(
 ) -> None:
     require_axe()
     failures: list[str] = []
-    with _open(tmp_path) as table, serve(table.session, port=0) as server:
+    with _open(tmp_path) as table, serve(_logged(table), port=0) as server:
         page = open_page(server.url)
         player = Player(page)
         play_the_short_game(player)
@@ -242,5 +242,5 @@ def test_the_review_command_refuses_bad_fields(tmp_path: Path) -> None:
             ({"budget_s": float("nan")}, "'budget_s' must be a number of seconds"),
             ({"top": 0}, "'top' must be a whole number from 1 to 20"),
         ):
-            answer = table.session.command({"cmd": "review", "game_id": game, **cmd})
+            answer = _logged(table).command({"cmd": "review", "game_id": game, **cmd})
             assert answer["ok"] is False and words in answer["error"], answer

@@ -23,9 +23,11 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
-from meridian_table.i18n import _
+from meridian_table.i18n import _, seat_word
+from meridian_table.table.ending import best_of
+from meridian_table.table.presenter import ClockPanel
 
 KINDS = ("sudden", "fischer", "bronstein", "turn")
 FLAG_RULES = ("lose", "score", "warn")
@@ -212,4 +214,119 @@ class Clocks:
         self.running = None
 
 
-__all__ = ["FLAG_RULES", "KINDS", "ClockError", "ClockRule", "Clocks", "parse_duration"]
+#: How often the ticker looks at a running clock, and how often the times are logged (a
+#: ``clock`` event), so a process killed mid-turn resumes within a second of the truth.
+CLOCK_TICK_S = 0.1
+CLOCK_SAVE_S = 0.5
+
+
+class GameLike(Protocol):
+    """What a flag fall asks of the game (``games.board.Adapter``)."""
+
+    @property
+    def colours(self) -> tuple[str, ...]: ...
+
+    def scores(self) -> dict[str, Any]: ...
+
+    def adjudicate(self) -> dict[str, Any] | None: ...
+
+
+class TableClocks:
+    """The players' clocks as the table keeps them: whose runs (a turn that ends with a
+    move gets its increment), flags that fell under the ``warn`` rule, the mover's
+    lights breathing when low, and a snapshot to log now and then."""
+
+    def __init__(self, rule: ClockRule, seats: tuple[str, ...],
+                 logged: Mapping[str, Any] | None, moves: int, now: float) -> None:
+        self.clocks = Clocks(rule, seats)
+        if logged is not None:
+            self.clocks.restore(logged)
+        self.moves = moves
+        self.saved_at = now
+        self.time_up: set[str] = set()  # seats whose flag fell under the "warn" rule
+        self.low_leds = False  # the mover's lights breathe: their clock is low
+
+    @property
+    def rule(self) -> ClockRule:
+        return self.clocks.rule
+
+    @property
+    def running(self) -> str | None:
+        return self.clocks.running
+
+    def snapshot(self, now: float) -> dict[str, Any]:
+        return self.clocks.snapshot(now)
+
+    def sync(self, mover: str | None, moves: int, now: float) -> None:
+        """Run ``mover``'s clock; a turn that ended with a move gets its increment."""
+        moved = moves > self.moves
+        self.moves = moves
+        if mover != self.clocks.running or moved:
+            self.clocks.run(mover, now, moved)
+
+    def fallen(self, now: float) -> str | None:
+        """The running seat whose flag just fell (not one already noted), else None."""
+        seat = self.clocks.flagged(now)
+        return seat if seat is not None and seat not in self.time_up else None
+
+    def leds_turned(self, now: float) -> bool:
+        """True when the mover's lights must start or stop breathing."""
+        if self.rule.leds and self.clocks.low(now) != self.low_leds:
+            self.low_leds = not self.low_leds
+            return True
+        return False
+
+    def save_due(self, now: float) -> dict[str, Any] | None:
+        """The snapshot to log when the last is old enough, else None."""
+        if now - self.saved_at < CLOCK_SAVE_S:
+            return None
+        self.saved_at = now
+        return self.clocks.snapshot(now)
+
+    def flag_result(self, seat: str, game: GameLike) -> dict[str, Any] | None:
+        """How the game ends on ``seat``'s flag by the rule (None: it does not end)."""
+        label = seat_word(seat)
+        rule = self.rule.flag
+        if rule == "score":
+            count = game.adjudicate()
+            if count is None:
+                return None
+            return dict(count, reason=_("{seat}'s time ran out; the count decides: "
+                                        "{reason}").format(
+                seat=label, reason=count.get("reason", "")).rstrip(": "))
+        if rule == "lose":
+            others = [c for c in game.colours if c != seat]
+            return {"winner": best_of(others, game.scores()), "reason": _("{seat}'s time ran out").format(seat=label),
+                    "scores": game.scores()}
+        return None
+
+    def time_up_note(self, seat: str, now: float) -> dict[str, Any]:
+        """The ``note`` logged when ``seat``'s time is up and the game goes on."""
+        self.time_up.add(seat)
+        return {"text": _("{seat}'s time is up").format(seat=seat_word(seat)), "clock": seat,
+                "clocks": self.clocks.snapshot(now)}
+
+    def breathing(self, now: float) -> bool:
+        """Whether the steady lights breathe now (the mover's time is low)."""
+        if not self.rule.leds:
+            return False
+        self.low_leds = self.clocks.low(now)
+        return self.low_leds
+
+    def panel(self, now: float) -> ClockPanel:
+        """The page's clock panel (presenter.ClockPanel)."""
+        clocks = self.clocks
+        return {
+            "rule": self.rule.to_setting(),
+            "words": self.rule.words(),
+            "low_s": self.rule.low_s,
+            "running": clocks.running,
+            "seats": {seat: {"remaining_s": round(clocks.left(seat, now), 3),
+                             "time_up": seat in self.time_up
+                             or (clocks.left(seat, now) <= 0 and seat != clocks.running)}
+                      for seat in clocks.seats},
+        }
+
+
+__all__ = ["CLOCK_SAVE_S", "CLOCK_TICK_S", "FLAG_RULES", "KINDS", "ClockError", "ClockRule",
+           "Clocks", "TableClocks", "parse_duration"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from meridian_table.link import fields as grammar
 
@@ -46,4 +47,35 @@ def fault_text(
     return f"The board reported fault {code} {args}".rstrip() + "."
 
 
-__all__ = ["fault_text"]
+
+
+#: The distinct board faults kept for the page (the oldest is dropped first).
+MAX_FAULTS = 20
+
+
+class Faults:
+    """The board's distinct faults for the page, each with its sentence and a count
+    (the firmware repeats a config fault every second: a repeat only counts)."""
+
+    def __init__(self) -> None:
+        self._seen: dict[tuple[str, tuple[str, ...]], dict[str, Any]] = {}
+
+    def add(self, code: str, detail: tuple[str, ...], where: Callable[[int], str],
+            profile: str) -> str | None:
+        """Count the fault; returns its sentence when it is new (to log), else None."""
+        key = (code, detail)
+        known = self._seen.get(key)
+        if known is not None:
+            known["count"] += 1
+            return None
+        text = fault_text(code, detail, where, profile)
+        if len(self._seen) >= MAX_FAULTS:
+            self._seen.pop(next(iter(self._seen)))  # the oldest makes room
+        self._seen[key] = {"code": code, "detail": list(detail), "text": text, "count": 1}
+        return text
+
+    def to_json(self) -> list[dict[str, Any]]:
+        return [dict(f, detail=list(f["detail"])) for f in self._seen.values()]
+
+
+__all__ = ["MAX_FAULTS", "Faults", "fault_text"]

@@ -2,8 +2,9 @@
 
 ``meridian-table play`` serves a :class:`TableHost` rather than one session. It is the
 page's ``TableSurface`` (``state()``, ``command(dict)``, ``subscribe(callback)``): every
-command goes to the running session, except three that are about games rather than
-moves:
+command goes to the running session, except those about games rather than moves. The
+archive's (``games``, ``replay``, ``review``, ``review_progress``: the logged games, read
+from the log, :func:`archive_command`), and the lobby's own:
 
 - ``{"cmd": "catalog"}`` answers the new-game form's schema: each installed game's
   title, player counts, seats, automata, options (from its ``OptionSpec`` schema) and
@@ -11,7 +12,8 @@ moves:
 - ``{"cmd": "new_game", "game": "kato", "players": ["Ann", "Bob"], "seats": {"2":
   "random"}, "options": {"pie": true}, "profile": "kato-80"}`` checks everything it can
   (names, options, seats, the profile's game) *before* the running game is touched,
-  then closes that table and opens the new one (the same board or virtual board);
+  then opens the new table (the same board or virtual board) and checks it, and only
+  then closes the running one: if anything fails, the running game goes on untouched;
 - ``{"cmd": "rematch"}`` starts the same game again with the seats turned: each
   player moves one seat on (two players swap), their automata with them.
 
@@ -27,12 +29,14 @@ import threading
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from functools import cache
-from typing import Any
+from typing import Any, Protocol
 
 from meridian_table import i18n
 from meridian_table.games import registry
 from meridian_table.games.contract import GameSpec, OptionError, parse_options
+from meridian_table.i18n import N_, _
 from meridian_table.profiles import ProfileError, list_profiles, load_profile
+from meridian_table.table import commands
 from meridian_table.table.clocks import ClockError, ClockRule
 from meridian_table.table.names import clean_names
 from meridian_table.table.presenter import PageState
@@ -44,14 +48,96 @@ Subscriber = Callable[[Any], None]
 Opener = Callable[[TableSetup], RunningTable]
 
 #: Commands the host answers itself; everything else goes to the running session.
-HOST_COMMANDS = ("catalog", "new_game", "rematch", "language")
-#: Commands sent to the running session without waiting for a switch to end: they only
-#: read (a review reads its game first, then thinks in a process of its own).
-UNLOCKED_COMMANDS = ("state", "review", "review_progress")
+HOST_COMMANDS = commands.HOST_COMMANDS
+ARCHIVE_COMMANDS = commands.ARCHIVE_COMMANDS
+#: Commands answered without waiting for a switch to end: they only read (a review reads
+#: its game first, then thinks in a process of its own).
+UNLOCKED_COMMANDS = ("state", *ARCHIVE_COMMANDS)
+
+
+class Archive(Protocol):
+    """The logged games, for the page's ``games``, ``replay`` and ``review`` commands
+    (``table/storejournal.py`` StoreArchive)."""
+
+    def games(self) -> list[dict[str, Any]]: ...
+
+    def replay(self, game_id: int) -> dict[str, Any]: ...
+
+    def review(self, game_id: int, level: int | None = None, budget_s: float | None = None,
+               top: int | None = None) -> dict[str, Any]: ...
+
+    def review_progress(self, game_id: int) -> dict[str, int] | None: ...
+
+
+#: Each archive command's answer, from the log.
+ARCHIVE_HANDLERS: dict[type, Callable[[Archive, Any], dict[str, Any]]] = {
+    commands.Games: lambda a, c: {"ok": True, "games": a.games()},
+    commands.Replay: lambda a, c: {"ok": True, "replay": a.replay(c.game_id)},
+    commands.Review: lambda a, c: {"ok": True, "review": a.review(
+        c.game_id, level=c.level, budget_s=c.budget_s, top=c.top)},
+    commands.ReviewProgress: lambda a, c: {"ok": True,
+                                           "progress": a.review_progress(c.game_id)},
+}
+
+#: What each archive command says when there is no log to read.
+NO_ARCHIVE = {
+    "games": N_("the list of games needs the game log (a database)"),
+    "replay": N_("replay needs the game log; start the table with a database"),
+    "review": N_("the review needs the game log; start the table with a database"),
+    "review_progress": N_("the review needs the game log; start the table with a database"),
+}
+
+
+def archive_command(archive: Archive | None, cmd: Mapping[str, Any]) -> dict[str, Any]:
+    """Answer an archive command (``games``, ``replay``, ``review``,
+    ``review_progress``) from ``archive``; never raises for bad input."""
+    try:
+        parsed = commands.parse(cmd)
+        handler = ARCHIVE_HANDLERS.get(type(parsed))
+        if handler is None:
+            raise LobbyError(f"{commands.kind_of(cmd)!r} is not an archive command; use "
+                             f"{', '.join(ARCHIVE_COMMANDS)}")
+        if archive is None:
+            raise LobbyError(_(NO_ARCHIVE[str(commands.kind_of(cmd))]))
+        return handler(archive, parsed)
+    except (ValueError, LookupError, TypeError) as exc:
+        # CommandFieldError, StoreError (no such game), a review refused: each names it.
+        LOGGER.info("%s refused: %s", commands.kind_of(cmd), exc)
+        return {"ok": False, "error": str(exc)}
 
 
 class LobbyError(ValueError):
     """A new game or rematch the page asked for that cannot be started as asked."""
+
+
+class Surface(Protocol):
+    """What the page needs of a table (``web/app.py`` TableSurface)."""
+
+    def state(self) -> PageState: ...
+
+    def command(self, cmd: Mapping[str, Any]) -> dict[str, Any]: ...
+
+    def subscribe(self, callback: Callable[[PageState], None]) -> Callable[[], None]: ...
+
+
+class LoggedTable:
+    """One game's table with its log's archive: the page's surface for a table served
+    without the lobby's game switching (the archive's commands answered from the log)."""
+
+    def __init__(self, session: Surface, archive: Archive | None) -> None:
+        self.session = session
+        self.archive = archive
+
+    def state(self) -> PageState:
+        return self.session.state()
+
+    def command(self, cmd: Mapping[str, Any]) -> dict[str, Any]:
+        if commands.kind_of(cmd) in ARCHIVE_COMMANDS:
+            return archive_command(self.archive, cmd)
+        return self.session.command(cmd)
+
+    def subscribe(self, callback: Callable[[PageState], None]) -> Callable[[], None]:
+        return self.session.subscribe(callback)
 
 
 class TableHost:
@@ -70,6 +156,7 @@ class TableHost:
         self._lock = threading.RLock()
         self._subscribers: list[Subscriber] = []
         self._unsubscribe: Callable[[], None] | None = None
+        self._host_handlers = self._dispatch()
         self._attach()
 
     # --- the TableSurface ------------------------------------------------------------
@@ -84,27 +171,40 @@ class TableHost:
         return self.table.session.state()
 
     def command(self, cmd: Mapping[str, Any]) -> dict[str, Any]:
-        kind = cmd.get("cmd") if isinstance(cmd, Mapping) else None
+        kind = commands.kind_of(cmd)
+        if kind in ARCHIVE_COMMANDS:
+            # A long review never waits for a new game to open (no lock).
+            return archive_command(self.table.archive, cmd)
         if kind in UNLOCKED_COMMANDS:
-            # A page's state and a long review never wait for a new game to open.
+            # A page's state never waits for a new game to open.
             return self.table.session.command(cmd)
-        if kind not in HOST_COMMANDS:
-            with self._lock:  # not sent to a table the switch is closing
+        handler = self._host_handlers.get(kind or "")
+        if handler is None:
+            with self._lock:  # never sent to a table the switch is closing
                 return self._table.session.command(cmd)
         try:
-            if kind == "catalog":
-                return {"ok": True, "catalog": self.catalog()}
-            if kind == "language":
-                return self.language(cmd)
-            if kind == "rematch":
-                self.rematch()
-            else:
-                self.new_game(cmd)
-            return {"ok": True, "game_id": self.table.session.journal.game_id}
+            return handler(cmd)
         except (ValueError, LookupError, TypeError) as exc:
             # OptionError, SetupError, ProfileError, StoreError: each names its input.
             LOGGER.info("%s refused: %s", kind, exc)
             return {"ok": False, "error": str(exc)}
+
+    def _dispatch(self) -> Mapping[str, Callable[[Mapping[str, Any]], dict[str, Any]]]:
+        """The lobby's own commands (the rest go to the archive or the running game)."""
+        return {
+            "catalog": lambda c: {"ok": True, "catalog": self.catalog()},
+            "language": self.language,
+            "rematch": self._on_rematch,
+            "new_game": self._on_new_game,
+        }
+
+    def _on_rematch(self, _cmd: Mapping[str, Any]) -> dict[str, Any]:
+        self.rematch()
+        return {"ok": True, "game_id": self.table.session.journal.game_id}
+
+    def _on_new_game(self, cmd: Mapping[str, Any]) -> dict[str, Any]:
+        self.new_game(cmd)
+        return {"ok": True, "game_id": self.table.session.journal.game_id}
 
     def subscribe(self, callback: Subscriber) -> Callable[[], None]:
         with self._lock:
@@ -268,34 +368,32 @@ class TableHost:
                              f"{spec.title}; choose one of its boards")
 
     def _switch(self, setup: TableSetup) -> None:
-        """Close the running table and open ``setup``; on failure reopen the old game.
-        Everything that can be checked without the board is checked first: a refusal
-        then leaves the running game open, untouched."""
+        """Open ``setup``'s table and check it, and only then close the running one: if
+        anything fails, the running game goes on as it was (never closed, never
+        reopened). A physical board's port is taken over once the old link lets it go
+        (the new link keeps looking for it meanwhile). Everything that can be checked
+        without the board is checked first (``runner.check_setup``)."""
         self._checker(setup)
         with self._lock:
             old = self._table
-            self._detach()
-            old.close()
             try:
                 new = self._opener(setup)
-            except BaseException as exc:
-                LOGGER.warning("new game refused (%s); reopening the last one", exc)
-                self._table = self._reopen(old)
-                self._attach()
-                self._publish()
-                if isinstance(exc, (ValueError, LookupError, OSError)):
-                    raise LobbyError(f"{exc}; the last game goes on") from None
-                raise
+            except Exception as exc:
+                LOGGER.warning("new game refused (%s); the last game goes on", exc)
+                raise LobbyError(f"{_why(exc)}; the last game goes on") from None
+            try:
+                _check(new, setup)
+            except Exception as exc:
+                LOGGER.warning("new table failed its check (%s); the last game goes on", exc)
+                _close_quietly(new)
+                raise LobbyError(f"{_why(exc)}; the last game goes on") from None
+            self._detach()
             self._table = new
             self._attach()
+            # The game left is saved as it stands; a failure to close it is only logged.
+            _close_quietly(old)
         LOGGER.info("new table: %s game %s", setup.game, new.session.journal.game_id)
         self._publish()
-
-    def _reopen(self, old: RunningTable) -> RunningTable:
-        over = old.session.adapter.result() is not None
-        setup = replace(old.setup, profile=_profile_of(old),
-                        resume=not over and old.store is not None)
-        return self._opener(setup)
 
     def _attach(self) -> None:
         self._unsubscribe = self._table.session.subscribe(self._forward)
@@ -316,6 +414,29 @@ class TableHost:
 
     def _publish(self) -> None:
         self._forward(self.state())
+
+
+def _check(table: RunningTable, setup: TableSetup) -> None:
+    """Refuse a new table that is not the game asked for or cannot say its state."""
+    game = table.session.adapter.game
+    if game != setup.game:
+        raise LobbyError(f"the new table plays {game!r}, not {setup.game!r}")
+    table.session.state()
+
+
+def _close_quietly(table: RunningTable) -> None:
+    try:
+        table.close()
+    except Exception:  # the switch is decided; the rest closes, the failure is logged
+        LOGGER.exception("closing the %s table failed", table.setup.game)
+
+
+def _why(exc: Exception) -> str:
+    """An error in a player's words: its own message (they name their input), or what
+    failed for an unexpected one."""
+    if isinstance(exc, ValueError | LookupError | OSError):
+        return str(exc)
+    return f"the new table could not be opened ({type(exc).__name__}: {exc})"
 
 
 @cache
@@ -393,5 +514,7 @@ def _plain(settings: Mapping[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in settings.items() if isinstance(v, bool | int | float | str | dict)}
 
 
-__all__ = ["HOST_COMMANDS", "LobbyError", "TableHost"]
+__all__ = ["ARCHIVE_COMMANDS", "HOST_COMMANDS", "Archive", "LobbyError", "LoggedTable",
+           "TableHost",
+           "archive_command"]
 

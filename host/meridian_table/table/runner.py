@@ -74,6 +74,8 @@ class RunningTable:
     virtual: Any = None               # the VirtualBoard, when the board is virtual
     notice: str | None = None
     resumed: bool = False
+    # The logged games, for the page's games/replay/review (the lobby answers them).
+    archive: StoreArchive | None = None
     _closers: list[Callable[[], None]] = field(default_factory=list)
 
     def close(self) -> None:
@@ -260,7 +262,6 @@ def open_table(setup: TableSetup) -> RunningTable:
             toggle=toggle,
             port=getattr(virtual, "port", None) or port,
             virtual=virtual is not None,
-            archive=StoreArchive(store) if store is not None else None,
             seats=parse_seats(settings.get("seats")),
             automaton_seed=_int_or_none(settings.get("automaton_seed")),
             think_s=float(settings.get("think_s", DEFAULT_THINK_S)),
@@ -275,7 +276,8 @@ def open_table(setup: TableSetup) -> RunningTable:
         session.start()
         closers.append(session.close)
         table = RunningTable(
-            setup, profile, session, link, journal, store, virtual, notice, resumed, closers
+            setup, profile, session, link, journal, store, virtual, notice, resumed,
+            StoreArchive(store) if store is not None else None, closers,
         )
         return table
     except BaseException:

@@ -1,26 +1,19 @@
-"""The table session: one game on one board, from settled switches to LEDs and the log.
+"""The table session: the thin shell around the table core (``core.py``).
 
-The session owns the expected physical position (the adapter's ``expected()``) and the
-current LED plan. Switch changes from the board are settled (the sensed board must be
-stable for ``settle_s``), then compared with the expected position. A match shows the
-adapter's view; a difference goes to the adapter, which answers with an action (logged,
-applied, shown), mistakes (guided one square at a time: "remove" fast-blinks red, "put
-back" pulses white) or a choice. Buttons on the board and commands from the page are
-the same inputs. Unplugging pauses; replugging reconciles through the board's snapshot.
-
-Seats may be automata (``table/automata.py``): when one is to act it thinks in its
-own thread, then its move is shown on the LEDs and in words (the ``execute`` phase)
-and guided one square at a time until the board matches; only then is it applied.
-
-The parts live apart: the settle window in ``settler.py``, the board faults in words
-in ``faults.py``, the page's typed state schema in ``presenter.py``, automata in
-``automata.py``; this module ties them to the adapter, the board and the log.
+The core (:class:`~meridian_table.table.core.TableCore`) is one game on one board with
+no threads, no locks and no I/O: it takes events and returns effects (``steps.py``).
+This shell owns everything else: the lock, the ticker thread that settles changes in
+real time, the automaton's and the hint's threads, the page's subscribers, the link
+(its events in, the LED plans out) and the virtual board's switches. It turns each
+input into one event, steps the core under the lock, and carries out the effects in
+order (an LED plan to the board, a thinker started or cancelled, a hint asked), then
+tells the subscribers once the lock is released.
 
 Thread model: the link calls :meth:`on_link_event` on its thread, the page calls
-:meth:`command` on its thread, and a ticker thread (:meth:`start`) calls :meth:`tick`
+:meth:`command` on its thread, and the ticker thread (:meth:`start`) calls :meth:`tick`
 when a change has settled; an automaton thinks on a thread of its own. One re-entrant
-lock guards everything; subscribers are called after the lock is released. Tests
-inject ``clock`` and call :meth:`tick` by hand.
+lock guards the core; subscribers are called after it is released. Tests inject
+``clock`` and call :meth:`tick` by hand, or drive the core itself (tests/table/test_core.py).
 """
 
 from __future__ import annotations
@@ -29,112 +22,57 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any, Protocol
 
 from meridian_table.games import registry
-from meridian_table.games.board import (
-    ADJUDICATE,
-    CHOICE,
-    EXECUTE,
-    PASS,
-    PAUSED,
-    PLAY,
-    RESYNC,
-    SEEN_ARRIVING,
-    SEEN_LEAVING,
-    THINKING,
-    Adapter,
-    Applied,
-    Interpretation,
-    Mistake,
-    Observation,
-    View,
-)
+from meridian_table.games.board import Adapter
 from meridian_table.games.contract import PolicyFactory
-from meridian_table.i18n import _, seat_word
-from meridian_table.ledplan import PULSE, SOLID, LedPlan, Light
+from meridian_table.ledplan import LedPlan
 from meridian_table.link.events import BoardFault, LinkState, SenseEvent, Snapshot
 from meridian_table.store.errors import StoreError
-from meridian_table.table import fields
-from meridian_table.table.automata import Execution, Seats, Thinker, automaton_words
-from meridian_table.table.clocks import ClockRule, Clocks
+from meridian_table.table import commands
+from meridian_table.table.automata import Seats, Thinker
+from meridian_table.table.clocks import ClockRule
+from meridian_table.table.core import CONNECTED, LinkInfo, TableCore
 from meridian_table.table.countoffer import CountAnswers
-from meridian_table.table.ending import best_of, resignation
-from meridian_table.table.faults import fault_text
-from meridian_table.table.hints import HINT, HINT_LIGHT, Hint, Hinter, hint_sites
+from meridian_table.table.errors import SessionError
+from meridian_table.table.hints import Hinter
 from meridian_table.table.hints import available as hints_available
 from meridian_table.table.journal import Journal, MemoryJournal
-from meridian_table.table.names import clean_names
-from meridian_table.table.pending_log import LOG_FAULT_LIGHT, PendingJournal, log_problem, log_words
-from meridian_table.table.presenter import (
-    Automaton,
-    ClockPanel,
-    PageState,
-    TableView,
-    present,
+from meridian_table.table.pending_log import PendingJournal
+from meridian_table.table.presenter import PageState
+from meridian_table.table.state import ProfileLike
+from meridian_table.table.steps import (
+    AskHint,
+    Cancel,
+    Chose,
+    CountAnswered,
+    Effect,
+    Event,
+    Faulted,
+    Hinted,
+    LinkChanged,
+    LogChanged,
+    Notify,
+    OfferCount,
+    Refresh,
+    Refused,
+    Sensed,
+    ShowPlan,
+    SnapshotSeen,
+    Think,
+    Tick,
+    WithdrawCount,
 )
-from meridian_table.table.settler import Settler
-from meridian_table.table.undoguide import undo_guidance
+from meridian_table.table.view import hello_json
 
 LOGGER = logging.getLogger(__name__)
 
 DEFAULT_SETTLE_S = 0.300
-#: The distinct board faults kept for the page (the oldest is dropped first).
-MAX_FAULTS = 20
-TABLE_BUTTONS = ("undo", "menu")
-#: The link states in which the board is reachable.
-CONNECTED = "connected"
-#: The link state after the host itself closed the link (``Link.close``).
-CLOSED = "closed"
+#: How long an automaton may think by default (its level may use less).
+DEFAULT_THINK_S = 1.0
 
-
-def _action_payload(applied: Applied, source: str, automaton: str | None = None) -> dict[str, Any]:
-    """The logged ``action`` event: the move, who made it and how, and the pieces it
-    removed (what the page shows as ``×G6 K6``; records and replay show it too)."""
-    payload: dict[str, Any] = {
-        "notation": applied.notation, "player": applied.player, "source": source,
-        "by": "automaton" if automaton is not None else "person",
-    }
-    if applied.removed:
-        payload["removed"] = sorted(applied.removed)
-    if automaton is not None:
-        payload["automaton"] = automaton
-    return payload
-
-
-#: How often the ticker looks at a running clock, and how often the times are logged (a
-#: ``clock`` event), so a process killed mid-turn resumes within a second of the truth.
-CLOCK_TICK_S = 0.1
-CLOCK_SAVE_S = 0.5
-
-
-class SessionError(ValueError):
-    """A command the session cannot carry out (its message says why and what to do)."""
-
-
-class SiteLike(Protocol):
-    @property
-    def pos(self) -> int: ...
-
-    @property
-    def led(self) -> int | None: ...
-
-
-class ProfileLike(Protocol):
-    """What the session reads from a board profile (``meridian_table.profiles``)."""
-
-    @property
-    def name(self) -> str: ...
-
-    @property
-    def leds(self) -> int: ...
-
-    @property
-    def sites(self) -> Mapping[str, Any]: ...
-
-    @property
-    def buttons(self) -> Mapping[str, int]: ...
+Subscriber = Callable[[PageState], None]
 
 
 class BoardLike(Protocol):
@@ -151,40 +89,9 @@ class BoardLike(Protocol):
     def stats(self) -> dict[str, Any]: ...
 
 
-class Archive(Protocol):
-    """The logged games, for the page's ``games`` and ``replay`` commands."""
-
-    def games(self) -> list[dict[str, Any]]: ...
-
-    def replay(self, game_id: int) -> dict[str, Any]: ...
-
-    def review(self, game_id: int, level: int | None = None, budget_s: float | None = None,
-               top: int | None = None) -> dict[str, Any]: ...
-
-    def review_progress(self, game_id: int) -> dict[str, int] | None: ...
-
-
-Subscriber = Callable[[PageState], None]
-#: How long an automaton may think by default (its level may use less).
-DEFAULT_THINK_S = 1.0
-#: The phases in which the player to act may act (and an automaton may think).
-ACTING = (PLAY, PASS, CHOICE)
-
-
-@dataclass
-class Provisional:
-    """A move read early (adaptive settling): applied and shown, logged only once the
-    table's full window has passed with no change that contradicts it."""
-
-    applied: Applied
-    sense: dict[str, Any]
-    deadline: float
-    prior: str | None
-    seen_empty: set[str]
-
-
 class TableSession:
-    """One game at the table. See the module docstring and docs/TABLE.md."""
+    """One game at the table: the core, its threads and its board. See the module
+    docstring and docs/TABLE.md."""
 
     def __init__(
         self,
@@ -199,7 +106,6 @@ class TableSession:
         toggle: Callable[[str], None] | None = None,
         port: str | None = None,
         virtual: bool = False,
-        archive: Archive | None = None,
         seats: Mapping[int, str] | None = None,
         automaton_seed: int | None = None,
         think_s: float = DEFAULT_THINK_S,
@@ -218,94 +124,128 @@ class TableSession:
         players' clocks (clocks.py), ``clock_state`` their logged times on resume."""
         if settle_s < 0:
             raise SessionError(f"settle window {settle_s!r} s is negative; use 0 or more")
-        self.adapter = adapter
-        self.profile = profile
         self.board = board
-        # A log that cannot be written keeps the events and says so (pending_log.py).
-        self.journal: Journal = (MemoryJournal() if journal is None
-                                 else PendingJournal(journal, self._on_log_change))
-        self.players = tuple(players) or tuple(
-            f"Player {i + 1}" for i in range(len(adapter.colours))
-        )
         self._clock = clock
-        self.adaptive = adaptive
         self._toggle = toggle
         self._port = port
         self._virtual = virtual
-        self._archive = archive
         self._lock = threading.RLock()
         self._wake = threading.Event()
         self._closing = threading.Event()
         self._ticker: threading.Thread | None = None
         self._subscribers: list[Subscriber] = []
         self._stat_providers: list[Callable[[], Mapping[str, Any]]] = []
-
-        self._site_of: dict[int, str] = {}
-        self._led_of: dict[str, int] = {}
-        for name, site in profile.sites.items():
-            self._site_of[int(site.pos)] = name
-            if site.led is not None:
-                self._led_of[name] = int(site.led)
-        self._button_of: dict[int, str] = {pos: name for name, pos in profile.buttons.items()}
-
-        self._settler = Settler(
-            self._site_of, settle_s, clock, board.occupancy if board is not None else ()
-        )
-        self._connected = board is None or board.state == CONNECTED
-        self._ever_connected = self._connected
-        self._link_state = board.state if board is not None else "none"
-        # Why the link is in its state (the LinkState's detail, e.g. the version-mismatch
-        # advice): the page shows it, so a mismatch says which side to update.
-        self._link_detail = str(getattr(board, "detail", "")) if board is not None else ""
-        self._settled: frozenset[str] = self._settler.settled
-        self._stale: frozenset[str] = frozenset()
-        self._provisional: Provisional | None = None
-        self._quick = False  # the board being read was settled early (adaptive window)
-        self._unread: frozenset[str] = frozenset()  # pieces of a move read early, taken back
-        self._full_window_end = 0.0  # when that board's full window ends
-        self._all_sites = frozenset(profile.sites)
-        self._seen_empty: set[str] = set(self._all_sites - self._settled)
-        self._prior: str | None = None
-        self._flash: str | None = None
-        self._result_logged = adapter.result() is not None
-        self._adjudicating = False
-        self._agreed: set[str] = set()
-        self._adjudicated: dict[str, Any] | None = None
-        self._message = ""
-        self._error = ""
-        self._phase = PLAY
-        self._view: View | None = None
-        self._mistakes: tuple[Mistake, ...] = ()
-        self._all_at_once = False
-        self._lights: dict[str, Light] = {}
-        self._plan: LedPlan = LedPlan.blank(profile.leds)
-        self._plans_sent = 0
-        self._faults: dict[tuple[str, tuple[str, ...]], dict[str, Any]] = {}
         spec = registry.specs().get(adapter.game)
-        self._spec_json = spec.to_json() if spec is not None else None
-        self._piece_word = spec.page.piece_word if spec is not None else "piece"
-        self.seats = Seats(spec, seats or {}, automaton_seed, policies)
-        self.think_s = think_s
+        hints = spec is not None and hints_available(spec, adapter.settings())
         self._thinker = Thinker(self._on_automaton, clock)
-        self._hinter = (Hinter(spec, self._on_hint)
-                        if spec is not None and hints_available(spec, adapter.settings()) else None)
-        self._think_error = ""
+        self._hinter = Hinter(spec, self._on_hint) if spec is not None and hints else None
+        self._handlers = self._dispatch()
+        self._effects: Mapping[type, Callable[[Any], None]] = {
+            ShowPlan: self._show_plan, Think: self._think, Cancel: self._cancel,
+            AskHint: self._ask_hint, OfferCount: self._offer_count,
+            WithdrawCount: lambda _e: self._count_answers.withdraw(),
+        }
         self._count_answers = CountAnswers(adapter.game, self._on_count_answer)
-        self._execution: Execution | None = None
-        if pending is not None:
-            self._execution = self._restore_execution(pending)
-        history = adapter.history()
-        self._prior = next(iter(history[-1].placed), None) if history else None
-        self._clocks = (Clocks(clock_rule, tuple(adapter.colours))
-                        if clock_rule is not None else None)
-        if self._clocks is not None and clock_state is not None:
-            self._clocks.restore(clock_state)
-        self._clock_moves = len(history)
-        self._clock_saved_at = clock()
-        self._time_up: set[str] = set()  # seats whose flag fell under the "warn" rule
-        self._low_leds = False  # the mover's lights breathe: their clock is low
+        self._offer_token = 0
         with self._lock:
-            self._evaluate()
+            self.core = TableCore(
+                adapter, profile,
+                # A log that cannot be written keeps the events and says so
+                # (pending_log.py).
+                journal=(MemoryJournal() if journal is None
+                         else PendingJournal(journal, self._on_log_change)),
+                players=tuple(players) or tuple(
+                    f"Player {i + 1}" for i in range(len(adapter.colours))),
+                seats=Seats(spec, seats or {}, automaton_seed, policies),
+                now=clock(), settle_s=settle_s, adaptive=adaptive,
+                link_state=board.state if board is not None else "none",
+                link_detail=str(getattr(board, "detail", "")) if board is not None else "",
+                occupancy=board.occupancy if board is not None else (),
+                think_s=think_s, pending=pending, clock_rule=clock_rule,
+                clock_state=clock_state, hints=hints,
+            )
+            self._carry_out(self.core.drain())
+
+    # --- what the core holds -----------------------------------------------------------
+
+    @property
+    def adapter(self) -> Adapter:
+        return self.core.adapter
+
+    @property
+    def profile(self) -> ProfileLike:
+        return self.core.profile
+
+    @property
+    def journal(self) -> Journal:
+        return self.core.journal
+
+    @journal.setter
+    def journal(self, value: Journal) -> None:
+        """Log to ``value`` from now on (bench feel tees the log)."""
+        with self._lock:
+            self.core.journal = value
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self.core.players
+
+    @property
+    def seats(self) -> Seats:
+        return self.core.seats
+
+    @property
+    def think_s(self) -> float:
+        return self.core.think_s
+
+    @think_s.setter
+    def think_s(self, value: float) -> None:
+        self.core.think_s = value
+
+    @property
+    def adaptive(self) -> bool:
+        return self.core.adaptive
+
+    @adaptive.setter
+    def adaptive(self, value: bool) -> None:
+        self.core.adaptive = value
+
+    @property
+    def clock_rule(self) -> ClockRule | None:
+        """How the players' clocks run, or None when the game has none."""
+        return None if self.core.clocks is None else self.core.clocks.rule
+
+    @property
+    def settle_s(self) -> float:
+        """The settle window: how long the board must be still before it is read."""
+        return self.core.settler.settle_s
+
+    @settle_s.setter
+    def settle_s(self, value: float) -> None:
+        if value < 0:
+            raise SessionError(f"settle window {value!r} s is negative; use 0 or more")
+        self.core.settler.settle_s = value
+
+    @property
+    def phase(self) -> str:
+        return self.core.phase
+
+    @property
+    def plan(self) -> LedPlan:
+        """The LED plan the table last built (sent when the board is connected)."""
+        return self.core.plan
+
+    @property
+    def sensed(self) -> frozenset[str]:
+        """The sites the board reports occupied right now (not yet settled perhaps)."""
+        with self._lock:
+            return self.core.settler.sites()
+
+    @property
+    def settling(self) -> bool:
+        """True while a change waits to be read, or a move read early waits to be logged."""
+        with self._lock:
+            return self.core.settling
 
     # --- lifecycle -----------------------------------------------------------------
 
@@ -320,11 +260,12 @@ class TableSession:
         """Stop the ticker and any thinking automaton. The board and the journal belong
         to the caller."""
         self._closing.set()
+        self.core.closing = True
         if isinstance(self.journal, PendingJournal):
             self.journal.close()
         self._thinker.close()
         self._count_answers.close()
-        self.seats.close()
+        self.core.seats.close()
         if self._hinter is not None:
             self._hinter.close()
         self._wake.set()
@@ -350,153 +291,85 @@ class TableSession:
             self._wake.wait(timeout=0.5 if wait is None else max(wait, 0.0))
             self._wake.clear()
 
+    # --- stepping the core ---------------------------------------------------------------
+
+    def _step(self, event: Event, now: float | None = None) -> bool:
+        """Step the core (the lock held) and carry out its effects; True when the page
+        must be told. A refused command is raised once the effects are carried out."""
+        core = self.core
+        try:
+            effects = core.step(event, self._clock() if now is None else now)
+        except BaseException:
+            self._carry_out(core.drain())  # what the step did before it failed
+            raise
+        return self._carry_out(effects)
+
+    def _carry_out(self, effects: list[Effect]) -> bool:
+        notify = False
+        refused: ValueError | None = None
+        for effect in effects:
+            if isinstance(effect, Notify):
+                notify = True
+            elif isinstance(effect, Refused):
+                refused = effect.error
+            else:
+                self._effects[type(effect)](effect)
+        if refused is not None:
+            raise refused
+        return notify
+
+    def _show_plan(self, effect: ShowPlan) -> None:
+        if self.board is not None:
+            self.board.send_plan(effect.plan)
+
+    def _think(self, effect: Think) -> None:
+        self._thinker.think(effect.player, effect.policy, effect.engine, effect.budget_s)
+
+    def _cancel(self, _effect: Cancel) -> None:
+        self._thinker.cancel()
+
+    def _ask_hint(self, effect: AskHint) -> None:
+        if self._hinter is not None:
+            # A hint known for this position is shown by the core without asking
+            # (core ``_ask_hint``); here the hinter coalesces a search on its way.
+            self._hinter.ask(effect.ply, effect.engine)
+
+    def _offer_count(self, effect: OfferCount) -> None:
+        self._count_answers.offer(effect.count, effect.automata, effect.engine)
+        self._offer_token = effect.token
+
+    def _input(self, event: Event) -> None:
+        """A command from the page or a button: stepped, then the page is told."""
+        with self._lock:
+            notify = self._step(event)
+        if notify:
+            self._notify()
+
     # --- inputs from the board -------------------------------------------------------
 
     def on_link_event(self, event: object) -> None:
         """Callback for the link: a SenseEvent, Snapshot, LinkState or BoardFault."""
         notify = False
         with self._lock:
+            step: Event | None = None
             if isinstance(event, SenseEvent):
-                notify = self._on_sense(event.pos, event.closed)
+                step = Sensed(event.pos, event.closed)
             elif isinstance(event, Snapshot):
-                self._settler.replace(event.closed)
+                step = SnapshotSeen(frozenset(event.closed))
             elif isinstance(event, BoardFault):
-                notify = self._on_fault(event.code, tuple(event.detail))
+                step = Faulted(event.code, tuple(event.detail))
             elif isinstance(event, LinkState):
-                notify = self._on_link_state(event.state, event.detail)
+                board = self.board
+                occupancy = (frozenset(board.occupancy)
+                             if board is not None and event.state == CONNECTED else frozenset())
+                step = LinkChanged(event.state, event.detail, occupancy)
             else:
                 LOGGER.warning("ignoring unknown link event %r", event)
+            if step is not None:
+                notify = self._step(step)
         if notify:
             self._notify()
         self._wake.set()
-
-    def _on_sense(self, pos: int, closed: bool) -> bool:
-        button = self._button_of.get(pos)
-        if button is not None:
-            if closed:
-                try:
-                    self._accepted(lambda: self._press(button, source="button"))
-                except ValueError as exc:  # a refused press is shown, never raised at the link
-                    LOGGER.info("button %s refused: %s", button, exc)
-                return True
-            return False
-        if not self._settler.is_site(pos):
-            LOGGER.debug("switch %d is neither a site nor a button of %s", pos, self.profile.name)
-            return False
-        self._settler.change(pos, closed)
-        if self._provisional is not None:
-            self._retract()
-        if self._may_read_early():
-            wait = self.adapter.settle_time(self._settler.motion(
-                self.adapter.expected(), neighbours=self.adapter.neighbours()))
-            if wait is not None:
-                self._settler.set_window(wait)
-        self._send_plan()  # the instant acknowledgement: the tentative cue under the piece
-        return True
-
-    def _may_read_early(self) -> bool:
-        """Whether the game may shorten the window: a person's turn on a quiet table."""
-        return (
-            self.adaptive and self._connected and self._phase == PLAY and self._execution is None
-            and not self._stale and not self._adjudicating
-            and self.seats.policy(self._player_to_act()) is None
-        )
-
-    def _retract(self) -> None:
-        """A change came within the full window of a move read early: take the move
-        back (it was never logged) and read the board again once it is still."""
-        provisional = self._provisional
-        if provisional is None:
-            return
-        self._provisional = None
-        self.adapter.undo()
-        self._unread = frozenset(provisional.applied.placed)
-        self._prior = provisional.prior
-        self._seen_empty = provisional.seen_empty
-        self._flash = None
-        LOGGER.info("move %s read early is taken back: the board changed again",
-                    provisional.applied.notation)
-        self._show_view()
-
-    def _flush(self, evaluate: bool = False) -> None:
-        """Log the move read early (its window passed, or another input came)."""
-        provisional = self._provisional
-        if provisional is None:
-            return
-        self._provisional = None
-        applied = provisional.applied
-        try:
-            self.journal.append("sense", provisional.sense)
-            action = _action_payload(applied, "board")
-            if self._clocks is not None:
-                action["clocks"] = self._clocks.snapshot(self._clock())
-            self.journal.append("action", action)
-        except Exception as exc:
-            # Not durable means not done: take it back so the log and the game agree.
-            self.adapter.undo()
-            self._prior = provisional.prior
-            self._error = (f"the move {applied.notation} could not be saved ({exc}); it was "
-                           "not taken: lift the piece and try again")
-            LOGGER.error("%s", self._error)
-            evaluate = True
-        if evaluate:
-            self._evaluate()
-
-    def _on_fault(self, code: str, detail: tuple[str, ...]) -> bool:
-        """A FAULT from the firmware: shown in ``state()["link"]["faults"]`` with a
-        sentence for a person, and logged once as a ``note`` (the firmware repeats a
-        config fault every second: a repeat only counts)."""
-        key = (code, detail)
-        known = self._faults.get(key)
-        if known is not None:
-            known["count"] += 1
-            return True
-        text = self._fault_text(code, detail)
-        if len(self._faults) >= MAX_FAULTS:
-            self._faults.pop(next(iter(self._faults)))  # the oldest makes room
-        self._faults[key] = {"code": code, "detail": list(detail), "text": text, "count": 1}
-        LOGGER.warning("board fault %s %s: %s", code, " ".join(detail), text)
-        try:
-            self._log("note", {"text": text, "fault": code, "detail": list(detail)})
-        except Exception:  # a note that cannot be stored must not stop the link's thread
-            LOGGER.exception("the board fault could not be logged")
-        return True
-
-    def _fault_text(self, code: str, detail: tuple[str, ...]) -> str:
-        return fault_text(code, detail, self._where, self.profile.name)
-
-    def _where(self, pos: int) -> str:
-        """A matrix position in the maker's words: its site or button, row and column."""
-        name = self._site_of.get(pos)
-        what = f"site {name}" if name is not None else None
-        if what is None and pos in self._button_of:
-            what = f"button {self._button_of[pos]}"
-        cols = getattr(self.profile, "cols", None)
-        grid = f"row {pos // cols}, column {pos % cols}" if isinstance(cols, int) and cols else ""
-        if what is None:
-            what = f"no site of profile {self.profile.name}"
-        return f"{what}, {grid}" if grid else what
-
-    def _on_link_state(self, state: str, detail: str) -> bool:
-        self._link_state = state
-        self._link_detail = detail
-        connected = state == CONNECTED
-        if connected == self._connected:
-            return True
-        self._connected = connected
-        self._ever_connected |= connected
-        if state == CLOSED:
-            # The host closed the link (a quit, or a setup error after the board was
-            # opened): nothing was disconnected, so nothing is announced as such.
-            LOGGER.info("table closed (%s)", detail or state)
-        elif connected:
-            LOGGER.info("board reconnected: reconciling with its snapshot")
-            if self.board is not None:
-                self._settler.replace(self.board.occupancy)
-        else:
-            LOGGER.warning("board disconnected (%s): game paused", detail or state)
-        self._evaluate()
-        return True
 
     def tick(self, now: float | None = None) -> float | None:
         """Settle a pending change when the window has passed.
@@ -506,1017 +379,144 @@ class TableSession:
         """
         with self._lock:
             now = self._clock() if now is None else now
-            flush_left = None
-            if self._provisional is not None:
-                flush_left = self._provisional.deadline - now
-                if flush_left <= 0 and not self._settler.pending:
-                    self._flush(evaluate=True)
-                    flush_left = None
-                    changed = True
-                else:
-                    changed = False
-            else:
-                changed = False
-            if self._clock_tick(now):
-                changed = True
-            left = self._settler.due(now)
-            if left is not None and left <= 0:
-                self._settle()
-                changed = True
-                left = None
-                if self._provisional is not None:
-                    flush_left = self._provisional.deadline - now
-                    if flush_left <= 0:
-                        self._flush(evaluate=True)
-                        flush_left = None
-        if changed:
+            notify = self._step(Tick(), now)
+            wait = self.core.wait(now)
+        if notify:
             self._notify()
-        waits = [w for w in (left, flush_left) if w is not None]
-        if self._clocks is not None and self._clocks.running is not None:
-            waits.append(CLOCK_TICK_S)  # a flag falls on time, the times are saved often
-        return max(0.0, min(waits)) if waits else None
-
-    # --- clocks ------------------------------------------------------------------------
-
-    @property
-    def clock_rule(self) -> ClockRule | None:
-        """How the players' clocks run, or None when the game has none."""
-        return self._clocks.rule if self._clocks is not None else None
-
-    def _mover(self) -> str | None:
-        """The seat whose clock should run now, or None (paused, counting, over)."""
-        if not self._connected or self._adjudicating or self.adapter.result() is not None:
-            return None
-        if not self.adapter.history():
-            return None  # as on lichess, the clocks start with the first move
-        mover = self.adapter.to_move
-        if mover is None and self._view is not None:
-            mover = self._view.to_move
-        if mover is not None and self._phase in (EXECUTE, RESYNC):
-            index = self.adapter.seats().get(mover)
-            if index is not None and self.seats.policy(index) is not None:
-                return None  # people carry out the automaton's move: not its time
-        return mover
-
-    def _sync_clocks(self) -> None:
-        """Run the mover's clock; a turn that ended with a move gets its increment."""
-        clocks = self._clocks
-        if clocks is None:
-            return
-        mover = self._mover()
-        moves = len(self.adapter.history())
-        moved = moves > self._clock_moves
-        self._clock_moves = moves
-        if mover != clocks.running or moved:
-            clocks.run(mover, self._clock(), moved)
-
-    def _clock_tick(self, now: float) -> bool:
-        """A flag falling (True: the state changed); else save the times now and then."""
-        clocks = self._clocks
-        if clocks is None or clocks.running is None:
-            return False
-        seat = clocks.flagged(now)
-        if seat is not None and seat not in self._time_up:
-            self._flag_fell(seat, now)
-            return True
-        if clocks.rule.leds and clocks.low(now) != self._low_leds:
-            self._low_leds = not self._low_leds
-            self._send_plan()
-        if now - self._clock_saved_at >= CLOCK_SAVE_S:
-            self._clock_saved_at = now
-            try:
-                self._log("clock", clocks.snapshot(now))
-            except Exception:  # the next save tries again; the game goes on
-                LOGGER.exception("the clocks could not be saved")
-        return False
-
-    def _flag_fell(self, seat: str, now: float) -> None:
-        """``seat``'s time ran out: end the game as the clock's rule says."""
-        clocks = self._clocks
-        if clocks is None:
-            return
-        label = seat_word(seat)
-        rule = clocks.rule.flag
-        result: dict[str, Any] | None = None
-        if rule == "score":
-            count = self.adapter.adjudicate()
-            if count is not None:
-                result = dict(count, reason=_("{seat}'s time ran out; the count decides: "
-                                              "{reason}").format(
-                    seat=label, reason=count.get("reason", "")).rstrip(": "))
-        elif rule == "lose":
-            others = [c for c in self.adapter.colours if c != seat]
-            result = {"winner": best_of(others, self.adapter.scores()),
-                      "reason": _("{seat}'s time ran out").format(seat=label),
-                      "scores": self.adapter.scores()}
-        if result is not None:
-            try:
-                self.adapter.conclude(result)
-            except ValueError as exc:
-                LOGGER.info("%s cannot end on a flag (%s): time is up only", self.adapter.game, exc)
-                result = None
-        if result is None:
-            self._time_up.add(seat)
-            try:
-                self._log("note", {"text": _("{seat}'s time is up").format(seat=label),
-                                   "clock": seat,
-                                   "clocks": clocks.snapshot(now)})
-            except Exception:
-                LOGGER.exception("the flag fall could not be noted")
-        LOGGER.info("%s's flag fell (%s)", seat, rule)
-        self._evaluate()
-
-    def _settle(self) -> None:
-        self._quick = self._settler.window < self._settler.settle_s
-        self._full_window_end = self._settler.full_window_end() or self._clock()
-        self._settled = self._settler.settle()
-        self._unread = frozenset()
-        self._stale &= self._settled
-        self._seen_empty |= self._all_sites - self._settled
-        self._flash = None
-        self._error = ""
-        self._evaluate(from_board=True)
+        return wait
 
     # --- inputs from buttons and the page ---------------------------------------------
 
     def press(self, name: str, source: str = "web") -> None:
         """Press a button by name (the physical button of that name does the same)."""
-        with self._lock:
-            self._accepted(lambda: self._press(name, source))
-        self._notify()
-
-    def _accepted(self, run: Callable[[], None]) -> None:
-        """Run one input; an accepted input clears the last refusal, a refused one
-        (``ValueError``) becomes ``state()["error"]`` and is raised again.
-
-        The error is cleared before the input runs, so an error the input itself sets
-        (a sensed move the log could not store) survives it. Called with the lock held.
-        """
-        self._error = ""
-        self._flush()  # an input accepts the move read early: it is logged first
-        try:
-            run()
-        except ValueError as exc:
-            self._error = str(exc)
-            raise
+        self._input(commands.Button(name, source))
 
     def command(self, cmd: Mapping[str, Any]) -> dict[str, Any]:
-        """A command from the page (docs/TABLE.md). Never raises for bad input."""
+        """A command from the page (docs/TABLE.md), parsed once into its typed record
+        (``commands.py``) and run by its handler. Never raises for bad input."""
         try:
-            kind = cmd.get("cmd")
-            if kind == "button":
-                self.press(fields.text(cmd, "name"), source=fields.text(cmd, "source", "web"))
-                return {"ok": True}
-            if kind == "toggle":
-                self.toggle(fields.text(cmd, "site"))
-                return {"ok": True}
-            if kind == "choose":
-                self.choose(fields.text(cmd, "field"), fields.text(cmd, "value"))
-                return {"ok": True}
-            if kind == "agree":
-                self.agree(fields.text(cmd, "player"))
-                return {"ok": True}
-            if kind == "resign":
-                self.resign(fields.text(cmd, "player"))
-                return {"ok": True}
-            if kind == "replay":
-                if self._archive is None:
-                    raise SessionError(_("replay needs the game log; start the table with a database"))
-                return {"ok": True, "replay": self._archive.replay(fields.game_id(cmd))}
-            if kind == "review":
-                if self._archive is None:
-                    raise SessionError(_("the review needs the game log; start the table with a database"))
-                # Optional: the bot's level, its seconds a position, how many marks.
-                return {"ok": True, "review": self._archive.review(
-                    fields.game_id(cmd), level=fields.whole(cmd, "level", 1, 5),
-                    budget_s=fields.seconds(cmd, "budget_s", 0.01, 10.0),
-                    top=fields.whole(cmd, "top", 1, 20))}
-            if kind == "review_progress":
-                if self._archive is None:
-                    raise SessionError(_("the review needs the game log; start the table with a database"))
-                return {"ok": True,
-                        "progress": self._archive.review_progress(fields.game_id(cmd))}
-            if kind == "games":
-                if self._archive is None:
-                    raise SessionError(_("the list of games needs the game log (a database)"))
-                return {"ok": True, "games": self._archive.games()}
-            if kind == "state":
-                return {"ok": True, "state": self.state()}
-            if kind == "rename":
-                names = cmd.get("players")
-                if not isinstance(names, list):
-                    raise SessionError(
-                        f"rename needs 'players', a list of {len(self.players)} names in seat "
-                        f"order, e.g. {{\"cmd\": \"rename\", \"players\": [\"Ann\", \"Bob\"]}}"
-                    )
-                self.rename(tuple(str(n) for n in names))
-                return {"ok": True}
-            if kind == "seat":
-                automaton = None if cmd.get("automaton") is None else fields.text(cmd, "automaton")
-                self.set_seat(fields.text(cmd, "seat"), automaton)
-                return {"ok": True}
-            raise SessionError(
-                f"unknown command {kind!r}; use button, toggle, choose, agree, resign, seat, rename, "
-                "replay, review, review_progress, games or state"
-            )
+            parsed = commands.parse(cmd)
+            handler = self._handlers.get(type(parsed))
+            if handler is None:
+                # The archive's commands are the lobby's (it keeps the log across games).
+                raise SessionError(f"{commands.kind_of(cmd)} needs the game log; serve the "
+                                   "table through its lobby (meridian-table play) with a database")
+            return handler(parsed)
         except (ValueError, LookupError, TypeError, StoreError) as exc:
             # StoreError: the log refused (a damaged event, a log closed by a new game).
             with self._lock:
-                self._error = str(exc)
+                self.core.error = str(exc)
             self._notify()
             return {"ok": False, "error": str(exc)}
+
+    def _dispatch(self) -> Mapping[type, Callable[[Any], dict[str, Any]]]:
+        """Each table command's handler (the archive's are the lobby's), built once."""
+        return {
+            commands.Button: self._on_button, commands.Toggle: self._on_toggle,
+            commands.Choose: self._on_choose, commands.Agree: self._on_agree,
+            commands.Resign: self._on_resign,
+            commands.Seat: self._on_seat, commands.Rename: self._on_rename,
+            commands.State: lambda c: {"ok": True, "state": self.state()},
+        }
+
+    def _on_button(self, cmd: commands.Button) -> dict[str, Any]:
+        self.press(cmd.name, source=cmd.source)
+        return {"ok": True}
+
+    def _on_toggle(self, cmd: commands.Toggle) -> dict[str, Any]:
+        self.toggle(cmd.site)
+        return {"ok": True}
+
+    def _on_choose(self, cmd: commands.Choose) -> dict[str, Any]:
+        self.choose(cmd.field, cmd.value)
+        return {"ok": True}
+
+    def _on_agree(self, cmd: commands.Agree) -> dict[str, Any]:
+        self.agree(cmd.player)
+        return {"ok": True}
+
+    def _on_resign(self, cmd: commands.Resign) -> dict[str, Any]:
+        self.resign(cmd.player)
+        return {"ok": True}
+
+    def _on_seat(self, cmd: commands.Seat) -> dict[str, Any]:
+        self.set_seat(cmd.seat, cmd.automaton)
+        return {"ok": True}
+
+    def _on_rename(self, cmd: commands.Rename) -> dict[str, Any]:
+        self.rename(cmd.players)
+        return {"ok": True}
 
     def set_seat(self, seat: object, automaton: str | None) -> None:
         """Give player ``seat`` (1 = the first, or a seat's colour) to an automaton
         (``random``, ``bot:4``), or back to a person (None or ``person``). Logged."""
-        with self._lock:
-            self._accepted(lambda: self._set_seat(seat, automaton))
-        self._notify()
-
-    def _set_seat(self, seat: object, automaton: str | None) -> None:
-        player = self._player_index(seat)
-        previous = self.seats.kind(player)
-        self.seats.set(player, automaton)
-        try:
-            self._log("settings", {"seats": self.seats.to_setting()})
-        except Exception:
-            self.seats.set(player, previous)
-            raise
-        if self._thinker.player == player and self.seats.policy(player) is None:
-            self._thinker.cancel()
-        self._evaluate()
+        self._input(commands.Seat(str(seat), automaton))
 
     def refresh(self) -> None:
         """Say everything again (the table's language changed): message, view, state."""
-        with self._lock:
-            self._evaluate()
-        self._notify()
+        self._input(Refresh())
 
     def rename(self, players: tuple[str, ...]) -> None:
         """Give the players new names (seat order) before the first move. Logged."""
-        with self._lock:
-            self._accepted(lambda: self._rename(players))
-        self._notify()
+        self._input(commands.Rename(tuple(players)))
 
-    def _rename(self, players: tuple[str, ...]) -> None:
-        if len(players) != len(self.players):
-            raise SessionError(
-                f"players {list(players)!r}: this game has {len(self.players)} players; give "
-                "one name for each"
-            )
-        if self.adapter.history() or self.adapter.result() is not None:
-            raise SessionError(
-                "the names are kept once the first move is played; start a new game to play "
-                "under other names"
-            )
-        names = clean_names(players)
-        if names == self.players:
-            return
-        self._log("players", {"players": list(names), "previous": list(self.players)})
-        self.players = names
-        self._evaluate()
+    def choose(self, field_name: str, value: str) -> None:
+        """Answer the adapter's current question (e.g. ``pie`` = ``swap``/``keep``)."""
+        self._input(commands.Choose(field_name, value))
 
-    def _player_index(self, seat: object) -> int:
-        """A player number (1..N, as text or int) or a seat colour, as a player index."""
-        if isinstance(seat, str) and seat in self.adapter.colours:
-            return self.adapter.seats()[seat]
-        text = str(seat).strip()
-        if text.isascii() and text.isdigit() and 1 <= int(text) <= len(self.players):
-            return int(text) - 1
-        raise SessionError(
-            f"seat {seat!r} is not a player number 1..{len(self.players)} or one of "
-            f"{', '.join(self.adapter.colours)}"
-        )
+    def agree(self, player: str) -> None:
+        """One player agrees to end the game by the adjudication count."""
+        self._input(commands.Agree(player))
+
+    def resign(self, player: str) -> None:
+        """Seat ``player`` (a colour) resigns: the game ends now (table/ending.py)."""
+        self._input(commands.Resign(player))
 
     def toggle(self, site: str) -> None:
         """Toggle a site's simulated switch (virtual board only)."""
-        self._toggle_site(site)  # not under the lock: the switch event comes back on the link
-        with self._lock:
-            self._error = ""
-
-    def _toggle_site(self, site: str) -> None:
+        # Not under the lock: the switch event comes back on the link.
         if self._toggle is None:
             raise SessionError(
                 f"cannot toggle {site!r}: the board is physical; move the piece by hand"
             )
-        if site not in self.profile.sites:
-            raise SessionError(f"site {site!r} is not on board {self.profile.name!r}")
+        if site not in self.core.profile.sites:
+            raise SessionError(f"site {site!r} is not on board {self.core.profile.name!r}")
         self._toggle(site)
-
-    def choose(self, field_name: str, value: str) -> None:
-        """Answer the adapter's current question (e.g. ``pie`` = ``swap``/``keep``)."""
         with self._lock:
-            self._accepted(lambda: self._choose(field_name, value))
-        self._notify()
+            self.core.error = ""
 
-    def _choose(self, field_name: str, value: str) -> None:
-        self._require_connected("answer")
-        if self._phase == RESYNC:
-            raise SessionError(f"the answer waits: first make the board match ({self._message})")
-        self._require_person("the answer")
-        self._handle(self.adapter.answer(field_name, value), source="web")
-
-    def agree(self, player: str) -> None:
-        """One player agrees to end the game by the adjudication count."""
-        with self._lock:
-            self._accepted(lambda: self._agree(player))
-        self._notify()
-
-    def _agree(self, player: str) -> None:
-        if not self._adjudicating:
-            raise SessionError("no count is offered; press Menu to offer the safe-points count")
-        if player not in self.adapter.colours:
-            raise SessionError(f"player {player!r} is not one of {', '.join(self.adapter.colours)}")
-        self._agreed.add(player)
-        self._check_agreement()
-
-    def resign(self, player: str) -> None:
-        """Seat ``player`` (a colour) resigns: the game ends now (table/ending.py)."""
-        with self._lock:
-            self._accepted(lambda: self._resign(player))
-        self._notify()
-
-    def _resign(self, player: str) -> None:
-        if self.adapter.result() is not None:
-            raise SessionError(_("the game is over; there is nothing to resign"))
-        if player not in self.adapter.colours:
-            raise SessionError(_("seat {seat!r} is not one of {seats}; name the seat that "
-                                 "resigns").format(seat=player,
-                                                   seats=", ".join(self.adapter.colours)))
-        index = self.adapter.seats().get(player)
-        if index is not None and self.seats.policy(index) is not None:
-            raise SessionError(_("{seat} is played by the computer, which does not resign; "
-                                 "resign for a person's seat").format(seat=seat_word(player)))
-        self._cancel_automaton("web")
-        self._adjudicating = False
-        self._agreed.clear()
-        self._count_answers.withdraw()
-        result = resignation(self.adapter.colours, player, self.adapter.scores(), self._names())
-        self.adapter.conclude(result)
-        LOGGER.info("%s resigned", player)
-        self._evaluate()
-
-    def _on_count_answer(self, token: int, seat: str, agreed: bool,
-                         expected: float | None) -> None:
-        """An automaton's answer to the offered count (table/countoffer.py)."""
-        with self._lock:
-            if not self._adjudicating or token != self._count_answers.token:
-                return
-            if agreed:
-                self._agreed.add(seat)
-                try:
-                    self._check_agreement()
-                except ValueError as exc:
-                    self._error = str(exc)
-            else:
-                self._adjudicating = False
-                self._agreed.clear()
-                self._count_answers.withdraw()
-                self._error = _("{name} declines the count: the computer expects more from "
-                                "playing on").format(name=self._names().get(seat, seat))
-                self._evaluate()
-        self._notify()
-
-    def _press(self, name: str, source: str) -> None:
-        if name == HINT and self._hinter is not None:
-            self._ask_hint()
-            return
-        if name == "undo":
-            self._require_connected("undo")
-            self._undo(source)
-            return
-        if name == "menu":
-            self._toggle_adjudication()
-            return
-        if self._adjudicating and name == "confirm":
-            # A physical Confirm cannot tell who pressed it: the first press agrees for
-            # one side, the second for the other (people first: automata answer alone).
-            left = sorted((c for c in self.adapter.colours if c not in self._agreed),
-                          key=lambda c: self.seats.policy(self.adapter.seats().get(c))
-                          is not None)
-            if left:
-                self._agreed.add(left[0])
-            self._check_agreement()
-            return
-        self._require_connected(name)
-        if name == "confirm" and self._execution is not None and not self.adapter.reads_board:
-            # A board that is not read: the people say they carried the move out.
-            self._finish_execution()
-            self._evaluate()
-            return
-        if self._phase == RESYNC:
-            raise SessionError(
-                f"button {name!r} waits: first make the board match ({self._message})"
-            )
-        self._require_person(f"button {name!r}")
-        self._handle(self.adapter.button(name), source=source)
-
-    # --- hints (table/hints.py) ------------------------------------------------------
-
-    def _ask_hint(self) -> None:
-        if self.adapter.result() is not None:
-            raise SessionError("the game is over: there is no move to hint")
-        if self._phase in (RESYNC, THINKING, EXECUTE):
-            raise SessionError(f"a hint waits: {self._message}")
-        self._require_person("a hint")
-        if self._hinter is not None:
-            known = self._hinter.ask(len(self.adapter.history()), self.adapter.engine.clone)
-            self._message = (f"Hint: {known.words}" if known is not None
-                             else "The bot is looking for a move to suggest…")
-
-    def _on_hint(self, ply: int, action: str | None, error: str | None) -> None:
-        """The hint's answer, on its thread: lit while the position stands."""
-        with self._lock:
-            if self._hinter is None or ply != len(self.adapter.history()):
-                return
-            if action is None:
-                self._error = error or "no hint"
-            else:
-                try:
-                    before, after, _, words = self._preview(action)
-                except (ValueError, LookupError) as exc:
-                    self._error = f"the hint {action!r} does not apply: {exc}"
-                else:
-                    self._hinter.hint = Hint(ply, action, words, hint_sites(before, after))
-                    self._message = f"Hint: {words}"
-                    self._send_plan()
-        self._notify()
-
-    def _hint_lights(self) -> dict[str, Light]:
-        hint = None if self._hinter is None else self._hinter.current(
-            len(self.adapter.history()))
-        if hint is None or self._phase in (RESYNC, THINKING, EXECUTE):
-            return {}
-        return {site: HINT_LIGHT for site in hint.sites}
-
-    def _require_connected(self, what: str) -> None:
-        if not self._connected:
-            raise SessionError(f"{what!r} waits: the board is disconnected; plug it back in")
-
-    def _require_person(self, what: str) -> None:
-        """Refuse a person's input while an automaton has the turn."""
-        if self._execution is not None:
-            raise SessionError(
-                _("{what} waits: first carry out the move of {automaton} ({words}), or "
-                  "press Undo").format(what=what,
-                                       automaton=automaton_words(self._execution.automaton),
-                                       words=self._execution.words))
-        player = self._player_to_act()
-        if self.seats.policy(player) is not None and player is not None:
-            raise SessionError(
-                _("{what} waits: it is the turn of {name}, played by {automaton}").format(
-                    what=what, name=self.players[player],
-                    automaton=automaton_words(self.seats.kind(player))))
-
-    def _toggle_adjudication(self) -> None:
-        if self._adjudicating:
-            self._adjudicating = False
-            self._agreed.clear()
-            self._count_answers.withdraw()
-        else:
-            if self.adapter.result() is not None:
-                raise SessionError("the game is over; there is nothing to count")
-            count = self.adapter.adjudicate()
-            if count is None:
-                raise SessionError(f"{self.adapter.game} offers no count to end the game by")
-            self._adjudicating = True
-            automata = {colour: (index, self.seats.kind(index))
-                        for colour, index in self.adapter.seats().items()
-                        if self.seats.policy(index) is not None}
-            self._agreed.update(self._count_answers.offer(count, automata, self.adapter.engine)
-                                if automata else ())
-        self._evaluate()
-
-    def _check_agreement(self) -> None:
-        if set(self.adapter.colours) <= self._agreed:
-            result = self.adapter.adjudicate()
-            if result is None:
-                raise SessionError("the count is no longer available")
-            self._adjudicating = False
-            self.adapter.conclude(result)
-        self._evaluate()
-
-    # --- the core ------------------------------------------------------------------
-
-    def _handle(self, interp: Interpretation, source: str) -> None:
-        if interp.action is not None:
-            self._apply(interp.action, source)
-        elif interp.choice is not None:
-            field_name, value = interp.choice
-            self._log("choice", {"field": field_name, "value": value, "source": source})
-        elif interp.mistakes:
-            raise SessionError(interp.message or "the board does not match")
-        self._evaluate()
-
-    def _apply(self, action: str, source: str, automaton: str | None = None) -> Applied:
-        applied = self.adapter.play(action)
-        payload = _action_payload(applied, source, automaton)
-        if self._clocks is not None:
-            self._sync_clocks()
-            payload["clocks"] = self._clocks.snapshot(self._clock())
-        try:
-            self._log("action", payload)
-        except Exception:
-            # Not durable means not done: take it back so the log and the game agree.
-            self.adapter.undo()
-            raise
-        self._seen_empty = set(self._all_sites - self._settled)
-        if applied.placed:
-            self._prior = sorted(applied.placed)[0]
-            if source in ("board", "automaton"):
-                self._flash = self._prior
-        LOGGER.info("%s played %s", applied.player, applied.notation)
-        return applied
-
-    def _undo(self, source: str) -> None:
-        """Take back the last move. With automata, also the moves back to the last
-        person's turn: an automaton's move and the person's move before it; a move an
-        automaton is choosing or waiting to see carried out is cancelled first."""
-        if self._result_logged:
-            raise SessionError("the game is over; start a new game instead of undoing")
-        waits = self._undo_waits()
-        if waits:
-            # Undoing now would leave a piece nobody can account for next to the one the
-            # undo asks to lift; the board is resolved first (issue 10).
-            raise SessionError(f"Undo waits: {waits}")
-        cancelled = self._cancel_automaton(source)
-        before = self.adapter.expected()
-        if not self.adapter.history():
-            if cancelled:
-                self._evaluate()
-                return
-            raise SessionError("nothing to undo: no move has been played yet")
-        self._undo_one(source)
-        while self.adapter.history() and self.seats.policy(self._player_to_act()) is not None:
-            self._undo_one(source)
-        history = self.adapter.history()
-        self._prior = next(iter(sorted(history[-1].placed)), None) if history else None
-        self._seen_empty = set(self._all_sites - self._settled)
-        # A piece still standing where the undone moves put it is no new move: it must
-        # be lifted (seen empty) before anything on the board is read as one.
-        self._stale = (before - self.adapter.expected()) & self._settled
-        self._flash = None
-        self._adjudicating = False
-        self._agreed.clear()
-        self._evaluate()
-
-    def _undo_waits(self) -> str:
-        """Why Undo waits ("" when it may act): a piece stands where no move put it (not
-        the last move's captures still to lift, nor a piece an earlier undo took back).
-        Undoing past it would mix it with the undone piece and mislead the guidance."""
-        history = self.adapter.history()
-        if not history:
-            return ""
-        explained = set(history[-1].removed) | self._stale
-        strays = sorted(self._settled - self.adapter.expected() - explained)
-        if not strays:
-            return ""
-        return _("first lift the piece from {sites} (no move put it there); then Undo takes "
-                 "back {move}").format(sites=", ".join(strays), move=history[-1].notation)
-
-    def _undo_one(self, source: str) -> None:
-        undone = self.adapter.undo()
-        if undone is None:
-            raise SessionError("nothing to undo: no move has been played yet")
-        try:
-            self._log("undo", {"notation": undone.notation, "source": source})
-        except Exception:
-            self.adapter.play(undone.notation)
-            raise
-
-    # --- automata ---------------------------------------------------------------------
-
-    def _player_to_act(self) -> int | None:
-        """The index of the player who acts now (the engine says, pie openings too)."""
-        if self.adapter.result() is not None:
-            return None
-        return self.adapter.engine.turn().seat
-
-    def _cancel_automaton(self, source: str) -> bool:
-        """Stop a thinking automaton and drop a move waiting to be carried out (logged,
-        so a resumed game does not bring it back). True when something was cancelled."""
-        cancelled = self._thinker.thinking
-        self._thinker.cancel()
-        execution = self._execution
-        if execution is not None:
-            self._log("cancel", {"notation": execution.action, "source": source})
-            self._execution = None
-            cancelled = True
-        return cancelled
-
-    def _maybe_think(self) -> None:
-        """Start the automaton whose turn it is (called with the board matching)."""
-        view = self._view
-        if (self._execution is not None or self._adjudicating or view is None
-                or view.phase not in ACTING or self._closing.is_set()
-                or self._provisional is not None):
-            return
-        player = self._player_to_act()
-        policy = self.seats.policy(player)
-        if policy is None or player is None:
-            return
-        if not (self._thinker.thinking and self._thinker.player == player):
-            if self._think_error:
-                self._phase = view.phase
-                self._message = f"{self._think_error}; press Undo, or give the seat to a person"
-                return
-            self._thinker.think(player, policy, self.adapter.engine.clone(), self.think_s)
-        self._phase = THINKING
-        self._message = _("{name} ({automaton}) is thinking…").format(
-            name=self.players[player], automaton=automaton_words(self.seats.kind(player)))
-        self._lights = {}
-        self._send_plan()
+    # --- answers from the automaton's and the hint's threads ----------------------------
 
     def _on_automaton(self, token: int, action: str | None, error: str | None) -> None:
         """The thinker's answer, on its thread: carry the move out (or show the error)."""
         with self._lock:
             if token != self._thinker.token or self._closing.is_set():
                 return
-            if error is not None or action is None:
-                self._think_error = error or "the automaton chose nothing"
-                self._error = self._think_error
-                self._evaluate()
-            else:
-                try:
-                    self._begin_execution(action)
-                except (ValueError, LookupError) as exc:
-                    self._think_error = f"the automaton's move {action!r} was refused: {exc}"
-                    self._error = self._think_error
-                    LOGGER.error("%s", self._think_error)
-                    self._evaluate()
+            self._step(Chose(action, error))
         self._notify()
         self._wake.set()
 
-    def _preview(self, action: str) -> tuple[frozenset[str], frozenset[str], str, str]:
-        """``(before, after, seat, words)`` of ``action``, without changing the game."""
-        words = self.adapter.describe(action)
-        before = self.adapter.expected()
-        applied = self.adapter.play(action)
-        after = self.adapter.expected()
-        self.adapter.undo()
-        return before, after, applied.player, words
+    def _on_hint(self, ply: int, action: str | None, error: str | None) -> None:
+        """The hint's answer, on its thread: lit while the position stands."""
+        with self._lock:
+            notify = self._step(Hinted(ply, action, error))
+            hint = self.core.hint
+            if self._hinter is not None and hint is not None and hint.ply == ply:
+                self._hinter.hint = hint  # known: a press for this position asks nothing
+        if notify:
+            self._notify()
 
-    def _begin_execution(self, action: str) -> None:
-        player = self._player_to_act()
-        if player is None:
-            raise SessionError("the game is over")
-        automaton = self.seats.kind(player)
-        for field_name, value in self.adapter.automaton_inputs(action):
-            interp = self.adapter.answer(field_name, value)
-            if interp.choice is not None:
-                self._log("choice", {"field": interp.choice[0], "value": interp.choice[1],
-                                     "source": "automaton", "automaton": automaton})
-        before, after, seat, words = self._preview(action)
-        if before == after:
-            # Nothing to carry out on the board (a pass, a swap): played at once.
-            self._apply(action, "automaton", automaton)
-            LOGGER.info("%s (%s) played %s", seat, automaton, action)
-        else:
-            execution = Execution(action, player, seat, automaton, before, after, words)
-            self._log("execute", {"notation": action, "player": seat, "automaton": automaton})
-            self._execution = execution
-            LOGGER.info("%s (%s) chose %s: waiting for the board", seat, automaton, action)
-        self._think_error = ""
-        self._evaluate()
-
-    def _restore_execution(self, pending: Mapping[str, Any]) -> Execution | None:
-        """The logged move an automaton was waiting for, rebuilt for this game state."""
-        action = str(pending.get("notation", ""))
-        player = self._player_to_act()
-        if player is None:
-            return None
-        try:
-            before, after, seat, words = self._preview(action)
-        except (ValueError, LookupError) as exc:
-            LOGGER.warning("the pending automaton move %r no longer applies: %s", action, exc)
-            return None
-        automaton = str(pending.get("automaton") or self.seats.kind(player))
-        return Execution(action, player, seat, automaton, before, after, words)
-
-    def _finish_execution(self) -> None:
-        execution = self._execution
-        if execution is None:
-            return
-        self._execution = None
-        try:
-            self._apply(execution.action, "automaton", execution.automaton)
-        except Exception:
-            self._execution = execution
-            raise
-
-    def _show_execute(self, execution: Execution) -> None:
-        name = self.players[execution.player]
-        if not self.adapter.reads_board:
-            # Nothing on the board is read: the move is shown (lit where it changes the
-            # board) and the people press Confirm once they have carried it out.
-            self._phase = EXECUTE
-            self._mistakes = ()
-            self._all_at_once = False
-            self._message = _("{name} ({automaton}) plays {words}: carry it out on the "
-                              "board, then press Confirm").format(
-                name=name, automaton=execution.automaton, words=execution.words)
-            self._view = None
-            self._lights = {site: Light(0xFFFFFF, PULSE)
-                            for site in sorted(execution.before ^ execution.after)}
-            self._send_plan()
-            return
-        mistakes = execution.guidance(self._settled)
-        self._phase = EXECUTE
-        self._mistakes = mistakes
-        self._all_at_once = False
-        first = mistakes[0]
-        step = (_("take the {piece} off {site}") if first.kind == "remove"
-                else _("put a {piece} on {site}")).format(piece=_(self._piece_word),
-                                                          site=first.site)
-        self._message = _("{name} ({automaton}) plays {words}: {step}").format(
-            name=name, automaton=automaton_words(execution.automaton), words=execution.words,
-            step=step)
-        self._view = None
-        self._lights = {first.site: first.light}
-        self._send_plan()
-
-    def _log(self, kind: str, payload: Mapping[str, Any]) -> None:
-        if self._provisional is not None:
-            self._flush()  # the log keeps the order of the game
-        self.journal.append(kind, payload)
-
-    def _evaluate(self, from_board: bool = False) -> None:
-        """Recompute phase, message and LEDs (and whose clock runs); apply a sensed
-        action when there is one."""
-        try:
-            self._evaluate_board(from_board)
-        finally:
-            self._sync_clocks()
-
-    def _evaluate_board(self, from_board: bool = False) -> None:
-        """Recompute phase, message and LEDs; apply a sensed action when there is one.
-
-        Only a freshly settled board may be read as an action: after an undo or on
-        resume, a stone still standing where the game no longer has one is guided off
-        rather than played again.
-        """
-        allow_actions = from_board
-        for _attempt in range(8):  # an action changes the expectation; re-check, never loop forever
-            observation = Observation(
-                self.adapter.expected(),
-                self._settled,
-                self._prior,
-                frozenset(self._seen_empty),
-            )
-            result = self.adapter.result()
-            # A game ended by a move read early is logged as ended once the move is.
-            if result is not None and not self._result_logged and self._provisional is None:
-                self._log("result", self._result_payload(result))
-                self._result_logged = True
-            self._mistakes = ()
-            self._all_at_once = False
-            if not self._connected:
-                self._phase = PAUSED
-                if self._link_state == CLOSED:
-                    self._message = _("Table closed: the game is saved; it continues when the "
-                                      "table starts again")
-                elif self._ever_connected:
-                    self._message = _("Board disconnected: plug it back in to continue")
-                else:
-                    self._message = _("Waiting for the board to connect ({state})").format(
-                        state=self._link_state)
-                self._view = None
-                self._lights = {}
+    def _on_count_answer(self, token: int, seat: str, agreed: bool,
+                         expected: float | None) -> None:
+        """A bot's answer to the offered count, on its thread (countoffer.py)."""
+        with self._lock:
+            if token != self._count_answers.token or self._closing.is_set():
                 return
-            if result is not None:
-                # After the end nothing on the board is a move: the adapter only says
-                # what to show for it (pieces to take off, then the winner animation).
-                self._show_view(finale=observation)
-                return
-            execution = self._execution
-            if execution is not None:
-                # An automaton's move is being carried out: the board is read against
-                # where it must end up, never as a move of its own.
-                if from_board:
-                    self._log("sense", {"sensed": sorted(observation.sensed),
-                                        "expected": sorted(execution.after),
-                                        "meaning": "execute", "action": execution.action,
-                                        "mistakes": []})
-                    from_board = False
-                if self._settled == execution.after and self.adapter.reads_board:
-                    try:
-                        self._finish_execution()
-                    except Exception as exc:
-                        LOGGER.error("the automaton's move %s could not be saved: %s",
-                                     execution.action, exc)
-                        self._error = (f"the move {execution.action} could not be saved "
-                                       f"({exc}); lift a piece and put it back to try again")
-                        self._show_execute(execution)
-                        return
-                    continue
-                self._show_execute(execution)
-                return
-            if observation.matches:
-                self._show_view()
-                self._maybe_think()
-                return
-            if self.seats.policy(self._player_to_act()) is not None or self._stale:
-                # An automaton has the turn (nothing a person does on the board is its
-                # move), or an undone piece still stands: nothing is read as a move.
-                allow_actions = False
-            interp = self.adapter.interpret(observation)
-            if interp.action is not None and not allow_actions:
-                interp = _generic_guidance(observation, "")
-            undone = undo_guidance(observation, self._stale, self._piece_word)
-            if undone is not None:
-                interp = undone
-            sense: dict[str, Any] | None = None
-            if from_board:
-                sense = {
-                    "sensed": sorted(observation.sensed),
-                    "expected": sorted(observation.expected),
-                    "meaning": interp.kind,
-                    "action": interp.action,
-                    "mistakes": [[m.site, m.kind] for m in interp.mistakes],
-                }
-                from_board = False
-                if not (self._quick and interp.action is not None):
-                    self._log("sense", sense)
-                    sense = None
-            if interp.action is not None and sense is not None:
-                # Read early (adaptive settling): applied and shown now, logged once the
-                # full window passes with no contradicting change (else taken back).
-                self._read_early(interp.action, sense)
-                continue
-            if interp.action is not None:
-                try:
-                    self._apply(interp.action, "board")
-                except Exception as exc:
-                    # The engine refused the adapter's action, or the log could not store
-                    # it: the move is not taken. Guide the board back to the last stored
-                    # position rather than lose the sensed change or show it as done.
-                    LOGGER.error("sensed action %r not taken: %s", interp.action, exc)
-                    if not isinstance(exc, ValueError):
-                        exc = SessionError(
-                            f"the move {interp.action} could not be saved ({exc}); it was not "
-                            "taken: lift the stone and try again"
-                        )
-                    self._error = str(exc)
-                    self._show_resync(
-                        Interpretation(
-                            mistakes=tuple(
-                                Mistake(s, "remove", str(exc)) for s in sorted(observation.extra)
-                            )
-                            + tuple(
-                                Mistake(s, "put_back", str(exc))
-                                for s in sorted(observation.missing)
-                            ),
-                            message=str(exc),
-                        )
-                    )
-                    return
-                continue
-            if not interp.mistakes:
-                # The adapter accepts the board as it stands (e.g. a tournament
-                # level: dead stones the mover may still lift or overlook), maybe with
-                # a view of its own for it (a piece in the hand).
-                self._show_view(shown=interp.view)
-                self._maybe_think()
-                return
-            self._show_resync(interp)
-            return
-        raise RuntimeError("the table kept applying sensed actions; the adapter is inconsistent")
-
-    def _read_early(self, action: str, sense: dict[str, Any]) -> None:
-        prior, seen_empty = self._prior, set(self._seen_empty)
-        applied = self.adapter.play(action)
-        deadline = self._full_window_end
-        self._provisional = Provisional(applied, sense, deadline, prior, seen_empty)
-        self._seen_empty = set(self._all_sites - self._settled)
-        if applied.placed:
-            self._prior = sorted(applied.placed)[0]
-            self._flash = self._prior
-        self._quick = False
-        LOGGER.info("%s played %s (read early)", applied.player, applied.notation)
-
-    def _show_view(self, finale: Observation | None = None, shown: View | None = None) -> None:
-        if shown is not None:
-            view = shown
-        else:
-            view = self.adapter.view(self._flash) if finale is None else self.adapter.finale(finale)
-        self._view = view
-        self._phase = ADJUDICATE if self._adjudicating else view.phase
-        self._message = view.message
-        self._lights = dict(view.lights)
-        if self._adjudicating:
-            self._message = _("Count offered: both players confirm to end the game by it")
-        self._send_plan()
-
-    def _result_payload(self, result: Mapping[str, Any]) -> dict[str, Any]:
-        """The adapter's result in the store's shape (docs/STORE.md): names, seats."""
-        names = self._names()
-        winner = result.get("winner")
-        scores = result.get("scores") or {}
-        return {
-            **result,
-            "winners": [names[winner]] if isinstance(winner, str) and winner in names else [],
-            "scores": [
-                {
-                    "player": names.get(colour, colour),
-                    "seat": colour,
-                    "total": score.get("total"),
-                    "breakdown": list(score.get("breakdown", [])),
-                }
-                for colour, score in scores.items()
-            ],
-            "by_seat": scores,
-        }
-
-    def _names(self) -> dict[str, str]:
-        seats = self.adapter.seats()
-        return {
-            colour: self.players[index] if index < len(self.players) else colour
-            for colour, index in seats.items()
-        }
-
-    def _show_resync(self, interp: Interpretation) -> None:
-        self._phase = RESYNC
-        self._mistakes = interp.mistakes
-        self._all_at_once = interp.all_at_once
-        self._message = interp.message or _describe(interp.mistakes[0])
-        self._view = None
-        shown = interp.mistakes if interp.all_at_once else interp.mistakes[:1]
-        self._lights = {m.site: m.light for m in shown}
-        self._send_plan()
-
-    def _tentative(self) -> tuple[frozenset[str], frozenset[str]]:
-        """Sites whose switch changed since the board was last read: (arriving, leaving)."""
-        sensed = self._settler.sites()
-        # A piece of a move read early and taken back is unread again: put down once
-        # more, it is seen arriving; lifted, it is not a read piece leaving.
-        unread = self._unread
-        return (sensed - self._settled) | (sensed & unread), self._settled - sensed - unread
-
-    def _send_plan(self) -> None:
-        shown = {**self._log_lights(), **self._lights, **self._hint_lights()}
-        clocks = self._clocks
-        if clocks is not None and clocks.rule.leds:
-            self._low_leds = clocks.low(self._clock())
-            if self._low_leds:
-                # Low on time: the steady lights (the legal points) breathe.
-                shown = {s: Light(light.colour, PULSE) if light.effect == SOLID else light
-                         for s, light in shown.items()}
-        arriving, leaving = self._tentative()
-        for site in arriving:
-            shown[site] = SEEN_ARRIVING
-        for site in leaving:
-            shown[site] = SEEN_LEAVING
-        lights = {self._led_of[s]: light for s, light in shown.items() if s in self._led_of}
-        plan = LedPlan.from_mapping(self.profile.leds, lights)
-        self._plan = plan
-        if self.board is not None and self._connected:
-            self.board.send_plan(plan)
-            self._plans_sent += 1
-
-    def _sites(self, positions: set[int]) -> frozenset[str]:
-        return frozenset(self._site_of[p] for p in positions if p in self._site_of)
+            notify = self._step(CountAnswered(self._offer_token, seat, agreed))
+        if notify:
+            self._notify()
 
     # --- outputs ----------------------------------------------------------------------
-
-    @property
-    def settle_s(self) -> float:
-        """The settle window: how long the board must be still before it is read."""
-        return self._settler.settle_s
-
-    @settle_s.setter
-    def settle_s(self, value: float) -> None:
-        if value < 0:
-            raise SessionError(f"settle window {value!r} s is negative; use 0 or more")
-        self._settler.settle_s = value
-
-    @property
-    def phase(self) -> str:
-        return self._phase
-
-    @property
-    def plan(self) -> LedPlan:
-        """The LED plan the session last built (sent when the board is connected)."""
-        return self._plan
-
-    @property
-    def sensed(self) -> frozenset[str]:
-        """The sites the board reports occupied right now (not yet settled perhaps)."""
-        with self._lock:
-            return self._settler.sites()
-
-    @property
-    def settling(self) -> bool:
-        """True while a change waits to be read, or a move read early waits to be logged."""
-        with self._lock:
-            return self._settler.pending or self._provisional is not None
-
-    def _firmware(self) -> dict[str, Any] | None:
-        """Who the board said it is (its HELLO), or None before the first HELLO."""
-        try:
-            return _hello_json(getattr(self.board, "hello", None))
-        except Exception:  # informative only; never fail the page for it
-            LOGGER.debug("board hello unavailable", exc_info=True)
-            return None
 
     def add_stats(self, provider: Callable[[], Mapping[str, Any]]) -> Callable[[], None]:
         """Show ``provider()``'s figures in the page's link panel (the club's connection
@@ -1552,17 +552,13 @@ class TableSession:
 
         return unsubscribe
 
-    def _log_lights(self) -> dict[str, Light]:
-        """While the log cannot be written, every site the game leaves dark blinks amber."""
-        if log_problem(self.journal) is None:
-            return {}
-        return dict.fromkeys(self._led_of, LOG_FAULT_LIGHT)
-
     def _on_log_change(self) -> None:
-        """The log failed or came back (pending_log.py): the board and the page say so."""
+        """The log failed or came back (pending_log.py, on its retry thread): the board
+        and the page say so."""
         with self._lock:
-            self._send_plan()
-        self._notify()
+            notify = self._step(LogChanged())
+        if notify:
+            self._notify()
 
     def _notify(self) -> None:
         with self._lock:
@@ -1576,40 +572,9 @@ class TableSession:
             except Exception:  # a broken page must never stop the table
                 LOGGER.exception("state subscriber %r failed", callback)
 
-    def _moves_json(self, history: tuple[Applied, ...]) -> list[dict[str, Any]]:
-        """The moves; one read early and not logged yet is marked ``provisional``."""
-        moves = [a.to_json(i + 1) for i, a in enumerate(history)]
-        names = self._names()
-        for move in moves:
-            words = self.adapter.move_words(str(move.get("notation", "")))
-            if words:
-                move["words"] = f"{names.get(str(move.get('player')), move.get('player'))}: {words}"
-        if self._provisional is not None and moves:
-            moves[-1]["provisional"] = True
-        return moves
-
-    def _automaton_json(self) -> Automaton | None:
-        """The automaton at work, for the page: thinking, or waiting for its move."""
-        execution = self._execution
-        if execution is not None:
-            return {"seat": execution.seat, "player": self.players[execution.player],
-                    "automaton": execution.automaton, "status": "executing",
-                    "elapsed_s": None, "action": execution.action, "words": execution.words}
-        player = self._thinker.player
-        if player is None or not self._thinker.thinking:
-            return None
-        colour = next((c for c, i in self.adapter.seats().items() if i == player), "")
-        elapsed = self._thinker.elapsed()
-        return {"seat": colour, "player": self.players[player],
-                "automaton": self.seats.kind(player), "status": "thinking",
-                "elapsed_s": None if elapsed is None else round(elapsed, 2),
-                "budget_s": self.think_s,
-                "action": None, "words": None}
-
     def state(self) -> PageState:
         """The JSON-able snapshot the page draws (presenter.present, PageState)."""
         with self._lock:
-            adapter = self.adapter
             stats: dict[str, Any] = {}
             if self.board is not None:
                 try:
@@ -1621,97 +586,21 @@ class TableSession:
                     stats.update(provider())
                 except Exception:
                     LOGGER.debug("extra link figures unavailable", exc_info=True)
-            arriving, leaving = self._tentative()
-            return present(adapter, TableView(
-                spec=self._spec_json,
-                game_id=self.journal.game_id,
-                players=self.players,
-                names=self._names(),
-                seats_kind={colour: self.seats.kind(index)
-                            for colour, index in adapter.seats().items()},
-                automaton=self._automaton_json(),
-                phase=self._phase,
-                message=self._message,
-                error=log_words(self.journal) or self._error,
-                settled=self._settled,
-                view=self._view,
-                mistakes=self._mistakes,
-                lights={**self._log_lights(), **self._lights, **self._hint_lights()},
-                agreed=frozenset(self._agreed),
-                moves=self._moves_json(adapter.history()),
-                link={
-                    "state": self._link_state,
-                    "detail": self._link_detail,
-                    "ever_connected": self._ever_connected,
-                    "port": self._port,
-                    "virtual": self._virtual,
-                    "stats": stats,
-                    "firmware": self._firmware(),
-                    "faults": [dict(f, detail=list(f["detail"])) for f in self._faults.values()],
-                },
-                controls=_controls(adapter, self.profile) + ((HINT,) if self._hinter else ()),
-                connected=self._connected,
-                adjudicating=self._adjudicating,
-                settle_ms=round(self.settle_s * 1000),
-                arriving=arriving,
-                leaving=leaving,
-                undo_waits=self._undo_waits(),
-                clocks=self._clocks_json(),
-            ))
+            link = LinkInfo(self._port, self._virtual, stats, self._firmware())
+            return self.core.page_state(self._clock(), link)
 
-    def _clocks_json(self) -> ClockPanel | None:
-        clocks = self._clocks
-        if clocks is None:
+    def _firmware(self) -> dict[str, Any] | None:
+        """Who the board said it is (its HELLO), or None before the first HELLO."""
+        try:
+            return hello_json(getattr(self.board, "hello", None))
+        except Exception:  # informative only; never fail the page for it
+            LOGGER.debug("board hello unavailable", exc_info=True)
             return None
-        now = self._clock()
-        return {
-            "rule": clocks.rule.to_setting(),
-            "words": clocks.rule.words(),
-            "low_s": clocks.rule.low_s,
-            "running": clocks.running,
-            "seats": {seat: {"remaining_s": round(clocks.left(seat, now), 3),
-                             "time_up": seat in self._time_up
-                             or (clocks.left(seat, now) <= 0 and seat != clocks.running)}
-                      for seat in clocks.seats},
-        }
-
-
-def _hello_json(hello: object) -> dict[str, Any] | None:
-    """The board's HELLO as the page shows it: firmware version, board id, protocol."""
-    if hello is None:
-        return None
-    return {
-        "version": str(getattr(hello, "fw", "")),
-        "board": str(getattr(hello, "board", "")),
-        "proto": getattr(hello, "proto", None),
-    }
-
-
-def _controls(adapter: Adapter, profile: ProfileLike) -> tuple[str, ...]:
-    names = [*adapter.controls, *TABLE_BUTTONS]
-    names += [b for b in profile.buttons if b not in names]
-    return tuple(dict.fromkeys(names))
-
-
-def _describe(mistake: Mistake) -> str:
-    verb = (_("Remove the piece from {site}: {reason}") if mistake.kind == "remove"
-            else _("Put the piece back on {site}: {reason}"))
-    return verb.format(site=mistake.site, reason=mistake.reason)
-
-
-def _generic_guidance(observation: Observation, message: str) -> Interpretation:
-    mistakes = tuple(
-        Mistake(s, "remove", _("no piece belongs here now: lift it"))
-        for s in sorted(observation.extra)
-    ) + tuple(
-        Mistake(s, "put_back", _("a piece belongs here: put it back"))
-        for s in sorted(observation.missing)
-    )
-    return Interpretation(mistakes=mistakes, message=message)
 
 
 __all__ = [
     "DEFAULT_SETTLE_S",
+    "DEFAULT_THINK_S",
     "BoardLike",
     "ProfileLike",
     "SessionError",
