@@ -78,6 +78,13 @@ def archive(tmp_path: Path) -> Iterator[StoreArchive]:
 
 
 def test_review_bounds_one_at_a_time_per_table(archive: StoreArchive) -> None:
+    # Children already running (another test's hint worker in this xdist worker) are not
+    # this test's reviews.
+    before = {child.pid for child in _reviews()}
+
+    def reviews() -> list[psutil.Process]:
+        return [child for child in _reviews() if child.pid not in before]
+
     gone = threading.Event()
     errors: list[BaseException] = []
     results: list[dict[str, Any]] = []
@@ -100,16 +107,16 @@ def test_review_bounds_one_at_a_time_per_table(archive: StoreArchive) -> None:
     second.start()
     # A busy machine may take a while to spawn the review's process: wait for it, then
     # give a second one every chance to appear before counting.
-    _wait_for(lambda: len(_reviews()) >= 1, 60)
+    _wait_for(lambda: len(reviews()) >= 1, 60)
     time.sleep(0.5)
-    assert len(_reviews()) == 1, _reviews()
+    assert len(reviews()) == 1, reviews()
     # Both leave: nobody waits, so the review is cancelled and its process ends.
     gone.set()
     first.join(30)
     second.join(30)
     assert not first.is_alive() and not second.is_alive()
     assert len(errors) == 2 and all(isinstance(e, ReviewCancelled) for e in errors), errors
-    _wait_for(lambda: not _reviews(), 30)
+    _wait_for(lambda: not reviews(), 30)
     _wait_for(lambda: archive.review_progress(1) is None, 30)
 
 
