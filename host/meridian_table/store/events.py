@@ -156,8 +156,9 @@ class Action(LogEvent):
 
 
 @dataclass(frozen=True)
-class Undo(LogEvent):
-    KIND: ClassVar[str] = "undo"
+class _MoveRef(LogEvent):
+    """An event that names a move it takes back or calls off, and who did it."""
+
     notation: str | None = None
     source: str | None = None
 
@@ -166,6 +167,11 @@ class Undo(LogEvent):
         k = cls.KIND
         return cls(_opt_text(k, payload, "notation"), _opt_text(k, payload, "source"),
                    extra=_extra(payload, cls.declared()))
+
+
+@dataclass(frozen=True)
+class Undo(_MoveRef):
+    KIND: ClassVar[str] = "undo"
 
 
 @dataclass(frozen=True)
@@ -186,16 +192,10 @@ class Choice(LogEvent):
 
 
 @dataclass(frozen=True)
-class Cancel(LogEvent):
-    KIND: ClassVar[str] = "cancel"
-    notation: str | None = None
-    source: str | None = None
+class Cancel(_MoveRef):
+    """An automaton's pending move called off (never replayed, unlike an undo)."""
 
-    @classmethod
-    def from_json(cls, payload: JsonMap) -> Self:
-        k = cls.KIND
-        return cls(_opt_text(k, payload, "notation"), _opt_text(k, payload, "source"),
-                   extra=_extra(payload, cls.declared()))
+    KIND: ClassVar[str] = "cancel"
 
 
 @dataclass(frozen=True)
