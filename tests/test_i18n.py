@@ -24,7 +24,7 @@ PLACEHOLDER = re.compile(r"\{(\w+)\}")
 def _python_messages() -> set[str]:
     found = set()
     for _file, _line, message, _comments, _context in extract_from_dir(
-        str(HOST), method_map=[("**.py", "python")], keywords={"_": None, "N_": None}
+        str(HOST), method_map=[("**.py", "python")], keywords={"_": None, "N_": None, "say": None}
     ):
         if isinstance(message, str) and message:
             found.add(message)

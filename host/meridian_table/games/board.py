@@ -29,6 +29,7 @@ from dataclasses import field as dc_field
 from typing import ClassVar, Literal
 
 from meridian_table.games.rules import Engine, OptionValue
+from meridian_table.i18n import WordsError
 from meridian_table.ledplan import BLINK, FAST_BLINK, FLASH, PULSE, SOLID, Light
 
 LOGGER = logging.getLogger(__name__)
@@ -104,8 +105,10 @@ MistakeKind = Literal["remove", "put_back"]
 JsonObject = dict[str, object]
 
 
-class AdapterError(ValueError):
-    """An input the adapter cannot use in the current state (a button, a choice)."""
+class AdapterError(WordsError):
+    """An input the adapter cannot use in the current state (a button, a choice). Its
+    message is :class:`~meridian_table.i18n.Words` (``say(...)``), or an English text said
+    as it is in the catalog."""
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,14 @@ English is the source language, so it needs no catalog. The language is the tabl
 (``play --lang``, else the first page's browser, else the environment's ``LANG``): one
 table, one language, since everyone at it reads the same board and hears the same words.
 
-``tests/test_i18n.py`` fails when a message marked with ``_()`` has no French entry.
+A message said later (an engine's reason for refusing a move, carried in its exception)
+is a :class:`Words`: a message id (the English, with ``{placeholders}``) and its arguments,
+made with ``say("the point {site} is occupied", site="G7")``. ``str()`` of it is the
+English (logs, records, tests); :meth:`Words.said` is the table's language at the time it
+is shown. A :class:`WordsError` carries one, and :func:`said` says any exception.
+
+``tests/test_i18n.py`` fails when a message marked with ``_()``, ``N_()`` or ``say()`` has
+no French entry.
 """
 
 from __future__ import annotations
@@ -17,10 +24,10 @@ import io
 import logging
 import os
 import threading
+from collections.abc import Mapping
+from dataclasses import dataclass
 from functools import cache
-
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
+from typing import Any, TypeAlias
 
 from meridian_table.resources import package_path
 
@@ -49,6 +56,9 @@ def translations(lang: str) -> gettext.NullTranslations:
     """The compiled catalog of ``lang`` (English: the messages as written)."""
     if lang == "en":
         return gettext.NullTranslations()
+    from babel.messages.mofile import write_mo  # Babel only where French is spoken
+    from babel.messages.pofile import read_po
+
     with open(catalog_path(lang), "rb") as handle:
         catalog = read_po(handle, locale=lang, domain=DOMAIN)
     buffer = io.BytesIO()
@@ -102,5 +112,61 @@ def seat_word(colour: str) -> str:
     return _(colour.capitalize())
 
 
-__all__ = ["LANGUAGES", "NAMES", "LanguageError", "N_", "_", "choose", "language", "seat_word",
-           "set_language", "translations"]
+Arg: TypeAlias = "str | int | float | Words"
+
+
+@dataclass(frozen=True)
+class Words:
+    """A message said later: its id (the English, with ``{placeholders}``) and its
+    arguments, which may be Words themselves (a reason inside a sentence)."""
+
+    id: str
+    args: tuple[tuple[str, Arg], ...] = ()
+
+    def _filled(self, template: str, parts: Mapping[str, Any]) -> str:
+        try:
+            return template.format(**parts)
+        except (KeyError, IndexError, ValueError):  # a broken translation: say the English
+            LOGGER.warning("message %r does not take the arguments %r", template, list(parts))
+            return self.id.format(**parts)
+
+    def english(self) -> str:
+        """The message in English (the source language)."""
+        return self._filled(self.id, {k: v.english() if isinstance(v, Words) else v
+                                      for k, v in self.args})
+
+    def said(self) -> str:
+        """The message in the table's language now."""
+        return self._filled(_(self.id), {k: v.said() if isinstance(v, Words) else v
+                                         for k, v in self.args})
+
+    def __str__(self) -> str:
+        return self.english()
+
+
+def say(message: str, **args: Arg) -> Words:
+    """``message`` (marked for the catalog) with ``args``, to be said when shown."""
+    return Words(message, tuple(args.items()))
+
+
+class WordsError(ValueError):
+    """A refusal whose message is :class:`Words`: ``str()`` is the English, :func:`said`
+    the table's language."""
+
+    def __init__(self, words: Words | str) -> None:
+        self.words = words if isinstance(words, Words) else Words(words)
+        super().__init__(self.words.english())
+
+    def __reduce__(self) -> tuple[Any, ...]:  # through a process pool: keep the Words
+        return (type(self), (self.words,))
+
+
+def said(exc: BaseException) -> str:
+    """What ``exc`` says, in the table's language when it carries :class:`Words`."""
+    if isinstance(exc, WordsError):
+        return exc.words.said()
+    return str(exc)
+
+
+__all__ = ["LANGUAGES", "NAMES", "LanguageError", "N_", "Words", "WordsError", "_", "choose",
+           "language", "said", "say", "seat_word", "set_language", "translations"]

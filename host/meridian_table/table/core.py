@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from meridian_table.games.board import EXECUTE, PLAY, RESYNC, THINKING, Interpretation
-from meridian_table.i18n import _, seat_word
+from meridian_table.i18n import _, said, seat_word
 from meridian_table.table import commands, phases
 from meridian_table.table.clocks import TableClocks
 from meridian_table.table.countoffer import bot_level
@@ -126,7 +126,7 @@ class TableCore(Table):
             try:
                 run(cmd)
             except ValueError as exc:
-                self.error = str(exc)
+                self.error = said(exc)
                 raise
             self._out.append(Notify())
         return accepted
@@ -318,7 +318,7 @@ class TableCore(Table):
             self._ask_hint()
             return
         if name == "undo":
-            self.require_connected("undo")
+            self.require_connected(_("Undo"))
             phases.undo(self, source)
             return
         if name == "menu":
@@ -334,22 +334,24 @@ class TableCore(Table):
                 self.adapter.seats().get(c)) is not None)
             self.evaluate()
             return
-        self.require_connected(name)
+        self.require_connected(_("button {name}").format(name=repr(name)))
         if name == "confirm" and self.execution is not None and not self.adapter.reads_board:
             # A board that is not read: the people say they carried the move out.
             phases.finish_execution(self)
             self.evaluate()
             return
         if self.phase == RESYNC:
-            raise SessionError(f"button {name!r} waits: first make the board match ({self.message})")
-        self.require_person(f"button {name!r}")
+            raise SessionError(_("button {name} waits: first make the board match ({message})")
+                               .format(name=repr(name), message=self.message))
+        self.require_person(_("button {name}").format(name=repr(name)))
         self.handle(self.adapter.button(name), source=source)
 
     def _choose(self, field_name: str, value: str) -> None:
-        self.require_connected("answer")
+        self.require_connected(_("the answer"))
         if self.phase == RESYNC:
-            raise SessionError(f"the answer waits: first make the board match ({self.message})")
-        self.require_person("the answer")
+            raise SessionError(_("the answer waits: first make the board match ({message})")
+                               .format(message=self.message))
+        self.require_person(_("the answer"))
         self.handle(self.adapter.answer(field_name, value), source="web")
 
     def _offer_count(self) -> None:
@@ -375,7 +377,7 @@ class TableCore(Table):
             try:
                 self.count.settle(self.adapter)
             except ValueError as exc:
-                self.error = str(exc)
+                self.error = said(exc)
         else:
             self.withdraw_count()
             self.error = _("{name} declines the count: the computer expects more from "
@@ -424,14 +426,12 @@ class TableCore(Table):
     def _rename(self, players: tuple[str, ...]) -> None:
         if len(players) != len(self.players):
             raise SessionError(
-                f"players {list(players)!r}: this game has {len(self.players)} players; give "
-                "one name for each"
-            )
+                _("players {names}: this game has {count} players; give one name for each")
+                .format(names=repr(list(players)), count=len(self.players)))
         if self.adapter.history() or self.adapter.result() is not None:
             raise SessionError(
-                "the names are kept once the first move is played; start a new game to play "
-                "under other names"
-            )
+                _("the names are kept once the first move is played; start a new game to "
+                  "play under other names"))
         names = clean_names(players)
         if names == self.players:
             return
@@ -447,42 +447,42 @@ class TableCore(Table):
         if text.isascii() and text.isdigit() and 1 <= int(text) <= len(self.players):
             return int(text) - 1
         raise SessionError(
-            f"seat {seat!r} is not a player number 1..{len(self.players)} or one of "
-            f"{', '.join(self.adapter.colours)}"
-        )
+            _("seat {seat} is not a player number 1..{count} or one of {seats}").format(
+                seat=repr(seat), count=len(self.players), seats=", ".join(self.adapter.colours)))
 
     # --- hints (table/hints.py) --------------------------------------------------------
 
     def _ask_hint(self) -> None:
         if self.adapter.result() is not None:
-            raise SessionError("the game is over: there is no move to hint")
+            raise SessionError(_("the game is over: there is no move to hint"))
         if self.phase in (RESYNC, THINKING, EXECUTE):
-            raise SessionError(f"a hint waits: {self.message}")
-        self.require_person("a hint")
+            raise SessionError(_("a hint waits: {message}").format(message=self.message))
+        self.require_person(_("a hint"))
         ply = len(self.adapter.history())
         known = self.hint
         if known is not None and known.ply == ply:
             # Known for this position: shown again, nothing asked of the bot.
-            self.message = f"Hint: {known.words}"
+            self.message = _("Hint: {words}").format(words=known.words)
             return
         # The hinter copies the engine only when a search is really needed (hints.py).
         self._out.append(AskHint(ply, self.adapter.engine.clone))
-        self.message = "The bot is looking for a move to suggest…"
+        self.message = _("The bot is looking for a move to suggest…")
 
     def _on_hinted(self, event: Hinted) -> None:
         """The hint's answer: lit while the position stands."""
         if not self.hints or event.ply != len(self.adapter.history()):
             return
         if event.action is None:
-            self.error = event.error or "no hint"
+            self.error = event.error or _("no hint")
         else:
             try:
                 before, after, _seat, words = self.preview(event.action)
             except (ValueError, LookupError) as exc:
-                self.error = f"the hint {event.action!r} does not apply: {exc}"
+                self.error = _("the hint {action} does not apply: {reason}").format(
+                    action=repr(event.action), reason=said(exc))
             else:
                 self.hint = Hint(event.ply, event.action, words, hint_sites(before, after))
-                self.message = f"Hint: {words}"
+                self.message = _("Hint: {words}").format(words=words)
                 self.send_plan()
         self._out.append(Notify())
 
@@ -492,14 +492,15 @@ class TableCore(Table):
             return
         self.thinking = None
         if event.error is not None or event.action is None:
-            self.think_error = event.error or "the automaton chose nothing"
+            self.think_error = event.error or _("the automaton chose nothing")
             self.error = self.think_error
             self.evaluate()
         else:
             try:
                 phases.begin_execution(self, event.action)
             except (ValueError, LookupError) as exc:
-                self.think_error = f"the automaton's move {event.action!r} was refused: {exc}"
+                self.think_error = _("the automaton's move {action} was refused: {reason}").format(
+                    action=repr(event.action), reason=said(exc))
                 self.error = self.think_error
                 LOGGER.error("%s", self.think_error)
                 self.evaluate()
@@ -514,7 +515,7 @@ class TableCore(Table):
             field_name, value = interp.choice
             self.log("choice", {"field": field_name, "value": value, "source": source})
         elif interp.mistakes:
-            raise SessionError(interp.message or "the board does not match")
+            raise SessionError(interp.message or _("the board does not match"))
         self.evaluate()
 
     def evaluate(self, from_board: bool = False) -> None:

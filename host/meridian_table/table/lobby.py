@@ -34,7 +34,7 @@ from typing import Any, Protocol
 from meridian_table import i18n
 from meridian_table.games import registry
 from meridian_table.games.contract import GameSpec, OptionError, parse_options
-from meridian_table.i18n import N_, _
+from meridian_table.i18n import N_, _, said
 from meridian_table.profiles import ProfileError, list_profiles, load_profile
 from meridian_table.table import commands
 from meridian_table.table.clocks import ClockError, ClockRule
@@ -103,7 +103,7 @@ def archive_command(archive: Archive | None, cmd: Mapping[str, Any]) -> dict[str
     except (ValueError, LookupError, TypeError) as exc:
         # CommandFieldError, StoreError (no such game), a review refused: each names it.
         LOGGER.info("%s refused: %s", commands.kind_of(cmd), exc)
-        return {"ok": False, "error": str(exc)}
+        return {"ok": False, "error": said(exc)}
 
 
 class LobbyError(ValueError):
@@ -187,7 +187,7 @@ class TableHost:
         except (ValueError, LookupError, TypeError) as exc:
             # OptionError, SetupError, ProfileError, StoreError: each names its input.
             LOGGER.info("%s refused: %s", kind, exc)
-            return {"ok": False, "error": str(exc)}
+            return {"ok": False, "error": said(exc)}
 
     def _dispatch(self) -> Mapping[str, Callable[[Mapping[str, Any]], dict[str, Any]]]:
         """The lobby's own commands (the rest go to the archive or the running game)."""

@@ -32,7 +32,7 @@ from meridian_table.games.board import (
     Observation,
     View,
 )
-from meridian_table.i18n import _
+from meridian_table.i18n import _, said
 from meridian_table.ledplan import PULSE, Light
 from meridian_table.table.automata import Execution, automaton_words
 from meridian_table.table.errors import SessionError
@@ -172,7 +172,8 @@ class Thinking:
         if thinking is None or thinking.player != player:
             if table.think_error:
                 table.phase = view.phase
-                table.message = f"{table.think_error}; press Undo, or give the seat to a person"
+                table.message = _("{reason}; press Undo, or give the seat to a person").format(
+                    reason=table.think_error)
                 return
             table.think(player)
         table.phase = THINKING
@@ -205,8 +206,9 @@ class Executing:
             finish_execution(table)
         except Exception as exc:
             LOGGER.error("the automaton's move %s could not be saved: %s", execution.action, exc)
-            table.error = (f"the move {execution.action} could not be saved "
-                           f"({exc}); lift a piece and put it back to try again")
+            table.error = _("the move {move} could not be saved ({reason}); lift a piece and "
+                            "put it back to try again").format(move=execution.action,
+                                                               reason=said(exc))
             Executing.show(table, execution)
             return False, from_board
         return True, from_board
@@ -318,14 +320,14 @@ class Reading:
             LOGGER.error("sensed action %r not taken: %s", action, exc)
             if not isinstance(exc, ValueError):
                 exc = SessionError(
-                    f"the move {action} could not be saved ({exc}); it was not "
-                    f"taken: lift the {table.piece_word} and try again"
-                )
-            table.error = str(exc)
+                    _("the move {move} could not be saved ({reason}); it was not taken: lift "
+                      "the {piece} and try again").format(move=action, reason=said(exc),
+                                                         piece=_(table.piece_word)))
+            table.error = said(exc)
             Resync.show(table, Interpretation(
-                mistakes=tuple(Mistake(s, "remove", str(exc)) for s in sorted(observation.extra))
-                + tuple(Mistake(s, "put_back", str(exc)) for s in sorted(observation.missing)),
-                message=str(exc),
+                mistakes=tuple(Mistake(s, "remove", said(exc)) for s in sorted(observation.extra))
+                + tuple(Mistake(s, "put_back", said(exc)) for s in sorted(observation.missing)),
+                message=said(exc),
             ))
             return False
         return True
@@ -339,7 +341,7 @@ def begin_execution(table: Table, action: str) -> None:
     (a pass, a swap), else carried out by the people (the execute phase)."""
     player = table.player_to_act()
     if player is None:
-        raise SessionError("the game is over")
+        raise SessionError(_("the game is over"))
     automaton = table.seats.kind(player)
     for field_name, value in table.adapter.automaton_inputs(action):
         interp = table.adapter.answer(field_name, value)
@@ -388,19 +390,19 @@ def undo(table: Table, source: str) -> None:
     turn: an automaton's move and the person's move before it; a move an automaton is
     choosing or waiting to see carried out is cancelled first."""
     if table.result_logged:
-        raise SessionError("the game is over; start a new game instead of undoing")
+        raise SessionError(_("the game is over; start a new game instead of undoing"))
     waits = undo_waits(table)
     if waits:
         # Undoing now would leave a piece nobody can account for next to the one the
         # undo asks to lift; the board is resolved first (issue 10).
-        raise SessionError(f"Undo waits: {waits}")
+        raise SessionError(_("Undo waits: {reason}").format(reason=waits))
     cancelled = cancel_automaton(table, source)
     before = table.adapter.expected()
     if not table.adapter.history():
         if cancelled:
             evaluate(table)
             return
-        raise SessionError("nothing to undo: no move has been played yet")
+        raise SessionError(_("nothing to undo: no move has been played yet"))
     _undo_one(table, source)
     while table.adapter.history() and table.seats.policy(table.player_to_act()) is not None:
         _undo_one(table, source)
@@ -433,7 +435,7 @@ def undo_waits(table: Table) -> str:
 def _undo_one(table: Table, source: str) -> None:
     undone = table.adapter.undo()
     if undone is None:
-        raise SessionError("nothing to undo: no move has been played yet")
+        raise SessionError(_("nothing to undo: no move has been played yet"))
     try:
         table.log("undo", {"notation": undone.notation, "source": source})
     except Exception:

@@ -27,6 +27,7 @@ from typing import Any, Protocol
 from meridian_table.games import registry
 from meridian_table.games.board import Adapter
 from meridian_table.games.contract import PolicyFactory
+from meridian_table.i18n import said
 from meridian_table.ledplan import LedPlan
 from meridian_table.link.events import BoardFault, LinkState, SenseEvent, Snapshot
 from meridian_table.store.errors import StoreError
@@ -405,9 +406,9 @@ class TableSession:
         except (ValueError, LookupError, TypeError, StoreError) as exc:
             # StoreError: the log refused (a damaged event, a log closed by a new game).
             with self._lock:
-                self.core.error = str(exc)
+                self.core.error = said(exc)
             self._notify()
-            return {"ok": False, "error": str(exc)}
+            return {"ok": False, "error": said(exc)}
 
     def _dispatch(self) -> Mapping[type, Callable[[Any], dict[str, Any]]]:
         """Each table command's handler (the archive's are the lobby's), built once."""

@@ -243,7 +243,8 @@ class Table:
 
     def require_connected(self, what: str) -> None:
         if not self.connected:
-            raise SessionError(f"{what!r} waits: the board is disconnected; plug it back in")
+            raise SessionError(_("{what} waits: the board is disconnected; plug it back in")
+                               .format(what=what))
 
     def require_person(self, what: str) -> None:
         """Refuse a person's input while an automaton has the turn."""

@@ -39,7 +39,7 @@ from meridian_table.games.board import (
     hint,
 )
 from meridian_table.games.kato import geometry
-from meridian_table.i18n import N_, _, seat_word
+from meridian_table.i18n import N_, Words, _, said, say, seat_word
 from meridian_table.ledplan import BLINK, Light
 
 LOGGER = logging.getLogger(__name__)
@@ -304,14 +304,16 @@ class KatoAdapter(Adapter):
         if not missing and len(new) == 1 and result is None and not self._choice_open():
             (site,) = new
             if not dead and site in self._legal():
-                return Interpretation(action=site, message=f"{self.to_move} places {site}")
+                return Interpretation(action=site, message=_("{seat} places {site}").format(
+                    seat=seat_word(self.to_move), site=site))
             if dead and self._tournament:
                 # Tournament: the mover placed without lifting the dead stones, so they
                 # were overlooked and live on (the rule text); the engine checks the rest.
                 cells = " ".join(sorted(dead, key=self._points.index))
                 return Interpretation(
                     action=f"{site} overlooked {cells}",
-                    message=f"{self.to_move} places {site}, overlooking {cells}",
+                    message=_("{seat} places {site}, overlooking {cells}").format(
+                        seat=seat_word(self.to_move), site=site, cells=cells),
                 )
         if self._tournament and dead and dead == extra and not missing:
             # The mover may lift the dead stones or overlook them: nothing to guide.
@@ -367,34 +369,37 @@ class KatoAdapter(Adapter):
         try:
             self._engine.play(site)
         except ValueError as exc:
-            return str(exc)
+            return said(exc)
         self._engine.undo()  # it was legal after all (the caller's view was stale)
-        return f"{site} was not expected here"
+        return _("{site} was not expected here").format(site=site)
 
     # --- inputs ---------------------------------------------------------------------
 
     def button(self, name: str) -> Interpretation:
         if self.result() is not None:
-            raise AdapterError(f"button {name!r}: the game is over")
+            raise AdapterError(say("button {name}: the game is over", name=repr(name)))
         if name == "confirm":
             if self._choice_open():
                 return self.answer(PIE, "keep")
             if self._legal() == {"pass"}:
-                return Interpretation(action="pass", message=f"{self.to_move} passes")
-            raise AdapterError("Confirm does nothing now: place a stone on a lit point")
+                return Interpretation(action="pass", message=_("{seat} passes").format(
+                    seat=seat_word(self.to_move)))
+            raise AdapterError(say("Confirm does nothing now: place a stone on a lit point"))
         if name == "pass":
             if "pass" in self._legal():
-                return Interpretation(action="pass", message=f"{self.to_move} passes")
-            raise AdapterError(
-                f"{self.to_move.capitalize()} cannot pass: passing is allowed only when no placement is legal"
-            )
+                return Interpretation(action="pass", message=_("{seat} passes").format(
+                    seat=seat_word(self.to_move)))
+            raise AdapterError(say(
+                "{seat} cannot pass: passing is allowed only when no placement is legal",
+                seat=Words(self.to_move.capitalize())))
         if name == "swap":
             if self._choice_open():
                 return self.answer(PIE, "swap")
-            raise AdapterError("Swap is only for the pie choice, after the opener's two stones")
-        raise AdapterError(
-            f"button {name!r} means nothing in Kato's Meridians; use confirm, pass, swap, undo or menu"
-        )
+            raise AdapterError(say("Swap is only for the pie choice, after the opener's two "
+                                   "stones"))
+        raise AdapterError(say(
+            "button {name} means nothing in Kato's Meridians; use confirm, pass, swap, undo "
+            "or menu", name=repr(name)))
 
     def settle_time(self, motion: Motion) -> float | None:
         """One new stone on a legal point, nothing else moving in the window: read it
@@ -430,15 +435,16 @@ class KatoAdapter(Adapter):
 
     def answer(self, field_name: str, value: str) -> Interpretation:
         if field_name != PIE:
-            raise AdapterError(f"Kato asks no {field_name!r}; the only question is {PIE!r}")
+            raise AdapterError(say("Kato asks no {field}; the only question is {pie}",
+                                   field=repr(field_name), pie=repr(PIE)))
         if not self._choice_open():
-            raise AdapterError("there is no pie choice to make now")
+            raise AdapterError(say("there is no pie choice to make now"))
         if value == "swap":
-            return Interpretation(action="swap", message="the players swap colours")
+            return Interpretation(action="swap", message=_("the players swap colours"))
         if value == "keep":
             self._kept_at = len(self._history)
-            return Interpretation(choice=(PIE, "keep"), message="the opener keeps Dark")
-        raise AdapterError(f"pie choice {value!r} is not 'swap' or 'keep'")
+            return Interpretation(choice=(PIE, "keep"), message=_("the opener keeps Dark"))
+        raise AdapterError(say("pie choice {value} is not 'swap' or 'keep'", value=repr(value)))
 
     # --- changing the game --------------------------------------------------------------
 
@@ -458,7 +464,7 @@ class KatoAdapter(Adapter):
         if not self._history:
             return None
         if self._concluded is not None:
-            raise AdapterError("the game was ended by agreement; it cannot be undone")
+            raise AdapterError(say("the game was ended by agreement; it cannot be undone"))
         self._engine.undo()
         applied = self._history.pop()
         if applied.notation == "swap":
@@ -515,7 +521,7 @@ class KatoAdapter(Adapter):
 
     def conclude(self, result: dict[str, Any]) -> None:
         if self.result() is not None:
-            raise AdapterError("the game is already over")
+            raise AdapterError(say("the game is already over"))
         self._concluded = dict(result)
 
 

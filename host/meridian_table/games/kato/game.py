@@ -36,6 +36,7 @@ from meridian_table.games.kato.analysis import Analysis
 from meridian_table.games.kato.analysis import colour_index as colour_index
 from meridian_table.games.kato.sight import put, take
 from meridian_table.games.kato.tables import Tables, bits, tables
+from meridian_table.i18n import Words, WordsError, say
 
 LOGGER = logging.getLogger(__name__)
 
@@ -48,8 +49,14 @@ OVERLOOKED = "overlooked"
 _EMPTY: frozenset[str] = frozenset()
 
 
-class IllegalMoveError(ValueError):
-    """A move that the rules do not allow here. The message names the move and the rule."""
+class IllegalMoveError(WordsError):
+    """A move that the rules do not allow here. The message names the move and the rule;
+    it is :class:`Words` (a message id and its arguments), said in the table's language."""
+
+
+def _seat(colour: str) -> Words:
+    """A colour as the seat's word ("light" -> "Light", said "Clair" in French)."""
+    return Words(colour.capitalize())
 
 
 class Ply(NamedTuple):
@@ -369,12 +376,14 @@ class Game(Analysis, Engine):
             reason = self._illegal_reason(code)
             if reason is not None:
                 self._restore(before)
-                raise IllegalMoveError(f"illegal move {move!r}: {reason}")
+                raise IllegalMoveError(say("illegal move {move}: {reason}", move=repr(move),
+                                           reason=reason))
             self._apply(code, over_mask, before)
         else:
             reason = self._illegal_reason(code)
             if reason is not None:
-                raise IllegalMoveError(f"illegal move {move!r}: {reason}")
+                raise IllegalMoveError(say("illegal move {move}: {reason}", move=repr(move),
+                                           reason=reason))
             self._apply(code, 0, self._snapshot())
         return self._ply(self._history[-1], self._t.names)
 
@@ -434,17 +443,19 @@ class Game(Analysis, Engine):
 
     def _parse(self, move: str, overlooked: Iterable[str]) -> tuple[int, list[str]]:
         if not isinstance(move, str):
-            raise IllegalMoveError(f"move {move!r} is not a string (a cell name, 'pass' or 'swap')")
+            raise IllegalMoveError(say("move {move} is not a string (a cell name, 'pass' or "
+                                       "'swap')", move=repr(move)))
         words = move.split()
         if not words:
-            raise IllegalMoveError("empty move: give a cell name such as 'G6', 'pass' or 'swap'")
+            raise IllegalMoveError(say("empty move: give a cell name such as 'G6', 'pass' or "
+                                       "'swap'"))
         over = [w.upper() for w in overlooked]
         if len(words) > 1:
             if words[1].lower() != OVERLOOKED or len(words) < 3:
-                raise IllegalMoveError(
-                    f"move {move!r} is not a cell name, 'pass' or 'swap', optionally "
-                    f"followed by '{OVERLOOKED}' and cells (e.g. 'G6 {OVERLOOKED} C3')"
-                )
+                raise IllegalMoveError(say(
+                    "move {move} is not a cell name, 'pass' or 'swap', optionally "
+                    "followed by 'overlooked' and cells (e.g. 'G6 overlooked C3')",
+                    move=repr(move)))
             over.extend(w.upper() for w in words[2:])
         head = words[0]
         low = head.lower()
@@ -454,68 +465,62 @@ class Game(Analysis, Engine):
             return SWAP, over
         i = self._t.index.get(head.upper(), -1)
         if i < 0:
-            raise IllegalMoveError(
-                f"move {move!r}: {head!r} is not a point of the size-{self.size} board "
-                f"(cells run {self._t.names[0]}..{self._t.names[-1]}), 'pass' or 'swap'"
-            )
+            raise IllegalMoveError(say(
+                "move {move}: {head} is not a point of the size-{size} board "
+                "(cells run {first}..{last}), 'pass' or 'swap'", move=repr(move),
+                head=repr(head), size=self.size, first=self._t.names[0],
+                last=self._t.names[-1]))
         return i, over
 
-    def _illegal_reason(self, code: int) -> str | None:
+    def _illegal_reason(self, code: int) -> Words | None:
         if self._winner >= 0:
-            return f"the game is over ({COLOURS[self._winner]} won)"
+            return say("the game is over ({seat} won)", seat=_seat(COLOURS[self._winner]))
         if code == SWAP:
             if not self._choice_open:
-                return (
-                    "'swap' is only allowed once, in pie games, right after the opener's two stones"
-                )
+                return say("'swap' is only allowed once, in pie games, right after the "
+                           "opener's two stones")
             return None
         mask = self.legal_mask()
         if code == PASS:
             if mask:
-                return (
-                    "passing is not allowed while a placement exists "
-                    f"({mask.bit_count()} legal points, e.g. {self._t.names[(mask & -mask).bit_length() - 1]})"
-                )
+                return say("passing is not allowed while a placement exists "
+                           "({count} legal points, e.g. {site})", count=mask.bit_count(),
+                           site=self._t.names[(mask & -mask).bit_length() - 1])
             return None
         if mask >> code & 1:
             return None
         if (self._stones[0] | self._stones[1]) >> code & 1:
-            return "the point is occupied"
+            return say("the point is occupied")
         turn = self._turns[self._to_move]
         if turn == 1:
             first = self._t.names[self._stones[self._to_move].bit_length() - 1]
             if self._t.adjacent[code] & self._stones[self._to_move]:
-                return (
-                    f"the second stone must have a path to the first ({first}): "
-                    "adjacent is not allowed, leave at least one empty point between them"
-                )
-            return (
-                f"the second stone must have a path to the first ({first}): an unbroken "
-                "straight line of empty points between them"
-            )
-        return (
-            f"no line from the point reaches a {self.to_move} stone before any other "
-            "stone (placements must see a friendly stone)"
-        )
+                return say("the second stone must have a path to the first ({first}): "
+                           "adjacent is not allowed, leave at least one empty point between "
+                           "them", first=first)
+            return say("the second stone must have a path to the first ({first}): an "
+                       "unbroken straight line of empty points between them", first=first)
+        return say("no line from the point reaches a stone of {seat} before any other "
+                   "stone (placements must see a friendly stone)", seat=_seat(self.to_move))
 
     def _overlooked_mask(self, move: str, code: int, cells: list[str]) -> int:
         if not self.tournament:
-            raise IllegalMoveError(
-                f"illegal move {move!r}: dead groups can only be overlooked in tournament "
-                "games (Game(tournament=True)); otherwise they are always removed"
-            )
+            raise IllegalMoveError(say(
+                "illegal move {move}: dead groups can only be overlooked in tournament "
+                "games; otherwise they are always removed", move=repr(move)))
         if code == SWAP:
-            raise IllegalMoveError(f"illegal move {move!r}: a swap cannot overlook dead groups")
+            raise IllegalMoveError(say("illegal move {move}: a swap cannot overlook dead "
+                                       "groups", move=repr(move)))
         removed = self._history[-1][_REMOVED] if self._history else 0
         t = self._t
         out = 0
         for name in cells:
             i = t.index.get(name, -1)
             if i < 0 or not removed >> i & 1:
-                raise IllegalMoveError(
-                    f"illegal move {move!r}: {name!r} was not in a dead group removed at the "
-                    "start of this turn, so it cannot be overlooked"
-                )
+                raise IllegalMoveError(say(
+                    "illegal move {move}: {site} was not in a dead group removed at the "
+                    "start of this turn, so it cannot be overlooked", move=repr(move),
+                    site=repr(name)))
             # The whole group: the connected part of the removed stones holding it.
             grp = frontier = 1 << i
             while frontier:
