@@ -9,6 +9,7 @@ import json
 import re
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 
 import pytest
 from babel.messages.extract import extract_from_dir
@@ -140,3 +141,34 @@ def test_play_lang_fr_speaks_french_headless(tmp_path: Path) -> None:
         [sys.executable, "-m", "meridian_table.cli.main", "play", "kato", "--lang", "de"],
         capture_output=True, text=True, timeout=60, check=False)
     assert bad.returncode == 2 and "--lang" in bad.stderr
+
+
+def _shipped_specs() -> list[Any]:
+    from meridian_table.games import registry
+
+    return [spec for spec in registry.specs().values()
+            if type(spec).__module__.startswith("meridian_table.")
+            and spec.id in ("kato", "colovini", "empire")]
+
+
+def _spec_texts(spec: Any) -> set[str]:
+    """What the New game form shows of a game: its title, summary, options' labels and
+    help, and its seats' labels."""
+    texts = {spec.title, spec.summary}
+    for option in spec.options:
+        texts.add(option.label or option.name.replace("_", " ").capitalize())
+        texts.add(option.help)
+        if option.type is str and option.name not in ("map", "cards"):  # files keep names
+            texts |= set(option.page_choices())
+    texts |= {seat.label for seat in spec.page.seats}
+    return {t for t in texts if t}
+
+
+def test_every_game_text_of_the_new_game_form_has_a_french_translation() -> None:
+    with open(i18n.catalog_path("fr"), "rb") as handle:
+        catalog = read_po(handle, locale="fr")
+    specs = _shipped_specs()
+    assert {s.id for s in specs} == {"kato", "colovini", "empire"}
+    texts = set().union(*(_spec_texts(s) for s in specs))
+    missing = sorted(t for t in texts if t not in catalog or not catalog[t].string)
+    assert missing == [], f"add these to {i18n.catalog_path('fr')}: {missing}"

@@ -47,6 +47,7 @@ from meridian_table.games.rules import (
     Verdict,
 )
 from meridian_table.games.search import SEARCH_BOT
+from meridian_table.i18n import _
 
 if TYPE_CHECKING:
     import click
@@ -149,12 +150,14 @@ class OptionSpec:
             "name": self.name,
             "type": self.type.__name__,
             "default": self.default,
-            "help": self.help,
+            "help": _(self.help) if self.help else self.help,
             "choices": list(self.page_choices()),
+            # The choices in words (a file's name, a number, is said as it is).
+            "choice_words": {c: _(c) for c in self.page_choices()},
             "minimum": self.minimum,
             "maximum": self.maximum,
             "kind": self.kind,
-            "label": self.label or self.name.replace("_", " ").capitalize(),
+            "label": _(self.label or self.name.replace("_", " ").capitalize()),
         }
 
 
@@ -431,8 +434,8 @@ class GameSpec:
         levels = {self.bot.name: self.bot.levels_json()} if self.bot is not None else {}
         return {
             "id": self.id,
-            "title": self.title,
-            "summary": self.summary,
+            "title": _(self.title),
+            "summary": _(self.summary) if self.summary else self.summary,
             "player_counts": list(self.player_counts),
             "options": [o.to_json() for o in self.options],
             "automata": list(self.automata()),

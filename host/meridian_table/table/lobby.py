@@ -253,7 +253,7 @@ class TableHost:
         for spec in registry.specs().values():
             entry = dict(spec.to_json())
             entry["options"] = [o.to_json() for o in spec.options if not o.from_table]
-            entry["seat_labels"] = [s.label for s in spec.page.seats]
+            entry["seat_labels"] = [_(s.label) for s in spec.page.seats]
             entry["profiles"] = [name for game in (spec.id, *spec.plays_on)
                                  for name in profiles.get(game, [])]
             why = _not_at_table(spec.id)

@@ -225,7 +225,7 @@
       const row = el("div", { class: "ng-seat" });
       const id = `ng-name-${i + 1}`;
       row.append(el("label", { for: id }, `Player ${i + 1}${labels[i] ? ` (${labels[i]})` : ""}`));
-      row.append(el("input", { id, type: "text", name: "name", value: oldNames[i] || `Player ${i + 1}`, maxlength: 40, required: true, autocomplete: "off" }));
+      row.append(el("input", { id, type: "text", name: "name", value: oldNames[i] || t("Player {n}", { n: i + 1 }), maxlength: 40, required: true, autocomplete: "off" }));
       if ((game.automata || []).length) {
         // A person, or one of the game's automata: its bot at each level, in words, with
         // what the chosen level does below the seat.
@@ -353,7 +353,7 @@
       if ((o.choices || []).length) {
         input = el("select", { id, name: `opt:${o.name}` });
         if (current === null || current === undefined) input.append(el("option", { value: "" }, t("default")));
-        for (const c of o.choices) input.append(el("option", { value: c, selected: String(current) === c }, c));
+        for (const c of o.choices) input.append(el("option", { value: c, selected: String(current) === c }, (o.choice_words || {})[c] || c));
       } else if (o.type === "int") {
         input = el("input", { id, type: "number", name: `opt:${o.name}`, inputmode: "numeric", min: o.minimum, max: o.maximum, value: current ?? "", placeholder: "default" });
       } else {
