@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.french import english_words
 from tests.web.axe import blocking, require_axe
 
 from meridian_table import i18n
@@ -125,6 +126,16 @@ def test_the_scoring_assistant_in_french(open_page_plain: Callable[..., Any], sh
         assert page.inner_text("#mapname").startswith("Carte sample-50 :")
         label = page.get_attribute('#board g[data-site="1.1"]', "aria-label") or ""
         assert label.startswith("Ville 1.1, île") and label.endswith("vide"), label
+        # The tie and win sentences come from the server in the page's language.
+        page.wait_for_function(
+            "document.getElementById('tiebreak').textContent.includes('égalité')")
+        tie = page.inner_text("#tiebreak")
+        assert english_words(tie, ["Ann", "Bob"]) == [], tie
+        page.locator('#board g[data-site="1.1"]').click()
+        page.wait_for_function(
+            "document.getElementById('tiebreak').textContent.startsWith('Ann gagne avec')")
+        for text in (page.inner_text("#tiebreak"), page.inner_text("main")):
+            assert english_words(text, ["Ann", "Bob", "sample-50"]) == [], text
         failures = [f"{v['id']} at {v['targets']}" for v in blocking(page)]
         shoot(page, f"{theme}-score", full_page=True)
         assert failures == []

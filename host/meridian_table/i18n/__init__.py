@@ -135,10 +135,11 @@ class Words:
         return self._filled(self.id, {k: v.english() if isinstance(v, Words) else v
                                       for k, v in self.args})
 
-    def said(self) -> str:
-        """The message in the table's language now."""
-        return self._filled(_(self.id), {k: v.said() if isinstance(v, Words) else v
-                                         for k, v in self.args})
+    def said(self, lang: str | None = None) -> str:
+        """The message in ``lang`` (a page's own language), by default the table's now."""
+        template = translations(lang or _current).gettext(self.id)
+        return self._filled(template, {k: v.said(lang) if isinstance(v, Words) else v
+                                       for k, v in self.args})
 
     def __str__(self) -> str:
         return self.english()

@@ -26,6 +26,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from meridian_table.games.colovini import BoardMap, ScoreError, score
+from meridian_table.i18n import LANGUAGES
 from meridian_table.games.colovini.render import island_colours, map_svg
 
 LOGGER = logging.getLogger(__name__)
@@ -115,13 +116,16 @@ def create_app(board_map: BoardMap, players: list[str]) -> Starlette:
 
     async def do_score(request: Request) -> Response:
         try:
-            garrisons, names, pieces = _parse_request(await request.json())
+            data = await request.json()
+            garrisons, names, pieces = _parse_request(data)
             result = score(board_map, garrisons, names, pieces)
+            lang = data.get("lang") if isinstance(data, dict) else None
+            lang = lang if lang in LANGUAGES else "en"  # the page's own (its browser's)
         except (ScorePageError, ScoreError) as exc:
             return JSONResponse({"error": str(exc)}, status_code=400)
         except ValueError as exc:  # malformed JSON body
             return JSONResponse({"error": f"the request is not JSON: {exc}"}, status_code=400)
-        return JSONResponse(result.as_dict())
+        return JSONResponse(result.as_dict(lang))
 
     return Starlette(
         routes=[

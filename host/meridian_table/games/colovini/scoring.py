@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from meridian_table.games.colovini.maps import BoardMap
+from meridian_table.i18n import Words, say
 
 LOGGER = logging.getLogger(__name__)
 
@@ -72,21 +73,27 @@ class Score:
     winners: tuple[Hashable, ...]
     tie_break: str
     pieces_left: Mapping[Hashable, int] | None = None
+    #: The tie-break sentence as a message id and its arguments (``tie_break`` is it in
+    #: English), said in a page's language by :meth:`as_dict`.
+    tie_break_words: Words | None = None
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self, lang: str = "en") -> dict[str, Any]:
+        """The score as the scoring page reads it, its sentence in ``lang``."""
+        words = self.tie_break_words
         return {
             "islands": [i.as_dict() for i in self.islands],
             "totals": {str(p): t for p, t in self.totals.items()},
             "winners": [str(w) for w in self.winners],
-            "tie_break": self.tie_break,
+            "tie_break": words.said(lang) if words is not None else self.tie_break,
             "pieces_left": None if self.pieces_left is None
             else {str(p): n for p, n in self.pieces_left.items()},
         }
 
 
-def _names(players: Iterable[Hashable]) -> str:
+def _names(players: Iterable[Hashable]) -> str | Words:
     names = [str(p) for p in players]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return names[0] if len(names) == 1 else say("{some} and {last}", some=", ".join(names[:-1]),
+                                                  last=names[-1])
 
 
 def score(
@@ -136,25 +143,25 @@ def score(
         islands.append(IslandScore(island.key, island.name, island.cities, island.value,
                                    ordered, owner_, points))
     winners, explanation = _winners(totals, pieces_left)
-    return Score(tuple(islands), totals, winners, explanation,
-                 dict(pieces_left) if pieces_left is not None else None)
+    return Score(tuple(islands), totals, winners, explanation.english(),
+                 dict(pieces_left) if pieces_left is not None else None, explanation)
 
 
 def _winners(
     totals: Mapping[Hashable, int], pieces_left: Mapping[Hashable, int] | None
-) -> tuple[tuple[Hashable, ...], str]:
+) -> tuple[tuple[Hashable, ...], Words]:
     if not totals:
-        return (), "no players"
+        return (), say("no players")
     best = max(totals.values())
     leaders = [p for p, t in totals.items() if t == best]
     if len(leaders) == 1:
-        return (leaders[0],), f"{leaders[0]} wins with {best} points; no tie-break needed."
-    tied = f"{_names(leaders)} tie on {best} points"
+        return (leaders[0],), say("{seat} wins with {points} points; no tie-break needed.",
+                                  seat=str(leaders[0]), points=best)
+    tied = say("{seats} tie on {points} points", seats=_names(leaders), points=best)
     if pieces_left is None:
-        return tuple(leaders), (
-            f"{tied}; the player with most pieces left in hand wins: "
-            "give the pieces left to break the tie."
-        )
+        return tuple(leaders), say(
+            "{tied}; the player with most pieces left in hand wins: give the pieces left to "
+            "break the tie.", tied=tied)
     missing = [p for p in leaders if p not in pieces_left]
     if missing:
         raise ScoreError(f"pieces left in hand are missing for {missing!r}; give them for every tied player")
@@ -162,9 +169,9 @@ def _winners(
     still = [p for p in leaders if pieces_left[p] == most]
     counts = ", ".join(f"{p} {pieces_left[p]}" for p in leaders)
     if len(still) == 1:
-        return (still[0],), (
-            f"{tied}; {still[0]} has the most pieces left in hand ({counts}) and wins."
-        )
-    return tuple(still), (
-        f"{tied} and {_names(still)} also tie on pieces left in hand ({counts}): they share the win."
-    )
+        return (still[0],), say(
+            "{tied}; {seat} has the most pieces left in hand ({counts}) and wins.",
+            tied=tied, seat=str(still[0]), counts=counts)
+    return tuple(still), say(
+        "{tied} and {seats} also tie on pieces left in hand ({counts}): they share the win.",
+        tied=tied, seats=_names(still), counts=counts)

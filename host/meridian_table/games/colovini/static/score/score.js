@@ -8,6 +8,8 @@
 const state = { players: [], colours: {}, owners: {}, pieces: {}, map: null };
 const SVG = "http://www.w3.org/2000/svg";
 const NARROW = window.matchMedia("(max-width: 600px)");
+// The page's catalogue (static/table/i18n.js), English when it is not there.
+const t = (text, params) => (window.MeridianI18n ? window.MeridianI18n.t(text, params) : text);
 const $ = (id) => document.getElementById(id);
 
 function el(tag, attrs, text) {
@@ -76,7 +78,7 @@ function drawMap() {
   root.setAttribute("viewBox", `${minX} ${top} ${w} ${h}`);
   root.style.aspectRatio = `${w} / ${h}`;
   root.dataset.orientation = narrow ? "turned" : "upright";
-  const north = narrow ? "← N (taller towers) at the left" : "N (taller towers)";
+  const north = narrow ? t("← N (taller towers) at the left") : t("N (taller towers)");
   svg("text", { class: "map-north", x: (cols - 1) / 2, y: top + 0.24 }, root).textContent = north;
   for (let m = 1; m <= meridians; m++) {
     const [x, y] = narrow ? [-0.75, m - 1] : [m - 1, rows - 1 + 0.75];
@@ -198,7 +200,8 @@ let pending = 0;
 async function rescore() {
   const ticket = ++pending;
   document.body.dataset.asked = String(ticket);
-  const body = { garrisons: state.owners, players: state.players, pieces_left: state.pieces };
+  const lang = window.MeridianI18n ? window.MeridianI18n.lang : "en";  // the sentences' language
+  const body = { garrisons: state.owners, players: state.players, pieces_left: state.pieces, lang };
   let data;
   let ok = false;
   try {
@@ -260,6 +263,8 @@ async function start() {
     theme.onChange((now) => $("theme-toggle").setAttribute("aria-pressed", String(now === "dark")));
     $("theme-toggle").addEventListener("click", () => theme.toggle());
   }
+  // The sentences come from the server in the page's language: asked again once it is known.
+  if (window.MeridianI18n) window.MeridianI18n.onChange(() => { drawMap(); rescore(); });
   setPlayers(setup.players, palette);
 }
 
