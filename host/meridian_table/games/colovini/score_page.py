@@ -26,8 +26,8 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from meridian_table.games.colovini import BoardMap, ScoreError, score
-from meridian_table.i18n import LANGUAGES
 from meridian_table.games.colovini.render import island_colours, map_svg
+from meridian_table.i18n import LANGUAGES
 
 LOGGER = logging.getLogger(__name__)
 
