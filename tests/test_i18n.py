@@ -172,3 +172,25 @@ def test_every_game_text_of_the_new_game_form_has_a_french_translation() -> None
     texts = set().union(*(_spec_texts(s) for s in specs))
     missing = sorted(t for t in texts if t not in catalog or not catalog[t].string)
     assert missing == [], f"add these to {i18n.catalog_path('fr')}: {missing}"
+
+
+def test_every_shipped_card_name_has_a_french_entry() -> None:
+    """Empire's sample cards are shown by name (a planet once discovered, a moon, a
+    waypoint, an event in hand): each name has an entry, even when it stays as written."""
+    from meridian_table.games.empire.files import load_cards
+
+    with open(i18n.catalog_path("fr"), "rb") as handle:
+        catalog = read_po(handle, locale="fr")
+    cards = load_cards("sample")
+    names = [*cards.planets, *cards.moons, *cards.waypoints, *cards.events]
+    assert len(names) > 40
+    missing = sorted(n for n in names if n not in catalog or not catalog[n].string)
+    assert missing == [], f"add these card names to {i18n.catalog_path('fr')}: {missing}"
+    try:
+        i18n.set_language("fr")
+        from meridian_table.games.empire.ledger import card_word
+
+        assert card_word("Solar Wind") == "Vent solaire" and card_word("Barlow") == "Barlow"
+        assert card_word("A card of one's own") == "A card of one's own"
+    finally:
+        i18n.set_language("en")

@@ -6,18 +6,19 @@ touched), the link, the session, the Empire adapter and engine, the page and its
 script, Chromium at 390 x 844 with a French browser (the table takes its language). The
 player taps the ledger (settle, discover or a charge, then end the turn) and carries out
 the Scelrotia's turn by pressing Confirm on the page once. After every step: no English
-word in the ledger (card names are the cards' own), nothing wider than the phone, and
-axe-core finds no serious or critical violation.
+word anywhere on the page (its text, titles and labels; card names in French, invented
+proper names as they are), nothing wider than the phone, and axe-core finds no serious
+or critical violation.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.french import english_words
 from tests.web.axe import blocking, require_axe
 
 from meridian_table import i18n
@@ -30,17 +31,36 @@ pytestmark = pytest.mark.browser
 
 SEED = 4  # with this player, the Scelrotia has not won by the end of round 6
 ROUNDS = 5
-#: English words of the ledger's own texts (none is also a French word: "charge", "face"
-#: and "on" are both, so they are left out).
-ENGLISH = {
-    "the", "and", "with", "of", "to", "at", "from", "is", "its", "it", "round", "turn",
-    "move", "ship", "fighter", "frigate", "unused", "used", "cells", "energy", "where",
-    "settle", "build", "waypoint", "waypoints", "free", "end", "light", "grows", "infects",
-    "sector", "victory", "tokens", "left", "what", "do", "trade", "make", "new",
-    "colony", "takes", "strikes", "plays", "game", "words", "map", "shows", "ring", "moon",
-    "planet", "down", "up", "discover", "spend", "skip", "renew", "call", "time",
-    "order", "full", "scelrotia's", "last", "warning", "anyway", "cancel",
-}
+#: What makes a page wider than the phone: the document's width, and the path down to
+#: the element whose hiding brings it back within the screen (an element's box may fit
+#: while its one-line text spills: a squeezed button's label once did).
+OVERFLOW = """(() => {
+  const width = () => document.documentElement.scrollWidth;
+  const wide = width();
+  const path = [];
+  let node = document.body;
+  while (wide > innerWidth && path.length < 30) {
+    let culprit = null;
+    for (const child of node.children) {
+      const was = child.style.display;
+      child.style.display = 'none';
+      const fits = width() <= innerWidth;
+      child.style.display = was;
+      if (fits) { culprit = child; break; }
+    }
+    if (!culprit) break;
+    const r = culprit.getBoundingClientRect();
+    path.push(`${culprit.tagName.toLowerCase()}${culprit.id ? '#' + culprit.id : ''} `
+              + `${Math.round(r.left)}..${Math.round(r.left + culprit.scrollWidth)}`);
+    node = culprit;
+  }
+  return [wide, path]; })()"""
+#: Everything a player reads on the page: its text, titles and labels.
+PAGE_TEXT = """(() => {
+  const parts = [document.body.innerText];
+  for (const el of document.querySelectorAll('[title], [aria-label]'))
+    parts.push(el.getAttribute('title') || '', el.getAttribute('aria-label') || '');
+  return parts.join('\\n'); })()"""
 
 
 @pytest.fixture
@@ -55,12 +75,17 @@ def wait(page: Any, condition: str, timeout: float = 20000) -> None:
         f"(() => {{ const s = window.meridian.state; return {condition}; }})()", timeout=timeout)
 
 
-def english_words(text: str) -> list[str]:
+def card_names() -> list[str]:
+    """The shipped cards' names as a French page says them (invented proper names stay
+    as they are: "Barlow", "Concordia")."""
     cards = load_cards("sample")
-    names = [*cards.planets, *cards.moons, *cards.waypoints, *cards.events]
-    for name in sorted(names, key=len, reverse=True):
-        text = text.replace(name, " ")
-    return sorted({w for w in re.findall(r"[A-Za-z']+", text) if w.lower() in ENGLISH})
+    french = i18n.translations("fr")
+    return [french.gettext(n) for n in (*cards.planets, *cards.moons, *cards.waypoints,
+                                        *cards.events)]
+
+
+def english_on_page(text: str) -> list[str]:
+    return english_words(text, ["Ann", "Meridian", "Scelrotia", *card_names()])
 
 
 def test_a_solo_infection_game_for_five_rounds_from_a_french_phone(
@@ -76,9 +101,11 @@ def test_a_solo_infection_game_for_five_rounds_from_a_french_phone(
         pytest.fail("the virtual board did not connect")
     problems: list[str] = []
     wide: list[str] = []
+    seen: set[str] = set()
     with TableHost(table, lang_fixed=False) as host, serve(host, port=0) as server:
         page = open_page(server.url, width=390, height=844, locale="fr-FR")
         wait(page, "s.lang === 'fr'")
+        page.wait_for_function("window.MeridianI18n && window.MeridianI18n.lang === 'fr'")
         page.wait_for_function("document.querySelector('#empire-ledger .ledger-seat')")
         assert "tour 1" in page.inner_text("#empire-ledger").lower()
         did = False
@@ -89,11 +116,14 @@ def test_a_solo_infection_game_for_five_rounds_from_a_french_phone(
             if state["phase"] == "ended" or ledger["round"] > ROUNDS:
                 break
             count = len(state["moves"])
-            text = page.inner_text("#empire-ledger")
-            for word in english_words(text):
-                problems.append(f"step {step}: English {word!r} in the ledger")
-            if page.evaluate("document.documentElement.scrollWidth") > 390:
-                wide.append(f"step {step}: wider than the phone")
+            for line in page.evaluate(PAGE_TEXT).splitlines():
+                found = english_on_page(line)
+                if found and f"{found}: {line.strip()[:90]!r}" not in seen:
+                    seen.add(f"{found}: {line.strip()[:90]!r}")
+                    problems.append(f"step {step}: English {found} in {line.strip()[:90]!r}")
+            width, parts = page.evaluate(OVERFLOW)
+            if width > 390:
+                wide.append(f"step {step}: {width} px wide: {parts}")
             if step % 6 == 0:
                 problems += [f"step {step}: axe {v['id']} at {v['targets']}"
                              for v in blocking(page)]
@@ -142,9 +172,5 @@ def test_a_solo_infection_game_for_five_rounds_from_a_french_phone(
     assert confirmed >= 1, "no Scelrotia turn was carried out from the page"
     notations = [m["notation"] for m in state["moves"]]
     assert notations.count("scelrotia") >= ROUNDS
-    assert problems == [], problems[:10]
-    if wide:
-        # Known, not yet found: since the phone board zooms (issue 26), the document is
-        # 428 px wide at some steps with no element outside the board's scrolling frame
-        # past 390 px. Every other check above holds; this one is recorded, not hidden.
-        pytest.xfail(f"the page is wider than the phone at {len(wide)} steps: {wide[:3]}")
+    assert problems == [], "\n".join(problems[:60])
+    assert wide == [], wide[:5]

@@ -44,6 +44,7 @@ from meridian_table.games.empire.drawing import (
 from meridian_table.games.empire.engine import COLOURS, Game, IllegalActionError
 from meridian_table.games.empire.ledger import (
     STAGES,
+    card_word,
     cost,
     damage_words,
     ledger,
@@ -165,11 +166,12 @@ class EmpireAdapter(Adapter):
         for site in out["sites"]:
             sid = site["id"]
             owner = None
+            site["name"] = thing(self._engine, sid)  # in words (no free peeks)
             if sid in state.bodies:
                 body = state.bodies[sid]
                 owner = body.owner
                 site["label"] = (f"{body.colonies}" if body.colonies else "")
-                site["card"] = body.card if body.discovered else None
+                site["card"] = card_word(body.card) if body.discovered else None
             else:
                 here = [s for s in state.ships.values() if s.quadrant == sid]
                 if here:
@@ -610,7 +612,7 @@ class EmpireAdapter(Adapter):
             # What was found, said once it is face up.
             body = self._engine.state.bodies.get(notation.split()[1])
             if body is not None and body.discovered and not body.id.startswith("moon."):
-                text += ": " + _("it is {card}").format(card=body.card)
+                text += ": " + _("it is {card}").format(card=card_word(body.card))
         after = self.expected()
         applied = Applied(notation, mover, after - before, before - after)
         if self._tapped == notation:

@@ -45,6 +45,12 @@ KIND_WORDS = {"fighter": N_("fighter"), "frigate": N_("frigate")}
 COLOUR_WORDS = (N_("Red"), N_("Blue"), N_("Green"), N_("Yellow"), N_("Scelrotia"))
 
 
+def card_word(name: str) -> str:
+    """A card's name in the table's language: the shipped set's names are in the
+    catalogue; a set of one's own says its names as written."""
+    return _(name) if name else name
+
+
 def seat_name(colour: str) -> str:
     """A seat's colour as a word in the table's language ("red" -> "Red" / "Rouge")."""
     return seat_word(colour)
@@ -60,9 +66,9 @@ def thing(game: Game, token: str, names: tuple[str, ...] = ()) -> str:
     body = state.bodies.get(token)
     if body is not None:
         if token.startswith("moon."):
-            return _("moon {name}").format(name=body.card)
+            return _("moon {name}").format(name=card_word(body.card))
         if body.discovered:
-            return body.card
+            return card_word(body.card)
         sectors = "/".join(str(s) for s in game.board.bodies[token].borders)
         return _("the face-down {ring} planet in sector {sector}").format(
             ring=_(RINGS.get(token.split(".")[1], "yellow")), sector=sectors)
@@ -151,9 +157,9 @@ def words(game: Game, action: str, names: tuple[str, ...] = ()) -> str:
             return _("take over {body} and keep the waypoint there").format(body=it(args[0]))
         return _("take the waypoint onto {holder}").format(holder=it(args[0]))
     if verb == "event":
-        return _("play the event {card}").format(card=" ".join(args))
+        return _("play the event {card}").format(card=card_word(" ".join(args)))
     if verb == "discard":
-        return _("discard the event {card}").format(card=" ".join(args))
+        return _("discard the event {card}").format(card=card_word(" ".join(args)))
     if verb == "token":
         return _("spend a victory token to skip the Scelrotia's turn") if args[0] == "skip" \
             else _("spend a victory token to renew 4 cells")
@@ -366,7 +372,8 @@ def ledger(game: Game, colours: tuple[str, ...], history: list[str],
     seats = []
     labels = tuple(seat_name(c) for c in colours)
     for seat, name in enumerate(labels):
-        bodies = [{"id": b.id, "card": b.card, "colonies": b.colonies,
+        bodies = [{"id": b.id, "card": b.card, "card_words": card_word(b.card),
+                   "colonies": b.colonies,
                    "waypoints": list(b.waypoints), "words": _where(game, labels, b)}
                   for b in state.bodies.values() if b.owner == seat]
         ships = [{"id": s.id, "kind": s.kind, "quadrant": s.quadrant, "colonies": s.colonies,
@@ -389,6 +396,10 @@ def ledger(game: Game, colours: tuple[str, ...], history: list[str],
                 "charges": info.charges, "energy": info.energy,
                 "waypoints": read.waypoints(seat), "presence": sorted(read.presence(seat)),
                 "hand": list(info.hand), "events": list(info.events), "guild": info.guild,
+                # The cards' names as the page shows them (the lists above are notation).
+                "hand_words": [card_word(c) for c in info.hand],
+                "events_words": [card_word(c) for c in info.events],
+                "guild_words": seat_word(info.guild) if info.guild else "",  # its colour
                 "equity": equity,
             })
         seats.append(entry)
@@ -496,5 +507,5 @@ def scores(game: Game, colours: tuple[str, ...]) -> dict[str, Any]:
 
 
 __all__ = ["DECIDE_S", "GROUPS", "cost", "costs", "damage_words", "default", "ledger",
-           "reason_words", "scelrotia_words", "scores", "seat_name", "split_words", "thing", "warning",
+           "card_word", "reason_words", "scelrotia_words", "scores", "seat_name", "split_words", "thing", "warning",
            "words"]

@@ -527,7 +527,8 @@
   }
 
   function siteLabel(id, piece, site, owner, label, f) {
-    const words = [id, piece ? pieceWords(piece, owner, label) : t("empty")];
+    // A game may name its sites in words (Empire: "moon Aster", "sector 1, quadrant 3").
+    const words = [(site && site.name) || id, piece ? pieceWords(piece, owner, label) : t("empty")];
     if (f.legal) words.push(t("legal"));
     if (f.last) words.push(t("last move"));
     if (f.played) words.push(t("the move played"));
@@ -568,7 +569,7 @@
     const levels = sp && sp.levels && typeof sp.levels === "object" ? sp.levels : {};
     for (const kind of sp && Array.isArray(sp.automata) ? sp.automata : []) {
       const offered = Array.isArray(levels[kind]) ? levels[kind] : [];
-      if (!offered.length) { out.push({ value: kind, kind, label: `the ${kind} automaton`, help: "" }); continue; }
+      if (!offered.length) { out.push({ value: kind, kind, label: t("the {name} automaton", { name: kind }), help: "" }); continue; }
       for (const l of offered) {
         out.push({ value: l.automaton, kind, level: l.level, default: Boolean(l.default),
           label: t("Computer — level {n} ({name})", { n: l.level, name: t(l.name) }), help: l.help ? t(l.help) : "" });
@@ -679,14 +680,14 @@
         : `${spent} s`;
     };
     if (auto.status === "executing") {
-      $("automaton-title").textContent = `${who} has chosen. Carry it out on the board:`;
+      $("automaton-title").textContent = t("{who} has chosen. Carry it out on the board:", { who });
       $("automaton-words").textContent = auto.words || auto.action || "";
       $("automaton-words").hidden = false;
       $("automaton-time").hidden = true;
       clearInterval(autoTimer);
       autoTimer = null;
     } else {
-      $("automaton-title").textContent = `${who} is thinking…`;
+      $("automaton-title").textContent = t("{who} is thinking…", { who });
       $("automaton-words").hidden = true;
       $("automaton-time").hidden = false;
       tick();

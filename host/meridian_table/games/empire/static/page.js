@@ -173,9 +173,9 @@
       const where = [...s.bodies.map((b) => b.words), ...s.ships.map((x) => x.words)];
       if (where.length) row(t("Where"), where.join("; "), "where");
       if (s.equity && s.equity.length) row(t("Equity"), s.equity.join("; "), "equity");
-      if (s.hand && s.hand.length) row(t("Events in hand"), s.hand.join(", "), "hand");
-      if (s.events && s.events.length) row(t("Events in play"), s.events.join(", "), "events");
-      if (s.guild) row(t("Guild"), s.guild, "guild");
+      if (s.hand && s.hand.length) row(t("Events in hand"), (s.hand_words || s.hand).join(", "), "hand");
+      if (s.events && s.events.length) row(t("Events in play"), (s.events_words || s.events).join(", "), "events");
+      if (s.guild) row(t("Guild"), s.guild_words || s.guild, "guild");
     }
   }
 
