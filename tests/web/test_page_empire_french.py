@@ -174,3 +174,43 @@ def test_a_solo_infection_game_for_five_rounds_from_a_french_phone(
     assert notations.count("scelrotia") >= ROUNDS
     assert problems == [], "\n".join(problems[:60])
     assert wide == [], wide[:5]
+
+
+def test_the_infection_end_screen_fits_a_french_phone(
+        tmp_path: Path, open_page: Callable[..., Any], shoot: Any, english: None) -> None:
+    """Issue 24: the infection end screen shows the victory tokens and fits 390 px, in
+    the browser: the player calls time from the page (the Scelrotia wins) and reads the
+    end in French, nothing wider than the phone, axe-core clean."""
+    require_axe()
+    setup = TableSetup(game="empire", board="sim", players=("Ann",),
+                       options={"seed": SEED, "mode": "infection-solo"},
+                       settings={"sensing": "off"}, db=str(tmp_path / "games.sqlite3"),
+                       settle_s=0.03)
+    table = open_table(setup)
+    if not table.wait_ready(30):
+        table.close()
+        pytest.fail("the virtual board did not connect")
+    with TableHost(table, lang_fixed=False) as host, serve(host, port=0) as server:
+        assert host is not None
+        page = open_page(server.url, width=390, height=844, locale="fr-FR", is_mobile=True,
+                         has_touch=True)
+        wait(page, "s.lang === 'fr'")
+        page.wait_for_function("window.MeridianI18n && window.MeridianI18n.lang === 'fr'")
+        page.wait_for_selector("#empire-ledger button[data-role='time']")
+        page.locator("#empire-ledger button[data-role='time']").click()
+        ask = page.locator("#empire-ledger .ledger-ask")
+        assert "Scelrotia" in ask.inner_text()
+        ask.locator("button[data-answer='yes']").click()
+        wait(page, "s.result !== null")
+        page.wait_for_selector("#empire-ledger .ledger-tokens-kept")
+        page.wait_for_timeout(100)  # the end screen's layout settles
+        kept = page.inner_text("#empire-ledger .ledger-tokens-kept")
+        assert kept.startswith("Jetons de victoire gardés"), kept
+        width, parts = page.evaluate(OVERFLOW)
+        text = page.evaluate(PAGE_TEXT)
+        shoot(page, "empire-fr-end", full_page=True)
+        problems = [f"axe {v['id']} at {v['targets']}" for v in blocking(page)]
+    problems += [f"English {english_on_page(line)} in {line.strip()[:90]!r}"
+                 for line in text.splitlines() if english_on_page(line)]
+    assert width <= 390, f"the end screen is {width} px wide: {parts}"
+    assert problems == [], "\n".join(problems)

@@ -657,6 +657,8 @@ class EmpireAdapter(Adapter):
         winners = [self.colours[w] for w in outcome.winners]
         winner = winners[0] if len(winners) == 1 else None
         return {"winner": winner, "winners": winners, "reason": outcome.reason,
+                # The reason as the page says it (the engine's is English, for the log).
+                "reason_words": reason_words(self._engine, outcome.reason, self._labels),
                 "scores": self.scores()}
 
     def scores(self) -> dict[str, Any]:

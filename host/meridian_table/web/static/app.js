@@ -546,6 +546,13 @@
 
   function cap(text) { return text ? text[0].toUpperCase() + text.slice(1) : ""; }
 
+  // Why the game ended, in the page's words: a game whose engine says it in English
+  // (for the log) gives its words too (Empire's reason_words).
+  function resultReason(s) {
+    const r = s && s.result;
+    return r ? r.reason_words || r.reason || "" : "";
+  }
+
   function seatColour(seat) {
     // The seat's colour from the game's spec; a session without a spec may name its
     // seats by CSS colours ("orange").
@@ -616,7 +623,7 @@
       const winner = s.result && s.result.winner;
       text = winner ? t("{seat} wins", { seat: seatLabel(winner) }) : t("Game over");
       colour = winner || "";
-      who = winner && s.seats ? s.seats[winner] || "" : (s.result && s.result.reason) || "";
+      who = winner && s.seats ? s.seats[winner] || "" : resultReason(s);
     } else if (s.phase === "paused") {
       text = "Paused";
     } else if (s.phase === "resync") {
@@ -850,7 +857,7 @@
     if (s.result) {
       const winner = s.result.winner;
       const seat = winner ? `${seatLabel(winner)} (${(s.seats || {})[winner] || ""})` : "";
-      const reason = s.result.reason || "";
+      const reason = resultReason(s);
       result.textContent = winner
         ? (reason ? t("{seat} wins: {reason}", { seat, reason }) : t("{seat} wins", { seat }))
         : (reason ? t("Game over: {reason}", { reason }) : t("Game over"));
@@ -1194,7 +1201,7 @@
     const now = s.moves || [];
     if (!prev.result && s.result) {
       const w = s.result.winner;
-      const why = s.result.reason || "";
+      const why = resultReason(s);
       sound.cue("end", w ? (why ? t("{seat} wins: {reason}", { seat: seatLabel(w), reason: why }) : t("{seat} wins", { seat: seatLabel(w) }))
         : t("Game over"));
       return;
@@ -1571,7 +1578,7 @@
     box.hidden = false;
     const w = s.result && s.result.winner;
     const name = w && s.seats ? s.seats[w] : "";
-    const reason = s.result && s.result.reason ? s.result.reason : "";
+    const reason = resultReason(s);
     const seat = w ? `${seatLabel(w)}${name ? ` (${name})` : ""}` : "";
     $("summary-result").textContent = w
       ? (reason ? t("{seat} wins: {reason}", { seat, reason }) : t("{seat} wins", { seat }))
