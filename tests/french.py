@@ -3,7 +3,8 @@ browser): the common words of the table's English that are not French words too 
 "a", "points", "total", "menu", "charge", "face", "place", "point", "second", "options"
 are both, so they are left out).
 Names (players, games, cards, maps) are passed as ``names`` and never count, nor does
-quoted notation (« pass », 'G6 overlooked C3': what one types, not what one reads)."""
+quoted notation (« pass », 'G6 overlooked C3', `meridian-table games`: what one types,
+not what one reads)."""
 
 from __future__ import annotations
 
@@ -29,7 +30,7 @@ between line reaches before any other should can cannot only allowed size option
 players' seat seats name names rules default
 """.split())
 WORD = re.compile(r"[A-Za-zÀ-ÿ']+")
-QUOTED = re.compile(r"«[^»]*»|(?<![A-Za-zÀ-ÿ])'[^'\n]*'(?![A-Za-zÀ-ÿ])")
+QUOTED = re.compile(r"«[^»]*»|`[^`]*`|(?<![A-Za-zÀ-ÿ])'[^'\n]*'(?![A-Za-zÀ-ÿ])")
 
 
 def english_words(text: str, names: Iterable[str] = ()) -> list[str]:

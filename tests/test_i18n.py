@@ -194,3 +194,31 @@ def test_every_shipped_card_name_has_a_french_entry() -> None:
         assert card_word("A card of one's own") == "A card of one's own"
     finally:
         i18n.set_language("en")
+
+
+def test_the_play_commands_own_messages_are_french_with_lang_fr(tmp_path: Path) -> None:
+    """``play --lang fr``: the command's refusals are said in French (click's own frame,
+    "Error: Invalid value for '--seat':", stays click's)."""
+    import subprocess
+    import sys
+
+    from tests.french import english_words
+
+    def refused(*args: str) -> str:
+        out = subprocess.run(
+            [sys.executable, "-m", "meridian_table.cli.main", "play", "kato", "--headless",
+             "--board", "sim", "--lang", "fr", *args],
+            input="quit\n", capture_output=True, text=True, timeout=120, check=False)
+        assert out.returncode == 2, out.stderr
+        said = out.stderr.strip().splitlines()[-1]
+        # What follows click's own "Error: Invalid value for --x: ".
+        return re.sub(r"^Error: Invalid value for [^:]+: ", "", said)
+
+    seat = refused("--seat", "9=random")
+    assert "n'est pas une place de Les Méridiens de Kato" in seat, seat
+    db = refused("--db", str(tmp_path / "nowhere" / "g.sqlite3"))
+    assert "n'existe pas" in db, db
+    game = refused("--resume", "abc")
+    assert "n'est pas un numéro de partie" in game, game
+    for text in (seat, db, game):
+        assert english_words(text, [str(tmp_path / "nowhere")]) == [], text

@@ -42,7 +42,7 @@ from meridian_table.club import REMOTE, REMOTE_WAITING
 from meridian_table.games import registry
 from meridian_table.games.contract import GameSpec, OptionError, OptionSpec, parse_options
 from meridian_table.games.params import PagePort
-from meridian_table.i18n import LANGUAGES, _, set_language
+from meridian_table.i18n import LANGUAGES, _, said, set_language
 from meridian_table.link import UnknownPortError, check_port
 from meridian_table.store import StoreError
 from meridian_table.table.clocks import FLAG_RULES, ClockError, ClockRule
@@ -153,7 +153,7 @@ class BoardNotices:
                 return
             self._last = detail
         if detail:
-            click.echo(f"board: {detail}", err=True)
+            click.echo(_("board: {detail}").format(detail=detail), err=True)
 
 
 def run_headless(table: RunningTable, lines: IO[str], out: IO[str]) -> None:
@@ -301,11 +301,10 @@ def _headless_command(table: RunningTable, verb: str, args: list[str]) -> dict[s
         return {"ok": True, "state": session.state()}
     if verb == "state":
         return {"ok": True, "state": session.state()}
-    raise ValueError(
-        f"unknown headless command {' '.join([verb, *args])!r}; use place, lift, toggle, "
-        "button NAME, choose FIELD VALUE..., agree SEAT, seat N AUTOMATON|person, wait, state "
-        "or quit"
-    )
+    raise ValueError(_(
+        "unknown headless command {command}; use place, lift, toggle, button NAME, choose "
+        "FIELD VALUE..., agree SEAT, seat N AUTOMATON|person, wait, state or quit").format(
+            command=repr(" ".join([verb, *args]))))
 
 
 def _check_db(db: str) -> None:
@@ -316,10 +315,9 @@ def _check_db(db: str) -> None:
     folder = Path(db).expanduser().absolute().parent
     if not folder.is_dir():
         raise click.BadParameter(
-            f"{db!r}: its folder {folder} does not exist; check the path for a typo, create "
-            f"the folder (mkdir -p {folder}), or leave out --db to use the default log",
-            param_hint="--db",
-        )
+            _("{db}: its folder {folder} does not exist; check the path for a typo, create "
+              "the folder (mkdir -p {folder}), or leave out --db to use the default log")
+            .format(db=repr(db), folder=folder), param_hint="--db")
 
 
 def _parse_players(value: str | None) -> tuple[str, ...]:
@@ -367,12 +365,13 @@ def parse_seats(values: tuple[str, ...], spec: GameSpec) -> dict[str, str]:
         number, sep, description = value.partition("=")
         if not sep or not number.strip().isdigit() or not description.strip():
             raise click.BadParameter(
-                f"{value!r} is not SEAT=AUTOMATON; write e.g. --seat 2=random",
-                param_hint="--seat")
+                _("{value} is not SEAT=AUTOMATON; write e.g. --seat 2=random").format(
+                    value=repr(value)), param_hint="--seat")
         seat = int(number)
         if not 1 <= seat <= most:
             raise click.BadParameter(
-                f"{value!r}: seat {seat} is not a seat of {spec.title} (1 to {most})",
+                _("{value}: seat {seat} is not a seat of {game} (1 to {most})").format(
+                    value=repr(value), seat=seat, game=_(spec.title), most=most),
                 param_hint="--seat")
         try:
             spec.policy(description.strip())
@@ -450,6 +449,9 @@ _COMMON_OPTIONS = (
 
 
 def _play(spec: GameSpec, kwargs: dict[str, Any]) -> None:
+    # The language first: every message of the command is said in it.
+    lang = kwargs.pop("lang")
+    set_language(lang)
     board = str(kwargs.pop("board"))
     resume_id = _resume_id(kwargs.pop("resume"))
     resume = resume_id is not False
@@ -464,16 +466,14 @@ def _play(spec: GameSpec, kwargs: dict[str, Any]) -> None:
     settle_ms = int(kwargs.pop("settle_ms"))
     sim_mode = str(kwargs.pop("sim_mode"))
     seats = parse_seats(tuple(kwargs.pop("seat")), spec)
-    lang = kwargs.pop("lang")
-    set_language(lang)
     clock_text = kwargs.pop("clock")
     flag_rule = str(kwargs.pop("flag_rule"))
     clock_leds = bool(kwargs.pop("clock_leds"))
     clock = None
     if clock_text:
         if resume:
-            raise click.BadParameter("--resume continues the logged game with its own clocks; "
-                                     "leave --clock out", param_hint="--clock")
+            raise click.BadParameter(_("--resume continues the logged game with its own "
+                                       "clocks; leave --clock out"), param_hint="--clock")
         try:
             clock = ClockRule.parse(clock_text, flag=flag_rule, leds=clock_leds).to_setting()
         except ClockError as exc:
@@ -489,15 +489,14 @@ def _play(spec: GameSpec, kwargs: dict[str, Any]) -> None:
     kinds = {o.name: o for o in spec.options}
     named = [kinds[n].flag for n in given if kinds[n].kind == "engine"]
     if resume and seats:
-        raise click.BadParameter(
+        raise click.BadParameter(_(
             "--resume continues the logged game with its own seats; leave --seat out "
-            "(the page can give a seat to a person or an automaton)", param_hint="--seat")
+            "(the page can give a seat to a person or an automaton)"), param_hint="--seat")
     if resume and named:
         raise click.BadParameter(
-            f"--resume continues the logged game with its own options; leave "
-            f"{' and '.join(named)} out, or start a new game without --resume",
-            param_hint=named[0],
-        )
+            _("--resume continues the logged game with its own options; leave {flags} out, "
+              "or start a new game without --resume").format(flags=" / ".join(named)),
+            param_hint=named[0])
     try:
         options, settings = parse_options(spec.options, given, spec.id)
         if spec.prepare is not None and options and not resume:
@@ -531,7 +530,7 @@ def _play(spec: GameSpec, kwargs: dict[str, Any]) -> None:
     except (SetupError, StoreError, ValueError, OSError) as exc:
         if page_socket is not None:
             page_socket.close()
-        raise click.ClickException(str(exc)) from exc
+        raise click.ClickException(said(exc)) from exc
     if headless:
         with table, club_replication(table, club, headless, link):
             if table.notice:
@@ -561,8 +560,9 @@ def _resume_id(value: object) -> int | None | bool:
     text = str(value).strip().lstrip("#")
     if not text.isdigit() or int(text) < 1:
         raise click.BadParameter(
-            f"{value!r} is not a game id; give a number from `meridian-table games`, or "
-            "--resume alone for the last unfinished game", param_hint="--resume")
+            _("{value} is not a game id; give a number from `meridian-table games`, or "
+              "--resume alone for the last unfinished game").format(value=repr(value)),
+            param_hint="--resume")
     return int(text)
 
 
