@@ -38,5 +38,5 @@ def english_words(text: str, names: Iterable[str] = ()) -> list[str]:
     card's: several words each) are taken out first."""
     text = QUOTED.sub(" ", text)
     for name in sorted({n for n in names if n}, key=len, reverse=True):
-        text = re.sub(rf"(?<![\w']){re.escape(name)}(?![\w'])", " ", text)
+        text = re.sub(rf"(?<![\w'-]){re.escape(name)}(?![\w'-])", " ", text, flags=re.IGNORECASE)
     return sorted({w for w in WORD.findall(text) if w.lower() in ENGLISH})

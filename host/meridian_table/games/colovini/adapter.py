@@ -66,7 +66,7 @@ from meridian_table.games.colovini.dialogue import (
 )
 from meridian_table.games.colovini.meridian import Column, apply_placement, placement_cities
 from meridian_table.games.colovini.words import TowerWords
-from meridian_table.i18n import N_, _, seat_word
+from meridian_table.i18n import N_, _, say, seat_word
 from meridian_table.ledplan import BLINK, SOLID, Light
 
 LOGGER = logging.getLogger(__name__)
@@ -392,7 +392,7 @@ class ColoviniAdapter(TurnDialogue, TowerWords, Adapter):
     def _options_view(self, lights: dict[str, Light]) -> View:
         m = self._meridian
         if m is None or self._card is None:
-            raise AdapterError("no meridian and card chosen yet")
+            raise AdapterError(say("no meridian and card chosen yet"))
         mover = self.to_move
         colour = self._colour(mover)
         actions = self._actions()
@@ -565,7 +565,7 @@ class ColoviniAdapter(TurnDialogue, TowerWords, Adapter):
     ) -> Interpretation:
         m = self._meridian
         if m is None:
-            raise AdapterError("no meridian chosen yet")
+            raise AdapterError(say("no meridian chosen yet"))
         column = self._engine.state.columns[m - 1]
         current = pattern(column)
         # the nearest legal outcome (the starting position counts: maybe nothing was meant)
@@ -642,7 +642,7 @@ class ColoviniAdapter(TurnDialogue, TowerWords, Adapter):
         if not self._history:
             return None
         if self._concluded is not None:
-            raise AdapterError("the game was ended by a resignation; it cannot be undone")
+            raise AdapterError(say("the game was ended by a resignation; it cannot be undone"))
         self._engine.undo()
         self._tidy = False
         self._reset()
@@ -668,7 +668,7 @@ class ColoviniAdapter(TurnDialogue, TowerWords, Adapter):
     def conclude(self, result: dict[str, Any]) -> None:
         """End the game as the players chose (a resignation): no count is offered."""
         if self.result() is not None:
-            raise AdapterError("the game is already over")
+            raise AdapterError(say("the game is already over"))
         self._concluded = dict(result)
 
 

@@ -16,6 +16,7 @@ from meridian_table.games import colovini
 from meridian_table.games.board import AdapterError, Interpretation, Question
 from meridian_table.games.colovini import Action, card_meridians, city_id
 from meridian_table.games.colovini.meridian import Column
+from meridian_table.i18n import Words, say
 
 MERIDIAN_BUTTONS = tuple(f"meridian{m}" for m in range(1, 11))
 MERIDIAN = "meridian"
@@ -120,7 +121,7 @@ class TurnDialogue:
             if name == "confirm":
                 self._tidy = not self._tidy
                 return Interpretation(message="tidy-up guide " + ("on" if self._tidy else "off"))
-            raise AdapterError(f"button {name!r}: the game is over")
+            raise AdapterError(say("button {name}: the game is over", name=repr(name)))
         if name in MERIDIAN_BUTTONS:
             return self.answer(MERIDIAN, name[len("meridian"):])
         if name in ("plus", "minus"):
@@ -133,10 +134,9 @@ class TurnDialogue:
             return self._confirm()
         if name == "pass":
             return self._pass()
-        raise AdapterError(
-            f"button {name!r} means nothing in Colovini's Meridian; use meridian1..meridian10, "
-            "plus, minus, confirm, pass, undo or menu"
-        )
+        raise AdapterError(say(
+            "button {name} means nothing in Colovini's Meridian; use meridian1..meridian10, "
+            "plus, minus, confirm, pass, undo or menu", name=repr(name)))
 
     def _card_question_open(self) -> bool:
         return not self._pending and (
@@ -156,7 +156,8 @@ class TurnDialogue:
     def _move_cursor(self, step: int) -> Interpretation:
         choices = self._choices()
         if len(choices) < 2:
-            raise AdapterError("plus/minus choose between answers, and there is nothing to choose now")
+            raise AdapterError(say("plus/minus choose between answers, and there is nothing to "
+                                   "choose now"))
         cursor = (self._cursor + step) % len(choices)
         return self.answer(CURSOR, str(cursor))
 
@@ -171,9 +172,8 @@ class TurnDialogue:
         if choices:
             field_name = CARD if self._card_question_open() else REBUILD
             return self.answer(field_name, choices[self._cursor % len(choices)])
-        raise AdapterError(
-            "Confirm does nothing now: choose a meridian, build on it, or press Pass"
-        )
+        raise AdapterError(say(
+            "Confirm does nothing now: choose a meridian, build on it, or press Pass"))
 
     def _pass(self) -> Interpretation:
         card = self._card
@@ -187,14 +187,14 @@ class TurnDialogue:
 
     def answer(self, field_name: str, value: str) -> Interpretation:
         if self._engine.is_over:
-            raise AdapterError("the game is over: there is nothing to answer")
+            raise AdapterError(say("the game is over: there is nothing to answer"))
         if field_name == MERIDIAN:
             return self._choose_meridian(value)
         if field_name == CARD:
             return self._choose_card(value)
         if field_name == CURSOR:
             if not value.isdigit():
-                raise AdapterError(f"cursor {value!r} is not a number")
+                raise AdapterError(say("cursor {value} is not a number", value=repr(value)))
             self._cursor = int(value)
             return Interpretation(choice=(CURSOR, value), message=f"choice {value}")
         if field_name == PASSING:
@@ -208,10 +208,9 @@ class TurnDialogue:
             return self._answer_pending(field_name, value)
         if field_name == REBUILD:
             return self._answer_rebuild(value)
-        raise AdapterError(
-            f"Colovini asks no {field_name!r}; the questions are meridian, card, where, height, "
-            "remove, rebuild"
-        )
+        raise AdapterError(say(
+            "Colovini asks no {field}; the questions are meridian, card, where, height, "
+            "remove, rebuild", field=repr(field_name)))
 
     def _answer_rebuild(self, value: str) -> Interpretation:
         """``keep`` (the same tower stands again) or the height of the tower rebuilt in place."""
@@ -224,19 +223,19 @@ class TurnDialogue:
         if value not in unseen:
             choices = self._rebuild_choices()
             raise AdapterError(
-                f"rebuild {value!r} is not open now: "
-                + (f"answer one of {', '.join(choices)}" if choices else
-                   "lift your own tower on the chosen meridian first")
-            )
+                say("rebuild {value} is not open now: answer one of {choices}",
+                    value=repr(value), choices=", ".join(choices)) if choices else
+                say("rebuild {value} is not open now: lift your own tower on the chosen "
+                    "meridian first", value=repr(value)))
         notation = unseen[value].notation()
         return Interpretation(action=notation, message=f"{self.to_move} rebuilds: {notation}")
 
     def _choose_meridian(self, value: str) -> Interpretation:
         if not value.isdigit() or int(value) not in self._allowed_meridians():
-            raise AdapterError(
-                f"meridian {value!r} is not allowed by {self.to_move}'s cards; choose one of "
-                f"{', '.join(map(str, self._allowed_meridians()))}"
-            )
+            raise AdapterError(say(
+                "meridian {value} is not allowed by the cards of {seat}; choose one of "
+                "{choices}", value=repr(value), seat=Words(self.to_move.capitalize()),
+                choices=", ".join(map(str, self._allowed_meridians()))))
         meridian = int(value)
         cards = self._cards_for(meridian)
         self._meridian = meridian
@@ -249,14 +248,14 @@ class TurnDialogue:
 
     def _choose_card(self, value: str) -> Interpretation:
         if value not in self._engine.playable_cards():
-            raise AdapterError(
-                f"card {value!r} cannot be played now; playable: "
-                f"{', '.join(self._engine.playable_cards())}"
-            )
+            raise AdapterError(say(
+                "card {value} cannot be played now; playable: {cards}", value=repr(value),
+                cards=", ".join(self._engine.playable_cards())))
         if self._passing:
             return Interpretation(action=f"{value}:pass", message=f"{self.to_move} passes ({value})")
         if self._meridian is None or self._meridian not in card_meridians(value):
-            raise AdapterError(f"card {value!r} does not allow meridian {self._meridian}")
+            raise AdapterError(say("card {value} does not allow meridian {meridian}",
+                                   value=repr(value), meridian=str(self._meridian)))
         self._card = value
         self._cursor = 0
         self._lifted = None
@@ -270,8 +269,8 @@ class TurnDialogue:
         """
         chosen = [n for n in self._pending if where_key(Action.parse(n)) == value]
         if self._pending and not chosen:
-            raise AdapterError(f"where {value!r} is not one of the open answers: "
-                               f"{', '.join(self._choices())}")
+            raise AdapterError(say("where {value} is not one of the open answers: {choices}",
+                                   value=repr(value), choices=", ".join(self._choices())))
         if len(chosen) == 1:
             return Interpretation(action=chosen[0], message=f"{self.to_move} plays {chosen[0]}")
         self._where = value
@@ -285,6 +284,6 @@ class TurnDialogue:
                 field_name == REMOVE_OWN and action.kind == "remove"
             ):
                 return Interpretation(action=notation, message=f"{self.to_move} plays {notation}")
-        raise AdapterError(
-            f"{field_name} {value!r} is not one of the open answers: {', '.join(self._pending) or 'none'}"
-        )
+        raise AdapterError(say(
+            "{field} {value} is not one of the open answers: {choices}", field=field_name,
+            value=repr(value), choices=", ".join(self._pending) or "—"))

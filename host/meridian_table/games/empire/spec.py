@@ -282,6 +282,7 @@ SPEC = GameSpec(
         drawing="grid",
         script="static/page.js",
         piece_word="piece",
+        rules=("en", "fr"),  # static/rules.en.json and rules.fr.json
     ),
     records=RecordFormat(_export, _parse, ".empire"),
     policies={"random": RandomPolicy, "scelrotia": ScelrotiaPolicy},

@@ -648,7 +648,9 @@
     turn.dataset.seatColour = seatColour(colour) ? "yes" : "";
     turn.querySelector("circle").style.fill = seatColour(colour);
     turn.dataset.phase = replay ? "replay" : s.phase || "";
-    document.title = `${text} · Meridian Table`;
+    // The window's title is no page node: said through the catalogue here.
+    const said = window.MeridianI18n ? window.MeridianI18n.translate(text) : text;
+    document.title = `${said} · ${t("Meridian Table")}`;
   }
 
   // An automaton seat at work (state.automaton): "thinking…" with the time it has taken,
