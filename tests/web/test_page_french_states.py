@@ -111,6 +111,7 @@ def state(page: Any) -> dict[str, Any]:
 
 
 def names(page: Any) -> list[str]:
+    from meridian_table.games import registry
     from meridian_table.profiles import list_profiles
 
     s = state(page)
@@ -121,6 +122,9 @@ def names(page: Any) -> list[str]:
     return [*NAMES, *s.get("players", []), *(s.get("seats") or {}).values(),
             *card_names, "Meridian", "Meridian Table", "Kato", "Colovini", "Scelrotia",
             "Empire in Space",
+            # Every installed game's title is its name (an author's game may ship English
+            # only: examples/five_in_a_row).
+            *(spec.title for spec in registry.specs().values()),
             # The names of Colovini's board buttons, as the board prints them (their
             # wording in the prompt is issue 26 item 8's).
             *(f"Meridian{n}" for n in range(1, 11)),
