@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
+from tests.french import english_words
 from tests.web.axe import blocking, require_axe
 
 from meridian_table.table.lobby import TableHost
@@ -84,20 +85,7 @@ class Findings:
 
 FINDINGS = Findings()
 
-# English words a French page must not show (common words of the page's English that
-# are not French words too: "on", "a", "points", "total", "menu" are French as well).
-ENGLISH = frozenset("""
-the to and of is are you your it its this that with from here there now then when
-move moves stone stones place put back remove lift wins win won player players turn
-board piece pieces hand tower towers taller island islands strength buttons button
-count agree agrees agreed resign resigned hint light dark black white red blue green
-yellow brown computer level strongest strong easy medium beginner clock time
-game new undo pass swap confirm cancel close history review replay live sound voice
-theme language seconds thinking waiting connected safe breakdown legend legal last
-better played what which who will be by in not no yes keep playing heights height
-meridian card cards city cities garrison capital takes tied draw over left right
-start end ends ended offered offer offers automaton person people count's his her
-""".split())
+# English words on a French page: one reading for every French test (tests/french.py).
 WORD = re.compile(r"[A-Za-zÀ-ÿ']+")
 
 
@@ -190,9 +178,7 @@ def check(page: Any, look: Look, what: str) -> None:
             for (const el of document.querySelectorAll('[title], [aria-label]'))
               parts.push(el.getAttribute('title') || '', el.getAttribute('aria-label') || '');
             return parts.join('\\n'); })()""")
-        allowed = {n.lower() for n in names(page)}
-        found = sorted({w for w in WORD.findall(text)
-                        if w.lower() in ENGLISH and w.lower() not in allowed})
+        found = english_words(text, names(page))
         if found:
             FINDINGS.english.append(f"{where}: {', '.join(found)}")
 
