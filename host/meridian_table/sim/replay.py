@@ -31,6 +31,7 @@ from meridian_table.games.registry import create_adapter as create
 from meridian_table.link.events import SenseEvent
 from meridian_table.profiles import Profile, load_profile
 from meridian_table.sim.hands import Trace
+from meridian_table.store.events import LogEvent, kind_of
 from meridian_table.table import MemoryJournal, TableSession
 from meridian_table.table.runner import RunningTable, TableSetup, open_table
 
@@ -320,10 +321,10 @@ class _Tee:
         self._events: list[tuple[str, dict[str, Any]]] = []
         self._lock = threading.Lock()
 
-    def append(self, kind: str, payload: Any) -> None:
-        self._journal.append(kind, payload)
+    def append(self, event: LogEvent) -> None:
+        self._journal.append(event)
         with self._lock:
-            self._events.append((kind, dict(payload)))
+            self._events.append((kind_of(event), event.to_json()))
 
     def logged(self) -> list[tuple[str, dict[str, Any]]]:
         with self._lock:
