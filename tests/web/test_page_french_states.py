@@ -150,6 +150,11 @@ def new_game(host: TableHost, page: Any, game: str, players: list[str], **extra:
     answer = host.command({"cmd": "new_game", "game": game, "players": players, **extra})
     assert answer.get("ok"), answer
     wait(page, f"s.game === '{game}' && s.moves.length === 0 && s.result === null", 60000)
+    # The last game's refusal does not follow the players into the new one.
+    assert state(page)["error"] == "", state(page)["error"]
+    shown = page.evaluate("""(() => { const e = document.getElementById('error');
+        return e && !e.hidden ? e.textContent : ''; })()""")
+    assert shown == "", shown
 
 
 def dialogs(page: Any, game: str) -> None:
