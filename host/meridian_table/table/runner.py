@@ -22,7 +22,7 @@ from typing import Any
 from meridian_table.games import registry
 from meridian_table.games.board import Adapter
 from meridian_table.games.contract import OptionValue, PolicyFactory, parse_options
-from meridian_table.i18n import _
+from meridian_table.i18n import _, said
 from meridian_table.link import Link, find_picos
 from meridian_table.profiles import Profile, ProfileError, load_profile, profile_from_dict
 from meridian_table.store import MissingDatabaseError, OlderSchemaError, Store, UnknownGameError
@@ -158,19 +158,19 @@ def _check_resumable(db: Path | None, game: str, game_id: int | None = None) -> 
     try:
         store = Store.open(db, readonly=True)
     except MissingDatabaseError as exc:
-        raise SetupError(
-            f"no game log at {exc.path}, so no unfinished {game} game to continue; start a "
-            "new one without --resume, or point --db at the log of the game"
-        ) from None
+        raise SetupError(_(
+            "no game log at {path}, so no unfinished {game} game to continue; start a new one "
+            "without --resume, or point --db at the log of the game").format(
+                path=exc.path, game=game)) from None
     except OlderSchemaError:
         return  # the writable open migrates it (after a backup copy), then resumes
     with store:
         if game_id is not None:
             _check_logged(store, game, game_id)
         elif store.last_unfinished(game) is None:
-            raise SetupError(
-                f"no unfinished {game} game in {store.path}; start a new one without --resume"
-            )
+            raise SetupError(_(
+                "no unfinished {game} game in {path}; start a new one without --resume")
+                .format(game=game, path=store.path))
 
 
 def _check_logged(store: Store, game: str, game_id: int) -> None:
@@ -178,20 +178,18 @@ def _check_logged(store: Store, game: str, game_id: int) -> None:
     try:
         info = store.game(game_id)
     except UnknownGameError:
-        raise SetupError(
-            f"--resume {game_id}: no game {game_id} in {store.path}; `meridian-table games` "
-            "lists the logged games and their ids"
-        ) from None
+        raise SetupError(_(
+            "--resume {id}: no game {id} in {path}; `meridian-table games` lists the logged "
+            "games and their ids").format(id=game_id, path=store.path)) from None
     if info.game != game:
-        raise SetupError(
-            f"--resume {game_id}: game {game_id} is a {info.game} game, not {game}; "
-            f"continue it with `meridian-table play {info.game} --resume {game_id}`"
-        )
+        raise SetupError(_(
+            "--resume {id}: game {id} is a {other} game, not {game}; continue it with "
+            "`meridian-table play {other} --resume {id}`").format(id=game_id, other=info.game,
+                                                                 game=game))
     if info.status != "running":
-        raise SetupError(
-            f"--resume {game_id}: game {game_id} is {info.status}; only an unfinished game "
-            f"can be continued (`meridian-table replay {game_id}` shows it)"
-        )
+        raise SetupError(_(
+            "--resume {id}: game {id} is {status}; only an unfinished game can be continued "
+            "(`meridian-table replay {id}` shows it)").format(id=game_id, status=info.status))
 
 
 #: How long a thread may hold the interpreter lock while another waits for it (Python's
@@ -213,7 +211,7 @@ def open_table(setup: TableSetup) -> RunningTable:
     check_names(setup.players)
     spec = registry.spec(setup.game)
     if setup.db == ":memory:" and setup.resume:
-        raise SetupError("--resume needs a database file; drop --db :memory:")
+        raise SetupError(_("--resume needs a database file; drop --db :memory:"))
     closers: list[Callable[[], None]] = []
     try:
         if setup.resume:
@@ -230,10 +228,10 @@ def open_table(setup: TableSetup) -> RunningTable:
             name = spec.default_profile(count, dict(setup.options))
         profile = _board_profile(name, logged)
         if not spec.accepts_board(profile.game):
-            raise SetupError(
-                f"board profile {profile.name!r} is for {profile.game!r}, not {setup.game!r}; "
-                f"choose a {setup.game} profile with --profile"
-            )
+            raise SetupError(_(
+                "board profile {profile} is for {other}, not {game}; choose a {game} profile "
+                "with --profile").format(profile=repr(profile.name), other=repr(profile.game),
+                                         game=setup.game))
         journal, adapter, players, settings = _open_game(setup, profile, store, logged)
         resumed = logged is not None
         port, notice = choose_board(setup.board)
@@ -305,10 +303,9 @@ def check_setup(setup: TableSetup) -> None:
     name = setup.profile or spec.default_profile(count, dict(setup.options))
     profile = load_profile(name)
     if not spec.accepts_board(profile.game):
-        raise SetupError(
-            f"board profile {profile.name!r} is for {profile.game!r}, not {setup.game!r}; "
-            f"choose a {setup.game} profile"
-        )
+        raise SetupError(_(
+            "board profile {profile} is for {other}, not {game}; choose a {game} profile")
+            .format(profile=repr(profile.name), other=repr(profile.game), game=setup.game))
     _journal, _adapter, _players_, settings = _open_game(setup, profile, None, None,
                                                          dry_run=True)
     for description in parse_seats(settings.get("seats")).values():
@@ -348,13 +345,13 @@ def _open_game(
                  **{str(i + 1): automaton for i, (_, automaton) in fixed.items()}}
     if seats:
         if not isinstance(seats, dict):
-            raise SetupError(f"seats {seats!r}: give a mapping of seat numbers to automata")
+            raise SetupError(_("seats {seats}: give a mapping of seat numbers to automata")
+                             .format(seats=repr(seats)))
         for seat in seats:
             if not (str(seat).isascii() and str(seat).isdigit()) or not 1 <= int(str(seat)) <= len(players):
-                raise SetupError(
-                    f"--seat {seat}: {adapter.game} is played by {len(players)} here; "
-                    f"choose a seat from 1 to {len(players)}"
-                )
+                raise SetupError(_(
+                    "--seat {seat}: {game} is played by {count} here; choose a seat from 1 to "
+                    "{count}").format(seat=seat, game=adapter.game, count=len(players)))
         settings["seats"] = {str(k): str(v) for k, v in seats.items()}
         seed = setup.settings.get("automaton_seed")
         settings["automaton_seed"] = (int(seed) if isinstance(seed, int)
@@ -383,7 +380,8 @@ def _clock_rule(value: object) -> ClockRule | None:
             return ClockRule.parse(value)
         return ClockRule.from_setting(value)
     except (ClockError, KeyError, TypeError, ValueError) as exc:
-        raise SetupError(f"clock {value!r}: {exc}") from None
+        raise SetupError(_("clock {value}: {reason}").format(value=repr(value),
+                                                              reason=said(exc))) from None
 
 
 def _int_or_none(value: object) -> int | None:
@@ -398,10 +396,10 @@ def _game_options(setup: TableSetup, profile: Profile) -> dict[str, OptionValue]
     counts = spec.player_counts
     if setup.players and len(counts) > 1 and len(setup.players) not in counts:
         allowed = ", ".join(str(c) for c in counts[:-1]) + f" or {counts[-1]}"
-        raise SetupError(
-            f"players {','.join(setup.players)!r}: {spec.title} is for {allowed} players; "
-            f"name each of them with --players, e.g. --players Ann,Bob"
-        )
+        raise SetupError(_(
+            "players {names}: {game} is for {allowed} players; name each of them with "
+            "--players, e.g. --players Ann,Bob").format(
+                names=repr(",".join(setup.players)), game=_(spec.title), allowed=allowed))
     schema = {o.name for o in spec.options if o.kind == "engine"}
     given: dict[str, object] = {k: v for k, v in profile.variant.items() if k in schema}
     if setup.players and "players" in schema:
@@ -409,11 +407,11 @@ def _game_options(setup: TableSetup, profile: Profile) -> dict[str, OptionValue]
     for name, value in setup.options.items():
         if name in given and name != "players" and str(value) != str(given[name]):
             # The board is what it is: an option its profile fixes cannot differ from it.
-            raise SetupError(
-                f"option {name} {value!r} does not fit board profile {profile.name!r}, which "
-                f"has {name} {given[name]!r}; choose a board for {name} {value!r} or leave "
-                "the board to the game's default"
-            )
+            raise SetupError(_(
+                "option {name} {value} does not fit board profile {profile}, which has {name} "
+                "{given}; choose a board for {name} {value} or leave the board to the game's "
+                "default").format(name=name, value=repr(value), profile=repr(profile.name),
+                                  given=repr(given[name])))
     given.update(setup.options)
     options, _settings = parse_options(spec.options, given, spec.id)
     return spec.prepare(options) if spec.prepare is not None else options
@@ -425,16 +423,15 @@ def check_names(players: tuple[str, ...]) -> None:
     seen: dict[str, int] = {}
     for number, name in enumerate(players, start=1):
         if not name.strip():
-            raise SetupError(
-                f"players {listed!r}: name {number} is empty; give each player a name, "
-                "separated by commas, e.g. --players Ann,Bob"
-            )
+            raise SetupError(_(
+                "players {names}: name {number} is empty; give each player a name, separated "
+                "by commas, e.g. --players Ann,Bob").format(names=repr(listed), number=number))
         key = " ".join(name.split()).casefold()
         if key in seen:
-            raise SetupError(
-                f"players {listed!r}: {name.strip()!r} is named twice (names {seen[key]} and "
-                f"{number}); give each player a different name, e.g. --players Ann,Bob"
-            )
+            raise SetupError(_(
+                "players {names}: {name} is named twice (names {first} and {number}); give "
+                "each player a different name, e.g. --players Ann,Bob").format(
+                    names=repr(listed), name=repr(name.strip()), first=seen[key], number=number))
         seen[key] = number
 
 
@@ -443,10 +440,9 @@ def _players(setup: TableSetup, adapter: Adapter) -> tuple[str, ...]:
     count = len(adapter.colours) - len(fixed)
     players = setup.players or tuple(f"Player {i + 1}" for i in range(count))
     if len(players) != count:
-        raise SetupError(
-            f"players {','.join(players)!r}: {adapter.game} needs {count} different names, "
-            "e.g. --players Ann,Bob"
-        )
+        raise SetupError(_(
+            "players {names}: {game} needs {count} different names, e.g. --players Ann,Bob")
+            .format(names=repr(",".join(players)), game=adapter.game, count=count))
     names = [name.strip() for name in players]
     for index, (name, _automaton) in sorted(fixed.items()):
         names.insert(index, name)
