@@ -222,3 +222,44 @@ def test_the_play_commands_own_messages_are_french_with_lang_fr(tmp_path: Path) 
     assert "n'est pas un numéro de partie" in game, game
     for text in (seat, db, game):
         assert english_words(text, [str(tmp_path / "nowhere")]) == [], text
+
+
+def test_the_log_commands_speak_the_environments_language(tmp_path: Path) -> None:
+    """``games``, ``replay`` and ``export`` speak the environment's language, as ``play``
+    does without --lang: French under ``LANG=fr_FR.UTF-8``."""
+    import os
+    import subprocess
+    import sys
+
+    from tests.french import english_words
+
+    db = tmp_path / "g.sqlite3"
+    played = subprocess.run(
+        [sys.executable, "-m", "meridian_table.cli.main", "play", "kato", "--headless",
+         "--board", "sim", "--db", str(db), "--profile", "kato-80", "--players", "Ann,Bob"],
+        input="toggle G6\nwait\nquit\n", capture_output=True, text=True, timeout=120,
+        check=False)
+    assert played.returncode == 0, played.stderr
+    env = {**os.environ, "LANG": "fr_FR.UTF-8", "LC_ALL": "", "LC_MESSAGES": "",
+           "COLUMNS": "200"}
+
+    def run(*args: str) -> str:
+        out = subprocess.run([sys.executable, "-m", "meridian_table.cli.main", *args,
+                              "--db", str(db)], capture_output=True, text=True, timeout=120,
+                             check=False, env=env)
+        assert out.returncode == 0, out.stderr
+        return out.stdout + out.stderr
+
+    listed = run("games")
+    assert "Parties dans" in listed and "joueurs" in listed, listed
+    shown = run("replay", "1")
+    assert "Partie 1" in shown and "Position après le coup" in shown, shown
+    # The options are shown as the command line gives them (size=5): notation.
+    names = ["Ann", "Bob", "kato", str(db), str(tmp_path), "size", "pie", "tournament"]
+    for text in (listed, shown):
+        assert english_words(text, names) == [], text
+    exported = subprocess.run(
+        [sys.executable, "-m", "meridian_table.cli.main", "export", "1", "--db", str(db),
+         "--format", "record", "-o", str(tmp_path / "g.kato")], capture_output=True, text=True, timeout=120,
+        check=False, env=env)
+    assert exported.returncode == 0 and "écrite au format" in exported.stderr, exported.stderr

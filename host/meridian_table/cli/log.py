@@ -1,6 +1,7 @@
 """`meridian-table games`, `replay ID` and `export ID`: the game log from the command line.
 
-All three open the log read-only: looking never changes the file.
+All three open the log read-only: looking never changes the file. They speak the
+environment's language (``LANG=fr_FR.UTF-8``: French), as ``play`` does without --lang.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
+from meridian_table.i18n import _, said, seat_word, set_language
 from meridian_table.store import Store, StoreError
 from meridian_table.store.diagram import text_diagram
 from meridian_table.store.export import FORMATS, export, result_text
@@ -30,7 +32,7 @@ def _open(db: Path | None, upgrade: bool = False) -> Store:
             Store.open(db).close()
         return Store.open(db, readonly=True)
     except StoreError as exc:
-        raise click.ClickException(str(exc)) from exc
+        raise click.ClickException(said(exc)) from exc
 
 
 def _when(stamp: str) -> str:
@@ -38,22 +40,23 @@ def _when(stamp: str) -> str:
 
 
 def _games(db: Path | None, game: str | None, upgrade: bool) -> None:
+    set_language(None)
     console = Console()
     with _open(db, upgrade) as store:
         try:
             found = store.games(game)
         except StoreError as exc:
-            raise click.ClickException(str(exc)) from exc
+            raise click.ClickException(said(exc)) from exc
         if not found:
-            console.print(f"No games logged in {store.path} yet.")
+            console.print(_("No games logged in {path} yet.").format(path=store.path))
             return
-        table = Table(title=f"Games in {store.path}")
-        table.add_column("id", justify="right")
-        table.add_column("game")
-        table.add_column("players")
-        table.add_column("started")
-        table.add_column("moves", justify="right")
-        table.add_column("status / result")
+        table = Table(title=_("Games in {path}").format(path=store.path))
+        table.add_column(_("id"), justify="right")
+        table.add_column(_("game"))
+        table.add_column(_("players"))
+        table.add_column(_("started"))
+        table.add_column(_("moves"), justify="right")
+        table.add_column(_("status / result"))
         for info in found:
             status = result_text(info)
             reason = (info.result or {}).get("reason")
@@ -79,29 +82,32 @@ def _option_text(name: str, value: object) -> str:
 
 
 def _replay(game_id: int, db: Path | None, ply: int | None) -> None:
+    set_language(None)
     console = Console()
     with _open(db) as store:
         try:
             rebuilt = replay(store, game_id, ply=ply)
         except StoreError as exc:
-            raise click.ClickException(str(exc)) from exc
+            raise click.ClickException(said(exc)) from exc
         info = rebuilt.info
-        options = ", ".join(_option_text(k, v) for k, v in info.options.items()) or "defaults"
-        console.print(
-            f"[bold]Game {info.id}[/bold]: {info.game} ({options}), "
-            f"{', '.join(info.players)}; started {_when(info.started)}; {result_text(info)}"
-        )
-        table = Table(title=f"Moves (showing {rebuilt.ply} of {rebuilt.total})")
+        options = (", ".join(_option_text(k, v) for k, v in info.options.items())
+                   or _("defaults"))
+        console.print(_("[bold]Game {id}[/bold]: {game} ({options}), {players}; started "
+                        "{started}; {result}").format(
+            id=info.id, game=info.game, options=options, players=", ".join(info.players),
+            started=_when(info.started), result=result_text(info)))
+        table = Table(title=_("Moves (showing {ply} of {total})").format(ply=rebuilt.ply,
+                                                                         total=rebuilt.total))
         table.add_column("#", justify="right")
-        table.add_column("player")
-        table.add_column("move")
-        table.add_column("removes")
-        table.add_column("at")
+        table.add_column(_("player"))
+        table.add_column(_("move"))
+        table.add_column(_("removes"))
+        table.add_column(_("at"))
         for number, event in enumerate(rebuilt.moves[: rebuilt.ply], start=1):
             removed = event.payload.get("removed")
             table.add_row(
                 str(number),
-                str(event.payload.get("player", "")),
+                seat_word(str(event.payload.get("player", ""))),
                 event.notation,
                 " ".join(map(str, removed)) if isinstance(removed, list) else "",
                 _when(event.at),
@@ -109,30 +115,33 @@ def _replay(game_id: int, db: Path | None, ply: int | None) -> None:
         console.print(table)
         drawing = text_diagram(rebuilt.spec, rebuilt.engine)
         if drawing is None:
-            console.print(f"(no text diagram for {info.game}; the moves above are the record)")
+            console.print(_("(no text diagram for {game}; the moves above are the record)")
+                          .format(game=info.game))
         else:
-            console.print(f"Position after move {rebuilt.ply}:")
+            console.print(_("Position after move {ply}:").format(ply=rebuilt.ply))
             # Printed raw: a diagram is not rich markup.
             click.echo(drawing)
 
 
 def _export(game_id: int, fmt: str, output: Path | None, db: Path | None) -> None:
+    set_language(None)
     with _open(db) as store:
         try:
             text = export(store, game_id, fmt)
         except StoreError as exc:
-            raise click.ClickException(str(exc)) from exc
+            raise click.ClickException(said(exc)) from exc
     if output is None:
         click.echo(text, nl=False)
         return
     try:
         output.write_text(text, encoding="utf-8")
     except OSError as exc:
-        raise click.ClickException(
-            f"cannot write {output}: {exc.strerror}; give -o a file in a folder that exists "
-            "and that you can write, or leave -o out to print to standard output"
-        ) from exc
-    click.echo(f"wrote game {game_id} as {fmt} to {output}", err=True)
+        raise click.ClickException(_(
+            "cannot write {path}: {reason}; give -o a file in a folder that exists and that "
+            "you can write, or leave -o out to print to standard output").format(
+                path=output, reason=exc.strerror)) from exc
+    click.echo(_("wrote game {id} as {format} to {path}").format(id=game_id, format=fmt,
+                                                                path=output), err=True)
 
 
 def register(group: click.Group) -> None:

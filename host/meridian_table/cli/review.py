@@ -15,6 +15,7 @@ from rich.console import Console
 
 from meridian_table import bots
 from meridian_table.bots.review import review
+from meridian_table.i18n import _, said, set_language
 from meridian_table.store import Store, StoreError
 from meridian_table.store.replay import load_game_spec
 
@@ -23,6 +24,7 @@ LOGGER = logging.getLogger(__name__)
 
 def _review(game_id: int, db: Path | None, level: int, budget: float, top: int,
             as_json: bool) -> None:
+    set_language(None)  # the environment's language, as `play` without --lang
     try:
         with Store.open(db, readonly=True) as store:
             info = store.game(game_id)
@@ -30,32 +32,37 @@ def _review(game_id: int, db: Path | None, level: int, budget: float, top: int,
             spec = load_game_spec(info.game)
             actions = [e.notation for e in moves]
     except StoreError as exc:
-        raise click.ClickException(str(exc)) from exc
+        raise click.ClickException(said(exc)) from exc
     if not bots.has_bot(spec):
-        raise click.ClickException(f"{spec.title} has no bot to review game {game_id} with")
+        raise click.ClickException(_("{game} has no bot to review game {id} with").format(
+            game=_(spec.title), id=game_id))
     sources = [str(e.payload.get("source", "")) for e in moves]
     console = Console(stderr=True)
-    with console.status(f"Reviewing game {game_id}: {len(actions)} moves") as status:
+    with console.status(_("Reviewing game {id}: {n} moves").format(id=game_id,
+                                                                    n=len(actions))) as status:
         def progress(done: int, total: int) -> None:
-            status.update(f"Reviewing game {game_id}: move {done} of {total}")
+            status.update(_("Reviewing game {id}: move {done} of {total}").format(
+                id=game_id, done=done, total=total))
 
         try:
             marks = review(spec, info.options, actions, info.players, sources, level=level,
                            budget_s=budget, top=top, progress=progress)
         except ValueError as exc:
-            raise click.ClickException(
-                f"game {game_id} cannot be reviewed: {exc}; `meridian-table replay "
-                f"{game_id}` shows its moves") from exc
+            raise click.ClickException(_(
+                "game {id} cannot be reviewed: {reason}; `meridian-table replay {id}` shows its "
+                "moves").format(id=game_id, reason=said(exc))) from exc
     if as_json:
         click.echo(json.dumps({"game": game_id, "level": level, "budget_s": budget,
                                "moves": len(actions),
                                "marks": [m.to_json() for m in marks]}, indent=2))
         return
     if not marks:
-        click.echo(f"Game {game_id}: no move lost much against the level {level} bot.")
+        click.echo(_("Game {id}: no move lost much against the level {level} bot.").format(
+            id=game_id, level=level))
         return
-    click.echo(f"Game {game_id} ({spec.title}, {len(actions)} moves): the moves that lost "
-               f"the most against the level {level} bot")
+    click.echo(_("Game {id} ({game}, {n} moves): the moves that lost the most against the "
+                 "level {level} bot").format(id=game_id, game=_(spec.title), n=len(actions),
+                                             level=level))
     for mark in marks:
         click.echo(f"  {mark.words}")
 
