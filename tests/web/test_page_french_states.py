@@ -11,8 +11,10 @@ player reads or hears: the page's text, every title and aria-label (the voice re
 those), the table's message and error, and the spoken cue. Names never count: the
 players', the games' and the cards' (tests/french.py reads the words).
 
-The verdict is one list of every English word found, by game and state; the catalogue
-checks (missing or fuzzy entries) are tests/test_i18n.py.
+Each test ends with its verdict: every English word found, by game and state (a parallel
+run may give this module's tests to different workers, so none depends on another; the
+replay finishes a game of its own). The catalogue checks (missing or fuzzy entries) are
+tests/test_i18n.py.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from meridian_table.table.lobby import TableHost
 from meridian_table.table.runner import TableSetup, open_table
 from meridian_table.web import WebServer, serve
 
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("french-states")]
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("french-states")]  # one table
 
 NAMES = ("Ann", "Bea", "Cid")
 #: What a player reads in a state: the page's text, titles and labels (the voice and a
@@ -146,6 +148,18 @@ def look(page: Any, game: str, what: str) -> None:
             FOUND.append(f"{game} / {what}: {found} in {key!r}")
 
 
+def verdict() -> None:
+    """This test's states: no English word in any (each test says its own, so that a
+    parallel run, which may give the tests of this module to different workers, judges
+    every state it rendered)."""
+    found, looked = list(FOUND), list(STATES)
+    FOUND.clear()
+    STATES.clear()
+    assert looked, "no state was looked at"
+    assert found == [], f"{len(found)} English findings in {len(looked)} states:\n" + \
+        "\n".join(found[:80])
+
+
 def new_game(host: TableHost, page: Any, game: str, players: list[str], **extra: Any) -> None:
     answer = host.command({"cmd": "new_game", "game": game, "players": players, **extra})
     assert answer.get("ok"), answer
@@ -233,6 +247,7 @@ def test_kato_in_french(host: TableHost, page: Any, french: None) -> None:
     page.click("#resign-dialog .resign-confirm")
     wait(page, "s.result !== null")
     look(page, "kato", "the end screen")
+    verdict()
 
 
 def test_colovini_in_french(host: TableHost, page: Any, french: None) -> None:
@@ -259,6 +274,7 @@ def test_colovini_in_french(host: TableHost, page: Any, french: None) -> None:
             look(page, "colovini", "after a few passes")
     wait(page, "s.result !== null")
     look(page, "colovini", "the end screen")
+    verdict()
 
 
 def test_empire_in_french(host: TableHost, page: Any, french: None) -> None:
@@ -267,23 +283,25 @@ def test_empire_in_french(host: TableHost, page: Any, french: None) -> None:
     page.wait_for_function("document.querySelector('#empire-ledger .ledger-seat')")
     look(page, "empire", "the first turn")
     dialogs(page, "empire")
+    verdict()
 
 
 def test_a_replay_in_french(host: TableHost, page: Any, french: None) -> None:
-    games = host.command({"cmd": "games"})
-    finished = [g for g in games.get("games", []) if g.get("result")]
-    if not finished:
-        pytest.skip("no finished game to replay (the tests above did not run)")
-    gid = finished[0]["game_id"]
+    # A finished game of its own (a parallel run may have played the others elsewhere).
+    new_game(host, page, "kato", ["Ann", "Bea"], profile="kato-80")
+    s = state(page)
+    page.locator(f"g.site[data-site='{s['legal'][0]}']").click()
+    wait(page, "s.moves.length === 1")
+    page.click("#resign-open")
+    page.wait_for_selector("#resign-dialog[open]")
+    page.click("#resign-dialog .resign-confirm")
+    wait(page, "s.result !== null")
+    gid = int(state(page)["game_id"])
+    new_game(host, page, "colovini", list(NAMES), profile="colovini-40")
     page.wait_for_function(f"document.querySelector('#games option[value=\"{gid}\"]')")
     page.select_option("#games", str(gid))
     page.wait_for_function(f"window.meridian.replay && window.meridian.replay.gameId === {gid}")
     page.click("#replay-bar [data-step='last']")
-    look(page, "replay", f"game {gid} at its end")
-
-
-def test_no_english_word_in_any_french_state() -> None:
-    if not STATES:
-        pytest.skip("no state was looked at (the games above did not run)")
-    assert FOUND == [], f"{len(FOUND)} English findings in {len(STATES)} states:\n" + \
-        "\n".join(FOUND[:80])
+    page.wait_for_function("window.meridian.replay.ply === window.meridian.replay.moves")
+    look(page, "replay", f"the Kato game {gid} from Colovini's table, at its end")
+    verdict()
