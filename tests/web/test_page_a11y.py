@@ -69,7 +69,9 @@ def test_axe_finds_nothing_serious_on_any_table_page(
         fake.play("C3", "F6")
         page.wait_for_function("window.meridian.state.question !== null")
         check(page, "kato pie", failures)
-        assert fake.command({"cmd": "choose", "field": "pie", "value": "keep"})["ok"]
+        # Swap: with Keep, the pie's swap stays a legal action for the chooser, and the
+        # random automaton could take it at once (nothing to carry out on the board).
+        assert fake.command({"cmd": "choose", "field": "pie", "value": "swap"})["ok"]
         state = fake.wait(lambda s: s["phase"] == "play", "play after the pie")
         mover = state["to_move"]
         wrong = next(p["id"] for p in state["board"]["sites"]
@@ -81,12 +83,15 @@ def test_axe_finds_nothing_serious_on_any_table_page(
         assert fake.command({"cmd": "seat", "seat": mover, "automaton": "random"})["ok"]
         assert held.thinking.wait(30)
         held.release.set()
+        fake.wait(lambda s: (s["automaton"] or {}).get("status") == "executing",
+                  f"the automaton's move to carry out (the page sent {fake.commands[-4:]})")
         page.wait_for_selector("#automaton[data-status='executing']")
         page.click("#link-details summary")
         check(page, "kato automaton and link details", failures)
         fake.play(fake.state()["automaton"]["action"])
         person = next(seat for seat in state["seats"] if seat != mover)
         assert fake.command({"cmd": "resign", "player": person})["ok"]
+        fake.wait(lambda s: s["phase"] == "ended", "the end")
         page.wait_for_selector("#result:not([hidden])")
         check(page, "kato ended", failures)
         shoot(page, f"{theme}-ended")
