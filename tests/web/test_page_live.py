@@ -353,6 +353,57 @@ def test_reconnects_with_backoff_after_the_server_goes(fake: Live, open_page: Ca
         assert site(page, "C3").get_attribute("data-piece") == "L"
 
 
+def build_tower(table: Live, n: int) -> str:
+    """One Colovini turn on the real table: the n-th meridian offered, its card, a
+    tower on a free city of it (put on the virtual board), the first height asked.
+    Returns the city."""
+    state = table.state()
+    moves = len(state["moves"])
+    choices = state["question"]["choices"]
+    assert table.command({"cmd": "button", "name": f"meridian{choices[n % len(choices)]}"})["ok"]
+    state = table.state()
+    if state["question"] and state["question"]["field"] == "card":
+        assert table.command({"cmd": "button", "name": "confirm"})["ok"]
+        state = table.state()
+    empty = {x["id"] for x in state["board"]["sites"] if x["piece"] is None}
+    city = [x for x in state["legal"] if x in empty][0]
+    table.place(city)
+    for _ in range(3):
+        state = table.state()
+        if len(state["moves"]) > moves:
+            return city
+        asked = state["question"]
+        assert asked is not None, state["message"]
+        value = city if asked["field"] == "where" else asked["choices"][0]
+        assert table.command({"cmd": "choose", "field": asked["field"], "value": value})["ok"]
+    raise AssertionError(f"the tower on {city} was never taken: {table.state()['message']}")
+
+
+def test_other_games_pieces_are_labelled_discs_in_their_seat_colour(
+    tmp_path: Path, open_page: Callable[..., Any], shoot: Any
+) -> None:
+    # Real Colovini towers, Orange's then Black's (pieces "O2", "B2": seat and height).
+    with live(tmp_path, game="colovini") as fake, serve(fake, port=0) as server:
+        orange_city = build_tower(fake, 0)
+        black_city = build_tower(fake, 1)
+        pieces = {p["id"]: p["piece"] for p in fake.state()["board"]["sites"] if p["piece"]}
+        assert pieces[orange_city].startswith("O") and pieces[black_city].startswith("B")
+        page = open_page(server.url)
+        orange_site = f"g.site[data-site='{orange_city}']"
+        assert page.get_attribute(orange_site, "data-piece") == pieces[orange_city]
+        # Colovini's own page code labels a tower with its height; the colour is its seat.
+        assert page.text_content(f"{orange_site} .label") == pieces[orange_city][1:]
+        fill = "el => getComputedStyle(el.querySelector('.stone')).fill"
+        orange = page.eval_on_selector(orange_site, fill)
+        assert orange == "rgb(240, 120, 0)"  # the spec's colour for Orange (#f07800)
+        black = page.eval_on_selector(f"g.site[data-site='{black_city}']", fill)
+        assert black == "rgb(32, 32, 32)"
+        assert page.inner_text("#turn-text") == "Orange to move"
+        turn = page.eval_on_selector("#turn circle", "el => getComputedStyle(el).fill")
+        assert turn == "rgb(240, 120, 0)"
+        shoot(page, "towers")
+
+
 def test_a_physical_board_is_not_toggled_from_the_page(open_page: Callable[..., Any]) -> None:
     with on_fake_link(physical=True) as fake, serve(fake, port=0) as server:
         page = open_page(server.url)
