@@ -404,6 +404,29 @@ def test_other_games_pieces_are_labelled_discs_in_their_seat_colour(
         shoot(page, "towers")
 
 
+def test_three_seats_take_their_names_colours_and_turns_from_the_spec(
+    tmp_path: Path, open_page: Callable[..., Any]
+) -> None:
+    """Three players at a real Colovini table: each seat's name and colour on the page,
+    and the turn going round all three."""
+    with live(tmp_path, game="colovini", players=("Ann", "Bob", "Cid")) as fake, \
+            serve(fake, port=0) as server:
+        page = open_page(server.url)
+        seats = page.eval_on_selector_all(".score .score-seat", "els => els.map(e => e.textContent)")
+        assert seats == ["Orange", "Black", "Brown"]
+        borders = page.eval_on_selector_all(
+            ".score", "els => els.map(e => getComputedStyle(e).borderLeftColor)")
+        assert borders == ["rgb(240, 120, 0)", "rgb(32, 32, 32)", "rgb(122, 74, 30)"]
+        fill = "el => getComputedStyle(el).fill"
+        for n, (seat, colour) in enumerate((("Black", "rgb(32, 32, 32)"),
+                                            ("Brown", "rgb(122, 74, 30)"),
+                                            ("Orange", "rgb(240, 120, 0)"))):
+            build_tower(fake, n)
+            wait_state(page, f"s.moves.length === {n + 1}")
+            assert page.inner_text("#turn-text") == f"{seat} to move"
+            assert page.eval_on_selector("#turn circle", fill) == colour
+
+
 def test_a_physical_board_is_not_toggled_from_the_page(open_page: Callable[..., Any]) -> None:
     with on_fake_link(physical=True) as fake, serve(fake, port=0) as server:
         page = open_page(server.url)
