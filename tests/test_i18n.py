@@ -241,7 +241,7 @@ def test_the_log_commands_speak_the_environments_language(tmp_path: Path) -> Non
         check=False)
     assert played.returncode == 0, played.stderr
     env = {**os.environ, "LANG": "fr_FR.UTF-8", "LC_ALL": "", "LC_MESSAGES": "",
-           "COLUMNS": "200"}
+           "COLUMNS": "1000"}
 
     def run(*args: str) -> str:
         out = subprocess.run([sys.executable, "-m", "meridian_table.cli.main", *args,
