@@ -224,9 +224,18 @@ def test_the_play_commands_own_messages_are_french_with_lang_fr(tmp_path: Path) 
         assert english_words(text, [str(tmp_path / "nowhere")]) == [], text
 
 
-def test_the_log_commands_speak_the_environments_language(tmp_path: Path) -> None:
+def test_the_log_commands_speak_the_environments_language() -> None:
     """``games``, ``replay`` and ``export`` speak the environment's language, as ``play``
     does without --lang: French under ``LANG=fr_FR.UTF-8``."""
+    import tempfile
+
+    # A short path with no English in it: the games' table prints it in its title,
+    # wrapped to the table's width.
+    with tempfile.TemporaryDirectory(prefix="journal-") as folder:
+        _log_commands_in_french(Path(folder))
+
+
+def _log_commands_in_french(tmp_path: Path) -> None:
     import os
     import subprocess
     import sys
