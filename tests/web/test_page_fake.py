@@ -698,7 +698,8 @@ def test_an_automaton_seat_thinks_then_says_what_to_carry_out(
         assert page.inner_text("#automaton-words") == "Put a dark stone on F6"
         assert page.is_hidden("#automaton-time")
         assert page.inner_text("#turn-text") == "Play Dark's move"
-        assert page.inner_text("#turn-player") == "Put a dark stone on F6"
+        # The move is said once, in the box; the header names who chose it (issue 26).
+        assert page.inner_text("#turn-player") == "Bob (the random automaton)"
         shoot(page, "executing")
         fake.clear_automaton()
         page.wait_for_selector("#automaton", state="hidden")

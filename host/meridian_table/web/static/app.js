@@ -622,9 +622,11 @@
       text = "Fix the board";
       who = s.to_move ? `then ${seatLabel(s.to_move)} to move` : "";
     } else if (auto && auto.status === "executing") {
+      // The move itself is said once, in the automaton's box (issue 26: it was said three
+      // times): the header names who chose it.
       text = `Play ${seatLabel(auto.seat)}'s move`;
       colour = auto.seat;
-      who = auto.words || auto.action || "";
+      who = `${auto.player || (s.seats || {})[auto.seat] || ""} (${automatonName(s, auto.automaton || seatKind(s, auto.seat))})`.trim();
     } else if (auto) {
       text = `${seatLabel(auto.seat)} is thinking…`;
       colour = auto.seat;
@@ -683,11 +685,20 @@
       $("automaton-words").textContent = auto.words || auto.action || "";
       $("automaton-words").hidden = false;
       $("automaton-time").hidden = true;
+      // The step to do now (the table's message says the move again: it is not shown).
+      const diff = s.diff || {};
+      const next = diff.next;
+      const why = next && diff.reasons ? diff.reasons[next] : "";
+      $("automaton-step").textContent = next
+        ? t("Now {site}: {what}", { site: next, what: why || t("see the lit square") })
+        : t("Then press Confirm");
+      $("automaton-step").hidden = false;
       clearInterval(autoTimer);
       autoTimer = null;
     } else {
       $("automaton-title").textContent = `${who} is thinking…`;
       $("automaton-words").hidden = true;
+      $("automaton-step").hidden = true;
       $("automaton-time").hidden = false;
       tick();
       if (!autoTimer) autoTimer = setInterval(tick, 250);
@@ -1229,7 +1240,11 @@
     renderAutomaton(s);
     renderBanner(s);
     renderConn(s);
-    $("message").textContent = s.message || "";
+    // While the people carry out an automaton's move its box says the move and the step;
+    // the table's message would say the move a second time.
+    const executing = !replay && automatonOf(s) && automatonOf(s).status === "executing";
+    $("message").textContent = executing ? "" : s.message || "";
+    $("message").hidden = Boolean(executing);
     renderScores(s);
     recordScores(s);
     renderSummary(s);
