@@ -296,6 +296,27 @@ class Applied:
 
 
 @dataclass(frozen=True)
+class CountMark:
+    """Sites an offered count credits, lit in one colour while the count is offered
+    (Kato: each player's safe points), with the legend's words for that colour."""
+
+    colour: int
+    #: The legend's words, colour included: "amber ring: a safe point for Light only (12)".
+    label: str
+    sites: tuple[str, ...]
+    #: The seat the sites count for; None for sites that count for more than one.
+    seat: str | None = None
+
+    def light(self) -> Light:
+        """Dim and steady, like a legal point: a count is a calm picture."""
+        return hint(self.colour)
+
+    def to_json(self) -> dict[str, object]:
+        return {"seat": self.seat, "colour": f"#{self.colour:06x}", "label": self.label,
+                "sites": list(self.sites)}
+
+
+@dataclass(frozen=True)
 class Caution:
     """Something the mover may still prevent, said on the page (Kato's stones with no
     path, which the removal step will take unless the mover gives them one)."""
@@ -516,6 +537,11 @@ class Adapter(ABC):
     def adjudicate(self) -> JsonObject | None:
         """A result the players may agree on instead of playing on (None: not offered)."""
         return None
+
+    def count_marks(self) -> tuple[CountMark, ...]:
+        """While a count (:meth:`adjudicate`) is offered: the sites it credits, each set
+        in its colour with the legend's words; () leaves the game's own lights."""
+        return ()
 
     def conclude(self, result: JsonObject) -> None:
         """End the game with a ``result`` the players chose: an agreed count (from

@@ -1056,14 +1056,25 @@
     // Only the controls this game reads (control_state.used); the ones that would do
     // nothing in this phase are greyed with the reason. aria-disabled, not disabled:
     // the button stays focusable and hoverable, so its reason can be read.
-    const live = s.control_state || {};
-    const shown = (s.controls || []).filter((name) => !live[name] || live[name].used !== false);
+    let live = s.control_state || {};
+    // The count (issue 26): Menu is "Count the score" when a count can be offered; while
+    // one is offered, the count's own panel holds the one way each player agrees (the
+    // page's Confirm would agree for whoever has not yet) and "Play on".
+    const counting = !replay && s.phase === "adjudicate" && Boolean(s.count);
+    if (counting) {
+      live = { ...live, confirm: { ...(live.confirm || {}), enabled: false,
+        why: t("Each player agrees with their own button under the count") } };
+    }
+    const shown = (s.controls || []).filter((name) => (!live[name] || live[name].used !== false)
+      && !(counting && name === "menu"));
+    const countable = !replay && !counting && Boolean(s.count) && Boolean(live.menu && live.menu.enabled);
+    const labelOf = (name) => (name === "menu" && countable ? t("Count the score") : controlLabel(name));
     // In replay every game button waits: it would act on the live game, not on this past
     // position. Greyed with the reason, like any button that cannot act now.
     const states = replay
       ? Object.fromEntries(shown.map((name) => [name, { enabled: false, why: t(REPLAY_HINT_EN) }]))
       : live;
-    const key = JSON.stringify([Boolean(replay), shown.map((name) => [name, states[name] || null])]);
+    const key = JSON.stringify([Boolean(replay), countable, shown.map((name) => [name, states[name] || null])]);
     if (key === controlsKey) return;
     controlsKey = key;
     const box = $("buttons");
@@ -1078,7 +1089,7 @@
       b.dataset.name = name;
       const label = document.createElement("span");
       label.className = "control-label";
-      label.textContent = controlLabel(name);
+      label.textContent = labelOf(name);
       b.append(label);
       if (info.why) {
         b.title = info.why;
@@ -1095,13 +1106,34 @@
       b.addEventListener("click", () => {
         if (b.dataset.enabled !== "true") {
           // A hint, not a lock: the physical button still works; the page says why not.
-          toast(`${controlLabel(name)}: ${b.title || "not available now"}`);
+          toast(`${labelOf(name)}: ${b.title || "not available now"}`);
           return;
         }
         request({ cmd: "button", name }, b);
       });
       box.append(b);
       if (name === focused) b.focus();
+    }
+  }
+
+  // The offered count's rings in the legend, each colour in words (state.count.marks).
+  let countLegendKey = "";
+  function renderCountLegend(s) {
+    const marks = !replay && s.phase === "adjudicate" && s.count ? s.count.marks || [] : [];
+    const key = JSON.stringify(marks.map((m) => [m.colour, m.label]));
+    if (key === countLegendKey) return;
+    countLegendKey = key;
+    const legend = document.querySelector(".legend");
+    if (!legend) return;
+    for (const old of legend.querySelectorAll(".lg-count")) old.remove();
+    for (const m of marks) {
+      const li = document.createElement("li");
+      li.className = "lg-count";
+      li.dataset.seat = m.seat || "";
+      const icon = svg("svg", { viewBox: "-1 -1 2 2", "aria-hidden": "true" }, li);
+      svg("circle", { class: "lg-count-ring", r: 0.68, stroke: m.colour }, icon);
+      li.append(m.label);
+      legend.append(li);
     }
   }
 
@@ -1156,6 +1188,12 @@
         ? t("Count: {outcome} ({reason}). End the game by it?", { outcome, reason: c.reason })
         : t("Count: {outcome}. End the game by it?", { outcome });
       group.append(label);
+      const how = document.createElement("span");
+      how.className = "input-hint count-how";
+      how.textContent = (c.marks || []).length
+        ? t("The rings on the board show what the count credits (the legend says whose). Each player agrees with their own button; or play on.")
+        : t("Each player agrees with their own button; or play on.");
+      group.append(how);
       const agreed = new Set(s.agreed || []);
       for (const colour of Object.keys(s.seats || {})) {
         const who = (s.seats || {})[colour] || seatLabel(colour);
@@ -1164,7 +1202,7 @@
           const note = document.createElement("span");
           note.className = "input-hint";
           note.dataset.agreeAuto = colour;
-          note.textContent = agreed.has(colour) ? `${who} agrees` : `${who} is weighing the count…`;
+          note.textContent = agreed.has(colour) ? t("{seat} agrees", { seat: who }) : t("{seat} is weighing the count…", { seat: who });
           group.append(note);
           continue;
         }
@@ -1172,11 +1210,22 @@
         b.type = "button";
         b.className = "choice";
         b.dataset.agree = colour;
-        b.textContent = `${who} agrees`;
-        b.setAttribute("aria-pressed", String(agreed.has(colour)));
-        b.addEventListener("click", () => request({ cmd: "agree", player: colour }, b));
+        const yes = agreed.has(colour);
+        b.textContent = yes ? t("{seat} has agreed", { seat: who }) : t("{seat} agrees", { seat: who });
+        b.setAttribute("aria-pressed", String(yes));
+        b.addEventListener("click", () => {
+          if (b.getAttribute("aria-pressed") === "true") { toast(t("{seat} has agreed already: waiting for the others", { seat: who })); return; }
+          request({ cmd: "agree", player: colour }, b);
+        });
         group.append(b);
       }
+      const on = document.createElement("button");
+      on.type = "button";
+      on.className = "choice count-play-on";
+      on.textContent = t("Play on");
+      on.title = t("Withdraw the count and play on");
+      on.addEventListener("click", () => request({ cmd: "button", name: "menu" }, on));
+      group.append(on);
       box.append(group);
     }
   }
@@ -1251,6 +1300,7 @@
     renderLink(s);
     renderControls(s);
     renderInputs(s);
+    renderCountLegend(s);
     // A game's own panel (docs/WEB.md): drawn from the state, answering by commands. A
     // panel another game left (marked data-game-panel) goes when the game changes, so
     // its buttons never send that game's commands to this one.
