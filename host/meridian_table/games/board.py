@@ -228,14 +228,20 @@ class Question:
     prompt: str
     choices: tuple[str, ...]
     buttons: Mapping[str, str] = dc_field(default_factory=dict)
+    #: A choice's words for the page's button, by value (a value without one shows as
+    #: it is): Colovini's "3.4" is "the new tower on meridian 3, city 4".
+    labels: Mapping[str, str] = dc_field(default_factory=dict)
 
     def to_json(self) -> JsonObject:
-        return {
+        out: JsonObject = {
             "field": self.field,
             "prompt": self.prompt,
             "choices": list(self.choices),
             "buttons": dict(self.buttons),
         }
+        if self.labels:
+            out["labels"] = dict(self.labels)
+        return out
 
 
 @dataclass(frozen=True)
@@ -285,6 +291,9 @@ class Applied:
     player: str
     placed: frozenset[str] = frozenset()
     removed: frozenset[str] = frozenset()
+    #: The move in words as it was played, when the notation alone cannot say it all
+    #: (Colovini: the towers a push moved); "" : :meth:`Adapter.move_words` says it.
+    words: str = ""
 
     def to_json(self, n: int) -> JsonObject:
         return {

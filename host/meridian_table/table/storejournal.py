@@ -313,9 +313,10 @@ class StoreArchive:
         # (issue 26): the page may replay a Colovini game while Kato is live.
         names = {colour: info.players[index] if index < len(info.players) else colour
                  for colour, index in adapter.seats().items()}
-        moves = [a.to_json(i + 1) for i, a in enumerate(adapter.history())]
-        for move in moves:
-            words = adapter.move_words(str(move.get("notation", "")))
+        history = adapter.history()
+        moves = [a.to_json(i + 1) for i, a in enumerate(history)]
+        for move, applied in zip(moves, history, strict=True):
+            words = applied.words or adapter.move_words(applied.notation)
             if words:
                 who = names.get(str(move.get("player")), move.get("player"))
                 move["words"] = f"{who}: {words}"

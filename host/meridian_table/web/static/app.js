@@ -1157,8 +1157,10 @@
       label.className = "input-label";
       label.textContent = q.prompt || cap(q.field);
       group.append(label);
+      const words = q.labels && typeof q.labels === "object" ? q.labels : {};
       for (const raw of q.choices || []) {
-        const choice = raw !== null && typeof raw === "object" ? raw : { value: raw, label: cap(String(raw)) };
+        const choice = raw !== null && typeof raw === "object" ? raw
+          : { value: raw, label: words[raw] || cap(String(raw)) };
         const b = document.createElement("button");
         b.type = "button";
         b.className = "choice";
@@ -1168,11 +1170,20 @@
         b.addEventListener("click", () => request({ cmd: "choose", field: q.field, value: choice.value }, b));
         group.append(b);
       }
-      const hints = Object.entries(q.buttons || {}).map(([button, value]) => `${controlLabel(button)} = ${value}`);
+      // The board's buttons that answer it, in words ("On the board, press Swap, or
+      // Confirm for Keep"); one the prompt already names is not said twice.
+      const hints = Object.entries(q.buttons || {}).flatMap(([button, value]) => {
+        const label = t(controlLabel(button));
+        if ((q.prompt || "").includes(label)) return [];
+        const answer = words[value] || t(cap(String(value)));
+        return [label.toLowerCase().includes(String(value).toLowerCase()) ? label
+          : t("{button} for {answer}", { button: label, answer })];
+      });
       if (hints.length) {
         const hint = document.createElement("span");
         hint.className = "input-hint";
-        hint.textContent = t("(board buttons: {list})", { list: hints.join(", ") });
+        hint.textContent = hints.length === 1 ? t("On the board, press {list}.", { list: hints[0] })
+          : t("On the board, press {list}.", { list: t("{some} or {last}", { some: hints.slice(0, -1).join(", "), last: hints[hints.length - 1] }) });
         group.append(hint);
       }
       box.append(group);
