@@ -305,10 +305,12 @@ class StoreArchive:
             settings.update(event.payload)
         adapter = registry.create_adapter(info.game, info.options, settings)
         positions = [adapter.pieces()]
+        series = [_totals(adapter.scores())]
         actions = [e for e in self.store.moves(game_id)]
         for event in actions:
             adapter.play(event.notation)
             positions.append(adapter.pieces())
+            series.append(_totals(adapter.scores()))
         # The game drawn from its own spec, with its own players, its moves in words
         # (issue 26): the page may replay a Colovini game while Kato is live.
         names = {colour: info.players[index] if index < len(info.players) else colour
@@ -329,6 +331,9 @@ class StoreArchive:
             "scores": adapter.scores(),
             "moves": moves,
             "positions": positions,
+            # Each seat's total after each move (ply 0 first): the end screen's chart,
+            # which a reloaded or new page cannot have seen (issue 26).
+            "score_series": series,
             "board": adapter.board_json(),
             "result": info.result,
         }
@@ -409,3 +414,13 @@ class StoreArchive:
             bot=automaton_words(bots.description(level)), seconds=f"{budget_s:g}")
         return {"game_id": info.id, "game": info.game, "level": level, "budget_s": budget_s,
                 "strength": strength, "moves": len(actions), "marks": out}
+
+
+def _totals(scores: dict[str, Any]) -> dict[str, float]:
+    """``{seat: total}`` of an adapter's scores (seats without a numeric total left out)."""
+    out: dict[str, float] = {}
+    for seat, entry in scores.items():
+        total = entry.get("total") if isinstance(entry, dict) else None
+        if isinstance(total, int | float) and not isinstance(total, bool):
+            out[seat] = total
+    return out

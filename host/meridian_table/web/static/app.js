@@ -1349,7 +1349,14 @@
   function fitBoard() {
     const board = $("board");
     if (!board) return;
-    const top = Math.round(board.getBoundingClientRect().top + window.scrollY);
+    // Where the board stands unscrolled: the layout's top plus the board's place in its
+    // frame (the frame sticks to the window's top on a desktop, so its own top moves).
+    const wrap = board.closest(".board-wrap");
+    const layout = board.closest(".layout");
+    const top = wrap && layout
+      ? Math.round(layout.getBoundingClientRect().top + window.scrollY
+        + board.getBoundingClientRect().top - wrap.getBoundingClientRect().top)
+      : Math.round(board.getBoundingClientRect().top + window.scrollY);
     document.documentElement.style.setProperty("--board-top", `${top}px`);
     zoomBoard(board);
   }
@@ -1615,8 +1622,12 @@
   async function fetchReplayScores(s) {
     const answer = await request({ cmd: "replay", game_id: s.game_id });
     const result = answer && answer.ok ? answer.replay || answer : null;
-    if (result && Array.isArray(result.scores)) {
-      replayScores = result.scores;
+    // The totals after each move, from the log (score_series): the chart survives a
+    // reload and shows on a page that did not watch the game.
+    const series = result && (Array.isArray(result.score_series) ? result.score_series
+      : Array.isArray(result.scores) ? result.scores : null);
+    if (series) {
+      replayScores = series;
       replayScoresFor = s.game_id;
       summaryKey = "";
       if (state) renderSummary(state);
