@@ -12,6 +12,7 @@ from meridian_table.games import kato
 from meridian_table.games.board import PUT_BACK_COLOUR, REMOVE_COLOUR, SEEN_COLOUR, dim
 from meridian_table.games.kato.adapter import DARK_COLOUR, LIGHT_COLOUR, KatoAdapter
 from meridian_table.profiles import load_profile
+from meridian_table.store.events import Action, LogEvent
 from meridian_table.table import MemoryJournal, SessionError, TableSession
 
 
@@ -333,10 +334,10 @@ def test_a_failing_log_takes_the_move_back() -> None:
     t = make()
 
     class Broken(MemoryJournal):
-        def append(self, kind: str, payload: object) -> None:  # type: ignore[override]
-            if kind == "action":
+        def append(self, event: LogEvent) -> None:
+            if isinstance(event, Action):
                 raise OSError("disk full")
-            super().append(kind, payload)  # type: ignore[arg-type]
+            super().append(event)
 
     t.session.journal = Broken(1)
     t.board.set("G6", True)
