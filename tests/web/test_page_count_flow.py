@@ -106,6 +106,7 @@ def test_the_count_is_one_flow_explained_on_the_page(
     page.click(MENU)
     wait(page, "s.phase === 'adjudicate' && s.count.marks && s.count.marks.length >= 2")
     page.wait_for_selector(".legend .lg-count")
+    assert page.inner_text("#turn-text") == ("Décompte proposé" if fr else "Count offered")
     s = page.evaluate("window.meridian.state")
     marks = s["count"]["marks"]
     # The legend explains each ring's colour in words, naming whose points they are.

@@ -73,6 +73,14 @@
     return t((look && look.label) || cap(seat || ""));
   }
 
+  // A result's reason in the page's language: a resignation is said from its fields (the
+  // logged sentence is in the language the game ended in; a replay may be read in another).
+  function resultReason(result) {
+    if (!result) return "";
+    if (result.resigned) return t("{seat} resigned", { seat: seatLabel(result.resigned) });
+    return result.reason || "";
+  }
+
   let state = null;
   let ws = null;
   let nextId = 1;
@@ -615,12 +623,16 @@
       const winner = s.result && s.result.winner;
       text = winner ? t("{seat} wins", { seat: seatLabel(winner) }) : t("Game over");
       colour = winner || "";
-      who = winner && s.seats ? s.seats[winner] || "" : (s.result && s.result.reason) || "";
+      who = winner && s.seats ? s.seats[winner] || "" : resultReason(s.result);
     } else if (s.phase === "paused") {
       text = "Paused";
     } else if (s.phase === "resync") {
       text = "Fix the board";
       who = s.to_move ? `then ${seatLabel(s.to_move)} to move` : "";
+    } else if (s.phase === "adjudicate" && s.count) {
+      // The count's panel says the outcome and how to agree.
+      text = t("Count offered");
+      colour = "";
     } else if (auto && auto.status === "executing") {
       // The move itself is said once, in the automaton's box (issue 26: it was said three
       // times): the header names who chose it.
@@ -860,7 +872,7 @@
     if (s.result) {
       const winner = s.result.winner;
       const seat = winner ? `${seatLabel(winner)} (${(s.seats || {})[winner] || ""})` : "";
-      const reason = s.result.reason || "";
+      const reason = resultReason(s.result);
       result.textContent = winner
         ? (reason ? t("{seat} wins: {reason}", { seat, reason }) : t("{seat} wins", { seat }))
         : (reason ? t("Game over: {reason}", { reason }) : t("Game over"));
@@ -1264,7 +1276,7 @@
     const now = s.moves || [];
     if (!prev.result && s.result) {
       const w = s.result.winner;
-      const why = s.result.reason || "";
+      const why = resultReason(s.result);
       sound.cue("end", w ? (why ? t("{seat} wins: {reason}", { seat: seatLabel(w), reason: why }) : t("{seat} wins", { seat: seatLabel(w) }))
         : t("Game over"));
       return;
@@ -1657,7 +1669,7 @@
     box.hidden = false;
     const w = s.result && s.result.winner;
     const name = w && s.seats ? s.seats[w] : "";
-    const reason = s.result && s.result.reason ? s.result.reason : "";
+    const reason = resultReason(s.result);
     const seat = w ? `${seatLabel(w)}${name ? ` (${name})` : ""}` : "";
     $("summary-result").textContent = w
       ? (reason ? t("{seat} wins: {reason}", { seat, reason }) : t("{seat} wins", { seat }))
