@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.web.test_page_table_suite import ENGLISH, WORD
 
 from meridian_table.table.lobby import TableHost
 from meridian_table.table.runner import TableSetup, open_table
@@ -127,6 +128,12 @@ def test_the_count_is_one_flow_explained_on_the_page(
     # Each ringed site is one of the count's: the rings are all explained.
     ringed = {site for site, led in s["leds"].items()}
     assert ringed == {site for m in marks for site in m["sites"]}
+    if fr:  # the count's words, the legend and the header, all in French
+        shown = " ".join(page.inner_text(sel) for sel in ("#inputs", ".legend", "#turn",
+                                                          "#message", "#buttons"))
+        english = sorted({w for w in WORD.findall(shown) if w.lower() in ENGLISH}
+                         - {"Ann", "Bob"})
+        assert english == [], f"English on the French page: {english}\n{shown}"
     # One way to agree per player: their own button; the page's Confirm says why not.
     agree = page.locator("#inputs [data-agree]")
     assert agree.count() == 2
