@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.web.axe import blocking, require_axe
 
 from meridian_table.table.lobby import TableHost
 from meridian_table.table.runner import TableSetup, open_table
@@ -107,6 +108,7 @@ def _height(page: Any) -> None:
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_a_colovini_turn_speaks_words_shows_the_hand_and_the_push(
         host: TableHost, server: WebServer, open_page: Any, lang: str) -> None:
+    require_axe()
     fr = lang == "fr"
     page = _open(host, server, open_page, lang)
     s = state(page)
@@ -118,6 +120,8 @@ def test_a_colovini_turn_speaks_words_shows_the_hand_and_the_push(
     assert "Ann" in (page.text_content("#colovini-hand h2") or "")
     assert ("méridien" if fr else "meridian") in page.inner_text("#colovini-hand .hand-card")
     _no_notation(page, "the first question")
+    serious = [f"{v['id']} at {v['targets']}" for v in blocking(page)]
+    assert serious == [], serious
     # Orange and Black share a meridian in this deal: Orange builds on its first city,
     # then Black builds north of it, pushing Orange's tower south.
     mine = {int(c) for c in s["question"]["choices"]}

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.web.axe import blocking, require_axe
 from tests.web.test_page_table_suite import ENGLISH, WORD
 
 from meridian_table.table.lobby import TableHost
@@ -94,6 +95,7 @@ def wait(page: Any, condition: str, timeout: float = 30000) -> None:
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_the_count_is_one_flow_explained_on_the_page(
         host: TableHost, server: WebServer, open_page: Any, lang: str) -> None:
+    require_axe()
     _game_to_count(host, seed=7 if lang == "en" else 11)
     fr = lang == "fr"
     page = open_page(server.url, width=1280, height=800, locale="fr-FR" if fr else "en-GB")
@@ -134,6 +136,8 @@ def test_the_count_is_one_flow_explained_on_the_page(
         english = sorted({w for w in WORD.findall(shown) if w.lower() in ENGLISH}
                          - {"Ann", "Bob"})
         assert english == [], f"English on the French page: {english}\n{shown}"
+    serious = [f"{v['id']} at {v['targets']}" for v in blocking(page)]
+    assert serious == [], serious
     # One way to agree per player: their own button; the page's Confirm says why not.
     agree = page.locator("#inputs [data-agree]")
     assert agree.count() == 2
