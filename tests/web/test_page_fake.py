@@ -563,6 +563,7 @@ def test_groups_majors_and_axis_labels_are_drawn_and_light_up_at_the_end(
     phone = colovini_fake(islands=True)
     with serve(phone, port=0) as server:
         page = open_page(server.url, width=390, height=844, is_mobile=True, has_touch=True)
+        page.wait_for_selector("#board g.group")  # the game's page script loads after the page
         assert page.locator("#board g.group").count() == len(groups)
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= 390, f"the page scrolls sideways on a phone ({width}px wide)"
