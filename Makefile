@@ -107,7 +107,7 @@ pytest: $(STAMP) $(TOY) $(AXE)
 # would only run the same again, so they are left out here.
 NO_LINK_TESTS := $(addprefix tests/table/,test_commands.py test_control_state.py test_core.py \
 	test_ending.py test_review_archive.py test_session.py test_store_resume.py \
-	test_web_integration.py) $(addprefix tests/web/,test_app.py test_bind.py test_score_page.py)
+	test_web_integration.py) tests/web/test_score_page.py
 PORTABLE_TESTS := tests/test_portability.py tests/sim \
 	$(filter-out $(NO_LINK_TESTS),$(wildcard tests/table/test_*.py tests/web/test_*.py)) \
 	tests/cli tests/service \
