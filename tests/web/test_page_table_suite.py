@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
+from tests.french import ENGLISH as ENGLISH  # other French tests read the list here too
 from tests.french import english_words
 from tests.web.axe import blocking, require_axe
 
