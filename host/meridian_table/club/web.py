@@ -829,7 +829,11 @@ class ClubServer:
                  tls: tuple[Path, Path] | None = None) -> None:
         with connect(db) as conn:
             require_current(conn)
-        self._sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+        # IPPROTO_TCP named, not 0: asyncio sets TCP_NODELAY only on sockets whose proto
+        # says TCP, and without it every response's body and every pushed frame waits
+        # for the spectator's delayed ACK (40 ms on Linux) behind the frame before it.
+        self._sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET,
+                                   socket.SOCK_STREAM, socket.IPPROTO_TCP)
         if sys.platform == "win32":
             # Windows' SO_REUSEADDR would let a second server take this port as well.
             self._sock.setsockopt(socket.SOL_SOCKET, socket.SO_EXCLUSIVEADDRUSE, 1)
