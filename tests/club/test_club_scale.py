@@ -3,12 +3,17 @@ the page does (sockets, queries, frames), never by timing it (``bench club`` tim
 
 from __future__ import annotations
 
+import asyncio
 import socket
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import httpx
+import psycopg
+from psycopg.types.json import Jsonb
 from websockets.sync.client import connect as ws_connect
 
+from meridian_table.club.queries import Positions
 from meridian_table.club.web import ClubServer
 
 from .conftest import Club
@@ -32,3 +37,45 @@ def test_the_page_sends_without_waiting_for_the_spectators_acks(club: Club) -> N
         assert web.get("/").status_code == 200
         flags = _nodelay(server)
         assert len(flags) == 2 and all(flags), flags
+
+
+def _kato(conn: psycopg.Connection[tuple[Any, ...]], moves: list[str]) -> None:
+    conn.execute("INSERT INTO club.games (game_id, game, options, players, versions, "
+                 "started) VALUES (1, 'kato', '{}', '[\"Ann\", \"Bob\"]', '{}', now())")
+    for seq, notation in enumerate(moves, 1):
+        _move(conn, seq, notation)
+
+
+def _move(conn: psycopg.Connection[tuple[Any, ...]], seq: int, notation: str) -> None:
+    conn.execute("INSERT INTO club.events (game_id, seq, local_id, kind, at, payload) "
+                 "VALUES (1, %s, %s, 'action', now(), %s)",
+                 (seq, seq, Jsonb({"notation": notation, "player": "Ann"})))
+
+
+def test_two_requests_at_once_advance_a_position_once(club: Club) -> None:
+    """The page and the live deltas may ask for the same table's position at the same
+    moment; the new move is played on its engine once (twice, it was an illegal move and
+    the table showed "cannot show" for good)."""
+    with club.admin() as admin:
+        url = admin.add_table("table7")
+    with psycopg.connect(url, autocommit=True) as conn:
+        _kato(conn, ["G6"])
+
+    async def both() -> list[tuple[int | None, str]]:
+        positions = Positions()
+        async with await psycopg.AsyncConnection.connect(club.page_url) as one, \
+                await psycopg.AsyncConnection.connect(club.page_url) as two:
+            first = await positions.position(one, "table7", 1, "kato", {}, 1)
+            with psycopg.connect(url, autocommit=True) as conn:
+                _move(conn, 2, "D4")
+            again = await asyncio.gather(
+                positions.position(one, "table7", 1, "kato", {}, 2),
+                positions.position(two, "table7", 1, "kato", {}))
+            return [first, *again, await positions.position(one, "table7", 1, "kato", {})]
+
+    # On a thread of its own: another test's browser may hold this thread's event loop.
+    with ThreadPoolExecutor(1) as pool:
+        first, left, right, after = pool.submit(asyncio.run, both()).result(60)
+    assert first[0] == 1 and first[1]
+    assert left == right == after and left[0] == 0, (left, right, after)
+    assert left[1] != first[1]

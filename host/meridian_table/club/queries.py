@@ -8,6 +8,7 @@ A game's position is rebuilt by replaying its standing actions through its rules
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Sequence
 from typing import Any
@@ -86,6 +87,9 @@ class Positions:
         self.limit = limit
         self._known: dict[tuple[str, int], tuple[Engine | None, int, str | None]] = {}
         self._answers: dict[tuple[str, int], tuple[int, int | None, str]] = {}
+        # One reader at a time per game: two requests advancing the same engine at once
+        # would both play the new moves on it (the second time as illegal moves).
+        self._locks: dict[tuple[str, int], asyncio.Lock] = {}
 
     async def to_move(self, conn: AConn, table: str, game_id: int, game: str,
                       options: dict[str, Any], last_seq: int | None = None) -> int | None:
@@ -98,15 +102,24 @@ class Positions:
                        last_seq: int | None = None) -> tuple[int | None, str]:
         """The seat to move and the board's text diagram now ((None, "") when the game
         cannot be shown)."""
-        answer = self._answers.get((table, game_id))
+        key = (table, game_id)
+        answer = self._answers.get(key)
         if answer is not None and last_seq is not None and last_seq <= answer[0]:
             return answer[1], answer[2]
-        covered = last_seq
-        found = await self._position(conn, table, game_id, game, options)
-        if covered is not None:
-            self._answers[(table, game_id)] = (covered, *found)
-            while len(self._answers) > self.limit:
-                self._answers.pop(next(iter(self._answers)))
+        lock = self._locks.get(key)
+        if lock is None:
+            lock = self._locks[key] = asyncio.Lock()
+            while len(self._locks) > self.limit:
+                self._locks.pop(next(iter(self._locks)))
+        async with lock:
+            answer = self._answers.get(key)   # another request may have just read it
+            if answer is not None and last_seq is not None and last_seq <= answer[0]:
+                return answer[1], answer[2]
+            found = await self._position(conn, table, game_id, game, options)
+            if last_seq is not None and (answer is None or last_seq > answer[0]):
+                self._answers[key] = (last_seq, *found)
+                while len(self._answers) > self.limit:
+                    self._answers.pop(next(iter(self._answers)))
         return found
 
     async def _position(self, conn: AConn, table: str, game_id: int, game: str,

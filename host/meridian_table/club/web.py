@@ -48,8 +48,7 @@ from meridian_table.web.app import LOOPBACK_HOSTS, HostGuard, is_loopback
 
 LOGGER = logging.getLogger(__name__)
 
-QUEUE_SIZE = 1000
-SEND_BATCH = 200
+QUEUE_SIZE = 1000       # events a spectator may lag behind before it is told to refetch
 LISTEN_RETRY_S = 0.3
 # The page's own connections: opened at start and kept (min = max), so tables that fill
 # the server cannot take them; each is checked before use, and all are renewed as soon
@@ -58,21 +57,59 @@ PAGE_POOL = 4
 e = html.escape
 
 
-class Hub:
-    """Fans each notification out to every connected spectator (bounded queues)."""
+RESYNC = json.dumps({"type": "resync"})
+
+
+class Spectator:
+    """What waits for one spectator's socket: chunks of messages (each chunk is one or
+    more JSON objects joined by commas, shared by every spectator), and a wake-up."""
 
     def __init__(self) -> None:
-        self.queues: set[asyncio.Queue[str]] = set()
+        self.chunks: list[str] = []
+        self.waiting = 0            # messages in the chunks
+        self.wake = asyncio.Event()
+        self.closed = False
+
+    def take(self) -> str | None:
+        """Everything waiting as one frame: a JSON object, or a list of them; None when
+        nothing waits."""
+        chunks, waiting = self.chunks, self.waiting
+        if not chunks:
+            return None
+        self.chunks, self.waiting = [], 0
+        if waiting == 1:
+            return chunks[0]
+        return "[" + ",".join(chunks) + "]"
+
+
+class Hub:
+    """Fans each batch of messages out to every connected spectator. A batch is
+    serialised once and shared; each spectator's socket sends whatever waits for it in
+    one frame, so a spectator that falls behind costs one send, not one per event."""
+
+    def __init__(self) -> None:
+        self.spectators: set[Spectator] = set()
         self.connected = False
         self.listening = False      # the LISTEN connection is up: events reach spectators
 
     def publish(self, message: str) -> None:
-        for queue in list(self.queues):
-            if queue.full():  # a slow phone: drop its backlog, tell it to refetch
-                while not queue.empty():
-                    queue.get_nowait()
-                queue.put_nowait(json.dumps({"type": "resync"}))
-            queue.put_nowait(message)
+        """One message (a JSON object's text)."""
+        self.publish_chunk(message, 1)
+
+    def publish_many(self, messages: list[dict[str, Any]]) -> None:
+        """A batch of messages, serialised once for everyone."""
+        if messages:
+            self.publish_chunk(",".join(json.dumps(m) for m in messages), len(messages))
+
+    def publish_chunk(self, chunk: str, count: int) -> None:
+        for spectator in self.spectators:
+            if spectator.waiting + count > QUEUE_SIZE:
+                # A slow phone: drop its backlog, tell it to refetch.
+                spectator.chunks, spectator.waiting = [RESYNC], 1
+            else:
+                spectator.chunks.append(chunk)
+                spectator.waiting += count
+            spectator.wake.set()
 
 
 def event_note(payload: str) -> dict[str, Any] | None:
@@ -114,7 +151,7 @@ async def _listen(url: str, hub: Hub,
                 was_connected, hub.connected = hub.connected, True
                 if not was_connected and on_connected is not None:
                     await on_connected()
-                hub.publish(json.dumps({"type": "resync"}))
+                hub.publish(RESYNC)
                 async for note in conn.notifies():
                     message = event_note(note.payload)
                     if message is not None and sink is not None:
@@ -130,12 +167,17 @@ async def _listen(url: str, hub: Hub,
         await asyncio.sleep(LISTEN_RETRY_S)
 
 
-async def _until_closed(websocket: WebSocket) -> None:
-    """Return when the spectator closes the socket (anything it sends is ignored)."""
-    while True:
-        message = await websocket.receive()
-        if message["type"] == "websocket.disconnect":
-            return
+async def _until_closed(websocket: WebSocket, spectator: Spectator) -> None:
+    """Mark the spectator closed (and wake its sender) when it closes the socket
+    (anything it sends is ignored)."""
+    try:
+        while True:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                return
+    finally:
+        spectator.closed = True
+        spectator.wake.set()
 
 
 def _origin_ok(conn: HTTPConnection) -> bool:
@@ -368,8 +410,7 @@ class ClubPage:
                 LOGGER.exception("club page: could not detail %d events; sent as they came",
                                  len(batch))
                 messages = batch
-            for message in messages:
-                self.hub.publish(json.dumps(message))
+            self.hub.publish_many(messages)
 
     async def deltas(self, notes: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """The events as the spectators get them: what changed (the move, the count,
@@ -389,6 +430,12 @@ class ClubPage:
                      [n["seq"] for n in notes]))).fetchall()
                 found = {(str(r[0]), int(r[1]), int(r[2])): r for r in rows}
                 shown: dict[tuple[str, int], tuple[str | None, str]] = {}
+                # The position read for a game covers at least its last event here: the
+                # home page then asks nothing of the database for it until another comes.
+                upto: dict[tuple[str, int], int] = {}
+                for note in notes:
+                    key = (note["table"], note["game"])
+                    upto[key] = max(upto.get(key, 0), note["seq"])
                 out = []
                 for note in notes:
                     row = found.get((note["table"], note["game"], note["seq"]))
@@ -406,7 +453,8 @@ class ClubPage:
                         key = (note["table"], note["game"])
                         if not finished and key not in shown:
                             seat, diagram = await self.positions.position(
-                                conn, key[0], key[1], str(game), queries.mapping(options))
+                                conn, key[0], key[1], str(game), queries.mapping(options),
+                                upto[key])
                             seats = queries.names(players)
                             shown[key] = (seats[seat] if seat is not None
                                           and 0 <= seat < len(seats) else None, diagram)
@@ -503,35 +551,30 @@ class ClubPage:
         if not _origin_ok(websocket):
             await websocket.close(code=4403)
             return
-        queue: asyncio.Queue[str] = asyncio.Queue(QUEUE_SIZE)
-        self.hub.queues.add(queue)   # before the handshake ends: no event falls between
+        spectator = Spectator()
+        self.hub.spectators.add(spectator)   # before the handshake ends: no event falls between
         try:
             await websocket.accept()
         except BaseException:
-            self.hub.queues.discard(queue)
+            self.hub.spectators.discard(spectator)
             raise
         # Listen for the client too: a spectator who left must free its task at once
         # (a server shutting down waits for every connection's task).
-        closed = asyncio.create_task(_until_closed(websocket))
+        closed = asyncio.create_task(_until_closed(websocket, spectator))
         try:
-            while not closed.done():
-                getter = asyncio.create_task(queue.get())
-                await asyncio.wait({getter, closed}, return_when=asyncio.FIRST_COMPLETED)
-                if not getter.done():
-                    getter.cancel()
+            while True:
+                await spectator.wake.wait()
+                spectator.wake.clear()
+                if spectator.closed:
                     break
-                # A spectator that fell behind gets what waits in one frame (a JSON
-                # list), not one send per event.
-                waiting = [getter.result()]
-                while not queue.empty() and len(waiting) < SEND_BATCH:
-                    waiting.append(queue.get_nowait())
-                await websocket.send_text(
-                    waiting[0] if len(waiting) == 1 else "[" + ",".join(waiting) + "]")
+                frame = spectator.take()
+                if frame is not None:
+                    await websocket.send_text(frame)
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
             closed.cancel()
-            self.hub.queues.discard(queue)
+            self.hub.spectators.discard(spectator)
 
     def _admin_login(self, request: Request) -> str | None:
         """The admin's connection string from HTTP Basic credentials (checked later by
@@ -854,9 +897,11 @@ class ClubServer:
         certs: dict[str, Any] = {}
         if tls is not None:   # the page, the admin's password and the spectators over TLS
             certs = {"ssl_certfile": str(tls[0]), "ssl_keyfile": str(tls[1])}
+        # No per-message compression: each socket would compress every frame anew (the
+        # frames are small JSON), and that was a fifth of the page's work with 200 spectators.
         self._server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False,
                                                      lifespan="on", timeout_graceful_shutdown=2,
-                                                     **certs))
+                                                     ws_per_message_deflate=False, **certs))
         self._thread = threading.Thread(target=self._server.run,
                                         kwargs={"sockets": [self._sock]}, daemon=True)
 
