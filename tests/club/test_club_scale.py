@@ -5,16 +5,20 @@ from __future__ import annotations
 
 import asyncio
 import socket
+import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import httpx
 import psycopg
+import pytest
 from psycopg.types.json import Jsonb
+from psycopg_pool import AsyncConnectionPool
+from starlette.testclient import TestClient
 from websockets.sync.client import connect as ws_connect
 
 from meridian_table.club.queries import Positions
-from meridian_table.club.web import ClubServer
+from meridian_table.club.web import ClubServer, create_club_app
 
 from .conftest import Club
 
@@ -79,3 +83,42 @@ def test_two_requests_at_once_advance_a_position_once(club: Club) -> None:
     assert first[0] == 1 and first[1]
     assert left == right == after and left[0] == 0, (left, right, after)
     assert left[1] != first[1]
+
+
+def test_a_page_costs_no_round_trip_to_check_its_connection(
+        club: Club, monkeypatch: pytest.MonkeyPatch) -> None:
+    """While the LISTEN connection holds, the pool's connections are used unchecked (one
+    round trip less per request); with the server away, the page still says so (503) and
+    comes back by itself."""
+    checks: list[object] = []
+    real = AsyncConnectionPool.check_connection
+
+    async def counted(conn: Any) -> None:
+        checks.append(conn)
+        await real(conn)
+
+    monkeypatch.setattr(AsyncConnectionPool, "check_connection", staticmethod(counted))
+    with TestClient(create_club_app(club.page_url), base_url="http://127.0.0.1") as page:
+        for _ in range(5):
+            assert page.get("/").status_code == 200
+            assert page.get("/standings").status_code == 200
+        assert checks == []
+        club.cluster.stop("immediate")
+        try:
+            assert page.get("/").status_code == 503
+        finally:
+            club.cluster.start()
+        deadline = time.monotonic() + 30
+        while page.get("/").status_code != 200:
+            assert time.monotonic() < deadline, "the page did not come back"
+            time.sleep(0.1)
+
+
+def test_spectators_frames_are_not_compressed_per_socket(club: Club) -> None:
+    """No per-message deflate: each socket would compress every small frame anew (a fifth
+    of the page's work with 200 spectators)."""
+    with ClubServer(club.page_url) as server, \
+            ws_connect(server.url.replace("http", "ws") + "ws") as ws:
+        assert ws.response is not None
+        assert "permessage-deflate" not in ws.response.headers.get(
+            "sec-websocket-extensions", "")

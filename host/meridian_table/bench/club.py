@@ -240,9 +240,14 @@ class Helper:
     def ask(self, *message: object, timeout: float = 120) -> Any:
         if message:
             self.pipe.send(message[0] if len(message) == 1 else message)
-        if not self.pipe.poll(timeout):
-            raise RuntimeError(f"a bench helper ({self.process.name}) did not answer in "
-                               f"{timeout:.0f} s")
+        deadline = time.monotonic() + timeout
+        while not self.pipe.poll(0.2):
+            if not self.process.is_alive():
+                raise RuntimeError(f"a bench helper ({self.process.name}) stopped (exit code "
+                                   f"{self.process.exitcode}); its error is above")
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"a bench helper ({self.process.name}) did not answer in "
+                                   f"{timeout:.0f} s")
         return self.pipe.recv()
 
     def tell(self, *message: object) -> None:

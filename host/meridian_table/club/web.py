@@ -148,9 +148,9 @@ async def _listen(url: str, hub: Hub,
                                                    "run `club init` to migrate it")
                 await conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(str(row[0]))))
                 hub.listening = True
-                was_connected, hub.connected = hub.connected, True
-                if not was_connected and on_connected is not None:
-                    await on_connected()
+                if not hub.connected and on_connected is not None:
+                    await on_connected()    # the pool renewed before the page uses it
+                hub.connected = True
                 hub.publish(RESYNC)
                 async for note in conn.notifies():
                     message = event_note(note.payload)
@@ -375,9 +375,16 @@ class ClubPage:
         self.logins = LoginGuard()
         self.positions = queries.Positions()
         self.pool = AsyncConnectionPool(url, min_size=PAGE_POOL, max_size=PAGE_POOL,
-                                        open=False, timeout=5,
-                                        check=AsyncConnectionPool.check_connection,
+                                        open=False, timeout=5, check=self._check,
                                         kwargs={"autocommit": True, "connect_timeout": 3})
+
+    async def _check(self, conn: psycopg.AsyncConnection[Any]) -> None:
+        """Check a connection before it is used only while the server is in doubt: while
+        the LISTEN connection holds, a server that went away would have broken it (and
+        the whole pool is renewed before the page uses it again), so a request costs no
+        extra round trip."""
+        if not self.hub.connected:
+            await AsyncConnectionPool.check_connection(conn)
 
     @contextlib.asynccontextmanager
     async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
