@@ -5,6 +5,7 @@ the identity the club already knows it by."""
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -12,16 +13,16 @@ import psycopg
 
 from meridian_table.club.replicator import LocalLog, Replicator
 from meridian_table.store import Store
-from meridian_table.store.schema import MIGRATIONS, derived_identity
+from meridian_table.store.schema import MIGRATIONS, Migration, derived_identity
 
 from .conftest import Club
 
 INSTANT = datetime(2026, 11, 27, 20, 0, tzinfo=UTC)
 
 
-def _same_game(path: Path, migrations: tuple[object, ...] = MIGRATIONS) -> None:
+def _same_game(path: Path, migrations: Sequence[Migration] = MIGRATIONS) -> None:
     """A game begun at one fixed instant: two such logs hold the very same rows."""
-    with Store.open(path, clock=lambda: INSTANT, migrations=migrations) as store:  # type: ignore[arg-type]
+    with Store.open(path, clock=lambda: INSTANT, migrations=migrations) as store:
         gid = store.create_game("kato", {"size": 6, "pie": False}, ["Ann", "Bob"])
         store.append(gid, "action", {"notation": "G6", "player": "Ann"})
         store.append(gid, "action", {"notation": "D4", "player": "Bob"})

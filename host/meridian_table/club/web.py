@@ -40,7 +40,7 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from meridian_table.club import queries
-from meridian_table.club.admin import ClubAdmin, connect, redact, with_login
+from meridian_table.club.admin import INVITE_DAYS, ClubAdmin, connect, redact, with_login
 from meridian_table.club.errors import ClubError
 from meridian_table.club.schema import NOTIFY_SECRET, require_current
 from meridian_table.games.registry import UnknownGameError
@@ -648,7 +648,7 @@ class ClubPage:
                 if form is not None:
                     action, name = str(form.get("action", "")), str(form.get("name", ""))
                     if action == "add":
-                        said = f"Table {name} added. Its connection string: {admin.add_table(name)}"
+                        said = _added(admin, name, str(form.get("address", "")).strip())
                     elif action == "remove":
                         admin.remove_table(name)
                         said = f"Table {name} revoked."
@@ -681,7 +681,9 @@ class ClubPage:
         body = (f"<p role='status'>{e(message)}</p>" if message else "") + (
             "<form method='post'><input type='hidden' name='action' value='add'>"
             "<label>New table <input name='name' required pattern='[a-z][a-z0-9_\\-]{0,39}'>"
-            "</label> <button>Add table</button></form>"
+            "</label> <label>The club's address for the tables (optional) <input "
+            "name='address' placeholder='club.example.org'></label> "
+            "<button>Add table</button></form>"
             "<table><thead><tr><th>table</th><th>role</th><th>state</th><th></th></tr></thead>"
             f"<tbody>{listing}</tbody></table>"
             "<h2>Invite tables to a remote game</h2>"
@@ -761,6 +763,19 @@ class LoginGuard:
 
     def succeeded(self, client: str) -> None:
         self._failures.pop(client, None)
+
+
+def _added(admin: ClubAdmin, name: str, address: str) -> str:
+    """Add table ``name`` from the admin view. The view shows no password: the table's
+    login with its password masked, and a one-time invitation code (valid for a few
+    days, worthless once used) that ``club join`` turns into a password only the table
+    knows."""
+    code = admin.invite_table(name, address or None)
+    login = redact(with_login(admin.url, admin.roles.table(name), "hidden"))
+    return (f"Table {name} added; its login is {login} (its password is never shown "
+            f"here). At the table, run: meridian-table club join {code} (this code works "
+            f"once, within {INVITE_DAYS} days; the table then makes a password only it "
+            "knows).")
 
 
 def _game_options() -> str:
