@@ -28,11 +28,6 @@ LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"club", "bench", "cli"}),
 )
 MAX_CLASS_LINES = 600
-#: Classes being split elsewhere, allowed over the limit until that work lands
-#: (issue 23 part 4: web/fake.py retired; the table session is split already).
-OVERSIZED_FOR_NOW = {
-    "meridian_table.web.fake.FakeSession",  # issue 23's core branch retires web/fake.py
-}
 
 
 def _modules() -> dict[str, tuple[Path, bool]]:
@@ -188,16 +183,8 @@ def _classes() -> Iterator[tuple[str, int]]:
 def test_no_class_over_600_lines() -> None:
     sizes = dict(_classes())
     over = sorted(f"{name}: {lines} lines" for name, lines in sizes.items()
-                  if lines > MAX_CLASS_LINES and name not in OVERSIZED_FOR_NOW)
+                  if lines > MAX_CLASS_LINES)
     assert over == []
-
-
-@pytest.mark.parametrize("name", sorted(OVERSIZED_FOR_NOW))
-def test_the_allowed_oversized_classes_still_exist(name: str) -> None:
-    """An allow-list entry for a class that is gone or small again must go too."""
-    sizes = dict(_classes())
-    assert name in sizes and sizes[name] > MAX_CLASS_LINES, (
-        f"{name} is no longer over {MAX_CLASS_LINES} lines: remove it from OVERSIZED_FOR_NOW")
 
 
 #: The games this repository ships: shared code names none of them (only their own

@@ -68,7 +68,6 @@ GUARDED: dict[tuple[str, str], str] = {
     ("sim/mp_entry.py", ""): "runs inside the MicroPython unix port, never under CPython",
     ("sim/board.py", "_MicroPythonBackend"): "the MicroPython virtual board: its __init__ "
                                              "refuses any os.name but 'posix'",
-    ("web/fake.py", ""): "the page's test double: '/dev/pts/fake' is a port name for show",
     ("bench/_page_fuzz.py", ""): "hostile values the fuzzer sends the page ('/dev/zero', "
                                  "'/etc/shadow'): strings the table must refuse, never opened",
     ("club/cluster.py", "_run"): "the private PostgreSQL: run as the postgres user (pwd) only "

@@ -63,6 +63,20 @@ def test_a_good_board_passes(tmp_path: Path) -> None:
     assert "every check passed" in output and report["passed"] is True
 
 
+def test_a_re_test_of_some_sites_checks_only_their_leds_and_switches(tmp_path: Path) -> None:
+    """``--sites``: after a repair, only those sites' LEDs in turn and their switches."""
+    code, output, report = _selftest(tmp_path, "--skip-tests", "--sites", "B2, D4",
+                                     "--fault", "dead:D4")
+    assert code == 1, output
+    assert output.count("] put a magnet on ") == 2 and "] press the " not in output
+    results = report["results"]
+    assert isinstance(results, list)
+    failed = {(r["step"], r["name"]) for r in results if not r["passed"]}
+    assert failed == {("switches", "D4")}
+    code, output, _ = _selftest(tmp_path, "--skip-tests", "--sites", "B2,Q9")
+    assert code == 2 and "'Q9' is not a site of kato-80" in output and "--sites" in output
+
+
 def test_faults_are_for_the_virtual_board_and_are_checked(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["selftest", "--profile", "kato-80", "--board", "/dev/null",
                                        "--fault", "led:3"])

@@ -53,3 +53,20 @@ def test_a_bad_jobs_setting_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
     result = CliRunner().invoke(main, ["bench", "bots", "--quick", "--json"])
     assert result.exit_code != 0
     assert "MERIDIAN_BENCH_BOT_JOBS='lots'" in result.output
+
+
+def test_the_contended_bench_plays_each_mode_and_gives_the_iteration_mode_its_calibration() -> None:
+    """``bench bots --contend``: idle, then beside one busy process per core with the
+    wall-time budget, then with the iterations per move measured idle at the start."""
+    result = CliRunner().invoke(main, ["bench", "bots", "--contend", "--quick", "--json"])
+    assert result.exit_code == 0, result.output
+    figures = json.loads(result.stdout)
+    calibration = figures["calibration_idle"]
+    assert calibration["iterations_per_move"] >= 1 and calibration["positions"] >= 1
+    for mode in ("idle_time_budget", "contended_time_budget", "contended_iteration_budget"):
+        assert figures[mode]["games"] == figures["games_per_mode"] == 1
+        assert 0.0 <= figures[mode]["win_rate"] <= 1.0
+    assert figures["idle_time_budget"]["iterations"] is None
+    assert figures["contended_iteration_budget"]["iterations"] == calibration["iterations_per_move"]
+    assert figures["contended_time_budget"]["contention"]["busy_processes"] >= 1
+    assert figures["verdict"]["strength_kept_contended"] in ("pass", "fail")

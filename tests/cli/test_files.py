@@ -123,18 +123,18 @@ def _map(tmp_path: Path, name: str, old: str, new: str) -> Path:
 def test_each_map_error_names_file_line_and_fix(tmp_path: Path, name: str, old: str,
                                                 new: str, words: str) -> None:
     path = _map(tmp_path, name, old, new)
-    error = refuse(["map", "check", str(path)], f"{path}:", words, "Fix:", code=1)
+    error = refuse(["colovini", "map", "check", str(path)], f"{path}:", words, "Fix:", code=1)
     assert error.split(f"{path}:", 1)[1].split(":", 1)[0].isdigit(), "no line number"
-    refuse(["score", "colovini", "--map", str(path)], str(path), words, code=1)
+    refuse(["colovini", "score", "--map", str(path)], str(path), words, code=1)
 
 
 def test_map_files_that_are_not_maps(tmp_path: Path) -> None:
     binary = tmp_path / "binary.toml"
     binary.write_bytes(b"\xff\xfe side = 4")
-    refuse(["map", "check", str(binary)], str(binary), "is not UTF-8 text", code=1)
-    refuse(["map", "show", str(tmp_path)], str(tmp_path), "is a folder", code=1)
-    refuse(["map", "check", str(tmp_path / "gone.toml")], "gone.toml", "No such file", code=1)
-    refuse(["map", "check", "no-such-map"], "no-such-map", "sample-40", code=1)
+    refuse(["colovini", "map", "check", str(binary)], str(binary), "is not UTF-8 text", code=1)
+    refuse(["colovini", "map", "show", str(tmp_path)], str(tmp_path), "is a folder", code=1)
+    refuse(["colovini", "map", "check", str(tmp_path / "gone.toml")], "gone.toml", "No such file", code=1)
+    refuse(["colovini", "map", "check", "no-such-map"], "no-such-map", "sample-40", code=1)
 
 
 # -- the game log --------------------------------------------------------------------
@@ -247,4 +247,4 @@ def test_an_output_file_that_cannot_be_written(tmp_path: Path, logged_db: Path) 
     target = tmp_path / "no-such-folder" / "out.txt"
     refuse(["export", "1", "--format", "jsonl", "--db", str(logged_db), "-o", str(target)],
            str(target), "No such file or directory", "leave -o out", code=1)
-    refuse(["map", "show", "sample-40", "-o", str(target)], str(target), "leave -o out", code=1)
+    refuse(["colovini", "map", "show", "sample-40", "-o", str(target)], str(target), "leave -o out", code=1)

@@ -81,7 +81,7 @@ def test_keywords_urls_and_real_devices_are_accepted() -> None:
 
 def test_out_of_range_numbers_are_usage_errors() -> None:
     refuse(["play", "kato", "--port", "99999"], "--port", "99999", code=2)
-    refuse(["score", "colovini", "--port", "70000"], "--port", code=2)
+    refuse(["colovini", "score", "--port", "70000"], "--port", code=2)
     refuse(["monitor", "--duration", "-5"], "--duration", code=2)
     refuse(["monitor", "--stats-every", "-1"], "--stats-every", code=2)
     refuse(["calibrate", "--profile", "kato-80", "--timeout", "0"], "--timeout", code=2)

@@ -27,7 +27,7 @@ def test_a_move_clicked_on_the_page_lights_the_emulated_pin(
     setup = TableSetup(game="kato", board="emu", profile="kato-80", players=("Ann", "Bob"),
                        db=str(tmp_path / "games.sqlite3"), settle_s=0.05)
     with open_table(setup) as table:
-        assert table.wait_ready(60), "the emulated Pico did not connect"
+        assert table.wait_ready(), "the emulated Pico did not connect"
         led = table.profile.sites["E3"].led
         assert led is not None
         lit = threading.Event()

@@ -214,7 +214,7 @@ def test_unbounded_read_a_log_that_records_dev_zero_is_refused(tmp_path: Path,
 @pytest.mark.parametrize("args", [
     ["empire", "check", "--map", "/dev/zero"],
     ["empire", "check", "--cards", "/dev/zero"],
-    ["map", "check", "/dev/zero"],
+    ["colovini", "map", "check", "/dev/zero"],
     ["play", "colovini", "--map", "/dev/zero", "--board", "sim", "--db", ":memory:",
      "--headless"],
 ])

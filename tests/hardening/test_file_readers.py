@@ -29,8 +29,8 @@ DEEP = 100_000
         (["profile", "check"], ".json", "[" * DEEP, "not valid JSON"),
         (["profile", "check"], ".json", '{"a":' * DEEP, "not valid JSON"),
         (["profile", "check"], ".toml", "a = " + "[" * DEEP, "not valid TOML"),
-        (["map", "check"], ".toml", "side = " + "[" * DEEP, "not valid TOML"),
-        (["map", "check"], ".toml", "x = " + "{a=" * DEEP, "not valid TOML"),
+        (["colovini", "map", "check"], ".toml", "side = " + "[" * DEEP, "not valid TOML"),
+        (["colovini", "map", "check"], ".toml", "x = " + "{a=" * DEEP, "not valid TOML"),
         (["empire", "check", "--cards", "sample", "--map"], ".toml", "a = " + "[" * DEEP,
          "not valid TOML"),
         (["empire", "check", "--map", "sample", "--cards"], ".toml", "a = " + "[" * 900 +

@@ -45,6 +45,6 @@ def test_map_check_and_play_name_the_file_the_line_and_the_key(
     path = tmp_path / "bad.toml"
     path.write_text(text, encoding="utf-8")
     where = f"{path}:{line}"
-    refuse(["map", "check", str(path)], where, key)
+    refuse(["colovini", "map", "check", str(path)], where, key)
     refuse(["play", "colovini", "--headless", "--board", "sim", "--db", ":memory:",
             "--map", str(path)], where, key, stdin="")

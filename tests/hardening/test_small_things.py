@@ -29,7 +29,7 @@ def test_profile_list_never_cuts_a_name_at_80_columns() -> None:
         assert max(len(line) for line in result.output.splitlines()) <= 80
 
 
-@pytest.mark.parametrize("command", [["play", "kato"], ["score", "colovini"]])
+@pytest.mark.parametrize("command", [["play", "kato"], ["colovini", "score"]])
 def test_a_serial_device_given_as_the_page_port_points_to_the_right_option(
     command: list[str]
 ) -> None:
@@ -64,7 +64,7 @@ def _interrupt(args: list[str], ready: str, stdin: int | None = None) -> subproc
 
 
 def test_ctrl_c_stops_score_cleanly_like_play() -> None:
-    done = _interrupt(["score", "colovini", "--port", "0"], "Scoring page")
+    done = _interrupt(["colovini", "score", "--port", "0"], "Scoring page")
     assert done.returncode == 0, (done.stdout, done.stderr)
     assert "Aborted!" not in done.stdout + done.stderr
     assert "Traceback" not in done.stderr

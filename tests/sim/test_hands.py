@@ -54,9 +54,17 @@ def test_the_fixed_window_reads_a_resting_hand_as_a_move_and_adaptive_settling_d
     assert not [r for r in adaptive if r.misread]
 
 
-@pytest.mark.parametrize("game,count", [("kato", 10), ("colovini", 5)])
-def test_a_slice_through_the_virtual_board_reads_right_and_the_cue_is_rendered(
-        game: str, count: int) -> None:
+#: A hand that moved a switch later than this against its trace did not play the trace
+#: (a hesitation held longer is a move): on a busy machine the slice is played again.
+LATE_OK_MS = 40.0
+ATTEMPTS = 3
+
+
+class _HandLate(Exception):
+    """The machine made the hand itself late: the trace was not played as traced."""
+
+
+def _play_slice(game: str, count: int) -> None:
     rng = random.Random(SEED)
     table: VirtualTable | None = None
     seen = cues = fresh = 0
@@ -67,6 +75,8 @@ def test_a_slice_through_the_virtual_board_reads_right_and_the_cue_is_rendered(
                     table.close()
                 table = VirtualTable(game, options=dict(trace.options))
             result = table.play(trace, rng)
+            if result.late_ms > LATE_OK_MS:
+                raise _HandLate(f"{trace.describe()}: the hand was {result.late_ms:.0f} ms late")
             if not trace.counted:
                 continue
             seen += 1
@@ -90,3 +100,21 @@ def test_a_slice_through_the_virtual_board_reads_right_and_the_cue_is_rendered(
             table.close()
     assert seen == count
     assert cues >= fresh // 2, (cues, fresh)  # the firmware drew the cue itself
+
+
+@pytest.mark.parametrize("game,count", [("kato", 10), ("colovini", 5)])
+def test_a_slice_through_the_virtual_board_reads_right_and_the_cue_is_rendered(
+        game: str, count: int) -> None:
+    """Real time: the hand sleeps between its switches. Every trace the hand played on
+    time is judged; a slice the machine made the hand late in is played again (a
+    misread of an on-time hand fails at once), and skipped with the lateness named
+    when the machine stays too busy to play any slice as traced."""
+    lateness = []
+    for _attempt in range(ATTEMPTS):
+        try:
+            _play_slice(game, count)
+            return
+        except _HandLate as exc:
+            lateness.append(str(exc))
+    pytest.skip(f"the machine was too busy to play the hand's timing {ATTEMPTS} times: "
+                + "; ".join(lateness))

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import random
+import threading
 from dataclasses import dataclass
+from typing import Any
 
 import pytest
 from tests.table.fakes import FakeBoard, FakeClock, State
@@ -12,6 +14,7 @@ from meridian_table.games import kato
 from meridian_table.games.board import PUT_BACK_COLOUR, REMOVE_COLOUR, SEEN_COLOUR, dim
 from meridian_table.games.kato.adapter import DARK_COLOUR, LIGHT_COLOUR, KatoAdapter
 from meridian_table.profiles import load_profile
+from meridian_table.store.events import Action, LogEvent
 from meridian_table.table import MemoryJournal, SessionError, TableSession
 
 
@@ -333,10 +336,10 @@ def test_a_failing_log_takes_the_move_back() -> None:
     t = make()
 
     class Broken(MemoryJournal):
-        def append(self, kind: str, payload: object) -> None:  # type: ignore[override]
-            if kind == "action":
+        def append(self, event: LogEvent) -> None:
+            if isinstance(event, Action):
                 raise OSError("disk full")
-            super().append(kind, payload)  # type: ignore[arg-type]
+            super().append(event)
 
     t.session.journal = Broken(1)
     t.board.set("G6", True)
@@ -401,3 +404,31 @@ def test_an_unplug_is_still_announced(caplog: pytest.LogCaptureFixture) -> None:
     t.board.unplug()
     assert "board disconnected (unplugged): game paused" in caplog.text
     assert t.session.state()["message"].startswith("Board disconnected")
+
+
+def test_the_last_state_told_is_the_newest_when_two_threads_tell_at_once() -> None:
+    """Two threads notify at once (the page's command, the ticker): the one holding the
+    older snapshot may reach the subscriber last. The page then showed a game still in
+    play after the table had ended it, until the next change (found by the page's
+    tests on the real table, issue 23)."""
+    t = make()
+    seen: list[list[str]] = []
+    first = threading.Event()
+    newer_told = threading.Event()
+
+    def callback(state: Any) -> None:
+        if not first.is_set():
+            first.set()
+            assert newer_told.wait(10)  # the older state arrives after the newer one
+        else:
+            newer_told.set()
+        seen.append([m["notation"] for m in state["moves"]])
+
+    t.session.subscribe(callback)
+    worker = threading.Thread(target=t.session.refresh)  # tells the empty board
+    worker.start()
+    assert first.wait(10)
+    t.place("A1")  # told on this thread meanwhile
+    worker.join(10)
+    assert not worker.is_alive()
+    assert seen[-1] == ["A1"]

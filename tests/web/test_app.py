@@ -1,7 +1,8 @@
 """The table page's server: HTTP, WebSocket pushes, commands, token and Origin checks.
 
-Everything runs in-process with Starlette's TestClient against the FakeSession that
-ships beside the app.
+Everything runs in-process with Starlette's TestClient against a real table: Kato on
+the virtual board (the real firmware behind a pty, the real link), its log in a
+temporary file, the real session served through ``TableHost`` as ``play`` serves it.
 """
 
 from __future__ import annotations
@@ -9,12 +10,14 @@ from __future__ import annotations
 import json
 import threading
 import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
-from tests.web.fakes import kato_fake
+from tests.web.tables import KATO_LINE, Live, live
 
 from meridian_table.web import (
     TokenRequiredError,
@@ -26,7 +29,6 @@ from meridian_table.web import (
     serve,
 )
 from meridian_table.web.app import CLOSE_BAD_TOKEN, host_of, parse_command
-from meridian_table.web.fake import FakeSession
 
 BASE = "http://127.0.0.1:8765"
 WS = "ws://127.0.0.1:8765/ws"
@@ -34,12 +36,14 @@ ORIGIN = {"origin": BASE}
 
 
 @pytest.fixture
-def fake() -> FakeSession:
-    return kato_fake()
+def fake(tmp_path: Path) -> Iterator[Live]:
+    """A real Kato table (80 points), game 1 of its log."""
+    with live(tmp_path) as table:
+        yield table
 
 
 @pytest.fixture
-def client(fake: FakeSession) -> TestClient:
+def client(fake: Live) -> TestClient:
     return TestClient(create_app(fake), base_url=BASE)
 
 
@@ -81,18 +85,18 @@ def test_index_serves_the_page_with_its_assets(client: TestClient) -> None:
     assert "https://" not in page.text
 
 
-def test_api_state_is_the_session_state(client: TestClient, fake: FakeSession) -> None:
-    fake.place("C3")
+def test_api_state_is_the_session_state(client: TestClient, fake: Live) -> None:
+    fake.play("C3")
     state = client.get("/api/state").json()
     assert state["game"] == "kato"
     assert state["moves"][0]["notation"] == "C3"
     assert len(state["board"]["sites"]) == 80
 
 
-def test_api_command_round_trip(client: TestClient, fake: FakeSession) -> None:
+def test_api_command_round_trip(client: TestClient, fake: Live) -> None:
     response = client.post("/api/command", json={"cmd": "toggle", "site": "C3"}, headers=ORIGIN)
     assert response.json() == {"ok": True}
-    assert fake.state()["last_move"] == "C3"
+    fake.wait(lambda s: s["last_move"] == "C3", "C3 played")  # read once it settled
     refused = client.post("/api/command", json={"cmd": "toggle", "site": "Z9"}, headers=ORIGIN)
     assert refused.status_code == 200
     assert refused.json()["ok"] is False
@@ -114,7 +118,7 @@ def test_api_command_rejects_malformed_bodies(client: TestClient, body: bytes, n
     assert needle in response.json()["error"]
 
 
-def test_api_command_refuses_cross_origin_posts(client: TestClient, fake: FakeSession) -> None:
+def test_api_command_refuses_cross_origin_posts(client: TestClient, fake: Live) -> None:
     response = client.post(
         "/api/command",
         json={"cmd": "button", "name": "undo"},
@@ -124,7 +128,7 @@ def test_api_command_refuses_cross_origin_posts(client: TestClient, fake: FakeSe
     assert fake.commands == []
 
 
-def test_loopback_bind_refuses_foreign_host_headers(fake: FakeSession) -> None:
+def test_loopback_bind_refuses_foreign_host_headers(fake: Live) -> None:
     # A DNS-rebinding page reaches 127.0.0.1 with its own name in Host: refused.
     app = create_app(fake)
     assert TestClient(app, base_url="http://evil.example:8765").get("/").status_code == 400
@@ -132,15 +136,15 @@ def test_loopback_bind_refuses_foreign_host_headers(fake: FakeSession) -> None:
 
 
 @pytest.mark.parametrize("base", ["http://[::1]:8765", "http://[::1]", "http://LOCALHOST:8765"])
-def test_loopback_names_in_any_spelling_reach_the_page(fake: FakeSession, base: str) -> None:
+def test_loopback_names_in_any_spelling_reach_the_page(fake: Live, base: str) -> None:
     # A browser on http://[::1]:8765/ sends "Host: [::1]:8765"; Starlette's
     # TrustedHostMiddleware compared that text with "::1" and answered 400.
     client = TestClient(create_app(fake), base_url=base)
     assert client.get("/").status_code == 200
     assert client.get("/api/state").json()["game"] == "kato"
     origin = {"origin": base.lower()}
-    answer = client.post("/api/command", json={"cmd": "button", "name": "menu"}, headers=origin)
-    assert answer.json() == {"ok": True}
+    answer = client.post("/api/command", json={"cmd": "state"}, headers=origin)
+    assert answer.json()["ok"] is True
     with client.websocket_connect(base.replace("http", "ws", 1) + "/ws", headers=origin) as ws:
         assert receive_state(ws)["game"] == "kato"
 
@@ -149,7 +153,7 @@ def test_loopback_names_in_any_spelling_reach_the_page(fake: FakeSession, base: 
     "host",
     ["[::2]:8765", "[::1", "::1", "[::1]:port", "evil.example", "127.0.0.1.evil.example", ""],
 )
-def test_malformed_or_foreign_host_headers_are_refused(fake: FakeSession, host: str) -> None:
+def test_malformed_or_foreign_host_headers_are_refused(fake: Live, host: str) -> None:
     client = TestClient(create_app(fake), base_url=BASE)
     response = client.get("/", headers={"host": host})
     assert response.status_code == 400
@@ -168,7 +172,7 @@ def test_host_of_parses_names_ports_and_bracketed_ipv6() -> None:
         assert host_of(bad) is None, bad
 
 
-def test_served_on_ipv6_loopback_a_browser_style_request_gets_the_page(fake: FakeSession) -> None:
+def test_served_on_ipv6_loopback_a_browser_style_request_gets_the_page(fake: Live) -> None:
     import socket
 
     if not socket.has_ipv6:
@@ -183,7 +187,7 @@ def test_served_on_ipv6_loopback_a_browser_style_request_gets_the_page(fake: Fak
             assert response.status == 200 and json.load(response)["game"] == "kato"
 
 
-def test_session_errors_become_answers_not_crashes(client: TestClient, fake: FakeSession) -> None:
+def test_session_errors_become_answers_not_crashes(client: TestClient, fake: Live) -> None:
     def broken(cmd: dict[str, Any]) -> dict[str, Any]:
         raise RuntimeError("adapter exploded")
 
@@ -196,7 +200,7 @@ def test_session_errors_become_answers_not_crashes(client: TestClient, fake: Fak
 # -- WebSocket ------------------------------------------------------------------------
 
 
-def test_a_failing_state_is_reported_and_the_socket_closed(client: TestClient, fake: FakeSession) -> None:
+def test_a_failing_state_is_reported_and_the_socket_closed(client: TestClient, fake: Live) -> None:
     def broken() -> dict[str, Any]:
         raise RuntimeError("adapter exploded")
 
@@ -210,36 +214,40 @@ def test_a_failing_state_is_reported_and_the_socket_closed(client: TestClient, f
     assert fake.subscriber_count == 0
 
 
-def test_websocket_pushes_state_on_connect_and_on_change(client: TestClient, fake: FakeSession) -> None:
+def test_websocket_pushes_state_on_connect_and_on_change(client: TestClient, fake: Live) -> None:
     with client.websocket_connect(WS, headers=ORIGIN) as ws:
         first = receive_state(ws)
         assert first["moves"] == []
         assert fake.subscriber_count == 1
         # A change made elsewhere (another thread, like the link's) reaches the page.
-        worker = threading.Thread(target=fake.place, args=("D4",))
+        worker = threading.Thread(target=fake.play, args=("D4",))
         worker.start()
         worker.join()
         pushed = receive_state(ws)
-        assert pushed["last_move"] == "D4"
+        while pushed["last_move"] != "D4":  # the sensed switch, then the move read
+            pushed = receive_state(ws)
     assert fake.subscriber_count == 0  # unsubscribed on disconnect
 
 
-def test_websocket_command_round_trip(client: TestClient, fake: FakeSession) -> None:
+def test_websocket_command_round_trip(client: TestClient, fake: Live) -> None:
     with client.websocket_connect(WS, headers=ORIGIN) as ws:
         receive_state(ws)
         pushes: list[Any] = []
         assert command(ws, {"cmd": "toggle", "site": "C3"}, 7, pushes) == {"ok": True}
-        # The push may come just before or just after the answer.
+        # The pushes come before and after the answer, until the move is read.
         latest = pushes[-1] if pushes else receive_state(ws)
+        while not latest["moves"] or latest["moves"][-1].get("provisional"):
+            latest = receive_state(ws)
         assert latest["moves"][-1]["notation"] == "C3"
         refused = command(ws, {"cmd": "button", "name": "launch"}, 8)
         assert refused["ok"] is False and "launch" in refused["error"]
-        replay = command(ws, {"cmd": "replay", "game_id": 1}, 9)
-        assert replay["ok"] and len(replay["replay"]["positions"]) == 6
+        replay = command(ws, {"cmd": "replay", "game_id": 1}, 9)  # from the log
+        assert replay["ok"] and len(replay["replay"]["positions"]) == 2
+        assert [m["notation"] for m in replay["replay"]["moves"]] == ["C3"]
 
 
 def test_a_slow_review_does_not_hold_the_pages_other_commands(
-        client: TestClient, fake: FakeSession) -> None:
+        client: TestClient, fake: Live) -> None:
     # The review analyses a whole game (tens of seconds): the commands sent after it are
     # answered meanwhile, and its own answer comes when it is done.
     release = threading.Event()
@@ -264,7 +272,7 @@ def test_a_slow_review_does_not_hold_the_pages_other_commands(
         assert msg["id"] == 1 and msg["result"]["ok"] is True
 
 
-def test_websocket_answers_bad_messages_and_stays_open(client: TestClient, fake: FakeSession) -> None:
+def test_websocket_answers_bad_messages_and_stays_open(client: TestClient, fake: Live) -> None:
     with client.websocket_connect(WS, headers=ORIGIN) as ws:
         receive_state(ws)
         ws.send_text("{broken")
@@ -272,28 +280,28 @@ def test_websocket_answers_bad_messages_and_stays_open(client: TestClient, fake:
         assert error["type"] == "error" and "not JSON" in error["error"]
         ws.send_json({"type": "command", "id": 1, "cmd": {"name": "undo"}})
         assert "'cmd' field" in ws.receive_json()["error"]
-        assert command(ws, {"cmd": "button", "name": "pass"}, 2)["ok"] is True
+        assert command(ws, {"cmd": "state"}, 2)["ok"] is True
 
 
-def test_bursts_of_changes_coalesce_to_the_latest_state(client: TestClient, fake: FakeSession) -> None:
+def test_bursts_of_changes_coalesce_to_the_latest_state(client: TestClient, fake: Live) -> None:
     with client.websocket_connect(WS, headers=ORIGIN) as ws:
         receive_state(ws)
-        for site in ("A1", "C3", "E5", "G7"):
-            fake.place(site)
+        for site in KATO_LINE[:4]:
+            fake.play(site)
         seen = receive_state(ws)
-        while len(seen["moves"]) < 4:
+        while len(seen["moves"]) < 4 or seen["moves"][-1].get("provisional"):
             seen = receive_state(ws)
-        assert [m["notation"] for m in seen["moves"]] == ["A1", "C3", "E5", "G7"]
+        assert [m["notation"] for m in seen["moves"]] == list(KATO_LINE[:4])
 
 
-def test_websocket_refuses_a_foreign_origin(client: TestClient, fake: FakeSession) -> None:
+def test_websocket_refuses_a_foreign_origin(client: TestClient, fake: Live) -> None:
     with pytest.raises(WebSocketDisconnect):
         with client.websocket_connect(WS, headers={"origin": "http://evil.example"}) as ws:
             ws.receive_json()
     assert fake.subscriber_count == 0
 
 
-def test_extra_allowed_origins_are_accepted(fake: FakeSession) -> None:
+def test_extra_allowed_origins_are_accepted(fake: Live) -> None:
     app = create_app(fake, allowed_origins=["http://tablet.local:9000"])
     client = TestClient(app, base_url=BASE)
     with client.websocket_connect(WS, headers={"origin": "http://tablet.local:9000"}) as ws:
@@ -303,14 +311,14 @@ def test_extra_allowed_origins_are_accepted(fake: FakeSession) -> None:
 # -- token ----------------------------------------------------------------------------
 
 
-def test_non_loopback_bind_needs_a_token(fake: FakeSession) -> None:
+def test_non_loopback_bind_needs_a_token(fake: Live) -> None:
     with pytest.raises(TokenRequiredError, match="0.0.0.0"):
         create_app(fake, bind_host="0.0.0.0")
     with pytest.raises(TokenRequiredError, match="empty"):
         create_app(fake, bind_host="192.168.1.20", token="")
 
 
-def test_token_guards_page_api_and_websocket(fake: FakeSession) -> None:
+def test_token_guards_page_api_and_websocket(fake: Live) -> None:
     token = new_token()
     app = create_app(fake, token=token, bind_host="0.0.0.0")
     client = TestClient(app, base_url="http://192.168.1.20:8765")
@@ -332,7 +340,7 @@ def test_token_guards_page_api_and_websocket(fake: FakeSession) -> None:
         assert receive_state(ws)["game"] == "kato"
 
 
-def test_static_assets_need_no_token(fake: FakeSession) -> None:
+def test_static_assets_need_no_token(fake: Live) -> None:
     client = TestClient(create_app(fake, token=new_token(), bind_host="0.0.0.0"), base_url=BASE)
     assert client.get("/static/app.js").status_code == 200
 
@@ -363,7 +371,7 @@ def test_page_url_carries_the_token() -> None:
     assert page_url("::1", 8765, None) == "http://[::1]:8765/"
 
 
-def test_serve_runs_uvicorn_on_a_thread_and_stops(fake: FakeSession) -> None:
+def test_serve_runs_uvicorn_on_a_thread_and_stops(fake: Live) -> None:
     with serve(fake, port=0) as server:
         assert server.running and server.token is None
         assert server.url == f"http://127.0.0.1:{server.port}/"
@@ -375,7 +383,7 @@ def test_serve_runs_uvicorn_on_a_thread_and_stops(fake: FakeSession) -> None:
     assert not server.running
 
 
-def test_serve_on_all_interfaces_makes_a_token(fake: FakeSession) -> None:
+def test_serve_on_all_interfaces_makes_a_token(fake: Live) -> None:
     with serve(fake, host="0.0.0.0", port=0) as server:
         assert server.token and f"?token={server.token}" in server.url
         base = f"http://127.0.0.1:{server.port}/"
@@ -386,7 +394,7 @@ def test_serve_on_all_interfaces_makes_a_token(fake: FakeSession) -> None:
             assert ok.status == 200
 
 
-def test_served_connections_send_small_messages_at_once(fake: FakeSession) -> None:
+def test_served_connections_send_small_messages_at_once(fake: Live) -> None:
     # Without TCP_NODELAY a command's answer after a large state waits for the peer's
     # delayed ACK (40 ms on Linux). Accepted sockets inherit the listening socket's flag.
     import socket

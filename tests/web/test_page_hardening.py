@@ -1,28 +1,29 @@
 """The page in a real browser: a wrong serial port is diagnosed with advice, and replay
-looks and acts like replay (issue 10, items 13 and 14)."""
+looks and acts like replay (issue 10, items 13 and 14). The table is real: its session
+and core, the real link, the virtual board or the protocol-level fake Pico."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.web.fakes import kato_fake
+from tests.web.tables import KATO_LINE, Live, live, on_fake_link
 
-from meridian_table.link.link import no_hello
 from meridian_table.web import WebServer, serve
-from meridian_table.web.fake import FakeSession
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture
-def fake() -> FakeSession:
-    return kato_fake()
+def fake(tmp_path: Path) -> Iterator[Live]:
+    with live(tmp_path) as table:
+        yield table
 
 
 @pytest.fixture
-def server(fake: FakeSession) -> Iterator[WebServer]:
+def server(fake: Live) -> Iterator[WebServer]:
     with serve(fake, port=0) as running:
         yield running
 
@@ -30,27 +31,31 @@ def server(fake: FakeSession) -> Iterator[WebServer]:
 def test_a_port_that_is_not_the_board_is_named_on_the_page_with_advice(
     open_page: Callable[..., Any],
 ) -> None:
-    fake = kato_fake(connected=False)
-    with serve(fake, port=0) as running:
+    # A port that sends nothing (the fake Pico stalled): the link gives up on it after
+    # HELLO_TIMEOUT and says why, with the command that shows what it does send.
+    with on_fake_link(plugged=False) as table, serve(table, port=0) as running:
+        assert table.board is not None
+        port = table.board.port
+        table.board.stall(True)
+        table.board.replug()
         page = open_page(running.url)
-        fake.set_link_state("searching", f"lost /dev/ttyS0: {no_hello('/dev/ttyS0', 0)}")
-        page.wait_for_selector("#banner:not([hidden])[data-kind='searching'] code")
+        page.wait_for_selector("#banner:not([hidden])[data-kind='searching'] code",
+                               timeout=30000)
         text = page.inner_text("#banner")
-        assert "no HELLO from /dev/ttyS0" in text and "is this the Pico?" in text
-        assert page.inner_text("#banner code >> nth=0") == "meridian-table monitor /dev/ttyS0"
+        assert f"no HELLO from {port}" in text and "is this the Pico?" in text
+        assert page.inner_text("#banner code >> nth=0") == f"meridian-table monitor {port}"
         # The header does not say a green "Live" while there is no board.
         assert page.get_attribute("#conn", "data-status") == "noboard"
         assert page.inner_text("#conn") == "Live — no board"
-        fake.set_link_state("connected")
-        page.wait_for_selector("#conn[data-status='live']")
+        table.board.stall(False)  # the board answers now: the link finds it
+        page.wait_for_selector("#conn[data-status='live']", timeout=30000)
         assert page.inner_text("#conn") == "Live"
 
 
 def test_replay_looks_and_acts_like_replay_with_a_way_back(
-    server: WebServer, fake: FakeSession, open_page: Callable[..., Any]
+    server: WebServer, fake: Live, open_page: Callable[..., Any]
 ) -> None:
-    for name in ("A1", "C3", "E5"):
-        fake.place(name)
+    fake.play(*KATO_LINE[:3])
     page = open_page(server.url)
     live_turn = page.inner_text("#turn-text")
     assert "to move" in live_turn

@@ -4,14 +4,13 @@ remembered."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.web.fakes import kato_options
+from tests.web.tables import held_policies, live
 
 from meridian_table.web import serve
-from meridian_table.web.fake import FakeSession
 
 pytestmark = pytest.mark.browser
 
@@ -30,23 +29,6 @@ OscillatorNode.prototype.start = function (...args) { window.__oscillators += 1;
 """
 
 
-class ClockSession(FakeSession):
-    """The fake with a clock running low for the mover (state.clocks, optional)."""
-
-    remaining_s = 60.0
-
-    def _state(self) -> dict[str, Any]:
-        state = super()._state()
-        state["clocks"] = {
-            "rule": {"kind": "sudden", "base_s": 60.0, "extra_s": 0.0, "flag": "lose",
-                     "low_s": 10.0, "leds": False},
-            "words": "60 s each", "low_s": 10.0,
-            "running": None if state.get("result") else state.get("to_move"),
-            "seats": {seat: {"remaining_s": self.remaining_s, "time_up": False}
-                      for seat in self.seat_ids}}
-        return state
-
-
 def cues(page: Any) -> list[tuple[str, str, bool]]:
     return [(e["event"], e["words"], e["muted"]) for e in page.evaluate("window.MeridianSound.log")]
 
@@ -56,10 +38,12 @@ def wait_cues(page: Any, count: int) -> None:
 
 
 def test_each_event_schedules_its_sound_and_speech_and_mute_is_respected(
-    open_page: Callable[..., Any], browser: Any
+    tmp_path: Path, browser: Any
 ) -> None:
-    fake = ClockSession(**kato_options(), seats_kind={"dark": "random"})
-    with serve(fake, port=0) as server:
+    # Kato on the virtual board: E3 G3 E7 E4 B4 takes Light's E3 off (it no longer sees
+    # E7), then Dark is given to the random automaton, held until the page shows it.
+    policies = held_policies()
+    with live(tmp_path, policies=policies) as fake, serve(fake, port=0) as server:
         context = browser.new_context(viewport={"width": 1280, "height": 900})
         context.add_init_script(STUBS)
         page = context.new_page()
@@ -74,39 +58,40 @@ def test_each_event_schedules_its_sound_and_speech_and_mute_is_respected(
         assert page.get_attribute("#voice-toggle", "aria-pressed") == "true"
         page.wait_for_function("window.AudioContext && true")
 
-        fake.place("C3")  # a move accepted
+        fake.play("E3")  # a move accepted
         wait_cues(page, 1)
-        fake.place("D3")  # next to the last stone: a mistake
+        fake.play("G3")
         wait_cues(page, 2)
-        fake.place("D3")  # lifted again: nothing to say
-        fake.place("F6")
+        fake.place("A1")  # Light's A1 sees no light stone: a mistake
         wait_cues(page, 3)
-        fake.place("A1", captures=["C3"])  # a move whose stones the rules take off
+        fake.lift("A1")  # lifted again: nothing to say
+        fake.play("E7", "E4")
         wait_cues(page, 5)
-        fake.command({"cmd": "toggle", "site": "C3"})  # lifted as the page guides
-        fake.set_automaton("dark", "executing", action="G7", words="Put a dark stone on G7")
-        wait_cues(page, 6)
-        fake.place("G7")
-        fake.clear_automaton()  # the automaton's move is done: a person's turn
+        fake.place("B4")  # a move whose stones the rules take off
+        fake.wait(lambda s: len(s["moves"]) == 5, "B4 played")
+        wait_cues(page, 7)
+        fake.lift("E3")  # lifted as the page guides
+        assert fake.command({"cmd": "seat", "seat": "dark", "automaton": "random"})["ok"]
+        held = policies["random"]
+        assert held.thinking.wait(30)
+        held.release.set()
+        state = fake.wait(lambda s: (s["automaton"] or {}).get("status") == "executing",
+                          "the automaton's move to carry out")
+        action = state["automaton"]["action"]
         wait_cues(page, 8)
-        fake.remaining_s = 8.0
-        fake.count_error("crc_errors", 0)  # any change: a new state with the low clock
-        wait_cues(page, 9)
-        fake.finish("light", "no dark stones left")
+        fake.play(action)
         wait_cues(page, 10)
-
         events = cues(page)
         assert [e[0] for e in events] == [
-            "move", "mistake", "move", "move", "remove", "turn", "move", "turn", "low-time", "end",
+            "move", "move", "mistake", "move", "move", "move", "remove", "turn", "move",
+            "turn",
         ]
         words = [e[1] for e in events]
-        assert words[0] == "Light: C3"
-        assert "D3" in words[1]
-        assert words[4] == "Dark: remove C3"
-        assert words[5] == "Dark: Put a dark stone on G7"
-        assert words[7] == "Light to move"
-        assert words[8] == "Light: 8 seconds"
-        assert words[9] == "Light wins: no dark stones left"
+        assert words[0] == "Light: E3"
+        assert "A1" in words[2]
+        assert words[6] == "Dark: remove E3"
+        assert words[7] == f"Dark: {state['automaton']['words']}"
+        assert words[9] == "Light to move"
         spoken = page.evaluate("window.__spoken")
         assert [text for text, _ in spoken] == words
         assert {lang for _, lang in spoken} == {"en"}
@@ -119,8 +104,16 @@ def test_each_event_schedules_its_sound_and_speech_and_mute_is_respected(
         page.click("#sound-toggle")
         assert page.get_attribute("#sound-toggle", "aria-pressed") == "false"
         oscillators = page.evaluate("window.__oscillators")
-        fake.command({"cmd": "toggle", "site": "B2"})  # a stone where none belongs
+        now = fake.state()
+        wrong = next(p["id"] for p in now["board"]["sites"]
+                     if not p["sensed"] and p["id"] not in now["legal"])
+        fake.place(wrong)  # a stone where none belongs
         page.wait_for_function("window.MeridianSound.log.some(e => e.muted && e.event === 'mistake')")
+        fake.lift(wrong)
+        answer = fake.command({"cmd": "resign", "player": "light"})
+        assert answer["ok"], answer
+        page.wait_for_function("window.MeridianSound.log.some(e => e.event === 'end')")
+        assert cues(page)[-1] == ("end", "Dark wins: Light resigned", True)
         assert page.evaluate("window.__oscillators") == oscillators
         assert len(page.evaluate("window.__spoken")) == len(spoken)
         # Remembered: a new page in the same browser starts muted with the voice on.
@@ -134,24 +127,26 @@ def test_each_event_schedules_its_sound_and_speech_and_mute_is_respected(
 
 
 def test_the_low_time_cue_sounds_as_the_clock_runs_down(
-    open_page: Callable[..., Any], browser: Any
+    tmp_path: Path, browser: Any
 ) -> None:
     """Issue 26: the cue fired only when a new state arrived under the low mark; a
-    clock running down on the page past it with no move made stayed silent."""
-    fake = ClockSession(**kato_options())
-    fake.remaining_s = 10.4  # just over the 10 s mark when the state arrives
-    with serve(fake, port=0) as server:
+    clock running down on the page past it with no move made stayed silent. The table's
+    real clocks: 12 s each, low under 10 s; Dark's runs from Light's first move."""
+    with live(tmp_path, settings={"clock": "sudden:12s"}) as fake, \
+            serve(fake, port=0) as server:
         context = browser.new_context(viewport={"width": 1280, "height": 900})
         context.add_init_script(STUBS)
         page = context.new_page()
         page.goto(server.url)
         page.wait_for_function("window.meridian && window.meridian.connected && "
                                "window.meridian.renders > 0")
-        page.wait_for_selector(".clock[data-seat='light'][data-running='true']")
+        fake.play("E3")
+        page.wait_for_selector(".clock[data-seat='dark'][data-running='true']")
         renders = page.evaluate("window.meridian.renders")
-        wait_cues(page, 1)  # no new state: the page's own countdown passed 10 s
-        assert cues(page)[0][0] == "low-time" and cues(page)[0][1].startswith("Light: ")
+        wait_cues(page, 2)  # the move, then no new state: the page's own countdown passed 10 s
+        assert [c[0] for c in cues(page)] == ["move", "low-time"]
+        assert cues(page)[1][1].startswith("Dark: ")
         assert page.evaluate("window.meridian.renders") == renders
         page.wait_for_timeout(300)
-        assert len(cues(page)) == 1  # once a turn
+        assert len(cues(page)) == 2  # once a turn
         context.close()

@@ -130,6 +130,24 @@ class _Thinker:
 
 
 @contextlib.contextmanager
+def busy_cores(cores: int | None = None) -> Iterator[dict[str, Any]]:
+    """One busy process per core at normal priority while inside (no bot: ``bench bots
+    --contend`` measures the bot itself beside them)."""
+    count = cores if cores is not None else (os.cpu_count() or 1)
+    busy = [subprocess.Popen([sys.executable, "-c", BUSY]) for _ in range(count)]
+    report: dict[str, Any] = {"busy_processes": count}
+    started = time.monotonic()
+    try:
+        yield report
+    finally:
+        for proc in busy:
+            proc.kill()
+        for proc in busy:
+            proc.wait()
+        report["seconds"] = round(time.monotonic() - started, 1)
+
+
+@contextlib.contextmanager
 def contention(cores: int | None = None, busy_nice: int = 0) -> Iterator[dict[str, Any]]:
     """Load the machine as a player's host (see the module docstring) while inside; the
     yielded dict is filled with what the load did when the block ends. ``busy_nice``
@@ -187,4 +205,5 @@ def run_contended(name: str, run: Callable[[dict[str, Any]], dict[str, Any]],
     return out
 
 
-__all__ = ["CONTENDED", "CONTEND_TARGETS", "bot_game", "contention", "run_contended", "targets"]
+__all__ = ["CONTENDED", "CONTEND_TARGETS", "bot_game", "busy_cores", "contention", "run_contended",
+           "targets"]

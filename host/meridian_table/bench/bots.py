@@ -39,7 +39,7 @@ import psutil
 
 from meridian_table import bots
 from meridian_table.bench import table as table_bench
-from meridian_table.bots.arena import Adjudication, play
+from meridian_table.bots.arena import Adjudication, game_options, play
 from meridian_table.bots.worker import WorkerPolicy
 from meridian_table.games import registry
 from meridian_table.games.contract import GameSpec, PolicyCancelled
@@ -85,6 +85,8 @@ class Task:
     k: int
     budget_s: float
     adjudicate: bool
+    #: A fixed amount of search instead of the wall-time budget (``bench bots --contend``).
+    iterations: int | None = None
 
 
 @dataclass(frozen=True)
@@ -105,7 +107,7 @@ def play_task(task: Task) -> Result:
     spec = registry.spec(task.game)
     seed = SEED + task.k
     me = task.k % task.players
-    policies = [bots.create(task.game, task.level, seed) if s == me
+    policies = [bots.create(task.game, task.level, seed, task.iterations) if s == me
                 else spec.policy(task.opponent, seed * 10 + s) for s in range(task.players)]
     watch = task.adjudicate or task.k % PLAY_OUT == 0
     start = time.perf_counter()
@@ -360,3 +362,104 @@ def _verdict(figures: dict[str, Any]) -> dict[str, Any]:
             f"{figures['switch_to_led_ms_p99_while_thinking']:.2f} ms < 10 ms")
     figures["targets"] = bounds
     return out
+
+
+# --- bench bots --contend: strength with the machine busy -------------------------------
+
+#: Games per mode in ``bench bots --contend`` (``MERIDIAN_BENCH_BOT_CONTEND_GAMES``).
+CONTEND_GAMES = 20
+QUICK_CONTEND_GAMES = 1
+#: Positions the bot's speed is measured on, idle, before the games.
+CALIBRATION_POSITIONS = 6
+#: The contended win rate may fall this far below the idle one and still "keep" strength
+#: (20 games a mode: one game is 0.05).
+STRENGTH_TOLERANCE = 0.10
+CONTEND_TARGETS: dict[str, tuple[str, float]] = {
+    "strength_kept_contended": (">=", 1.0),
+}
+
+
+def _calibrate(spec: GameSpec, level: int, budget_s: float, positions: int) -> dict[str, Any]:
+    """The top bot's search per second, idle: it thinks ``budget_s`` on the first
+    ``positions`` positions of a game it plays against itself."""
+    bot = bots.create(spec.id, level, SEED)
+    engine = spec.new_game(game_options(spec, min(spec.player_counts)), SEED)
+    done: list[int] = []
+    spent: list[float] = []
+    for _ in range(positions):
+        if engine.outcome() is not None:
+            break
+        start = time.perf_counter()
+        verdict = bot.analyse(engine.clone(), budget_s)
+        spent.append(time.perf_counter() - start)
+        done.append(verdict.iterations)
+        engine.play(verdict.best)
+    per_move = int(statistics.median(done)) if done else 0
+    return {"iterations_per_move": per_move,
+            "iterations_per_s": round(sum(done) / sum(spent), 1) if spent else None,
+            "positions": len(done)}
+
+
+def _mode(spec: GameSpec, level: int, opponent: str, games: int, budget_s: float,
+          iterations: int | None, label: str) -> dict[str, Any]:
+    players = min(spec.player_counts)
+    tasks = [Task(label, spec.id, level, opponent, players, k, budget_s, True, iterations)
+             for k in range(games)]
+    results = [play_task(t) for t in tasks]
+    out = _summary(results)
+    think = [t for r in results for t in r.think_s]
+    for q, name in ((0.5, "think_ms_p50"), (0.99, "think_ms_p99")):
+        value = table_bench.percentile(think, q) if think else None
+        out[name] = None if value is None else round(value * 1000, 1)
+    out["iterations"] = iterations
+    return out
+
+
+def run_contend(options: dict[str, Any]) -> dict[str, Any]:
+    """``bench bots --contend``: the top bot against the game's greedy player, idle and
+    with one busy process per core beside it, first with the wall-time budget the table
+    gives it, then with a fixed amount of search: the iterations per move measured idle
+    at the start (what a bot that counts its search instead of the clock would do)."""
+    from meridian_table.bench._contend import bot_game, busy_cores
+
+    quick = bool(options.get("quick"))
+    games = QUICK_CONTEND_GAMES if quick else int(
+        os.environ.get("MERIDIAN_BENCH_BOT_CONTEND_GAMES", CONTEND_GAMES))
+    budget = QUICK_BUDGET_S if quick else BUDGET_S
+    spec = registry.spec(bot_game())
+    level = bots.LEVELS[-1]
+    opponent = "greedy" if "greedy" in spec.policies else "random"
+    started = time.perf_counter()
+    figures: dict[str, Any] = {
+        "game": spec.id, "level": level, "opponent": opponent, "games_per_mode": games,
+        "budget_s": budget, "busy_processes": os.cpu_count() or 1,
+        "load_average_start": [round(x, 2) for x in psutil.getloadavg()],
+    }
+    from rich.console import Console
+    console = Console(stderr=True)
+    calibration = _calibrate(spec, level, budget, 2 if quick else CALIBRATION_POSITIONS)
+    figures["calibration_idle"] = calibration
+    iterations = max(1, calibration["iterations_per_move"])
+    modes = (("idle_time_budget", False, None), ("contended_time_budget", True, None),
+             ("contended_iteration_budget", True, iterations))
+    for label, busy, fixed in modes:
+        console.print(f"bench bots --contend: {label} ({games} games)")
+        if busy:
+            with busy_cores() as load:
+                figures[label] = _mode(spec, level, opponent, games, budget, fixed, label)
+                figures[label]["contention"] = load
+        else:
+            figures[label] = _mode(spec, level, opponent, games, budget, fixed, label)
+    idle = _rate(figures["idle_time_budget"]) or 0.0
+    timed = _rate(figures["contended_time_budget"]) or 0.0
+    counted = _rate(figures["contended_iteration_budget"]) or 0.0
+    figures["win_rate_idle"] = idle
+    figures["win_rate_contended_time_budget"] = timed
+    figures["win_rate_contended_iteration_budget"] = counted
+    figures["iterations_kept_stronger"] = counted > timed
+    best = max(timed, counted)
+    figures["strength_kept_contended"] = 1.0 if best >= idle - STRENGTH_TOLERANCE else 0.0
+    figures["strength_tolerance"] = STRENGTH_TOLERANCE
+    figures["load_average_end"] = [round(x, 2) for x in psutil.getloadavg()]
+    figures["seconds"] = round(time.perf_counter() - started, 1)
+    return figures

@@ -202,7 +202,13 @@ def register(group: click.Group) -> None:
         for key in chosen:
             run, targets = benches[key]
             try:
-                if contend:
+                if contend and key == "bots":
+                    # The bots' own contended run: strength, not latency (bench/bots.py).
+                    from meridian_table.bench import bots as bots_bench
+
+                    figures = bots_bench.run_contend({"quick": quick})
+                    targets = dict(bots_bench.CONTEND_TARGETS)
+                elif contend:
                     from meridian_table.bench import _contend
 
                     figures = _contend.run_contended(key, run, {"quick": quick})

@@ -5,17 +5,24 @@ adds its commands (`play`, `sim`, `monitor`, `bench`, ...). A command's module i
 only when that command runs: ``COMMANDS`` names each top-level command's module and the
 one line ``--help`` shows for it, so ``meridian-table --help`` imports none of them
 (tests/cli/test_help.py checks the table against the modules, both ways). Games bring their
-own commands through their spec's ``register_commands``.
+own commands through the ``meridian_table.commands`` entry points (``GAME_COMMANDS``).
 """
 
 from __future__ import annotations
 
 import importlib
+import logging
+from typing import TYPE_CHECKING
 
 import click
 from click.formatting import HelpFormatter
 
 from meridian_table import __version__
+
+if TYPE_CHECKING:
+    from importlib.metadata import EntryPoint
+
+LOGGER = logging.getLogger(__name__)
 
 # command -> (module in meridian_table.cli that registers it, the first paragraph of its help)
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -51,45 +58,76 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
+#: The entry-point group through which a game brings its own commands: the name is the
+#: game's id, the value a click group (``meridian-table GAME ...``, docs/ADDING_A_GAME.md).
+GAME_COMMANDS = "meridian_table.commands"
+
+
 class LazyGroup(click.Group):
     """The top-level group: imports a command's module when the command is used, and lists
-    the commands for ``--help`` from ``COMMANDS`` without importing them."""
+    the commands for ``--help`` from ``COMMANDS`` and the games' command entry points
+    without importing any game."""
 
-    _games_loaded = False
+    _points: dict[str, EntryPoint] | None = None
 
-    def _load_games(self) -> None:
-        """Each installed game may bring its own commands (its spec's register_commands)."""
-        if self._games_loaded:
+    def _game_points(self) -> dict[str, EntryPoint]:
+        """Each installed game's command group, by game id (entry points, not loaded)."""
+        if self._points is None:
+            from importlib.metadata import entry_points
+
+            self._points = {p.name: p for p in entry_points(group=GAME_COMMANDS)
+                            if p.name not in COMMANDS}
+        return self._points
+
+    def _load_game(self, name: str) -> None:
+        point = self._game_points()[name]
+        try:
+            command = point.load()
+        except Exception as exc:  # one broken game package must never hide the rest
+            LOGGER.warning("the commands of game %r (%s) could not be loaded: %s",
+                           name, point.value, exc)
             return
-        self._games_loaded = True
-        from meridian_table.games import registry
-
-        for spec in registry.specs().values():
-            if spec.register_commands is not None:
-                spec.register_commands(self)
+        if not isinstance(command, click.Command):
+            LOGGER.warning("game %r: %s is %s, not a click command", name, point.value,
+                           type(command).__name__)
+            return
+        self.add_command(command, name)
 
     def load(self, name: str) -> click.Command | None:
         """The command ``name``, its module imported (with every command it registers)."""
         if name not in self.commands and name in COMMANDS:
             module = importlib.import_module(f"meridian_table.cli.{COMMANDS[name][0]}")
             module.register(self)
-        if name not in self.commands:
-            self._load_games()
+        elif name not in self.commands and name in self._game_points():
+            self._load_game(name)
         return self.commands.get(name)
 
     def load_all(self) -> dict[str, click.Command]:
         """Every command, each module imported (for tests and documentation)."""
-        for name in COMMANDS:
+        for name in [*COMMANDS, *self._game_points()]:
             self.load(name)
-        self._load_games()
         return dict(self.commands)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        self._load_games()
-        return sorted(set(COMMANDS) | set(self.commands))
+        return sorted(set(COMMANDS) | set(self._game_points()) | set(self.commands))
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         return self.load(cmd_name)
+
+    def resolve_command(self, ctx: click.Context, args: list[str]
+                        ) -> tuple[str | None, click.Command | None, list[str]]:
+        try:
+            return super().resolve_command(ctx, args)
+        except click.UsageError as exc:
+            # A game's command typed without its game (`map check`): say where it is.
+            name = args[0] if args else ""
+            for game in self._game_points():
+                command = self.load(game)
+                if isinstance(command, click.Group) and name in command.commands:
+                    raise click.UsageError(
+                        f"{exc.format_message()} {name!r} is a command of the game {game}: "
+                        f"run `meridian-table {game} {' '.join(args)}`", ctx) from None
+            raise
 
     def format_commands(self, ctx: click.Context, formatter: HelpFormatter) -> None:
         names = self.list_commands(ctx)
@@ -98,9 +136,14 @@ class LazyGroup(click.Group):
         limit = formatter.width - 6 - max(len(name) for name in names)
         rows = []
         for name in names:
-            # A command not loaded yet is shown by a stand-in carrying its help line.
-            command = self.commands.get(name) or click.Command(name, help=COMMANDS[name][1])
-            if not command.hidden:
+            # A command not loaded yet is shown by a stand-in carrying its help line; a
+            # game's command group is loaded (its module imports click, no game).
+            command = self.commands.get(name)
+            if command is None and name in COMMANDS:
+                command = click.Command(name, help=COMMANDS[name][1])
+            elif command is None:
+                command = self.load(name)
+            if command is not None and not command.hidden:
                 rows.append((name, command.get_short_help_str(limit)))
         with formatter.section("Commands"):
             formatter.write_dl(rows)

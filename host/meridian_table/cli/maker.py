@@ -760,8 +760,11 @@ def _selftest_command(group: click.Group) -> None:
                   help="With --board sim or emu: inject led:N, dead:SITE or stuck:SITE "
                   "(repeatable).")
     @click.option("--skip-tests", is_flag=True, help="Skip the firmware tests (step 1).")
+    @click.option("--sites", "sites_text", default=None, metavar="SITE,...",
+                  help="Check only these sites: their LEDs in turn and their switches (a "
+                       "re-test after a repair); every LED still shows red, green and blue.")
     def selftest(profile_name: str, board_port: str, report_path: Path | None, timeout_s: float,
-                 faults: tuple[str, ...], skip_tests: bool) -> None:
+                 faults: tuple[str, ...], skip_tests: bool, sites_text: str | None) -> None:
         """Check a built board: the firmware's tests on its interpreter, every LED red,
         green and blue, every button and every site's switch; save a pass/fail report.
 
@@ -769,8 +772,10 @@ def _selftest_command(group: click.Group) -> None:
         Examples:
           meridian-table selftest --profile kato-114
           meridian-table selftest --profile kato-114 --board sim --fault led:3 --fault dead:A1
+          meridian-table selftest --profile kato-114 --sites G6,H7
         """
         profile = _load(profile_name)
+        only = _selftest_sites(profile, sites_text)
         sim = board_port == "sim"
         emu = board_port == "emu"
         if faults and not (sim or emu):
@@ -794,10 +799,12 @@ def _selftest_command(group: click.Group) -> None:
                     link.wait_connected(timeout=15)
                 except LinkError as exc:
                     raise click.ClickException(f"{exc}; is the firmware flashed?") from exc
-                eyes = st.SimEyes(vb, link) if vb is not None else _HumanEyes(console)
+                eyes = (st.SimEyes(vb, link, settle_s=st.EMU_LOOK_S if emu else 1.5)
+                        if vb is not None else _HumanEyes(console))
                 with Progress(TextColumn("{task.description:<16}"), BarColumn(),
                               MofNCompleteColumn(), console=console, transient=True) as bar:
-                    task = bar.add_task("LEDs", total=profile.leds + len(st.COLOURS))
+                    turns = profile.leds if only is None else len(only)
+                    task = bar.add_task("LEDs", total=turns + len(st.COLOURS))
 
                     def on_led(index: int, total: int, what: str) -> None:
                         bar.update(task, completed=index, description=what)
@@ -805,8 +812,12 @@ def _selftest_command(group: click.Group) -> None:
                     if vb is None:
                         console.print("LEDs: watch the strip: each LED lights white in turn, "
                                       "then all red, all green, all blue")
+                    leds = None if only is None else [
+                        led for s in only if (led := profile.sites[s].led) is not None]
                     report.results += st.check_leds(link, profile.leds, eyes, on_step=on_led,
-                                                    hold_s=0.0 if vb is not None else 0.15)
+                                                    hold_s=0.0 if vb is not None else 0.15,
+                                                    leds=leds,
+                                                    boot_s=st.EMU_BOOT_S if emu else st.SETTLE_S)
                 console.print("switches: press each button and put a magnet on each site "
                               "when asked; lift it when told")
 
@@ -817,7 +828,7 @@ def _selftest_command(group: click.Group) -> None:
 
                 report.results += st.check_switches(link, profile, maker,
                                                     timeout_ms=int(timeout_s * 1000),
-                                                    on_effect=on_effect)
+                                                    on_effect=on_effect, only=only)
         report.save(target)
         table = Table(title=f"self-test of {profile.name}")
         for column in ("step", "check", "result", "detail"):
@@ -832,6 +843,22 @@ def _selftest_command(group: click.Group) -> None:
                 f"{len(report.failures)} check(s) failed; the report says what to look at"
             )
         console.print("[green]every check passed[/green]")
+
+
+def _selftest_sites(profile: Profile, text: str | None) -> list[str] | None:
+    """The sites named by ``--sites`` (None: every site and button); an unknown name is a
+    usage error that shows the profile's names."""
+    if text is None:
+        return None
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    unknown = [n for n in names if n not in profile.sites]
+    if not names or unknown:
+        example = ", ".join(list(profile.sites)[:4])
+        what = f"{', '.join(map(repr, unknown))} is not a site of {profile.name}" if unknown \
+            else "no site named"
+        raise click.BadParameter(f"{what}; give site names separated by commas, such as "
+                                 f"{example}", param_hint="--sites")
+    return list(dict.fromkeys(names))
 
 
 def _selftest_firmware(console: Console, port: str, sim: bool) -> list[st.CheckResult]:

@@ -49,8 +49,6 @@ from meridian_table.games.rules import (
 from meridian_table.games.search import SEARCH_BOT
 
 if TYPE_CHECKING:
-    import click
-
     from meridian_table.games.board import Adapter
 
 # --- options ------------------------------------------------------------------------------
@@ -368,9 +366,6 @@ class GameSpec:
     #: Lines for ``play --help`` (``play GAME ...`` without the program name).
     help_examples: tuple[str, ...] = ()
     benches: tuple[BenchSpec, ...] = ()
-    #: ``register_commands(group)``: adds the game's own commands to ``meridian-table``
-    #: (a map checker, a scoring assistant).
-    register_commands: Callable[[click.Group], None] | None = None
     #: A short line for ``play --help`` and the page's game list.
     summary: str = ""
     #: ``prepare(options) -> options``: checks the engine options together (OptionError

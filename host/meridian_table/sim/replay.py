@@ -31,9 +31,12 @@ from meridian_table.games.registry import create_adapter as create
 from meridian_table.link.events import SenseEvent
 from meridian_table.profiles import Profile, load_profile
 from meridian_table.sim.hands import Trace
+from meridian_table.store.events import LogEvent, kind_of
 from meridian_table.table import MemoryJournal, TableSession
 from meridian_table.table.runner import RunningTable, TableSetup, open_table
 
+#: How long the virtual table's replay waits for the frame that shows a logged move.
+FRAME_WAIT_S = 5.0
 #: How long a player takes to react to the board (a question, a piece to take off).
 REACTION_S = (0.25, 0.45)
 #: How long the replay waits for the table once the hand is done, before it calls the
@@ -58,6 +61,10 @@ class Result:
     #: frame can replace it before it is drawn).
     cue_seen: bool = False
     notes: list[str] = field(default_factory=list)
+    #: How late the hand moved a switch against its trace, at worst (ms). In simulated
+    #: time 0; in real time a busy machine can make the hand itself late, and a hand
+    #: that rests longer than traced is another trace (a hesitation read as a move).
+    late_ms: float = 0.0
 
     @property
     def misread(self) -> bool:
@@ -120,10 +127,13 @@ class Driver:
             self.run_until(self.now() + rng.uniform(*REACTION_S))
         t0 = self.now()
         landed = t0 + trace.landed_ms / 1000 if trace.landed_ms is not None else None
+        late = 0.0
         for step in trace.steps:
-            self.run_until(t0 + step.t_ms / 1000)
+            due = t0 + step.t_ms / 1000
+            self.run_until(due)
+            late = max(late, self.now() - due)
             self.set(step.site, step.closed)
-        result = Result(trace, [])
+        result = Result(trace, [], late_ms=round(late * 1000, 3))
         answers = 0
         deadline = self.now() + PATIENCE_S
         while self.now() < deadline:
@@ -320,10 +330,10 @@ class _Tee:
         self._events: list[tuple[str, dict[str, Any]]] = []
         self._lock = threading.Lock()
 
-    def append(self, kind: str, payload: Any) -> None:
-        self._journal.append(kind, payload)
+    def append(self, event: LogEvent) -> None:
+        self._journal.append(event)
         with self._lock:
-            self._events.append((kind, dict(payload)))
+            self._events.append((kind_of(event), event.to_json()))
 
     def logged(self) -> list[tuple[str, dict[str, Any]]]:
         with self._lock:
@@ -331,6 +341,23 @@ class _Tee:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._journal, name)
+
+
+#: The tentative cue is white; the firmware's current limiter dims it with the rest of
+#: the board (48 at full budget, 40 to 45 with many lights on), never to a glow.
+CUE_MIN = 16
+
+
+def _white(led: Any) -> bool:
+    """The light is the tentative cue: white, brighter than a glow."""
+    r, g, b = led[:3]
+    return bool(r == g == b and r >= CUE_MIN)
+
+
+def _shows_move(led: Any, baseline: tuple[int, ...]) -> bool:
+    """The light under the piece shows the move: lit, not white, not as it was."""
+    rgb = tuple(led[:3])
+    return rgb != baseline and any(rgb) and not rgb[0] == rgb[1] == rgb[2]
 
 
 class VirtualTable(Driver):
@@ -390,11 +417,21 @@ class VirtualTable(Driver):
             return
         with self._lock:
             before = [leds[led] for t, leds in self.frames if t < landed]
-            frames = [f for f in self.frames if f[0] >= landed]
         baseline = tuple(before[-1][:3]) if before else (0, 0, 0)
+        # The move is logged; its frame may still be on its way on a busy machine (the
+        # link's writer and the board's renderer are threads of their own): wait for the
+        # frame that shows the move under the piece, FRAME_WAIT_S at most. The timings
+        # are the frames' own times, so waiting does not change them.
+        deadline = time.perf_counter() + FRAME_WAIT_S
+        while True:
+            with self._lock:
+                frames = [f for f in self.frames if f[0] >= landed]
+            if any(_shows_move(leds[led], baseline) for _t, leds in frames) \
+                    or time.perf_counter() >= deadline:
+                break
+            time.sleep(0.01)
         for t, leds in frames:
-            r, g, b = leds[led][:3]
-            if r == g == b and r >= 48:
+            if _white(leds[led]):
                 result.ack_ms = round((t - landed) * 1000, 3)
                 result.cue_seen = True
                 break
@@ -402,9 +439,7 @@ class VirtualTable(Driver):
         # it was before, nor the cue, nor dark (a read move lights its piece; a board
         # read that asks first lights it as waiting for the answer).
         for t, leds in frames:
-            rgb = tuple(leds[led][:3])
-            white = rgb[0] == rgb[1] == rgb[2]
-            if rgb != baseline and not white and any(rgb):
+            if _shows_move(leds[led], baseline):
                 result.commit_ms = round((t - landed) * 1000, 3)
                 break
         if result.commit_ms is not None and (result.ack_ms is None

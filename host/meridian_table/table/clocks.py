@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from meridian_table.i18n import _, seat_word
+from meridian_table.store import events as ev
 from meridian_table.table.ending import best_of
 from meridian_table.table.presenter import ClockPanel
 
@@ -300,11 +301,11 @@ class TableClocks:
                     "scores": game.scores()}
         return None
 
-    def time_up_note(self, seat: str, now: float) -> dict[str, Any]:
+    def time_up_note(self, seat: str, now: float) -> ev.Note:
         """The ``note`` logged when ``seat``'s time is up and the game goes on."""
         self.time_up.add(seat)
-        return {"text": _("{seat}'s time is up").format(seat=seat_word(seat)), "clock": seat,
-                "clocks": self.clocks.snapshot(now)}
+        return ev.Note(_("{seat}'s time is up").format(seat=seat_word(seat)),
+                       extra={"clock": seat, "clocks": self.clocks.snapshot(now)})
 
     def breathing(self, now: float) -> bool:
         """Whether the steady lights breathe now (the mover's time is low)."""

@@ -26,6 +26,7 @@ from typing import Any
 
 from meridian_table.games.board import EXECUTE, PLAY, RESYNC, THINKING, Interpretation
 from meridian_table.i18n import _, seat_word
+from meridian_table.store import events as ev
 from meridian_table.table import commands, phases
 from meridian_table.table.clocks import TableClocks
 from meridian_table.table.countoffer import bot_level
@@ -195,8 +196,8 @@ class TableCore(Table):
         if text is not None:
             LOGGER.warning("board fault %s %s: %s", event.code, " ".join(event.detail), text)
             try:
-                self.log("note", {"text": text, "fault": event.code,
-                                  "detail": list(event.detail)})
+                self.log(ev.Note(text, extra={"fault": event.code,
+                                              "detail": list(event.detail)}))
             except Exception:  # a note that cannot be stored must not stop the link's thread
                 LOGGER.exception("the board fault could not be logged")
         self._out.append(Notify())
@@ -289,7 +290,7 @@ class TableCore(Table):
         snapshot = clocks.save_due(now)
         if snapshot is not None:
             try:
-                self.log("clock", snapshot)
+                self.log(ev.Clock(dict(snapshot["remaining"]), snapshot["running"]))
             except Exception:  # the next save tries again; the game goes on
                 LOGGER.exception("the clocks could not be saved")
         return False
@@ -305,7 +306,7 @@ class TableCore(Table):
                 result = None
         if result is None:
             try:
-                self.log("note", clocks.time_up_note(seat, now))
+                self.log(clocks.time_up_note(seat, now))
             except Exception:
                 LOGGER.exception("the flag fall could not be noted")
         LOGGER.info("%s's flag fell (%s)", seat, clocks.rule.flag)
@@ -412,7 +413,7 @@ class TableCore(Table):
         previous = self.seats.kind(player)
         self.seats.set(player, automaton)
         try:
-            self.log("settings", {"seats": self.seats.to_setting()})
+            self.log(ev.Settings(extra={"seats": self.seats.to_setting()}))
         except Exception:
             self.seats.set(player, previous)
             raise
@@ -435,7 +436,7 @@ class TableCore(Table):
         names = clean_names(players)
         if names == self.players:
             return
-        self.log("players", {"players": list(names), "previous": list(self.players)})
+        self.log(ev.Players(tuple(names), tuple(self.players)))
         self.players = names
         self.evaluate()
 
@@ -512,7 +513,7 @@ class TableCore(Table):
             self.apply(interp.action, source)
         elif interp.choice is not None:
             field_name, value = interp.choice
-            self.log("choice", {"field": field_name, "value": value, "source": source})
+            self.log(ev.Choice(field_name, value, source))
         elif interp.mistakes:
             raise SessionError(interp.message or "the board does not match")
         self.evaluate()

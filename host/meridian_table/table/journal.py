@@ -1,26 +1,14 @@
 """Where a session writes its events before it shows them as done.
 
-The session needs one thing from the log: ``append(kind, payload)`` that returns only
-once the event is durable. ``MemoryJournal`` keeps events in a list (tests, and play
-with ``--db :memory:``); ``meridian_table.table.storejournal`` binds a game of the SQLite
+The session needs one thing from the log: ``append(event)`` that returns only once the
+event is durable. The events are the typed records of ``meridian_table.store.events``
+(one frozen dataclass per kind: ``Action``, ``Undo``, ``Choice``, ``Sense``, ``Result``,
+``Note``, ``Players``, ``Settings``, ``Clock``, ``Execute``, ``Cancel``, ``Board``,
+``Remote``; docs/STORE.md lists their fields). The table builds them, a journal stores
+each as its kind and JSON form, and every reader parses them back with
+``events.parse``. ``MemoryJournal`` keeps events in a list (tests, and play with
+``--db :memory:``); ``meridian_table.table.storejournal`` binds a game of the SQLite
 store (docs/STORE.md).
-
-Event kinds written by the table (payloads are JSON-able dicts; each kind has its typed
-dataclass in ``meridian_table.store.events``, which every reader parses them with):
-
-- ``action``  ``{"notation": "G6", "player": "light", "source": "board|button|web"}``
-- ``undo``    ``{"notation": "G6", "source": ...}`` (the action taken back)
-- ``choice``  ``{"field": "pie", "value": "keep", "source": ...}`` (an input that is not
-  an engine action)
-- ``sense``   ``{"sensed": [...], "expected": [...], "meaning": "action|mistakes|..."}``
-  (every settled board the table interpreted, enough to audit a dispute)
-- ``result``  ``{"winner": "light", "reason": ..., "scores": ...}``
-- ``note``    ``{"text": "Ghost switch at ...", "fault": "GHOST", "detail": ["17"]}`` (a board
-  fault, once per distinct fault; not replayed); a flag fall under the ``warn`` rule
-  notes ``{"text", "clock": seat, "clocks"}``
-- ``players`` ``{"players": [...], "previous": [...]}`` (names changed before the first move)
-- ``clock``   ``{"remaining": {seat: s}, "running": seat | None}`` (every 0.5 s while a clock
-  runs; actions carry the same as ``clocks``), so ``--resume`` restores the clocks
 """
 
 from __future__ import annotations
@@ -29,6 +17,8 @@ import logging
 import threading
 from collections.abc import Iterable, Mapping
 from typing import Any, Protocol
+
+from meridian_table.store.events import LogEvent, kind_of
 
 LOGGER = logging.getLogger(__name__)
 
@@ -41,7 +31,7 @@ class Journal(Protocol):
     @property
     def game_id(self) -> int | None: ...
 
-    def append(self, kind: str, payload: Mapping[str, Any]) -> None:
+    def append(self, event: LogEvent) -> None:
         """Durably record one event; raise on failure (the session then undoes)."""
         ...
 
@@ -58,9 +48,9 @@ class MemoryJournal:
     def game_id(self) -> int | None:
         return self._game_id
 
-    def append(self, kind: str, payload: Mapping[str, Any]) -> None:
+    def append(self, event: LogEvent) -> None:
         with self._lock:
-            self.events.append((kind, dict(payload)))
+            self.events.append((kind_of(event), event.to_json()))
 
     def of_kind(self, *kinds: str) -> list[tuple[str, dict[str, Any]]]:
         with self._lock:

@@ -15,11 +15,12 @@ import collections
 import json
 import logging
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
 
 from meridian_table.ledplan import BLINK, Light
 from meridian_table.store import LogUnwritableError
+from meridian_table.store.events import LogEvent, kind_of
 from meridian_table.table.journal import Journal
 
 LOGGER = logging.getLogger(__name__)
@@ -39,7 +40,7 @@ class PendingJournal:
         self._on_change = on_change
         self._retry_s = retry_s
         self._lock = threading.Lock()
-        self._queue: collections.deque[tuple[str, dict[str, Any]]] = collections.deque()
+        self._queue: collections.deque[LogEvent] = collections.deque()
         self._problem: str | None = None
         self._closed = threading.Event()
         self._thread: threading.Thread | None = None
@@ -60,17 +61,18 @@ class PendingJournal:
         with self._lock:
             return len(self._queue)
 
-    def append(self, kind: str, payload: Mapping[str, Any]) -> None:
+    def append(self, event: LogEvent) -> None:
         """Write the event, or keep it (in order) when the log cannot be written now."""
+        kind = kind_of(event)
         with self._lock:
             if self._queue:
-                self._queue.append((kind, dict(payload)))
+                self._queue.append(event)
                 return
             try:
-                self.inner.append(kind, payload)
+                self.inner.append(event)
                 return
             except LogUnwritableError as exc:
-                self._queue.append((kind, dict(payload)))
+                self._queue.append(event)
                 self._problem = exc.reason
                 LOGGER.error("the game log cannot be written (%s): %s kept in memory, "
                              "written when it can be", exc, kind)
@@ -97,11 +99,12 @@ class PendingJournal:
                         self._problem = None
                         changed = True
                     break
-                kind, payload = self._queue[0]
+                event = self._queue[0]
+            kind = kind_of(event)
             # Written outside the lock: a held write lock makes this wait its busy
             # timeout, and the table keeps adding events meanwhile (behind this one).
             try:
-                self.inner.append(kind, payload)
+                self.inner.append(event)
             except LogUnwritableError as exc:
                 with self._lock:
                     changed = changed or exc.reason != self._problem
@@ -109,7 +112,7 @@ class PendingJournal:
                 break
             except Exception:  # the store refuses the event itself: a bug, not the disk
                 LOGGER.exception("a kept %s event was refused by the log; dropped: %s", kind,
-                                 json.dumps(payload, default=str))
+                                 json.dumps(event.to_json(), default=str))
             with self._lock:
                 self._queue.popleft()
             LOGGER.info("the game log is back: a kept %s event was written", kind)
@@ -126,7 +129,7 @@ class PendingJournal:
             thread.join(timeout)
         self.flush()
         with self._lock:
-            left = list(self._queue)
+            left = [(kind_of(event), event.to_json()) for event in self._queue]
         for kind, payload in left:
             LOGGER.error("NOT WRITTEN to the game log %s: %s", self.game_id,
                          json.dumps({"kind": kind, "payload": payload}, default=str))

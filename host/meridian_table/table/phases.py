@@ -34,11 +34,12 @@ from meridian_table.games.board import (
 )
 from meridian_table.i18n import _
 from meridian_table.ledplan import PULSE, Light
+from meridian_table.store import events as ev
 from meridian_table.table.automata import Execution, automaton_words
 from meridian_table.table.errors import SessionError
 from meridian_table.table.state import CLOSED, Table
 from meridian_table.table.undoguide import undo_guidance
-from meridian_table.table.view import result_payload
+from meridian_table.table.view import result_event
 
 LOGGER = logging.getLogger(__name__)
 
@@ -69,7 +70,7 @@ def evaluate_board(table: Table, from_board: bool = False) -> None:
         result = table.adapter.result()
         # A game ended by a move read early is logged as ended once the move is.
         if result is not None and not table.result_logged and table.early.provisional is None:
-            table.log("result", result_payload(result, table.adapter, table.players))
+            table.log(result_event(result, table.adapter, table.players))
             table.result_logged = True
         table.shown.mistakes = ()
         table.shown.all_at_once = False
@@ -191,10 +192,10 @@ class Executing:
              from_board: bool) -> tuple[bool, bool]:
         """(look again, from_board): the move is applied once the board shows it."""
         if from_board:
-            table.log("sense", {"sensed": sorted(observation.sensed),
-                                "expected": sorted(execution.after),
-                                "meaning": "execute", "action": execution.action,
-                                "mistakes": []})
+            table.log(ev.Sense(extra={"sensed": sorted(observation.sensed),
+                                      "expected": sorted(execution.after),
+                                      "meaning": "execute", "action": execution.action,
+                                      "mistakes": []}))
             from_board = False
         if table.settled != execution.after or not table.adapter.reads_board:
             # A board that is not read (--sensing off) never finishes the move: the
@@ -289,7 +290,7 @@ class Reading:
             }
             from_board = False
             if not (table.early.quick and interp.action is not None):
-                table.log("sense", sense)
+                table.log(ev.Sense(extra=sense))
                 sense = None
         if interp.action is not None and sense is not None:
             # Read early (adaptive settling): applied and shown now, logged once the
@@ -344,15 +345,15 @@ def begin_execution(table: Table, action: str) -> None:
     for field_name, value in table.adapter.automaton_inputs(action):
         interp = table.adapter.answer(field_name, value)
         if interp.choice is not None:
-            table.log("choice", {"field": interp.choice[0], "value": interp.choice[1],
-                                 "source": "automaton", "automaton": automaton})
+            table.log(ev.Choice(interp.choice[0], interp.choice[1], "automaton",
+                                extra={"automaton": automaton}))
     before, after, seat, words = table.preview(action)
     if before == after:
         table.apply(action, "automaton", automaton)
         LOGGER.info("%s (%s) played %s", seat, automaton, action)
     else:
         execution = Execution(action, player, seat, automaton, before, after, words)
-        table.log("execute", {"notation": action, "player": seat, "automaton": automaton})
+        table.log(ev.Execute(action, seat, automaton))
         table.execution = execution
         LOGGER.info("%s (%s) chose %s: waiting for the board", seat, automaton, action)
     table.think_error = ""
@@ -377,7 +378,7 @@ def cancel_automaton(table: Table, source: str) -> bool:
     cancelled = table.cancel_thinking()
     execution = table.execution
     if execution is not None:
-        table.log("cancel", {"notation": execution.action, "source": source})
+        table.log(ev.Cancel(execution.action, source))
         table.execution = None
         cancelled = True
     return cancelled
@@ -435,7 +436,7 @@ def _undo_one(table: Table, source: str) -> None:
     if undone is None:
         raise SessionError("nothing to undo: no move has been played yet")
     try:
-        table.log("undo", {"notation": undone.notation, "source": source})
+        table.log(ev.Undo(undone.notation, source))
     except Exception:
         table.adapter.play(undone.notation)
         raise

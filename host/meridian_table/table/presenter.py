@@ -1,5 +1,5 @@
-"""The page's state: one typed schema (:class:`PageState`) for the real session and for
-the web test double (``web/fake.py``), built from the session's facts by :func:`present`.
+"""The page's state: one typed schema (:class:`PageState`), built from the table's facts
+by :func:`present`.
 """
 
 from __future__ import annotations

@@ -35,6 +35,8 @@ from meridian_table.table.storejournal import Resumed, StoreArchive, resume_game
 LOGGER = logging.getLogger(__name__)
 
 CONNECT_TIMEOUT_S = 10.0
+#: The emulated Pico boots MicroPython inside rp2040js: tens of seconds on a busy machine.
+EMU_CONNECT_TIMEOUT_S = 120.0
 
 
 class SetupError(ValueError):
@@ -93,8 +95,11 @@ class RunningTable:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def wait_ready(self, timeout: float = CONNECT_TIMEOUT_S) -> bool:
-        """Wait until the board is connected and no change is settling."""
+    def wait_ready(self, timeout: float | None = None) -> bool:
+        """Wait until the board is connected and no change is settling (``timeout``: by
+        default 10 s, 120 s for the emulated Pico, which boots in an emulator)."""
+        if timeout is None:
+            timeout = EMU_CONNECT_TIMEOUT_S if self.setup.board == "emu" else CONNECT_TIMEOUT_S
         deadline = time.monotonic() + timeout
         pause = threading.Event()
         while time.monotonic() < deadline:

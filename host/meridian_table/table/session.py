@@ -134,6 +134,7 @@ class TableSession:
         self._closing = threading.Event()
         self._ticker: threading.Thread | None = None
         self._subscribers: list[Subscriber] = []
+        self._told = 0  # counts the states taken to tell (_notify)
         self._stat_providers: list[Callable[[], Mapping[str, Any]]] = []
         spec = registry.specs().get(adapter.game)
         hints = spec is not None and hints_available(spec, adapter.settings())
@@ -561,16 +562,26 @@ class TableSession:
             self._notify()
 
     def _notify(self) -> None:
-        with self._lock:
-            subscribers = list(self._subscribers)
-            if not subscribers:
-                return
-            snapshot = self.state()
-        for callback in subscribers:
-            try:
-                callback(snapshot)
-            except Exception:  # a broken page must never stop the table
-                LOGGER.exception("state subscriber %r failed", callback)
+        """Tell the subscribers the state, outside the lock. Two threads may tell at once
+        and the older snapshot reach a subscriber last (a page would show a stale state
+        until the next change): a thread whose snapshot was overtaken meanwhile tells the
+        newest state again, so the last state told is always the newest."""
+        while True:
+            with self._lock:
+                subscribers = list(self._subscribers)
+                if not subscribers:
+                    return
+                self._told += 1
+                told = self._told
+                snapshot = self.state()
+            for callback in subscribers:
+                try:
+                    callback(snapshot)
+                except Exception:  # a broken page must never stop the table
+                    LOGGER.exception("state subscriber %r failed", callback)
+            with self._lock:
+                if self._told == told:
+                    return
 
     def state(self) -> PageState:
         """The JSON-able snapshot the page draws (presenter.present, PageState)."""

@@ -29,6 +29,7 @@ from meridian_table.games.board import (
 )
 from meridian_table.i18n import _
 from meridian_table.ledplan import PULSE, SOLID, LedPlan, Light
+from meridian_table.store import events as ev
 from meridian_table.table.adjudication import Adjudication
 from meridian_table.table.automata import Execution, Seats, automaton_words
 from meridian_table.table.clocks import CLOCK_TICK_S, ClockRule, TableClocks
@@ -64,18 +65,19 @@ class ProfileLike(Protocol):
     def buttons(self) -> Mapping[str, int]: ...
 
 
+def action_event(applied: Applied, source: str, automaton: str | None = None,
+                 clocks: dict[str, object] | None = None) -> ev.Action:
+    """The logged ``action`` event: the move, who made it and how, the pieces it
+    removed (what the page shows as ``×G6 K6``; records and replay show it too) and
+    the clocks after it."""
+    return ev.Action(applied.notation, applied.player, source,
+                     "automaton" if automaton is not None else "person",
+                     tuple(sorted(applied.removed)), automaton, clocks)
+
+
 def action_payload(applied: Applied, source: str, automaton: str | None = None) -> dict[str, Any]:
-    """The logged ``action`` event: the move, who made it and how, and the pieces it
-    removed (what the page shows as ``×G6 K6``; records and replay show it too)."""
-    payload: dict[str, Any] = {
-        "notation": applied.notation, "player": applied.player, "source": source,
-        "by": "automaton" if automaton is not None else "person",
-    }
-    if applied.removed:
-        payload["removed"] = sorted(applied.removed)
-    if automaton is not None:
-        payload["automaton"] = automaton
-    return payload
+    """The ``action`` event's JSON form, as the page's move list shows a move."""
+    return action_event(applied, source, automaton).to_json()
 
 
 @dataclass
@@ -205,11 +207,9 @@ class Table:
             return True
         applied = provisional.applied
         try:
-            self.journal.append("sense", provisional.sense)
-            action = action_payload(applied, "board")
-            if self.clocks is not None:
-                action["clocks"] = self.clocks.snapshot(self._now)
-            self.journal.append("action", action)
+            self.journal.append(ev.Sense(extra=dict(provisional.sense)))
+            clocks = self.clocks.snapshot(self._now) if self.clocks is not None else None
+            self.journal.append(action_event(applied, "board", clocks=clocks))
         except Exception as exc:
             # Not durable means not done: take it back so the log and the game agree.
             self.adapter.undo()
@@ -320,12 +320,12 @@ class Table:
 
     def apply(self, action: str, source: str, automaton: str | None = None) -> Applied:
         applied = self.adapter.play(action)
-        payload = action_payload(applied, source, automaton)
+        clocks = None
         if self.clocks is not None:
             self.sync_clocks()
-            payload["clocks"] = self.clocks.snapshot(self._now)
+            clocks = self.clocks.snapshot(self._now)
         try:
-            self.log("action", payload)
+            self.log(action_event(applied, source, automaton, clocks))
         except Exception:
             # Not durable means not done: take it back so the log and the game agree.
             self.adapter.undo()
@@ -348,10 +348,10 @@ class Table:
             self.flash = self.prior
         LOGGER.info("%s played %s (read early)", applied.player, applied.notation)
 
-    def log(self, kind: str, payload: Mapping[str, Any]) -> None:
+    def log(self, event: ev.LogEvent) -> None:
         if self.early.provisional is not None and not self.flush():  # the log keeps the order
             self.evaluate()  # the move read early could not be stored: it was taken back
-        self.journal.append(kind, payload)
+        self.journal.append(event)
 
     def sync_clocks(self) -> None:
         if self.clocks is not None:

@@ -22,8 +22,16 @@ from meridian_table.bots.worker import yield_to_the_table
 from meridian_table.games import registry
 from meridian_table.games.board import Adapter
 from meridian_table.i18n import _
-from meridian_table.store import Event, GameInfo, Store
-from meridian_table.store.events import Action, Choice, CorruptEventError, Settings, Undo
+from meridian_table.store import Event, GameInfo, Store, events
+from meridian_table.store.events import (
+    Action,
+    Choice,
+    CorruptEventError,
+    LogEvent,
+    Settings,
+    Undo,
+    kind_of,
+)
 from meridian_table.table.automata import automaton_words
 from meridian_table.table.hints import HINT_BUDGET_S, HINT_LEVEL
 from meridian_table.table.reviews import GATE, ReviewCancelled, ReviewGate, bounded_budget
@@ -49,13 +57,13 @@ class StoreJournal:
     def game_id(self) -> int:
         return self._game_id
 
-    def append(self, kind: str, payload: Mapping[str, Any]) -> None:
-        if kind == "result":
-            self.store.finish(self._game_id, dict(payload))
-        elif kind == "players":
-            self.store.rename_players(self._game_id, list(payload["players"]))
+    def append(self, event: LogEvent) -> None:
+        if isinstance(event, events.Result):
+            self.store.finish(self._game_id, event.to_json())
+        elif isinstance(event, events.Players):
+            self.store.rename_players(self._game_id, list(event.players))
         else:
-            self.store.append(self._game_id, kind, dict(payload))
+            self.store.append(self._game_id, kind_of(event), event.to_json())
 
     def __repr__(self) -> str:
         return f"StoreJournal({self.store!r}, {self._game_id!r})"
@@ -87,9 +95,9 @@ def start_game(
     )
     journal = StoreJournal(store, gid)
     if board is not None:
-        journal.append(BOARD, {"name": profile, "profile": dict(board)})
+        journal.append(events.Board(profile, dict(board)))
     if settings:
-        journal.append(SETTINGS, dict(settings))
+        journal.append(events.Settings(extra=dict(settings)))
     return journal
 
 

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any, Protocol
 
 from meridian_table.games.board import Adapter, Applied
+from meridian_table.store import events as ev
 from meridian_table.table.automata import Execution, Seats
 from meridian_table.table.presenter import Automaton
 
@@ -101,6 +102,19 @@ def result_payload(result: Mapping[str, Any], adapter: Adapter,
     }
 
 
+def result_event(result: Mapping[str, Any], adapter: Adapter,
+                 players: tuple[str, ...]) -> ev.Result:
+    """The logged ``result`` event: winners and scores by name and seat; the game's
+    own keys (its ``winner`` seat, a ``reason`` of its own shape) kept beside them."""
+    payload = result_payload(result, adapter, players)
+    reason = payload.pop("reason", None)
+    winners = tuple(payload.pop("winners"))
+    scores = tuple(payload.pop("scores"))
+    if reason is not None and not isinstance(reason, str):
+        payload["reason"], reason = reason, None
+    return ev.Result(winners, reason, scores, extra=payload)
+
+
 def hello_json(hello: object) -> dict[str, Any] | None:
     """The board's HELLO as the page shows it: firmware version, board id, protocol."""
     if hello is None:
@@ -113,4 +127,4 @@ def hello_json(hello: object) -> dict[str, Any] | None:
 
 
 __all__ = ["TABLE_BUTTONS", "automaton_json", "controls", "hello_json", "moves_json",
-           "names_of", "result_payload"]
+           "names_of", "result_event", "result_payload"]

@@ -1,4 +1,4 @@
-"""Colovini commands: ``map check FILE``, ``map show FILE`` and ``score colovini``.
+"""Colovini commands: ``meridian-table colovini map check FILE``, ``colovini map show FILE`` and ``colovini score``.
 
 FILE is a map file of your own (see docs/games/colovini.md) or the name of a map shipped
 in this package (``sample-50``, ``sample-40``).
@@ -29,20 +29,17 @@ def _load(file: str) -> BoardMap:
         raise click.ClickException(str(exc)) from exc
 
 
-def _score_group(group: click.Group) -> click.Group:
-    """The shared ``score`` group (scoring assistants for plain printed boards)."""
-    existing = group.commands.get("score")
-    if isinstance(existing, click.Group):
-        return existing
+@click.group("colovini")
+def group() -> None:
+    """Colovini's Meridian: check and draw island maps, score a plain printed board.
 
-    @group.group("score")
-    def score_group() -> None:
-        """Scoring assistants for plain printed boards (no sensors)."""
-
-    return score_group
+    \b
+    Example:
+      meridian-table colovini map check my-board.toml
+    """
 
 
-def register(group: click.Group) -> None:
+def _register(group: click.Group) -> None:
     @group.group("map")
     def map_group() -> None:
         """Colovini island maps: check and draw them."""
@@ -56,7 +53,7 @@ def register(group: click.Group) -> None:
 
         \b
         Example:
-          meridian-table map check my-board.toml
+          meridian-table colovini map check my-board.toml
         """
         from rich.console import Console
         from rich.table import Table
@@ -83,8 +80,8 @@ def register(group: click.Group) -> None:
 
         \b
         Examples:
-          meridian-table map show my-board.toml -o my-board.svg
-          meridian-table map show sample-50 --toml -o my-board.toml
+          meridian-table colovini map show my-board.toml -o my-board.svg
+          meridian-table colovini map show sample-50 --toml -o my-board.toml
         """
         from meridian_table.games.colovini.render import map_svg
 
@@ -102,9 +99,7 @@ def register(group: click.Group) -> None:
             ) from exc
         click.echo(f"wrote {output}")
 
-    score_group = _score_group(group)
-
-    @score_group.command("colovini")
+    @group.command("score")
     @click.option("--map", "map_file", default="sample-50", show_default=True,
                   help="Map file (or shipped map name) of the board on the table.")
     @click.option("--players", default="Orange,Black,Brown,Grey", show_default=True,
@@ -118,7 +113,7 @@ def register(group: click.Group) -> None:
 
         \b
         Example:
-          meridian-table score colovini --map my-board.toml --players Ann,Bob,Cid
+          meridian-table colovini score --map my-board.toml --players Ann,Bob,Cid
         """
         from meridian_table.games.colovini.score_page import (
             ScorePageError,
@@ -140,3 +135,6 @@ def register(group: click.Group) -> None:
         # Ctrl-C either interrupts the start-up or lets the server shut down and return:
         # both end here, with the same word.
         click.echo("stopped")
+
+
+_register(group)

@@ -1,6 +1,6 @@
 """The scoring assistant for Colovini's Meridian on a plain printed board (no sensors).
 
-``meridian-table score colovini --map FILE`` serves a small page: the map drawn from
+``meridian-table colovini score --map FILE`` serves a small page: the map drawn from
 the map file; clicking a city cycles its owner through the players and back to empty;
 the island breakdown, the totals and the tie-break update live. Scoring is done here,
 by the rules engine's :func:`~meridian_table.games.colovini.score`, never in the page.

@@ -40,8 +40,6 @@ from meridian_table.games.lazy import policy
 # The engine, records and bots are imported when first used: the registry (and
 # `meridian-table --help`) reads this spec without them.
 if TYPE_CHECKING:
-    import click
-
     from meridian_table.games.board import Adapter
     from meridian_table.games.colovini.bot import ColoviniBot
     from meridian_table.games.colovini.engine import Game
@@ -192,12 +190,6 @@ def _sample_map() -> bytes:
     return (maps_dir() / "sample-50.toml").read_bytes()
 
 
-def _register(group: click.Group) -> None:
-    from meridian_table.games.colovini import commands
-
-    commands.register(group)
-
-
 SPEC = GameSpec(
     id="colovini",
     title="Colovini's Meridian",
@@ -240,6 +232,5 @@ SPEC = GameSpec(
     ),
     benches=(BenchSpec("colovini", "Colovini's Meridian: legal_actions() latency over "
                        "positions from random games.", _bench),),
-    register_commands=_register,
     prepare=_prepare,
 )

@@ -82,15 +82,17 @@ def _read_actions(game: Game, stream: TextIO) -> None:
             break
 
 
-def register(group: click.Group) -> None:
-    @group.group("empire")
-    def empire_group() -> None:
-        """Meridian: Empire in Space: check map and card files, play with the engine.
+@click.group("empire")
+def group() -> None:
+    """Meridian: Empire in Space: check map and card files, play with the engine.
 
-        \b
-        Example:
-          meridian-table empire check --map my-board.toml --cards my-cards.toml
-        """
+    \b
+    Example:
+      meridian-table empire check --map my-board.toml --cards my-cards.toml
+    """
+
+
+def _register(empire_group: click.Group) -> None:
 
     @empire_group.command("check")
     @click.option("--map", "map_ref", default="sample", show_default=True, metavar="FILE",
@@ -157,3 +159,6 @@ def register(group: click.Group) -> None:
         except ValueError as exc:
             raise click.BadParameter(str(exc), param_hint="--players/--mode") from exc
         _play_loop(game, sys.stdin, record)
+
+
+_register(group)

@@ -40,8 +40,6 @@ from meridian_table.games.empire.rules import MODES
 # The engine and records are imported when first used: the registry (and
 # `meridian-table --help`) reads this spec without them.
 if TYPE_CHECKING:
-    import click
-
     from meridian_table.games.board import Adapter
     from meridian_table.games.empire.engine import Game
 
@@ -225,12 +223,6 @@ TABLE_DRIVER = TableDriver(
 )
 
 
-def _register(group: click.Group) -> None:
-    from meridian_table.games.empire import commands
-
-    commands.register(group)
-
-
 class ScelrotiaPolicy:
     """The Scelrotia's seat: its turn is decided by the rules (``scelrotia.py``), so the
     policy only plays the one legal action, ``scelrotia``; the engine works out the
@@ -296,7 +288,6 @@ SPEC = GameSpec(
                                  "and random games per second.", _bench),
              ),
     bench=BenchSettings(table_driver=TABLE_DRIVER, file_readers=FILE_READERS, hand_corpus=True),
-    register_commands=_register,
     prepare=_prepare,
 )
 

@@ -1,32 +1,44 @@
-"""The page in a real browser against the FakeSession: layout, phone, controls, replay.
+"""The page in a real browser against the real table: layout, phone, controls, replay.
 
 These check what a player sees: stones where the state says, halos with the LED
 effect, remove and put-back markers of different shapes, the controls answering, the
-"board disconnected" banner, replay stepping and the reconnecting status.
+"board disconnected" banner, replay stepping and the reconnecting status. The table is
+the real one (tests/web/tables.py): Kato on the virtual board (the real firmware behind
+a pty), the real link, the log in a temporary file, the session and its core, served
+through ``TableHost``; the protocol-level fake Pico (``link/fake.py``) where a link
+state or a board report must come on cue.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.web.fakes import TEST_SPEC, colovini_fake, kato_fake, kato_sites
+from tests.web.tables import (
+    KATO_LINE,
+    Live,
+    held_policies,
+    live,
+    log_a_finished_game,
+    on_fake_link,
+)
 
-from meridian_table.games import registry
+from meridian_fw import wire
 from meridian_table.web import WebServer, serve
-from meridian_table.web.fake import FakeSession
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture
-def fake() -> FakeSession:
-    return kato_fake()
+def fake(tmp_path: Path) -> Iterator[Live]:
+    with live(tmp_path) as table:
+        yield table
 
 
 @pytest.fixture
-def server(fake: FakeSession) -> Iterator[WebServer]:
+def server(fake: Live) -> Iterator[WebServer]:
     with serve(fake, port=0) as running:
         yield running
 
@@ -48,21 +60,25 @@ def visible(page: Any, selector: str) -> bool:
 
 
 def test_desktop_board_turn_and_controls(
-    server: WebServer, fake: FakeSession, open_page: Callable[..., Any], shoot: Any
+    server: WebServer, fake: Live, open_page: Callable[..., Any], shoot: Any
 ) -> None:
     page = open_page(server.url)
     assert page.locator("g.site").count() == 80
     assert page.inner_text("#turn-text") == "Light to move"
     assert page.inner_text("#turn-player") == "Ann"
     controls = page.eval_on_selector_all("#buttons .control", "els => els.map(e => e.dataset.name)")
-    assert controls == ["confirm", "undo", "pass", "swap", "menu"]  # not the unused plus/minus
+    used = [name for name, c in fake.state()["control_state"].items() if c["used"]]
+    assert sorted(controls) == sorted(used)  # the game's own buttons...
+    assert "plus" not in controls and "minus" not in controls  # ...not the unused plus/minus
     # Legal points are a small dot in the mover's hue (the dim hint LED's), not a halo:
     # at the start every point is legal and the board must still look calm.
     assert page.locator("g.site.is-legal").count() == 80
     assert page.locator("g.site .halo.lit").count() == 0
     assert visible(page, "g.site[data-site='A1'] .legal")
     dot = page.eval_on_selector("g.site[data-site='A1'] .legal", "el => getComputedStyle(el).fill")
-    assert dot in ("rgb(255, 175, 0)", "rgb(255, 176, 0)")  # Light's LED hue (#ffb000)
+    # Light's hint LED (#1f1600, #ffb000 dimmed) at full strength.
+    assert fake.state()["leds"]["A1"] == {"colour": "#1f1600", "effect": "S"}
+    assert dot == "rgb(255, 181, 0)"
     assert float(page.get_attribute("g.site[data-site='A1'] .legal", "r") or 1) <= 0.1
 
     site(page, "C3").click()
@@ -76,35 +92,36 @@ def test_desktop_board_turn_and_controls(
     assert page.eval_on_selector(flash, "el => getComputedStyle(el).animationName") == "flash"
     assert page.inner_text("#moves").split() == ["1.C3"]
     score = page.locator(".score[data-colour='light'] .score-total")
-    assert score.inner_text() == "1"
+    assert score.inner_text() == str(fake.state()["scores"]["light"]["total"])
     # The flash on the stone just placed is a real effect: the only full halo.
     assert page.locator("g.site .halo.lit").count() == 1
     shoot(page, "desktop")
 
 
 def test_illegal_stone_and_lifted_stone_show_different_markers(
-    server: WebServer, fake: FakeSession, open_page: Callable[..., Any], shoot: Any
+    server: WebServer, fake: Live, open_page: Callable[..., Any], shoot: Any
 ) -> None:
-    fake.place("C3")
+    state = fake.play("C3", "F6")
+    # Light's A2 has no open line to C3: illegal in Kato.
+    assert "A2" not in state["legal"]
     page = open_page(server.url)
-    # D3 is next to the last stone: illegal in the fake's rules.
-    site(page, "D3").click()
+    site(page, "A2").click()
     wait_state(page, "s.phase === 'resync'")
-    assert site(page, "D3").get_attribute("data-diff") == "remove"
-    assert visible(page, "g.site[data-site='D3'] .mark-remove")
-    assert not visible(page, "g.site[data-site='D3'] .mark-putback")
+    assert site(page, "A2").get_attribute("data-diff") == "remove"
+    assert visible(page, "g.site[data-site='A2'] .mark-remove")
+    assert not visible(page, "g.site[data-site='A2'] .mark-putback")
     assert page.inner_text("#turn-text") == "Fix the board"
-    assert "Remove the stone from D3" in page.inner_text("#message")
-    halo = "g.site[data-site='D3'] .halo"
+    assert "Remove the stone on A2" in page.inner_text("#message")
+    halo = "g.site[data-site='A2'] .halo"
     assert page.eval_on_selector(halo, "el => getComputedStyle(el).animationName") == "blink"
     animation = "el => getComputedStyle(el).animationName"
-    assert page.eval_on_selector("g.site[data-site='D3'] .mark-remove", animation) == "blink-mark"
-    assert page.get_attribute("g.site[data-site='D3']", "aria-label") == (
-        "D3, empty, remove this piece now"
+    assert page.eval_on_selector("g.site[data-site='A2'] .mark-remove", animation) == "blink-mark"
+    assert page.get_attribute("g.site[data-site='A2']", "aria-label") == (
+        "A2, empty, remove this piece now"
     )
     shoot(page, "remove")
 
-    site(page, "D3").click()  # correct it
+    site(page, "A2").click()  # correct it
     wait_state(page, "s.phase === 'play'")
     site(page, "C3").click()  # lift a stone that belongs there
     wait_state(page, "s.phase === 'resync'")
@@ -116,7 +133,7 @@ def test_illegal_stone_and_lifted_stone_show_different_markers(
     assert ring.split(", ") == ["spin", "pulse"]
     dashes = "el => getComputedStyle(el).strokeDasharray"
     assert page.eval_on_selector("g.site[data-site='C3'] .halo", dashes) not in ("none", "")
-    assert page.eval_on_selector("g.site[data-site='D3'] .halo", dashes) == "none"
+    assert page.eval_on_selector("g.site[data-site='A2'] .halo", dashes) == "none"
     assert "put a piece back here now" in (site(page, "C3").get_attribute("aria-label") or "")
     assert "unsensed" in (site(page, "C3").get_attribute("class") or "")
     shoot(page, "put-back")
@@ -126,10 +143,9 @@ def test_illegal_stone_and_lifted_stone_show_different_markers(
 
 
 def test_buttons_press_at_once_and_reach_the_session(
-    server: WebServer, fake: FakeSession, open_page: Callable[..., Any]
+    server: WebServer, fake: Live, open_page: Callable[..., Any]
 ) -> None:
-    fake.place("C3")
-    fake.place("F6")
+    fake.play("C3", "F6")
     page = open_page(server.url)
     wait_state(page, "s.moves.length === 2")
     page.click("#buttons .control[data-name='undo']")
@@ -139,19 +155,22 @@ def test_buttons_press_at_once_and_reach_the_session(
     wait_state(page, "s.phase === 'resync' && s.diff.remove[0] === 'F6'")
     site(page, "F6").click()
     wait_state(page, "s.phase === 'play'")
-    fake.place("A1")
-    page.click("#buttons .control[data-name='pass']")
-    wait_state(page, "s.moves.length === 3")
-    # A refused command is shown, and the button is released.
-    fake.set_link_state("searching", "lost /dev/pts/fake: unplugged")
+    site(page, "F6").click()  # Dark plays F6 again
+    wait_state(page, "s.moves.length === 2 && s.phase === 'play'")
+    # Unplugged, the buttons wait with the reason; a piece moved meanwhile (a click on
+    # the virtual board) is read once the board is back.
+    assert fake.virtual is not None
+    fake.virtual.unplug()
     wait_state(page, "s.phase === 'paused'")
+    page.wait_for_selector("#buttons .control[data-name='undo'][aria-disabled='true']")
     before = len(fake.commands)
-    site(page, "A3").click()
-    page.wait_for_selector("#toast:not([hidden])")
-    assert "disconnected" in page.inner_text("#toast")
+    site(page, "G5").click()
     page.wait_for_function("window.meridian.pending === 0")
-    assert page.locator(".control.pending, g.site.pending").count() == 0
-    assert fake.commands[before:] == [{"cmd": "toggle", "site": "A3"}]
+    assert fake.commands[before:] == [{"cmd": "toggle", "site": "G5"}]
+    fake.virtual.replug()
+    wait_state(page, "s.phase !== 'paused' && s.board.sites.some(p => p.id === 'G5' && p.sensed)")
+    # The point is released once the board shows the piece.
+    page.wait_for_function("document.querySelectorAll('.control.pending, g.site.pending').length === 0")
 
 
 def banner(page: Any, kind: str) -> str:
@@ -161,35 +180,45 @@ def banner(page: Any, kind: str) -> str:
 
 
 def test_disconnected_board_shows_the_banner(
-    server: WebServer, fake: FakeSession, open_page: Callable[..., Any], shoot: Any
+    server: WebServer, fake: Live, open_page: Callable[..., Any], shoot: Any
 ) -> None:
     page = open_page(server.url)
     assert page.is_hidden("#banner")
-    fake.set_link_state("searching", "lost /dev/pts/fake: unplugged")
+    assert fake.virtual is not None
+    fake.virtual.unplug()
     text = banner(page, "unplugged")
     assert text == "Board disconnected — plug it back in; the game is paused"
-    assert page.get_attribute("#banner", "title") == "lost /dev/pts/fake: unplugged"
+    # The link's own words: the port lost, then searching for it again.
+    title = page.get_attribute("#banner", "title") or ""
+    assert title.startswith(("lost /dev/", "no board found")), title
     assert page.inner_text("#turn-text") == "Paused"
     shoot(page, "paused")
-    fake.set_link_state("connected")
+    fake.virtual.replug()
     page.wait_for_selector("#banner", state="hidden")
 
 
 def test_the_banner_says_why_the_board_is_not_there(open_page: Callable[..., Any]) -> None:
     """Searching at start-up, the host closing the table and a protocol mismatch are no
-    unplug: each banner says what is true and what to do."""
-    fake = kato_fake(connected=False)
-    with serve(fake, port=0) as running:
+    unplug: each banner says what is true and what to do. The fake Pico is not plugged
+    in at first, then speaks another protocol, then this one."""
+    with on_fake_link(plugged=False) as fake, serve(fake, port=0) as running:
+        board = fake.board
+        assert board is not None and fake.link is not None
         page = open_page(running.url)
-        assert banner(page, "searching") == "Looking for the board… — no board found: plug in the Pico"
+        assert banner(page, "searching").startswith("Looking for the board… — no board found")
         assert page.inner_text("#conn") == "Live — no board"
         assert "Board disconnected" not in page.inner_text("#banner")
-        advice = "the board speaks protocol 2, this host 1: run `pip install -U meridian-table`"
-        fake.set_link_state("version-mismatch", advice)
-        assert banner(page, "mismatch") == f"Version mismatch — {advice}"
-        fake.set_link_state("connected")
-        page.wait_for_selector("#banner", state="hidden")
-        fake.set_link_state("closed", "closed by the host")
+        board.proto = wire.PROTOCOL_VERSION + 1
+        board.replug()
+        text = banner(page, "mismatch")
+        advice = fake.state()["link"]["detail"]
+        assert f"protocol {wire.PROTOCOL_VERSION + 1}" in advice
+        assert text == f"Version mismatch — {advice}"
+        board.unplug()
+        board.proto = wire.PROTOCOL_VERSION
+        board.replug()  # the link checks a mismatched board again every few seconds
+        page.wait_for_selector("#banner", state="hidden", timeout=30000)
+        fake.link.close()  # the host closes the table
         text = banner(page, "closed")
         # Words for players, no command-line flag (issue 26).
         assert text == (
@@ -199,40 +228,52 @@ def test_the_banner_says_why_the_board_is_not_there(open_page: Callable[..., Any
         assert "disconnected" not in text.lower()
 
 
-def test_pie_question_and_count_agreement(open_page: Callable[..., Any]) -> None:
-    fake = kato_fake(pie=True)
-    with serve(fake, port=0) as server:
+def test_pie_question_and_count_agreement(tmp_path: Path, open_page: Callable[..., Any]) -> None:
+    with live(tmp_path, options={"pie": True}) as fake, serve(fake, port=0) as server:
         page = open_page(server.url)
         site(page, "B2").click()
         wait_state(page, "s.moves.length === 1")
         site(page, "F6").click()
-        wait_state(page, "s.phase === 'pie-choice'")
+        wait_state(page, "s.question !== null && s.question.field === 'pie'")
         assert "swap" in page.inner_text("#inputs").lower()
         page.click("#inputs .choice[data-value='swap']")
         wait_state(page, "s.phase === 'play'")
-        assert page.inner_text(".score[data-colour='light'] .score-name") == "Bob"
+        light = fake.state()["seats"]["light"]
+        assert page.inner_text(".score[data-colour='light'] .score-name") == light
+        for _ in range(2):  # two more moves: Kato offers its count from the fourth
+            state = fake.state()
+            fake.play(state["legal"][0])
         page.click("#buttons .control[data-name='menu']")
         wait_state(page, "s.phase === 'adjudicate'")
         page.click("#inputs .choice[data-agree='light']")
         page.wait_for_selector("#inputs .choice[data-agree='light'][aria-pressed='true']")
         page.click("#inputs .choice[data-agree='dark']")
         wait_state(page, "s.phase === 'ended'")
-        assert page.inner_text("#turn-text").endswith("wins")
+        assert fake.state()["result"]["adjudicated"] is True
+        turn = page.inner_text("#turn-text")
+        assert turn.endswith("wins") or "draw" in turn.lower()
         assert page.is_visible("#result")
 
 
 def test_replay_steps_through_this_game_and_a_logged_one(
-    server: WebServer, fake: FakeSession, open_page: Callable[..., Any], shoot: Any
+    tmp_path: Path, open_page: Callable[..., Any], shoot: Any
 ) -> None:
-    for name in ("A1", "C3", "E5"):
-        fake.place(name)
+    # Game 1 in the log: five moves, then Dark resigned; game 2 is played here.
+    log_a_finished_game(tmp_path, KATO_LINE[:5])
+    with live(tmp_path) as fake, serve(fake, port=0) as server:
+        _replay_two_games(fake, server, open_page, shoot)
+
+
+def _replay_two_games(fake: Live, server: WebServer, open_page: Callable[..., Any],
+                      shoot: Any) -> None:
+    fake.play(*KATO_LINE[:3])
     page = open_page(server.url)
     page.click("#moves button[data-ply='1']")
     page.wait_for_function("window.meridian.replay && window.meridian.replay.ply === 1")
     assert page.is_visible("#replay-bar")
     assert page.locator("g.site.has-piece").count() == 1
-    assert site(page, "A1").get_attribute("data-piece") == "L"
-    assert "is-last" in (site(page, "A1").get_attribute("class") or "")
+    assert site(page, KATO_LINE[0]).get_attribute("data-piece") == "L"
+    assert "is-last" in (site(page, KATO_LINE[0]).get_attribute("class") or "")
     page.click("[data-step='next']")
     page.wait_for_function("window.meridian.replay.ply === 2")
     assert page.locator("g.site.has-piece").count() == 2
@@ -242,7 +283,7 @@ def test_replay_steps_through_this_game_and_a_logged_one(
     page.wait_for_function("window.meridian.replay.ply === 3")
     assert page.inner_text("#replay-pos") == "move 3 of 3"
     # A move played during replay extends it without leaving it.
-    fake.place("G7")
+    fake.play(KATO_LINE[3])
     page.wait_for_function("window.meridian.replay.moves === 4")
     shoot(page, "replay")
     page.click("#replay-exit")
@@ -264,11 +305,11 @@ def test_replay_steps_through_this_game_and_a_logged_one(
     assert fake.commands[before:] == []
 
 
-def test_phone_viewport(open_page: Callable[..., Any], shoot: Any) -> None:
+def test_phone_viewport(tmp_path: Path, open_page: Callable[..., Any], shoot: Any) -> None:
     # Long names must wrap, not push the page sideways.
-    fake = kato_fake(players=("Annabel Longname-Fitzgerald", "Bartholomew Verylongname"))
-    fake.place("C3")
-    with serve(fake, port=0) as server:
+    with live(tmp_path, players=("Annabel Longname-Fitzgerald", "Bartholomew Verylongname")
+              ) as fake, serve(fake, port=0) as server:
+        fake.play("C3")
         page = open_page(server.url, width=390, height=844, is_mobile=True, has_touch=True)
         page.wait_for_selector("#games-label:not([hidden])")
         width = page.evaluate("document.documentElement.scrollWidth")
@@ -297,7 +338,7 @@ def test_phone_viewport(open_page: Callable[..., Any], shoot: Any) -> None:
         shoot(page, "phone-full", full_page=True)
 
 
-def test_reconnects_with_backoff_after_the_server_goes(fake: FakeSession, open_page: Callable[..., Any]) -> None:
+def test_reconnects_with_backoff_after_the_server_goes(fake: Live, open_page: Callable[..., Any]) -> None:
     server = serve(fake, port=0)
     port = server.port
     page = open_page(server.url)
@@ -305,116 +346,174 @@ def test_reconnects_with_backoff_after_the_server_goes(fake: FakeSession, open_p
     server.close()
     page.wait_for_selector("#conn[data-status='reconnecting']")
     assert "Reconnecting" in page.inner_text("#conn")
-    fake.place("C3")  # the table goes on while the page is away
+    fake.play("C3")  # the table goes on while the page is away
     with serve(fake, port=port):
         page.wait_for_selector("#conn[data-status='live']", timeout=15000)
         wait_state(page, "s.moves.length === 1")
         assert site(page, "C3").get_attribute("data-piece") == "L"
 
 
-class TowerSession(FakeSession):
-    """The fake table with Colovini's seats and tower labels instead of stones."""
-
-    def __init__(self) -> None:
-        super().__init__(registry.spec("colovini").to_json(), sites=kato_sites(5))
-
-    def _state(self) -> dict[str, Any]:
-        state = super()._state()
-        state["seats"] = {"orange": "Ann", "black": "Bob"}
-        state["scores"] = {seat: {"total": 0, "breakdown": []} for seat in state["seats"]}
-        state["to_move"] = "orange"
-        towers = {"A1": "O3", "A2": "O1", "C3": "B2"}
-        for entry in state["board"]["sites"]:
-            entry["piece"] = towers.get(entry["id"])
-            entry["sensed"] = entry["id"] in towers
-        return state
+def build_tower(table: Live, n: int) -> str:
+    """One Colovini turn on the real table: the n-th meridian offered, its card, a
+    tower on a free city of it (put on the virtual board), the first height asked.
+    Returns the city."""
+    state = table.state()
+    moves = len(state["moves"])
+    choices = state["question"]["choices"]
+    assert table.command({"cmd": "button", "name": f"meridian{choices[n % len(choices)]}"})["ok"]
+    state = table.state()
+    if state["question"] and state["question"]["field"] == "card":
+        assert table.command({"cmd": "button", "name": "confirm"})["ok"]
+        state = table.state()
+    empty = {x["id"] for x in state["board"]["sites"] if x["piece"] is None}
+    city = [x for x in state["legal"] if x in empty][0]
+    table.place(city)
+    for _ in range(3):
+        state = table.state()
+        if len(state["moves"]) > moves:
+            return city
+        asked = state["question"]
+        assert asked is not None, state["message"]
+        value = city if asked["field"] == "where" else asked["choices"][0]
+        assert table.command({"cmd": "choose", "field": asked["field"], "value": value})["ok"]
+    raise AssertionError(f"the tower on {city} was never taken: {table.state()['message']}")
 
 
 def test_other_games_pieces_are_labelled_discs_in_their_seat_colour(
-    open_page: Callable[..., Any], shoot: Any
+    tmp_path: Path, open_page: Callable[..., Any], shoot: Any
 ) -> None:
-    with serve(TowerSession(), port=0) as server:
+    # Real Colovini towers, Orange's then Black's (pieces "O2", "B2": seat and height).
+    with live(tmp_path, game="colovini") as fake, serve(fake, port=0) as server:
+        orange_city = build_tower(fake, 0)
+        black_city = build_tower(fake, 1)
+        pieces = {p["id"]: p["piece"] for p in fake.state()["board"]["sites"] if p["piece"]}
+        assert pieces[orange_city].startswith("O") and pieces[black_city].startswith("B")
         page = open_page(server.url)
-        assert site(page, "A1").get_attribute("data-piece") == "O3"
-        assert page.text_content("g.site[data-site='A1'] .label") == "O3"
+        orange_site = f"g.site[data-site='{orange_city}']"
+        assert page.get_attribute(orange_site, "data-piece") == pieces[orange_city]
+        # Colovini's own page code labels a tower with its height; the colour is its seat.
+        assert page.text_content(f"{orange_site} .label") == pieces[orange_city][1:]
         fill = "el => getComputedStyle(el.querySelector('.stone')).fill"
-        orange = page.eval_on_selector("g.site[data-site='A1']", fill)
+        orange = page.eval_on_selector(orange_site, fill)
         assert orange == "rgb(240, 120, 0)"  # the spec's colour for Orange (#f07800)
-        assert page.eval_on_selector("g.site[data-site='A2']", fill) == orange
-        assert page.eval_on_selector("g.site[data-site='C3']", fill) == "rgb(32, 32, 32)"
+        black = page.eval_on_selector(f"g.site[data-site='{black_city}']", fill)
+        assert black == "rgb(32, 32, 32)"
         assert page.inner_text("#turn-text") == "Orange to move"
         turn = page.eval_on_selector("#turn circle", "el => getComputedStyle(el).fill")
         assert turn == "rgb(240, 120, 0)"
         shoot(page, "towers")
 
 
+def test_three_seats_take_their_names_colours_and_turns_from_the_spec(
+    tmp_path: Path, open_page: Callable[..., Any]
+) -> None:
+    """Three players at a real Colovini table: each seat's name and colour on the page,
+    and the turn going round all three."""
+    with live(tmp_path, game="colovini", players=("Ann", "Bob", "Cid")) as fake, \
+            serve(fake, port=0) as server:
+        page = open_page(server.url)
+        seats = page.eval_on_selector_all(".score .score-seat", "els => els.map(e => e.textContent)")
+        assert seats == ["Orange", "Black", "Brown"]
+        borders = page.eval_on_selector_all(
+            ".score", "els => els.map(e => getComputedStyle(e).borderLeftColor)")
+        assert borders == ["rgb(240, 120, 0)", "rgb(32, 32, 32)", "rgb(122, 74, 30)"]
+        fill = "el => getComputedStyle(el).fill"
+        for n, (seat, colour) in enumerate((("Black", "rgb(32, 32, 32)"),
+                                            ("Brown", "rgb(122, 74, 30)"),
+                                            ("Orange", "rgb(240, 120, 0)"))):
+            build_tower(fake, n)
+            wait_state(page, f"s.moves.length === {n + 1}")
+            assert page.inner_text("#turn-text") == f"{seat} to move"
+            assert page.eval_on_selector("#turn circle", fill) == colour
+
+
 def test_a_physical_board_is_not_toggled_from_the_page(open_page: Callable[..., Any]) -> None:
-    fake = kato_fake(virtual=False)
-    with serve(fake, port=0) as server:
+    with on_fake_link(physical=True) as fake, serve(fake, port=0) as server:
         page = open_page(server.url)
         assert page.get_attribute("#board", "class") == "board"
         assert "real board" in page.inner_text("#link-summary")
         site(page, "C3").click()
-        page.click("#buttons .control[data-name='menu']")  # a command that does reach it
-        wait_state(page, "s.phase === 'adjudicate'")
-        assert [c["cmd"] for c in fake.commands] == ["games", "button"]
+        page.click("#buttons .control[data-name='hint']")  # a command that does reach it
+        page.wait_for_function("window.meridian.pending === 0")
+        fake.wait(lambda s: [c["cmd"] for c in fake.commands] == ["games", "button"],
+                  "the page's Hint")
+        assert not fake.sensed("C3")
+
+
+def bad_crc(frame: bytes) -> bytes:
+    """``frame`` with its checksum spoiled (the last hex digit changed)."""
+    body = frame.rstrip(b"\n")
+    last = body[-1:]
+    return body[:-1] + (b"0" if last != b"0" else b"1") + b"\n"
 
 
 def test_link_panel_is_one_line_with_grouped_details_and_highlighted_errors(
-    server: WebServer, fake: FakeSession, open_page: Callable[..., Any], shoot: Any
+    open_page: Callable[..., Any], shoot: Any
 ) -> None:
-    page = open_page(server.url)
-    summary = page.inner_text("#link-summary")
-    assert "Connected" in summary and "virtual board" in summary and "firmware 0.3.0" in summary
-    assert page.is_hidden("#link-summary-errors")
-    # The detail is folded away until asked for (phones are not a long scroll).
-    assert not page.is_visible("#link-body")
-    page.click("#link-details summary")
-    assert page.is_visible("#link-body")
-    captions = page.eval_on_selector_all("#link-body caption", "els => els.map(e => e.textContent)")
-    assert captions == ["Connection", "Traffic", "Errors", "The board's own counters"]
-    keys = page.eval_on_selector_all("#link-body tr", "els => els.map(e => e.dataset.key)")
-    assert keys.count("state") == 1 and keys.count("port") == 1  # not twice
-    assert "board.bad_crc" in keys and "board" not in keys
-    assert "{" not in page.inner_text("#link-body")  # no raw JSON
-    connection = page.inner_text(".link-connection")
-    assert "fake-0001" in connection and "0.3.0" in connection
-    assert page.locator("#link-body tr.bad").count() == 0
-    fake.count_error("crc_errors", 2)
-    fake.count_error("bad_crc", 1, board=True)
-    page.wait_for_selector("#link-body tr.bad[data-key='crc_errors']")
-    assert page.locator("#link-body tr.bad[data-key='board.bad_crc']").count() == 1
-    assert page.locator("#link-body tr.bad").count() == 2
-    assert page.inner_text("#link-summary-errors") == "2 error counters"
-    assert page.is_visible("#link-body")  # a new state keeps the details open
-    shoot(page, "link-details", full_page=True)
+    with on_fake_link() as fake, serve(fake, port=0) as server:
+        board, link = fake.board, fake.link
+        assert board is not None and link is not None
+        page = open_page(server.url)
+        summary = page.inner_text("#link-summary")
+        assert "Connected" in summary and "virtual board" in summary
+        assert f"firmware {board.fw}" in summary
+        assert page.is_hidden("#link-summary-errors")
+        # The detail is folded away until asked for (phones are not a long scroll).
+        assert not page.is_visible("#link-body")
+        page.click("#link-details summary")
+        assert page.is_visible("#link-body")
+        captions = page.eval_on_selector_all("#link-body caption", "els => els.map(e => e.textContent)")
+        assert captions[:3] == ["Connection", "Traffic", "Errors"]
+        keys = page.eval_on_selector_all("#link-body tr", "els => els.map(e => e.dataset.key)")
+        assert keys.count("state") == 1 and keys.count("port") == 1  # not twice
+        assert "board" not in keys
+        assert "{" not in page.inner_text("#link-body")  # no raw JSON
+        connection = page.inner_text(".link-connection")
+        assert board.board in connection and board.fw in connection
+        assert page.locator("#link-body tr.bad").count() == 0
+        # Two frames spoiled on the line, and the board's own counter of bad frames.
+        for _ in range(2):
+            board.inject(bad_crc(wire.encode("BEAT", 60000, (1, 0))))
+        board.script["STATS"] = lambda frame: [wire.encode("STATS", 60001,
+                                                            ("rx=9", "bad_crc=1"))]
+        link.request_stats()
+        fake.wait(lambda s: s["link"]["stats"]["crc_errors"] == 2
+                  and s["link"]["stats"]["board"].get("bad_crc") == "1", "the counters")
+        fake.play("C3")  # the next state carries them to the page
+        page.wait_for_selector("#link-body tr.bad[data-key='crc_errors']")
+        assert page.locator("#link-body tr.bad[data-key='board.bad_crc']").count() == 1
+        assert page.locator("#link-body tr.bad").count() == 2
+        assert page.inner_text("#link-summary-errors") == "2 error counters"
+        assert page.is_visible("#link-body")  # a new state keeps the details open
+        shoot(page, "link-details", full_page=True)
 
 
 def test_board_faults_are_shown_in_the_link_panel_without_opening_it(
-    server: WebServer, fake: FakeSession, open_page: Callable[..., Any], shoot: Any
+    open_page: Callable[..., Any], shoot: Any
 ) -> None:
-    page = open_page(server.url)
-    assert page.is_hidden("#link-faults")
-    ghost = ("Ghost switch at matrix position 17 (site C3, row 2, column 1): a diode is "
-             "missing or reversed in that rectangle")
-    fake.fault("GHOST", ["17"], ghost)
-    page.wait_for_selector("#link-faults li[data-code='GHOST']")
-    assert not page.is_visible("#link-body")  # the details stay folded; the fault is not
-    assert ghost in page.inner_text("#link-faults")
-    fake.fault("CONFIG", ["rows", "bad_value"], "The board's configuration is wrong")
-    fake.fault("CONFIG", ["rows", "bad_value"], "The board's configuration is wrong")
-    page.wait_for_selector("#link-faults li[data-code='CONFIG'] .link-fault-count")
-    assert "(×2)" in page.inner_text("#link-faults li[data-code='CONFIG']")
-    assert page.locator("#link-faults li").count() == 2
-    assert page.inner_text("#link-summary-errors") == "1 error counter"  # the faults counter
-    shoot(page, "link-faults")
+    with on_fake_link() as fake, serve(fake, port=0) as server:
+        board = fake.board
+        assert board is not None
+        page = open_page(server.url)
+        assert page.is_hidden("#link-faults")
+        board.inject(wire.encode("FAULT", 60000, ("GHOST", "17")))
+        page.wait_for_selector("#link-faults li[data-code='GHOST']")
+        assert not page.is_visible("#link-body")  # the details stay folded; the fault is not
+        ghost = fake.state()["link"]["faults"][0]["text"]
+        assert "17" in ghost and ghost in page.inner_text("#link-faults")
+        board.inject(wire.encode("FAULT", 60001, ("CONFIG", "rows", "bad_value")))
+        board.inject(wire.encode("FAULT", 60002, ("CONFIG", "rows", "bad_value")))
+        page.wait_for_selector("#link-faults li[data-code='CONFIG'] .link-fault-count")
+        assert "(×2)" in page.inner_text("#link-faults li[data-code='CONFIG']")
+        assert page.locator("#link-faults li").count() == 2
+        assert page.inner_text("#link-summary-errors") == "1 error counter"  # the faults counter
+        shoot(page, "link-faults")
 
 
 def test_controls_not_applicable_now_are_greyed_with_the_reason(
-    open_page: Callable[..., Any], shoot: Any
+    tmp_path: Path, open_page: Callable[..., Any], shoot: Any
 ) -> None:
-    fake = kato_fake(pie=True)
-    with serve(fake, port=0) as server:
+    with live(tmp_path, options={"pie": True}) as fake, serve(fake, port=0) as server:
         page = open_page(server.url)
         swap = page.locator("#buttons .control[data-name='swap']")
         assert swap.get_attribute("aria-disabled") == "true"
@@ -441,17 +540,17 @@ def test_controls_not_applicable_now_are_greyed_with_the_reason(
         site(page, "B2").click()
         wait_state(page, "s.moves.length === 1")
         site(page, "F6").click()
-        wait_state(page, "s.phase === 'pie-choice'")
+        wait_state(page, "s.question !== null && s.question.field === 'pie'")
         page.wait_for_selector("#buttons .control[data-name='swap'][aria-disabled='false']")
         assert page.get_attribute("#buttons .control[data-name='confirm']", "aria-disabled") == "false"
         assert page.get_attribute("#buttons .control[data-name='pass']", "aria-disabled") == "true"
         page.locator("#buttons .control[data-name='swap']").click()
-        wait_state(page, "s.phase === 'play' && s.seats.light === 'Bob'")
+        wait_state(page, "s.phase === 'play' && s.question === null")
         assert {"cmd": "button", "name": "swap"} in fake.commands
 
 
 def test_board_points_work_from_the_keyboard(
-    server: WebServer, fake: FakeSession, open_page: Callable[..., Any], shoot: Any
+    server: WebServer, fake: Live, open_page: Callable[..., Any], shoot: Any
 ) -> None:
     page = open_page(server.url)
     # The board is one tab stop: exactly one point is in the tab order.
@@ -474,21 +573,20 @@ def test_board_points_work_from_the_keyboard(
     below = page.evaluate(active)
     assert below not in ("A1", first)
     page.keyboard.press("Enter")
-    wait_state(page, "s.moves.length === 1")
+    wait_state(page, "s.moves.length === 1 && !s.moves[0].provisional")
     assert site(page, below).get_attribute("data-piece") == "L"
     label = site(page, below).get_attribute("aria-label") or ""
     assert label.startswith(f"{below}, light stone, last move")
     assert page.locator("g.site[tabindex='0']").count() == 1
     shoot(page, "keyboard")
-    page.keyboard.press(" ")  # Space lifts it again: the fake sees a resync
+    page.keyboard.press(" ")  # Space lifts it again: the table asks to put it back
     wait_state(page, "s.phase === 'resync'")
 
 
 def test_phone_114_board_is_full_width_with_controls_near(
-    open_page: Callable[..., Any], shoot: Any
+    tmp_path: Path, open_page: Callable[..., Any], shoot: Any
 ) -> None:
-    fake = kato_fake(size=6)
-    with serve(fake, port=0) as server:
+    with live(tmp_path, profile="kato-114") as fake, serve(fake, port=0) as server:
         page = open_page(server.url, width=390, height=844, is_mobile=True, has_touch=True)
         assert page.locator("g.site").count() == 114
         board = page.locator("#board").bounding_box()
@@ -506,7 +604,7 @@ def test_phone_114_board_is_full_width_with_controls_near(
             }"""
         )
         assert gap >= 28, f"points only {gap:.1f} px apart on a phone"
-        for name in ("confirm", "undo", "pass", "swap", "menu"):
+        for name in ("confirm", "undo", "pass", "swap", "menu", "hint"):
             box = page.locator(f"#buttons .control[data-name='{name}']").bounding_box()
             assert box is not None and box["y"] + box["height"] <= 844 and box["height"] >= 44, name
         turn = page.locator("#turn-text").bounding_box()
@@ -515,14 +613,12 @@ def test_phone_114_board_is_full_width_with_controls_near(
 
 
 def test_groups_majors_and_axis_labels_are_drawn_and_light_up_at_the_end(
-    open_page: Callable[..., Any], shoot: Any
+    tmp_path: Path, open_page: Callable[..., Any], shoot: Any
 ) -> None:
-    fake = colovini_fake(islands=True)
-    fake.place("C3")
-    board = fake.state()["board"]
-    groups = board["groups"]
-    majors = [s["id"] for s in board["sites"] if s["major"]]
-    with serve(fake, port=0) as server:
+    with live(tmp_path, game="colovini") as fake, serve(fake, port=0) as server:
+        board = fake.state()["board"]
+        groups = board["groups"]
+        majors = [s["id"] for s in board["sites"] if s["major"]]
         page = open_page(server.url)
         # One band per group, behind the sites (earlier in the SVG), each labelled.
         assert page.locator("#board g.group").count() == len(groups)
@@ -542,26 +638,21 @@ def test_groups_majors_and_axis_labels_are_drawn_and_light_up_at_the_end(
         labels = page.eval_on_selector_all("#board .axis-label", "els => els.map(e => e.textContent)")
         assert labels == [a["text"] for a in board["axis_labels"]]
         assert page.text_content("#board .north-label") == board["north_label"]
-        # The tower still sits on top of its band: Orange's piece.
-        assert site(page, "C3").get_attribute("data-piece") == "O"
-        assert site(page, "C3").get_attribute("data-seat") == "orange"
         shoot(page, "islands-desktop")
-        fake.finish("orange")
-        page.wait_for_selector("#board g.group.owned")
-        owned = page.locator("#board g.group[data-group='A']")
-        assert owned.get_attribute("data-owner") == "orange"
-        fill = page.eval_on_selector("#board g.group[data-group='A'] line.band, #board g.group[data-group='A'] circle.band",
-                                     "el => getComputedStyle(el).fill")
-        assert fill == "rgb(240, 120, 0)"  # Orange's colour from the spec
-        # A tie is drawn by shape (hatching and a dashed outline), not by colour alone.
-        tied = "#board g.group[data-group='B']"
-        assert page.get_attribute(tied, "data-tied") == "true"
-        assert page.locator(f"{tied} .band-outline").count() > 0
-        assert "url(" in page.eval_on_selector(f"{tied} .band", "el => getComputedStyle(el).fill")
+        assert fake.command({"cmd": "resign", "player": "black"})["ok"]
+        page.wait_for_selector("#result:not([hidden])")
+        end = fake.state()["board"]["groups"]
+        owned = [g["id"] for g in end if g["owner"]]
+        drawn = page.eval_on_selector_all("#board g.group.owned",
+                                          "els => els.map(e => e.dataset.group)")
+        assert drawn == owned
+        tied = [g["id"] for g in end if g["tied"]]
+        assert page.eval_on_selector_all("#board g.group[data-tied='true']",
+                                         "els => els.map(e => e.dataset.group)") == tied
         shoot(page, "islands-end-desktop")
 
-    phone = colovini_fake(islands=True)
-    with serve(phone, port=0) as server:
+    with live(tmp_path, game="colovini", db="phone.sqlite3") as phone, \
+            serve(phone, port=0) as server:
         page = open_page(server.url, width=390, height=844, is_mobile=True, has_touch=True)
         assert page.locator("#board g.group").count() == len(groups)
         width = page.evaluate("document.documentElement.scrollWidth")
@@ -575,54 +666,52 @@ def test_kato_draws_no_groups_or_axis_labels(open_page: Callable[..., Any], serv
     assert page.locator("#board .grid-line").count() > 0
 
 
-def test_the_page_draws_any_game_from_its_spec(open_page: Callable[..., Any], shoot: Any) -> None:
-    """A game the page has never heard of: its seats' names, colours and pieces and its
+def test_the_page_draws_any_game_from_its_spec(
+    tmp_path: Path, open_page: Callable[..., Any], shoot: Any
+) -> None:
+    """A game the page has never heard of (five in a row, installed from its own package
+    under examples/, with no page script): its seats' names, colours and pieces and its
     drawing come from ``state.spec`` alone."""
-    fake = FakeSession(TEST_SPEC, players=("Ann", "Bob", "Cid"))
-    with serve(fake, port=0) as server:
+    with live(tmp_path, game="five") as fake, serve(fake, port=0) as server:
         page = open_page(server.url)
-        assert page.inner_text("#turn-text") == "Crimson to move"
+        assert page.inner_text("#turn-text") == "Blue to move"
         fill = "el => getComputedStyle(el).fill"
-        assert page.eval_on_selector("#turn circle", fill) == "rgb(192, 16, 48)"
-        # Square cities, no lines: the spec's "grid" drawing.
-        assert page.get_attribute("#board", "data-drawing") == "grid"
-        assert page.locator("#board .grid-line").count() == 0
-        assert page.locator("g.site rect.dot").count() == len(fake.state()["board"]["sites"])
+        assert page.eval_on_selector("#turn circle", fill) == "rgb(32, 80, 208)"
+        assert page.get_attribute("#board", "data-drawing") == "hex"
         # The legal dot and the legend's take the mover's colour (its dim hint LED's hue).
         legend = page.eval_on_selector(".legend .lg-legal", fill)
         assert legend == page.eval_on_selector("g.site[data-site='A1'] .legal", fill)
-        assert legend == "rgb(255, 21, 64)"  # the hue of Crimson (#c01030) at full strength
         site(page, "C3").click()
         wait_state(page, "s.moves.length === 1")
         site(page, "F6").click()
         wait_state(page, "s.moves.length === 2")
-        assert page.inner_text("#turn-text") == "Violet to move"
+        assert page.inner_text("#turn-text") == "Blue to move"
         stone = "el => getComputedStyle(el.querySelector('.stone')).fill"
-        assert page.eval_on_selector("g.site[data-site='C3']", stone) == "rgb(192, 16, 48)"
-        assert page.eval_on_selector("g.site[data-site='F6']", stone) == "rgb(16, 160, 96)"
-        assert site(page, "F6").get_attribute("data-seat") == "green"
+        assert page.eval_on_selector("g.site[data-site='C3']", stone) == "rgb(32, 80, 208)"
+        assert page.eval_on_selector("g.site[data-site='F6']", stone) == "rgb(240, 160, 0)"
+        assert site(page, "F6").get_attribute("data-seat") == "amber"
         # A piece that is just its seat's letter is a plain disc, named in words.
         assert not visible(page, "g.site[data-site='F6'] .label")
         assert (site(page, "F6").get_attribute("aria-label") or "").startswith(
-            "F6, jade marker, last move")
+            "F6, amber stone, last move")
         seats = page.eval_on_selector_all(".score .score-seat", "els => els.map(e => e.textContent)")
-        assert seats == ["Crimson", "Jade", "Violet"]
+        assert seats == ["Blue", "Amber"]
         borders = page.eval_on_selector_all(
             ".score", "els => els.map(e => getComputedStyle(e).borderLeftColor)")
-        assert borders == ["rgb(192, 16, 48)", "rgb(16, 160, 96)", "rgb(112, 64, 192)"]
-        assert "Remove the marker" not in page.inner_text("#message")
-        fake.finish("green", "the test says so")
+        assert borders == ["rgb(32, 80, 208)", "rgb(240, 160, 0)"]
+        assert fake.command({"cmd": "resign", "player": "blue"})["ok"]
         page.wait_for_selector("#result:not([hidden])")
-        assert page.inner_text("#turn-text") == "Jade wins"
-        assert page.inner_text("#result") == "Jade (Bob) wins: the test says so"
+        assert page.inner_text("#turn-text") == "Amber wins"
+        assert page.inner_text("#result") == "Amber (Bob) wins: Blue resigned"
         # No game script was asked for: the spec names none.
         assert page.evaluate("document.querySelectorAll('script[data-game]').length") == 0
         shoot(page, "test-game")
 
 
-def test_a_games_own_page_code_is_loaded_through_its_spec(open_page: Callable[..., Any]) -> None:
-    fake = colovini_fake()
-    with serve(fake, port=0) as server:
+def test_a_games_own_page_code_is_loaded_through_its_spec(
+    tmp_path: Path, open_page: Callable[..., Any]
+) -> None:
+    with live(tmp_path, game="colovini") as fake, serve(fake, port=0) as server:
         page = open_page(server.url)
         page.wait_for_function("window.MeridianGames.registered.includes('colovini')")
         src = page.get_attribute("script[data-game='colovini']", "src")
@@ -634,35 +723,52 @@ def test_a_games_own_page_code_is_loaded_through_its_spec(open_page: Callable[..
         assert page.inner_text("#turn-text") == "Orange to move"
 
 
-def test_a_game_in_its_own_package_is_drawn_from_its_spec(open_page: Callable[..., Any]) -> None:
+def test_a_game_in_its_own_package_is_drawn_from_its_spec(
+    tmp_path: Path, open_page: Callable[..., Any]
+) -> None:
     """The toy game (tests/toygame) is installed as its own package: the page draws its
     seats and loads its script through its spec, with nothing shared edited."""
-    fake = FakeSession(registry.spec("toy").to_json(), sites=[
-        (f"{chr(ord('a') + c)}{r + 1}", float(c), float(r)) for r in range(3) for c in range(3)
-    ])
-    with serve(fake, port=0) as server:
+    with live(tmp_path, game="toy") as fake, serve(fake, port=0) as server:
         page = open_page(server.url)
         page.wait_for_function("window.MeridianGames.registered.includes('toy')")
         assert page.inner_text("#turn-text") == "Cross to move"
-        site(page, "b2").click()
+        # Square cells, no lines: the spec's "grid" drawing.
+        assert page.get_attribute("#board", "data-drawing") == "grid"
+        assert page.locator("#board .grid-line").count() == 0
+        assert page.locator("g.site rect.dot").count() == len(fake.state()["board"]["sites"])
+        site(page, "e").click()
         wait_state(page, "s.moves.length === 1")
         stone = "el => getComputedStyle(el.querySelector('.stone')).fill"
-        assert page.eval_on_selector("g.site[data-site='b2']", stone) == "rgb(192, 32, 32)"
+        assert page.eval_on_selector("g.site[data-site='e']", stone) == "rgb(192, 32, 32)"
         assert page.inner_text("#turn-text") == "Nought to move"
 
 
-class SpeclessSession(FakeSession):
-    """A session from before the game contract: no spec, no seat kinds, no automaton."""
+class Specless:
+    """A table as a page saw it before the game contract: no spec, no seat kinds, no
+    automaton in its state (the real table's state with those left out)."""
 
-    def _state(self) -> dict[str, Any]:
-        state = super()._state()
-        for key in ("spec", "seats_kind", "automaton"):
-            del state[key]
-        return state
+    def __init__(self, table: Live) -> None:
+        self.table = table
+
+    @staticmethod
+    def _old(state: Any) -> dict[str, Any]:
+        return {k: v for k, v in dict(state).items()
+                if k not in ("spec", "seats_kind", "automaton")}
+
+    def state(self) -> dict[str, Any]:
+        return self._old(self.table.state())
+
+    def command(self, cmd: dict[str, Any]) -> dict[str, Any]:
+        return self.table.command(cmd)
+
+    def subscribe(self, callback: Callable[[Any], None]) -> Callable[[], None]:
+        return self.table.subscribe(lambda state: callback(self._old(state)))
 
 
-def test_a_state_without_spec_or_automata_still_draws(open_page: Callable[..., Any]) -> None:
-    with serve(SpeclessSession(), port=0) as server:
+def test_a_state_without_spec_or_automata_still_draws(
+    fake: Live, open_page: Callable[..., Any]
+) -> None:
+    with serve(Specless(fake), port=0) as server:
         page = open_page(server.url)
         assert page.inner_text("#turn-text") == "Light to move"
         assert page.locator("#board .grid-line").count() > 0
@@ -673,68 +779,77 @@ def test_a_state_without_spec_or_automata_still_draws(open_page: Callable[..., A
 
 
 def test_an_automaton_seat_thinks_then_says_what_to_carry_out(
-    open_page: Callable[..., Any], shoot: Any
+    tmp_path: Path, open_page: Callable[..., Any], shoot: Any
 ) -> None:
-    fake = kato_fake(seats_kind={"dark": "random"})
-    fake.place("C3")
-    with serve(fake, port=0) as server:
+    # Dark is the random automaton, held until the page has been looked at thinking.
+    policies = held_policies()
+    held = policies["random"]
+    with live(tmp_path, policies=policies, settings={"seats": {"2": "random"}}) as fake, \
+            serve(fake, port=0) as server:
         page = open_page(server.url)
         assert page.is_hidden("#automaton")
         assert page.inner_text(".score[data-colour='dark'] .score-seat") == (
                 "Dark · the random automaton")
-        assert page.inner_text("#turn-player") == "Bob (the random automaton)"
-        fake.set_automaton("dark", "thinking", elapsed_s=2.5)
+        fake.play("C3")
+        assert held.thinking.wait(30)
         page.wait_for_selector("#automaton[data-status='thinking']")
         assert page.inner_text("#automaton-title") == "Dark (Bob), the random automaton is thinking…"
         assert page.inner_text("#turn-text") == "Dark is thinking…"
         first = float(page.inner_text("#automaton-time").split()[0])
-        assert first >= 2.5
+        assert first >= 0
         # The time counts on between states.
         page.wait_for_function(
             f"parseFloat(document.getElementById('automaton-time').textContent) >= {first + 0.4}")
         shoot(page, "thinking")
-        fake.set_automaton("dark", "executing", action="F6", words="Put a dark stone on F6")
+        held.release.set()
         page.wait_for_selector("#automaton[data-status='executing']")
-        assert page.inner_text("#automaton-words") == "Put a dark stone on F6"
+        automaton = fake.state()["automaton"]
+        words = automaton["words"]
+        assert automaton["action"] in words
+        assert page.inner_text("#automaton-words") == words
         assert page.is_hidden("#automaton-time")
         assert page.inner_text("#turn-text") == "Play Dark's move"
-        assert page.inner_text("#turn-player") == "Put a dark stone on F6"
+        assert page.inner_text("#turn-player") == words
         shoot(page, "executing")
-        fake.clear_automaton()
+        fake.play(automaton["action"])  # carried out on the board
         page.wait_for_selector("#automaton", state="hidden")
-        assert page.inner_text("#turn-text") == "Dark to move"
+        assert page.inner_text("#turn-text") == "Light to move"
 
 
 def test_the_end_screen_shows_the_final_position_plainly_and_a_summary(
-    server: WebServer, fake: FakeSession, open_page: Callable[..., Any], shoot: Any
+    server: WebServer, fake: Live, open_page: Callable[..., Any], shoot: Any
 ) -> None:
-    for name in ("A1", "C3", "E5", "G7", "B4"):
-        fake.place(name)
-    page = open_page(server.url)
+    page = open_page(server.url)  # watching from the start: it saw every move's score
+    for ply, move in enumerate(KATO_LINE[:5], start=1):
+        fake.play(move)
+        wait_state(page, f"s.moves.length === {ply} && !s.moves[{ply - 1}].provisional")
     assert page.is_hidden("#summary")
-    fake.finish("light", "no dark stones left")
+    assert fake.command({"cmd": "resign", "player": "dark"})["ok"]
     page.wait_for_selector("#summary:not([hidden])")
     # Every LED pulses the winner's colour on the board; the page shows no ring over
     # every point, only the stones and the last move.
-    assert all(led["effect"] == "P" for led in fake.state()["leds"].values())
+    state = fake.state()
+    assert all(led["effect"] == "P" for led in state["leds"].values())
     assert page.locator("g.site .halo.lit").count() == 0
-    assert "is-last" in (site(page, "B4").get_attribute("class") or "")
-    assert page.inner_text("#summary-result") == "Light (Ann) wins: no dark stones left"
+    assert "is-last" in (site(page, KATO_LINE[4]).get_attribute("class") or "")
+    assert page.inner_text("#summary-result") == "Light (Ann) wins: Dark resigned"
     facts = dict(page.eval_on_selector_all(
         "#summary-facts dd", "els => els.map(e => [e.dataset.fact, e.textContent])"))
     assert facts["moves"] == "5"
     assert facts["time"] == "under a minute" and facts["started"]
-    # The score over the game: one line per seat, from the replay's scores per move.
+    # The score over the game: one line per seat, from the scores the page saw per move
+    # (the log's replay answers the final scores only).
     page.wait_for_selector("#summary-chart:not([hidden]) polyline.chart-line")
     seats = page.eval_on_selector_all("#summary-chart .chart-line", "els => els.map(e => e.dataset.seat)")
     assert seats == ["light", "dark"]
     label = page.get_attribute("#summary-chart svg", "aria-label") or ""
-    assert label.endswith("at move 5: Light 3, Dark 2")
+    light, dark = (state["scores"][seat]["total"] for seat in ("light", "dark"))
+    assert label.endswith(f"at move 5: Light {light}, Dark {dark}")
     shoot(page, "end")
 
 
 def test_any_seat_can_be_given_to_an_automaton_from_the_page(
-    server: WebServer, fake: FakeSession, open_page: Callable[..., Any]
+    server: WebServer, fake: Live, open_page: Callable[..., Any]
 ) -> None:
     page = open_page(server.url)
     menu = page.locator(".score[data-colour='dark'] .seat-kind select")
