@@ -122,3 +122,38 @@ def test_spectators_frames_are_not_compressed_per_socket(club: Club) -> None:
         assert ws.response is not None
         assert "permessage-deflate" not in ws.response.headers.get(
             "sec-websocket-extensions", "")
+
+
+def test_a_batch_of_events_reads_every_tables_position_in_one_query(club: Club) -> None:
+    """The live deltas of a batch that touches many tables read the new moves of all of
+    them at once, and give the very positions read one by one."""
+    urls = {}
+    with club.admin() as admin:
+        for name in ("t1", "t2", "t3"):
+            urls[name] = admin.add_table(name)
+    for n, name in enumerate(urls):
+        with psycopg.connect(urls[name], autocommit=True) as conn:
+            _kato(conn, ["G6", "D4", "E4"][:n + 1])
+
+    async def read() -> tuple[dict[tuple[str, int], tuple[int | None, str]], int,
+                              list[tuple[int | None, str]]]:
+        async with await psycopg.AsyncConnection.connect(club.page_url) as conn:
+            sent: list[object] = []
+            execute = conn.execute
+
+            async def counted(*args: Any, **kwargs: Any) -> Any:
+                sent.append(args[0])
+                return await execute(*args, **kwargs)
+
+            conn.execute = counted   # type: ignore[method-assign]
+            many = await Positions().many(
+                conn, [(name, 1, "kato", {}, n + 1) for n, name in enumerate(urls)])
+            conn.execute = execute   # type: ignore[method-assign]
+            alone = [await Positions().position(conn, name, 1, "kato", {}) for name in urls]
+            return many, len(sent), alone
+
+    with ThreadPoolExecutor(1) as pool:
+        many, queries, alone = pool.submit(asyncio.run, read()).result(60)
+    assert queries == 1
+    assert [many[(name, 1)] for name in urls] == alone
+    assert [seat for seat, _ in alone] == [1, 0, 1] and all(board for _, board in alone)

@@ -436,13 +436,18 @@ class ClubPage:
                     ([n["table"] for n in notes], [n["game"] for n in notes],
                      [n["seq"] for n in notes]))).fetchall()
                 found = {(str(r[0]), int(r[1]), int(r[2])): r for r in rows}
-                shown: dict[tuple[str, int], tuple[str | None, str]] = {}
-                # The position read for a game covers at least its last event here: the
-                # home page then asks nothing of the database for it until another comes.
-                upto: dict[tuple[str, int], int] = {}
+                # Every game's position read at once (the new moves of all of them in one
+                # query); each covers at least its last event here, so the home page then
+                # asks nothing of the database for it until another comes.
+                wanted: dict[tuple[str, int], tuple[str, int, str, dict[str, Any], int]] = {}
                 for note in notes:
+                    row = found.get((note["table"], note["game"], note["seq"]))
+                    if row is None or row[7] != note["game"] or row[9]:
+                        continue      # not the table's latest game, or finished
                     key = (note["table"], note["game"])
-                    upto[key] = max(upto.get(key, 0), note["seq"])
+                    seq = max(note["seq"], wanted[key][4]) if key in wanted else note["seq"]
+                    wanted[key] = (key[0], key[1], str(row[4]), queries.mapping(row[6]), seq)
+                shown = await self.positions.many(conn, list(wanted.values()))
                 out = []
                 for note in notes:
                     row = found.get((note["table"], note["game"], note["seq"]))
@@ -458,15 +463,12 @@ class ClubPage:
                     if latest == note["game"]:
                         note["moves"], note["finished"] = moves, finished
                         key = (note["table"], note["game"])
-                        if not finished and key not in shown:
-                            seat, diagram = await self.positions.position(
-                                conn, key[0], key[1], str(game), queries.mapping(options),
-                                upto[key])
-                            seats = queries.names(players)
-                            shown[key] = (seats[seat] if seat is not None
-                                          and 0 <= seat < len(seats) else None, diagram)
                         if key in shown:
-                            note["to_move"], note["diagram"] = shown[key]
+                            seat, diagram = shown[key]
+                            seats = queries.names(players)
+                            note["to_move"] = (seats[seat] if seat is not None
+                                               and 0 <= seat < len(seats) else None)
+                            note["diagram"] = diagram
                     out.append(note)
                 return out
         except (psycopg.Error, PoolTimeout) as exc:
