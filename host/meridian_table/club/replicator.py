@@ -247,6 +247,7 @@ class Replicator:
         check_url(url)   # a connection string that cannot be read is refused at once
         self.log_path = Path(log_path)
         self.url = url
+        self._shown_url = redact(url)   # status() runs at every poll: redact once
         self.poll_s = poll_s
         self.remote = dict(remote or {})
         self.on_change = on_change
@@ -310,7 +311,7 @@ class Replicator:
 
     def status(self) -> ReplicatorStatus:
         with self._lock:
-            return ReplicatorStatus(redact(self.url), self._state, self._mark,
+            return ReplicatorStatus(self._shown_url, self._state, self._mark,
                                     max(0, self._local_last - self._mark), self._detail)
 
     def wait_caught_up(self, timeout: float) -> bool:
