@@ -54,9 +54,8 @@ def test_the_fixed_window_reads_a_resting_hand_as_a_move_and_adaptive_settling_d
     assert not [r for r in adaptive if r.misread]
 
 
-#: A hand that moved a switch later than this against its trace did not play the trace
-#: (a hesitation held longer is a move): on a busy machine the slice is played again.
-LATE_OK_MS = 40.0
+#: On a busy machine a slice whose hand was late (sim.replay.HAND_LATE_OK_MS) is played
+#: again.
 ATTEMPTS = 3
 
 
@@ -75,7 +74,7 @@ def _play_slice(game: str, count: int) -> None:
                     table.close()
                 table = VirtualTable(game, options=dict(trace.options))
             result = table.play(trace, rng)
-            if result.late_ms > LATE_OK_MS:
+            if not result.on_time:
                 raise _HandLate(f"{trace.describe()}: the hand was {result.late_ms:.0f} ms late")
             if not trace.counted:
                 continue

@@ -140,3 +140,30 @@ def test_a_new_game_of_another_game(tmp_path: Path, host: TableHost) -> None:
         assert [g.game for g in store.games()] == ["kato", "toy"]
     finally:
         store.close()
+
+
+def test_a_rematch_on_a_board_whose_profile_is_gone_plays_on_the_same_board(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game resumed from the profile its log kept (its file was renamed, its package
+    moved) can be played again: the rematch opens the board the last game was on."""
+    import json
+
+    from meridian_table.profiles import load_profile
+
+    boards = tmp_path / "boards"
+    boards.mkdir()
+    mine = boards / "my-kato.json"
+    mine.write_text(json.dumps({**load_profile("kato-80").to_dict(), "name": "my-kato"}))
+    monkeypatch.setenv("MERIDIAN_TABLE_BOARDS", str(boards))
+    setup = TableSetup(game="kato", board="sim", profile="my-kato", players=("Ann", "Bob"),
+                       db=str(tmp_path / "games.sqlite3"), settle_s=0.03)
+    with TableHost(open_table(setup)) as lobby:
+        first = _wait(lobby, lambda s: s["phase"] == "play")
+        mine.unlink()  # the profile is gone while the game is played
+        answer = lobby.command({"cmd": "rematch"})
+        assert answer["ok"], answer
+        state = _wait(lobby, lambda s: s["game_id"] != first["game_id"])
+        assert state["players"] == ["Bob", "Ann"]
+        assert lobby.table.profile.name == "my-kato"
+        store = lobby.table.store
+        assert store is not None and store.game(state["game_id"]).profile == "my-kato"

@@ -620,6 +620,7 @@ def test_groups_majors_and_axis_labels_are_drawn_and_light_up_at_the_end(
         groups = board["groups"]
         majors = [s["id"] for s in board["sites"] if s["major"]]
         page = open_page(server.url)
+        page.wait_for_selector("#board g.group")  # the game's page script loads after the page
         # One band per group, behind the sites (earlier in the SVG), each labelled.
         assert page.locator("#board g.group").count() == len(groups)
         ids = page.eval_on_selector_all("#board g.group", "els => els.map(e => e.dataset.group)")
@@ -654,6 +655,7 @@ def test_groups_majors_and_axis_labels_are_drawn_and_light_up_at_the_end(
     with live(tmp_path, game="colovini", db="phone.sqlite3") as phone, \
             serve(phone, port=0) as server:
         page = open_page(server.url, width=390, height=844, is_mobile=True, has_touch=True)
+        page.wait_for_selector("#board g.group")  # the game's page script loads after the page
         assert page.locator("#board g.group").count() == len(groups)
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= 390, f"the page scrolls sideways on a phone ({width}px wide)"
@@ -809,7 +811,8 @@ def test_an_automaton_seat_thinks_then_says_what_to_carry_out(
         assert page.inner_text("#automaton-words") == words
         assert page.is_hidden("#automaton-time")
         assert page.inner_text("#turn-text") == "Play Dark's move"
-        assert page.inner_text("#turn-player") == words
+        # The move is said once, in the box; the header names who chose it (issue 26).
+        assert page.inner_text("#turn-player") == "Bob (the random automaton)"
         shoot(page, "executing")
         fake.play(automaton["action"])  # carried out on the board
         page.wait_for_selector("#automaton", state="hidden")

@@ -129,6 +129,24 @@ class _Thinker:
         self._thread.join(30)
 
 
+def _lowered(busy: list[subprocess.Popen[bytes]], niceness: int, timeout: float = 30.0) -> None:
+    """Wait until each busy process has lowered itself (it does so as it starts), so that
+    the measurement starts under the load it names."""
+    if niceness <= 0:
+        return
+    import psutil
+
+    deadline = time.monotonic() + timeout
+    for proc in busy:
+        while time.monotonic() < deadline:
+            try:
+                if psutil.Process(proc.pid).nice() != psutil.Process().nice():
+                    break
+            except psutil.Error:
+                break
+            time.sleep(0.02)
+
+
 @contextlib.contextmanager
 def busy_cores(cores: int | None = None) -> Iterator[dict[str, Any]]:
     """One busy process per core at normal priority while inside (no bot: ``bench bots
@@ -154,6 +172,7 @@ def contention(cores: int | None = None, busy_nice: int = 0) -> Iterator[dict[st
     lowers the busy processes as ``meridian-table kiosk`` lowers the browser."""
     count = cores if cores is not None else (os.cpu_count() or 1)
     busy = [subprocess.Popen([sys.executable, "-c", _busy(busy_nice)]) for _ in range(count)]
+    _lowered(busy, busy_nice)
     thinker = _Thinker()
     thinker.start()
     # The measurement starts once the bot's worker is up and thinking (its start-up, a

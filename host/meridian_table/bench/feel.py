@@ -12,7 +12,10 @@ Two runs of the same seeded hand corpus (``meridian_table.sim.hands``) per game:
   the frame that shows the tentative cue under the piece, and ``commit_ms`` for clean
   placements from the switch change to the first frame rendered after the move is
   applied (or, where the game asks first, after the board is read). A mixed slice of
-  the corpus is also replayed there, and must read right too.
+  the corpus is also replayed there, and must read right too. The hand there sleeps
+  between its switches: a trace the machine made it play late (more than
+  ``HAND_LATE_OK_MS`` behind its times: a hesitation held longer is a move) is another
+  gesture, counted apart (``live_hand_late_traces``, ``live_misreads_hand_late``).
 """
 
 from __future__ import annotations
@@ -63,6 +66,8 @@ def _live(game: str, adaptive: bool, clean: int, mixed: int) -> dict[str, Any]:
     acks: list[float] = []
     commits: list[float] = []
     wrong = 0
+    late_wrong = 0
+    late = 0
     played = 0
     cues = 0
     examples: list[str] = []
@@ -81,6 +86,12 @@ def _live(game: str, adaptive: bool, clean: int, mixed: int) -> dict[str, Any]:
                 if not trace.counted:
                     continue
                 played += 1
+                if not result.on_time:
+                    # The machine made the hand itself late: another gesture than the
+                    # trace's (a hesitation held longer is a move). Counted apart.
+                    late += 1
+                    late_wrong += result.misread
+                    continue
                 wrong += result.misread
                 if result.misread and len(examples) < 3:
                     examples.append(f"{trace.describe()} -> logged {result.logged or 'nothing'}"
@@ -102,6 +113,8 @@ def _live(game: str, adaptive: bool, clean: int, mixed: int) -> dict[str, Any]:
         "reference_plan_ms_p99": _pct(reference, 0.99),
         "live_traces": played,
         "live_misreads": wrong,
+        "live_hand_late_traces": late,
+        "live_misreads_hand_late": late_wrong,
         "live_examples": examples,
         "ack_ms_p50": _pct(acks, 0.5),
         "ack_ms_p99": _pct(acks, 0.99),

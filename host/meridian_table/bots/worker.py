@@ -15,9 +15,9 @@ import logging
 import multiprocessing
 import signal
 import threading
+from ctypes import c_longlong
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
-from multiprocessing.sharedctypes import Synchronized
 from types import TracebackType
 
 import psutil
@@ -48,7 +48,7 @@ def yield_to_the_table() -> None:
         LOGGER.info("the bot's worker keeps its priority: %s", exc)
 
 
-def _serve(conn: Connection, cancelled: Synchronized[int], game: str, description: str,
+def _serve(conn: Connection, cancelled: c_longlong, game: str, description: str,
            seed: int | None) -> None:
     """The worker's loop: build the policy, then answer ``(id, engine, budget)``."""
     from meridian_table.games import registry
@@ -101,7 +101,12 @@ class WorkerPolicy:
         self._seed = seed
         self._ctx = multiprocessing.get_context("spawn")
         self._lock = threading.Lock()
-        self._cancelled: Synchronized[int] = self._ctx.Value("q", 0)
+        # The highest cancelled request id, in shared memory without a lock: only this
+        # side writes it (under _cancel_lock). A Value's lock is a named semaphore that a
+        # spawned child opens by name as it starts, and a table closed or dropped while
+        # its worker was still starting had unlinked it: a FileNotFoundError traceback.
+        self._cancelled: c_longlong = self._ctx.RawValue(c_longlong, 0)
+        self._cancel_lock = threading.Lock()
         self._conn: Connection | None = None
         self._process: BaseProcess | None = None
         self._rid = 0
@@ -168,7 +173,7 @@ class WorkerPolicy:
             raise RuntimeError(value)
 
     def _cancel(self, rid: int) -> None:
-        with self._cancelled.get_lock():
+        with self._cancel_lock:
             self._cancelled.value = max(self._cancelled.value, rid)
 
     def close(self, timeout: float = 2.0) -> None:

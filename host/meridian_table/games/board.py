@@ -228,14 +228,20 @@ class Question:
     prompt: str
     choices: tuple[str, ...]
     buttons: Mapping[str, str] = dc_field(default_factory=dict)
+    #: A choice's words for the page's button, by value (a value without one shows as
+    #: it is): Colovini's "3.4" is "the new tower on meridian 3, city 4".
+    labels: Mapping[str, str] = dc_field(default_factory=dict)
 
     def to_json(self) -> JsonObject:
-        return {
+        out: JsonObject = {
             "field": self.field,
             "prompt": self.prompt,
             "choices": list(self.choices),
             "buttons": dict(self.buttons),
         }
+        if self.labels:
+            out["labels"] = dict(self.labels)
+        return out
 
 
 @dataclass(frozen=True)
@@ -285,6 +291,9 @@ class Applied:
     player: str
     placed: frozenset[str] = frozenset()
     removed: frozenset[str] = frozenset()
+    #: The move in words as it was played, when the notation alone cannot say it all
+    #: (Colovini: the towers a push moved); "" : :meth:`Adapter.move_words` says it.
+    words: str = ""
 
     def to_json(self, n: int) -> JsonObject:
         return {
@@ -293,6 +302,27 @@ class Applied:
             "notation": self.notation,
             "removed": sorted(self.removed),
         }
+
+
+@dataclass(frozen=True)
+class CountMark:
+    """Sites an offered count credits, lit in one colour while the count is offered
+    (Kato: each player's safe points), with the legend's words for that colour."""
+
+    colour: int
+    #: The legend's words, colour included: "amber ring: a safe point for Light only (12)".
+    label: str
+    sites: tuple[str, ...]
+    #: The seat the sites count for; None for sites that count for more than one.
+    seat: str | None = None
+
+    def light(self) -> Light:
+        """Dim and steady, like a legal point: a count is a calm picture."""
+        return hint(self.colour)
+
+    def to_json(self) -> dict[str, object]:
+        return {"seat": self.seat, "colour": f"#{self.colour:06x}", "label": self.label,
+                "sites": list(self.sites)}
 
 
 @dataclass(frozen=True)
@@ -516,6 +546,11 @@ class Adapter(ABC):
     def adjudicate(self) -> JsonObject | None:
         """A result the players may agree on instead of playing on (None: not offered)."""
         return None
+
+    def count_marks(self) -> tuple[CountMark, ...]:
+        """While a count (:meth:`adjudicate`) is offered: the sites it credits, each set
+        in its colour with the legend's words; () leaves the game's own lights."""
+        return ()
 
     def conclude(self, result: JsonObject) -> None:
         """End the game with a ``result`` the players chose: an agreed count (from

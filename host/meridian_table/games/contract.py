@@ -358,6 +358,9 @@ class GameSpec:
     records: RecordFormat
     #: The automata other than the bot (``random``, a game's own opponent), by name.
     policies: Mapping[str, PolicyFactory] = field(default_factory=lambda: {"random": RandomPolicy})
+    #: Automata the rules seat by themselves (Empire's Scelrotia in the infection modes,
+    #: ``Adapter.automaton_seats``): never offered to a player's seat on the page.
+    rules_seats: tuple[str, ...] = ()
     #: The levelled bot (``bot:1`` ... ``bot:5``) that seats, hints and the review use;
     #: the generic search bot unless the game brings its own; None: no bot.
     bot: BotSpec | None = SEARCH_BOT
@@ -430,7 +433,8 @@ class GameSpec:
             "summary": self.summary,
             "player_counts": list(self.player_counts),
             "options": [o.to_json() for o in self.options],
-            "automata": list(self.automata()),
+            # What a seat may be given: the rules' own seats are theirs alone.
+            "automata": [a for a in self.automata() if a not in self.rules_seats],
             "levels": levels,
             "page": self.page.to_json(),
         }

@@ -35,6 +35,9 @@ from meridian_table.store.events import LogEvent, kind_of
 from meridian_table.table import MemoryJournal, TableSession
 from meridian_table.table.runner import RunningTable, TableSetup, open_table
 
+#: A hand that moved a switch later than this against its trace (a busy machine made the
+#: hand itself late) did not play the trace: a hesitation held longer is a move.
+HAND_LATE_OK_MS = 40.0
 #: How long the virtual table's replay waits for the frame that shows a logged move.
 FRAME_WAIT_S = 5.0
 #: How long a player takes to react to the board (a question, a piece to take off).
@@ -65,6 +68,11 @@ class Result:
     #: time 0; in real time a busy machine can make the hand itself late, and a hand
     #: that rests longer than traced is another trace (a hesitation read as a move).
     late_ms: float = 0.0
+
+    @property
+    def on_time(self) -> bool:
+        """The hand played the trace as traced (within HAND_LATE_OK_MS)."""
+        return self.late_ms <= HAND_LATE_OK_MS
 
     @property
     def misread(self) -> bool:
@@ -449,4 +457,4 @@ class VirtualTable(Driver):
             result.ack_ms = result.commit_ms
 
 
-__all__ = ["ClockedBoard", "Driver", "Result", "VirtualTable", "replay_clocked"]
+__all__ = ["HAND_LATE_OK_MS", "ClockedBoard", "Driver", "Result", "VirtualTable", "replay_clocked"]

@@ -348,7 +348,8 @@ class TableHost:
         if seats:
             settings["seats"] = seats
         setup = replace(table.setup, players=turned, options=asked, settings=settings,
-                        profile=_profile_of(table), resume=False)
+                        profile=_profile_of(table), resume=False,
+                        board_data=table.profile.to_dict())
         self._switch(setup)
 
     # --- switching -------------------------------------------------------------------

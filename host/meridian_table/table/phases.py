@@ -143,7 +143,13 @@ class Adjudicating:
     @staticmethod
     def show(table: Table) -> None:
         table.phase = ADJUDICATE
-        table.message = _("Count offered: both players confirm to end the game by it")
+        table.message = _("Count offered: each player agrees to end the game by it, or "
+                          "plays on")
+        # The board shows what the count credits (the page's legend says which colour is
+        # whose); a game with nothing to show keeps its own lights.
+        marks = table.adapter.count_marks()
+        if marks:
+            table.shown.lights = {site: mark.light() for mark in marks for site in mark.sites}
 
 
 class Playing:

@@ -146,6 +146,9 @@ def present(adapter: Adapter, table: TableView) -> PageState:
     result = adapter.result()
     history = adapter.history()
     count = adapter.adjudicate() if result is None else None
+    if count is not None and table.adjudicating:
+        # What the board lights for the offered count, with the legend's words.
+        count = {**count, "marks": [mark.to_json() for mark in adapter.count_marks()]}
     facts = TableFacts(
         phase=table.phase,
         connected=table.connected,

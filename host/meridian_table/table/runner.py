@@ -61,6 +61,9 @@ class TableSetup:
     adaptive: bool = True             # False: the fixed settle window (docs/TABLE.md)
     # Automata beyond the game's own, by name (the club's "remote" player, docs/CLUB.md).
     policies: dict[str, PolicyFactory] = field(default_factory=dict)
+    # The board profile's file data, for a rematch on a board whose profile no installed
+    # game ships any more (the running game was resumed from the copy in its log).
+    board_data: dict[str, Any] | None = None
 
 
 @dataclass
@@ -228,7 +231,7 @@ def open_table(setup: TableSetup) -> RunningTable:
         if name is None:
             count = len(setup.players) if setup.players else None
             name = spec.default_profile(count, dict(setup.options))
-        profile = _board_profile(name, logged)
+        profile = _board_profile(name, logged, setup.board_data)
         if not spec.accepts_board(profile.game):
             raise SetupError(
                 f"board profile {profile.name!r} is for {profile.game!r}, not {setup.game!r}; "
@@ -303,7 +306,7 @@ def check_setup(setup: TableSetup) -> None:
     spec = registry.spec(setup.game)
     count = len(setup.players) if setup.players else None
     name = setup.profile or spec.default_profile(count, dict(setup.options))
-    profile = load_profile(name)
+    profile = _board_profile(name, None, setup.board_data)
     if not spec.accepts_board(profile.game):
         raise SetupError(
             f"board profile {profile.name!r} is for {profile.game!r}, not {setup.game!r}; "
@@ -316,12 +319,18 @@ def check_setup(setup: TableSetup) -> None:
             spec.policy(description)
 
 
-def _board_profile(name: str, logged: Resumed | None) -> Profile:
+def _board_profile(name: str, logged: Resumed | None,
+                   data: dict[str, Any] | None = None) -> Profile:
     """The board profile ``name``; for a resumed game whose profile no installed game
-    ships any more (its package moved or was removed), the one its log kept."""
+    ships any more (its package moved or was removed), the one its log kept; for a
+    rematch of such a game, the one it was played on (``data``)."""
     try:
         return load_profile(name)
     except ProfileError:
+        if data is not None and data.get("name") == name:
+            LOGGER.warning("board profile %r is not installed; the rematch uses the board "
+                           "the last game was played on", name)
+            return profile_from_dict(data, f"the board of the last game ({name})")
         if logged is None or logged.board is None or name != logged.info.profile:
             raise
         LOGGER.warning("board profile %r is not installed; using the copy in game %d's log",

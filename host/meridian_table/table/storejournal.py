@@ -313,17 +313,20 @@ class StoreArchive:
             settings.update(event.payload)
         adapter = registry.create_adapter(info.game, info.options, settings)
         positions = [adapter.pieces()]
+        series = [_totals(adapter.scores())]
         actions = [e for e in self.store.moves(game_id)]
         for event in actions:
             adapter.play(event.notation)
             positions.append(adapter.pieces())
+            series.append(_totals(adapter.scores()))
         # The game drawn from its own spec, with its own players, its moves in words
         # (issue 26): the page may replay a Colovini game while Kato is live.
         names = {colour: info.players[index] if index < len(info.players) else colour
                  for colour, index in adapter.seats().items()}
-        moves = [a.to_json(i + 1) for i, a in enumerate(adapter.history())]
-        for move in moves:
-            words = adapter.move_words(str(move.get("notation", "")))
+        history = adapter.history()
+        moves = [a.to_json(i + 1) for i, a in enumerate(history)]
+        for move, applied in zip(moves, history, strict=True):
+            words = applied.words or adapter.move_words(applied.notation)
             if words:
                 who = names.get(str(move.get("player")), move.get("player"))
                 move["words"] = f"{who}: {words}"
@@ -336,6 +339,9 @@ class StoreArchive:
             "scores": adapter.scores(),
             "moves": moves,
             "positions": positions,
+            # Each seat's total after each move (ply 0 first): the end screen's chart,
+            # which a reloaded or new page cannot have seen (issue 26).
+            "score_series": series,
             "board": adapter.board_json(),
             "result": info.result,
         }
@@ -416,3 +422,13 @@ class StoreArchive:
             bot=automaton_words(bots.description(level)), seconds=f"{budget_s:g}")
         return {"game_id": info.id, "game": info.game, "level": level, "budget_s": budget_s,
                 "strength": strength, "moves": len(actions), "marks": out}
+
+
+def _totals(scores: dict[str, Any]) -> dict[str, float]:
+    """``{seat: total}`` of an adapter's scores (seats without a numeric total left out)."""
+    out: dict[str, float] = {}
+    for seat, entry in scores.items():
+        total = entry.get("total") if isinstance(entry, dict) else None
+        if isinstance(total, int | float) and not isinstance(total, bool):
+            out[seat] = total
+    return out

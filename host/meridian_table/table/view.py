@@ -47,8 +47,8 @@ def moves_json(adapter: Adapter, names: Mapping[str, str], provisional: bool) ->
     """The moves in words; one read early and not logged yet is marked ``provisional``."""
     history: tuple[Applied, ...] = adapter.history()
     moves = [a.to_json(i + 1) for i, a in enumerate(history)]
-    for move in moves:
-        words = adapter.move_words(str(move.get("notation", "")))
+    for move, applied in zip(moves, history, strict=True):
+        words = applied.words or adapter.move_words(applied.notation)
         if words:
             move["words"] = f"{names.get(str(move.get('player')), move.get('player'))}: {words}"
     if provisional and moves:

@@ -119,8 +119,10 @@ def test_options_light_where_a_tower_can_stand_and_what_it_pushes() -> None:
     t.press("minus")
     state = t.session.state()
     assert state["phase"] == "play"
-    assert "3.3 h2" in state["message"] and "3.4 h2 pushing south" in state["message"]
-    assert "3.1 h5-20 pushing south" in state["message"]
+    # In words (issue 26): the cities, the heights and whose tower a push moves.
+    assert "a new tower on city 3 (2 high)" in state["message"]
+    assert "on city 4 (2 high), pushing Brown's tower south" in state["message"]
+    assert "on city 1 (5 to 20 high), pushing Orange's tower south" in state["message"]
     assert set(state["legal"]) == {"3.1", "3.3", "3.4"}
     grey = LED_COLOURS["grey"]
     assert t.light("3.3")[1] == "S" and t.light("3.3")[0] != 0 and t.light("3.3")[0] != grey

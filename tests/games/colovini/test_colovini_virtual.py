@@ -329,8 +329,10 @@ def grey_chooses_meridian_3(d: Driver) -> None:
     d.press("meridian3")
     d.press("minus")
     state = d.state()
-    assert "3.3 h2" in state["message"] and "3.4 h2 pushing south" in state["message"]
-    assert "3.1 h5-20 pushing south" in state["message"]
+    # In words (issue 26): the cities, the heights and whose tower a push moves.
+    assert "a new tower on city 3 (2 high)" in state["message"]
+    assert "on city 4 (2 high), pushing Brown's tower south" in state["message"]
+    assert "on city 1 (5 to 20 high), pushing Orange's tower south" in state["message"]
     # Dim grey where a tower can stand; cyan blink on the towers an option would push.
     d.frame_where({"3.3": "magenta", "3.4": "cyan", "3.1": "cyan", "3.2": "off", "3.5": "off"})
 

@@ -62,10 +62,12 @@ from meridian_table.games.colovini.dialogue import (
     WHERE,
     TurnDialogue,
     pattern,
+    stepped,
     where_key,
+    where_words,
 )
 from meridian_table.games.colovini.meridian import Column, apply_placement, placement_cities
-from meridian_table.games.colovini.words import TowerWords
+from meridian_table.games.colovini.words import TowerWords, city_words, summarise
 from meridian_table.i18n import N_, _, seat_word
 from meridian_table.ledplan import BLINK, SOLID, Light
 
@@ -241,6 +243,14 @@ class ColoviniAdapter(TurnDialogue, TowerWords, Adapter):
             {"text": str(m), "x": float(m - 1), "y": south} for m in range(1, 11)
         ]
         board["north_label"] = _("N (taller towers)")
+        if not self._engine.is_over:
+            # The mover's hand, as BoardGameArena shows it: the cards face up (a physical
+            # deck's are not known: only how many are left).
+            player = self._engine.to_move
+            board["hand"] = {"seat": self.to_move,
+                             "cards": list(self._engine.face_up(player)),
+                             "left": len(self._engine.cards_left(player)),
+                             "chosen": self._card}
         for site in board["sites"]:
             seat = garrisons.get(site["id"])
             if seat is None:
@@ -334,6 +344,7 @@ class ColoviniAdapter(TurnDialogue, TowerWords, Adapter):
                 MERIDIAN, prompt.format(seat=name, cards=cards),
                 tuple(str(m) for m in allowed),
                 {f"meridian{m}": str(m) for m in allowed},
+                {str(m): _("Meridian {n}").format(n=m) for m in allowed},
             )
             return View(phase, question.prompt, lights, (), question, mover)
         if self._card is None:
@@ -406,7 +417,7 @@ class ColoviniAdapter(TurnDialogue, TowerWords, Adapter):
                 lights.setdefault(site, hint(colour))
                 if column[action.city - 1] is not None:
                     lights[site] = PUSHED
-        summary = _summarise(actions, column, m)
+        summary = summarise(actions, column, m, self.colours)
         name = seat_word(mover)
         if not actions:
             message = _("{seat}: nothing can be built on meridian {meridian} with card {card}: "
@@ -432,8 +443,8 @@ class ColoviniAdapter(TurnDialogue, TowerWords, Adapter):
                 REMOVE_OWN,
                 _("{seat}: you lifted your tower from {site}. Confirm to remove it and keep its "
                   "pieces, or build the new tower (on this city too, at another height)").format(
-                    seat=seat_word(mover), site=site),
-                ("yes",), {"confirm": "yes"},
+                    seat=seat_word(mover), site=city_words(site)),
+                ("yes",), {"confirm": "yes"}, {"yes": _("take it off")},
             )
             return View(CHOICE, question.prompt, lights, (), question, mover)
         groups = list(dict.fromkeys(where_key(a) for a in actions))
@@ -441,18 +452,19 @@ class ColoviniAdapter(TurnDialogue, TowerWords, Adapter):
             values = tuple(str(a.height) for a in actions)
             where = city_id(actions[0].meridian, actions[0].city)
             prompt = _("{seat}: how high is the new tower on {site}?").format(
-                seat=seat_word(mover), site=where)
+                seat=seat_word(mover), site=city_words(where))
             field_name = HEIGHT
+            labels = {v: _("{height} high").format(height=v) for v in values}
         else:
             values = tuple(groups)
             cursor %= len(values)
             prompt = _("{seat}: where did you stand the new tower? (the occupancy fits several "
                        "cities)").format(seat=seat_word(mover))
             field_name = WHERE
+            labels = {v: where_words(v) for v in values}
         buttons = {"confirm": values[cursor]}
-        question = Question(field_name, _("{prompt} (now: {value}; plus/minus, then Confirm)").format(
-                                prompt=prompt, value=values[cursor]),
-                            values, buttons)
+        question = Question(field_name, stepped(prompt, labels[values[cursor]]),
+                            values, buttons, labels)
         return View(CHOICE, question.prompt, lights, (), question, mover)
 
     def finale(self, observation: Observation) -> View:
@@ -626,6 +638,7 @@ class ColoviniAdapter(TurnDialogue, TowerWords, Adapter):
     def play(self, action: str) -> Applied:
         mover = self.to_move
         before = self.expected()
+        owners = self._engine.garrisons()
         step = self._engine.play(action)  # IllegalActionError (a ValueError) leaves all unchanged
         after = self.expected()
         # `placed` is the new tower's city, the one that flashes in the mover's colour.
@@ -633,7 +646,8 @@ class ColoviniAdapter(TurnDialogue, TowerWords, Adapter):
         # tower, someone else's colour), or nothing when the chain ends in a new city.
         done = step.action
         placed = frozenset({city_id(done.meridian, done.city)}) if done.city else frozenset()
-        applied = Applied(action, mover, placed, frozenset(before - after))
+        applied = Applied(action, mover, placed, frozenset(before - after),
+                          self.played_words(action, step.pushed, owners))
         self._history.append(applied)
         self._reset()
         return applied
@@ -675,25 +689,3 @@ class ColoviniAdapter(TurnDialogue, TowerWords, Adapter):
 def _placed_sites(before: Column, after: Column, meridian: int) -> list[str]:
     return [city_id(meridian, i + 1) for i, (a, b) in enumerate(zip(before, after, strict=True))
             if a != b and b is not None]
-
-
-def _summarise(actions: list[Action], column: Column, meridian: int) -> str:
-    """``3.3 h2; 3.4 h2 pushes south; 3.1 h5-16 pushes south; lift 3.2 to remove``."""
-    groups: dict[tuple[int, int], list[int]] = {}
-    parts: list[str] = []
-    for action in actions:
-        if action.kind == "remove":
-            parts.append(f"lift {city_id(meridian, action.remove)} to remove it")
-        elif action.kind == "place":
-            groups.setdefault((action.remove, action.city), []).append(action.height)
-    for (_removed, city), heights in groups.items():
-        occupant = column[city - 1]
-        push = ""
-        if occupant is not None:
-            push = " pushing north" if heights[0] < occupant[1] else " pushing south"
-        span = str(heights[0]) if len(heights) == 1 else f"{min(heights)}-{max(heights)}"
-        parts.append(f"{city_id(meridian, city)} h{span}{push}")
-    rebuilds = sum(1 for a in actions if a.kind == "rebuild")
-    if rebuilds:
-        parts.append(f"or lift your tower and rebuild ({rebuilds} ways)")
-    return "; ".join(parts)

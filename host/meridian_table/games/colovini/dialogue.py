@@ -16,6 +16,7 @@ from meridian_table.games import colovini
 from meridian_table.games.board import AdapterError, Interpretation, Question
 from meridian_table.games.colovini import Action, card_meridians, city_id
 from meridian_table.games.colovini.meridian import Column
+from meridian_table.i18n import _, seat_word
 
 MERIDIAN_BUTTONS = tuple(f"meridian{m}" for m in range(1, 11))
 MERIDIAN = "meridian"
@@ -32,6 +33,41 @@ PASSING = "pass"
 def pattern(column: Column) -> frozenset[int]:
     """The occupied city indexes (from 1) of a meridian's column."""
     return frozenset(i + 1 for i, t in enumerate(column) if t is not None)
+
+
+def listed(items: list[str], last_word: str = "or") -> str:
+    """``["1", "2", "3"]`` -> "1, 2 or 3" (``last_word`` "and": "1, 2 and 3")."""
+    if len(items) <= 1:
+        return "".join(items)
+    template = _("{some} and {last}") if last_word == "and" else _("{some} or {last}")
+    return template.format(some=", ".join(items[:-1]), last=items[-1])
+
+
+def stepped(prompt: str, now: str) -> str:
+    """A question and how the board's buttons answer it: + and − step, Confirm takes."""
+    return _("{prompt} On the board: + and − change the answer (now {now}), Confirm "
+             "takes it.").format(prompt=prompt, now=now)
+
+
+def where_words(key: str) -> str:
+    """A :func:`where_key` in words: ``-3.1,3.4`` -> "lift your tower from city 1, the
+    new tower on city 4"."""
+    parts = []
+    for item in key.split(","):
+        city = item.lstrip("-").partition(".")[2]
+        parts.append(_("lift your tower from city {city}").format(city=city)
+                     if item.startswith("-") else
+                     _("the new tower on city {city}").format(city=city))
+    return ", ".join(parts)
+
+
+def rebuild_words(choice: str) -> str:
+    """A rebuild answer in words: ``keep`` or ``10.3=2`` (a 2-high tower on city 3)."""
+    if choice == KEEP:
+        return _("the same tower back")
+    city, _eq, height = choice.partition("=")
+    return _("a {height}-high tower on city {city}").format(height=height,
+                                                          city=city.partition(".")[2])
 
 
 def where_key(action: Action) -> str:
@@ -99,21 +135,21 @@ class TurnDialogue:
             return None
         site = city_id(self._meridian, self._lifted)
         now = choices[self._cursor % len(choices)]
-        return Question(
-            REBUILD,
-            f"{self.to_move.capitalize()}: the towers stand as before on meridian "
-            f"{self._meridian}. The same tower back on {site} (keep), or which new tower "
-            f"did you build? (now: {now}; plus/minus, then Confirm)",
-            tuple(choices), {"confirm": now},
-        )
+        labels = {choice: rebuild_words(choice) for choice in choices}
+        prompt = _("{seat}: the towers stand as before on meridian {meridian}. The same "
+                   "tower back on city {city}, or which new tower did you build?").format(
+            seat=seat_word(self.to_move), meridian=self._meridian, city=site.partition(".")[2])
+        return Question(REBUILD, stepped(prompt, labels[now]), tuple(choices),
+                        {"confirm": now}, labels)
 
     def _card_question(self, prompt: str, cards: list[str]) -> Question:
         cursor = self._cursor % len(cards)
         buttons = {"confirm": cards[cursor]}
         if len(cards) == 2:
             buttons.update({"minus": cards[0], "plus": cards[1]})
-        return Question(CARD, f"{prompt} ({' / '.join(cards)}; now: {cards[cursor]})",
-                        tuple(cards), buttons)
+        labels = {card: _("card {card}").format(card=card) for card in cards}
+        return Question(CARD, stepped(prompt, labels[cards[cursor]]), tuple(cards), buttons,
+                        labels)
 
     def button(self, name: str) -> Interpretation:
         if self._engine.is_over:
@@ -176,6 +212,12 @@ class TurnDialogue:
         )
 
     def _pass(self) -> Interpretation:
+        if self._passing:
+            # A second press did nothing the mover could see (issue 26): say what is asked.
+            cards = list(self._engine.playable_cards())
+            raise AdapterError(_("Pass is already pressed: now choose the card to discard, "
+                                 "{cards} (Confirm discards card {card})").format(
+                cards=listed(cards), card=cards[self._cursor % len(cards)]))
         card = self._card
         if card is None:
             playable = self._engine.playable_cards()

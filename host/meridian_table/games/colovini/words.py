@@ -8,14 +8,72 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 from meridian_table.games import colovini
 from meridian_table.games.colovini import Action, city_id
-from meridian_table.games.colovini.dialogue import CARD, HEIGHT, MERIDIAN, REMOVE_OWN, WHERE
+from meridian_table.games.colovini.dialogue import CARD, HEIGHT, MERIDIAN, REMOVE_OWN, WHERE, listed
+from meridian_table.games.colovini.meridian import Column
 from meridian_table.i18n import _, seat_word
 
 LOGGER = logging.getLogger(__name__)
+
+
+def tall(heights: list[int]) -> str:
+    """``[2, 3, 4]`` -> "2 to 4 high"; ``[5]`` -> "5 high"."""
+    low, high = min(heights), max(heights)
+    if low == high:
+        return _("{height} high").format(height=low)
+    return _("{low} to {high} high").format(low=low, high=high)
+
+
+def city_words(city: str) -> str:
+    """``"3.2"`` -> "meridian 3, city 2" (the board's own names for a city)."""
+    meridian, _dot, index = city.partition(".")
+    return _("meridian {meridian}, city {city}").format(meridian=meridian, city=index)
+
+
+def summarise(actions: list[Action], column: Column, meridian: int,
+              colours: tuple[str, ...]) -> str:
+    """What the mover may build on ``meridian``, in words: "a new tower on city 2, 3 or 4
+    (2 to 20 high); on city 1 (3 to 18 high), pushing Black's tower south; or lift your
+    tower from city 2 to take it off"."""
+    del meridian  # the message names it
+    groups: dict[tuple[str, int | None], dict[int, list[int]]] = {}
+    removals: list[str] = []
+    for action in actions:
+        if action.kind == "remove":
+            removals.append(str(action.remove))
+        elif action.kind == "place":
+            occupant = column[action.city - 1]
+            push = None
+            seat: int | None = None
+            if occupant is not None:
+                push = "north" if action.height < occupant[1] else "south"
+                seat = cast(int, occupant[0])
+            key = (push or "", seat)
+            groups.setdefault(key, {}).setdefault(action.city, []).append(action.height)
+    parts: list[str] = []
+    for (push, seat), cities in groups.items():
+        by_span: dict[str, list[str]] = {}
+        for city, heights in sorted(cities.items()):
+            by_span.setdefault(tall(heights), []).append(str(city))
+        for span, where in by_span.items():
+            if not push or seat is None:
+                parts.append(_("a new tower on city {cities} ({span})").format(
+                    cities=listed(where), span=span))
+                continue
+            what = (_("pushing {seat}'s tower north") if push == "north"
+                    else _("pushing {seat}'s tower south")).format(seat=seat_word(colours[seat]))
+            parts.append(_("on city {cities} ({span}), {push}").format(
+                cities=listed(where), span=span, push=what))
+    if removals:
+        parts.append(_("lift your tower from city {cities} to take it off").format(
+            cities=listed(removals)))
+    rebuilds = sum(1 for a in actions if a.kind == "rebuild")
+    if rebuilds:
+        parts.append(_("lift your tower and build it again ({n} ways)").format(n=rebuilds))
+    return "; ".join(parts)
 
 
 class TowerWords:
@@ -83,6 +141,20 @@ class TowerWords:
             parts.append(_("a {height}-high tower on meridian {meridian}, city {city}").format(
                 height=parsed.height, meridian=parsed.meridian, city=parsed.city))
         return _("card {card}: {what}").format(card=parsed.card, what=_(", then ").join(parts))
+
+    def played_words(self, action: str, pushed: tuple[tuple[str, str], ...],
+                     owners: Mapping[str, int]) -> str:
+        """The move in words as it was played: :meth:`move_words` and the towers its push
+        moved (``pushed``: from city, to city; ``owners``: city -> seat before the move),
+        which the notation alone does not say."""
+        words = self.move_words(action) or action
+        moves = [_("{seat}'s tower from city {start} to city {end}").format(
+                     seat=seat_word(self.colours[owners[start]]),
+                     start=start.partition(".")[2], end=end.partition(".")[2])
+                 for start, end in pushed if start in owners]
+        if not moves:
+            return words
+        return _("{move}, pushing {towers}").format(move=words, towers=listed(moves, "and"))
 
     def person_inputs(self, action: str) -> tuple[tuple[str, str], ...]:
         """A person's answers for ``action``: the pass button and the card for a pass;

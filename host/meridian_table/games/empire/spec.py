@@ -277,6 +277,7 @@ SPEC = GameSpec(
     ),
     records=RecordFormat(_export, _parse, ".empire"),
     policies={"random": RandomPolicy, "scelrotia": ScelrotiaPolicy},
+    rules_seats=("scelrotia",),
     help_examples=(
         "play empire --players Ann,Bob,Cy",
         "play empire --mode infection-solo --players Ann   (the Scelrotia is seated for you)",

@@ -27,6 +27,7 @@ from meridian_table.games.board import (
     AdapterError,
     Applied,
     Caution,
+    CountMark,
     Interpretation,
     Mistake,
     Motion,
@@ -47,6 +48,8 @@ LOGGER = logging.getLogger(__name__)
 LIGHT_COLOUR = 0xFFB000
 DARK_COLOUR = 0x0050FF
 COLOURS = {"light": LIGHT_COLOUR, "dark": DARK_COLOUR}
+#: A point of the offered count that is safe for both players.
+BOTH_COLOUR = 0xFFFFFF
 #: The seats' words, for the catalog (seat_word translates them).
 SEAT_WORDS = (N_("Light"), N_("Dark"))
 LABELS = {"light": "L", "dark": "D"}
@@ -512,6 +515,28 @@ class KatoAdapter(Adapter):
             "scores": scores,
             "adjudicated": True,
         }
+
+    def count_marks(self) -> tuple[CountMark, ...]:
+        """The safe points the count credits: Light's alone in amber, Dark's alone in
+        blue, and the points safe for both in white (the LEDs' own colours)."""
+        light = self._engine.safe_points("light")
+        dark = self._engine.safe_points("dark")
+        both = light & dark
+        order = self._points.index
+        marks = []
+        for seat, sites, colour, words in (
+                ("light", light - both, LIGHT_COLOUR, _("amber")),
+                ("dark", dark - both, DARK_COLOUR, _("blue"))):
+            marks.append(CountMark(
+                colour, _("{colour} ring: a safe point for {seat} only ({n})").format(
+                    colour=words, seat=seat_word(seat), n=len(sites)),
+                tuple(sorted(sites, key=order)), seat))
+        if both:
+            marks.append(CountMark(
+                BOTH_COLOUR, _("{colour} ring: a safe point for both ({n}), counted for "
+                               "each").format(colour=_("white"), n=len(both)),
+                tuple(sorted(both, key=order)), None))
+        return tuple(marks)
 
     def conclude(self, result: dict[str, Any]) -> None:
         if self.result() is not None:

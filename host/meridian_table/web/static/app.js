@@ -73,6 +73,14 @@
     return t((look && look.label) || cap(seat || ""));
   }
 
+  // A result's reason in the page's language: a resignation is said from its fields (the
+  // logged sentence is in the language the game ended in; a replay may be read in another).
+  function resultReason(result) {
+    if (!result) return "";
+    if (result.resigned) return t("{seat} resigned", { seat: seatLabel(result.resigned) });
+    return result.reason || "";
+  }
+
   let state = null;
   let ws = null;
   let nextId = 1;
@@ -615,16 +623,22 @@
       const winner = s.result && s.result.winner;
       text = winner ? t("{seat} wins", { seat: seatLabel(winner) }) : t("Game over");
       colour = winner || "";
-      who = winner && s.seats ? s.seats[winner] || "" : (s.result && s.result.reason) || "";
+      who = winner && s.seats ? s.seats[winner] || "" : resultReason(s.result);
     } else if (s.phase === "paused") {
       text = "Paused";
     } else if (s.phase === "resync") {
       text = "Fix the board";
       who = s.to_move ? `then ${seatLabel(s.to_move)} to move` : "";
+    } else if (s.phase === "adjudicate" && s.count) {
+      // The count's panel says the outcome and how to agree.
+      text = t("Count offered");
+      colour = "";
     } else if (auto && auto.status === "executing") {
+      // The move itself is said once, in the automaton's box (issue 26: it was said three
+      // times): the header names who chose it.
       text = `Play ${seatLabel(auto.seat)}'s move`;
       colour = auto.seat;
-      who = auto.words || auto.action || "";
+      who = `${auto.player || (s.seats || {})[auto.seat] || ""} (${automatonName(s, auto.automaton || seatKind(s, auto.seat))})`.trim();
     } else if (auto) {
       text = `${seatLabel(auto.seat)} is thinking…`;
       colour = auto.seat;
@@ -683,11 +697,20 @@
       $("automaton-words").textContent = auto.words || auto.action || "";
       $("automaton-words").hidden = false;
       $("automaton-time").hidden = true;
+      // The step to do now (the table's message says the move again: it is not shown).
+      const diff = s.diff || {};
+      const next = diff.next;
+      const why = next && diff.reasons ? diff.reasons[next] : "";
+      $("automaton-step").textContent = next
+        ? t("Now {site}: {what}", { site: next, what: why || t("see the lit square") })
+        : t("Then press Confirm");
+      $("automaton-step").hidden = false;
       clearInterval(autoTimer);
       autoTimer = null;
     } else {
       $("automaton-title").textContent = `${who} is thinking…`;
       $("automaton-words").hidden = true;
+      $("automaton-step").hidden = true;
       $("automaton-time").hidden = false;
       tick();
       if (!autoTimer) autoTimer = setInterval(tick, 250);
@@ -849,7 +872,7 @@
     if (s.result) {
       const winner = s.result.winner;
       const seat = winner ? `${seatLabel(winner)} (${(s.seats || {})[winner] || ""})` : "";
-      const reason = s.result.reason || "";
+      const reason = resultReason(s.result);
       result.textContent = winner
         ? (reason ? t("{seat} wins: {reason}", { seat, reason }) : t("{seat} wins", { seat }))
         : (reason ? t("Game over: {reason}", { reason }) : t("Game over"));
@@ -1045,14 +1068,25 @@
     // Only the controls this game reads (control_state.used); the ones that would do
     // nothing in this phase are greyed with the reason. aria-disabled, not disabled:
     // the button stays focusable and hoverable, so its reason can be read.
-    const live = s.control_state || {};
-    const shown = (s.controls || []).filter((name) => !live[name] || live[name].used !== false);
+    let live = s.control_state || {};
+    // The count (issue 26): Menu is "Count the score" when a count can be offered; while
+    // one is offered, the count's own panel holds the one way each player agrees (the
+    // page's Confirm would agree for whoever has not yet) and "Play on".
+    const counting = !replay && s.phase === "adjudicate" && Boolean(s.count);
+    if (counting) {
+      live = { ...live, confirm: { ...(live.confirm || {}), enabled: false,
+        why: t("Each player agrees with their own button under the count") } };
+    }
+    const shown = (s.controls || []).filter((name) => (!live[name] || live[name].used !== false)
+      && !(counting && name === "menu"));
+    const countable = !replay && !counting && Boolean(s.count) && Boolean(live.menu && live.menu.enabled);
+    const labelOf = (name) => (name === "menu" && countable ? t("Count the score") : controlLabel(name));
     // In replay every game button waits: it would act on the live game, not on this past
     // position. Greyed with the reason, like any button that cannot act now.
     const states = replay
       ? Object.fromEntries(shown.map((name) => [name, { enabled: false, why: t(REPLAY_HINT_EN) }]))
       : live;
-    const key = JSON.stringify([Boolean(replay), shown.map((name) => [name, states[name] || null])]);
+    const key = JSON.stringify([Boolean(replay), countable, shown.map((name) => [name, states[name] || null])]);
     if (key === controlsKey) return;
     controlsKey = key;
     const box = $("buttons");
@@ -1067,7 +1101,7 @@
       b.dataset.name = name;
       const label = document.createElement("span");
       label.className = "control-label";
-      label.textContent = controlLabel(name);
+      label.textContent = labelOf(name);
       b.append(label);
       if (info.why) {
         b.title = info.why;
@@ -1084,13 +1118,34 @@
       b.addEventListener("click", () => {
         if (b.dataset.enabled !== "true") {
           // A hint, not a lock: the physical button still works; the page says why not.
-          toast(`${controlLabel(name)}: ${b.title || "not available now"}`);
+          toast(`${labelOf(name)}: ${b.title || "not available now"}`);
           return;
         }
         request({ cmd: "button", name }, b);
       });
       box.append(b);
       if (name === focused) b.focus();
+    }
+  }
+
+  // The offered count's rings in the legend, each colour in words (state.count.marks).
+  let countLegendKey = "";
+  function renderCountLegend(s) {
+    const marks = !replay && s.phase === "adjudicate" && s.count ? s.count.marks || [] : [];
+    const key = JSON.stringify(marks.map((m) => [m.colour, m.label]));
+    if (key === countLegendKey) return;
+    countLegendKey = key;
+    const legend = document.querySelector(".legend");
+    if (!legend) return;
+    for (const old of legend.querySelectorAll(".lg-count")) old.remove();
+    for (const m of marks) {
+      const li = document.createElement("li");
+      li.className = "lg-count";
+      li.dataset.seat = m.seat || "";
+      const icon = svg("svg", { viewBox: "-1 -1 2 2", "aria-hidden": "true" }, li);
+      svg("circle", { class: "lg-count-ring", r: 0.68, stroke: m.colour }, icon);
+      li.append(m.label);
+      legend.append(li);
     }
   }
 
@@ -1114,8 +1169,10 @@
       label.className = "input-label";
       label.textContent = q.prompt || cap(q.field);
       group.append(label);
+      const words = q.labels && typeof q.labels === "object" ? q.labels : {};
       for (const raw of q.choices || []) {
-        const choice = raw !== null && typeof raw === "object" ? raw : { value: raw, label: cap(String(raw)) };
+        const choice = raw !== null && typeof raw === "object" ? raw
+          : { value: raw, label: words[raw] || cap(String(raw)) };
         const b = document.createElement("button");
         b.type = "button";
         b.className = "choice";
@@ -1125,11 +1182,20 @@
         b.addEventListener("click", () => request({ cmd: "choose", field: q.field, value: choice.value }, b));
         group.append(b);
       }
-      const hints = Object.entries(q.buttons || {}).map(([button, value]) => `${controlLabel(button)} = ${value}`);
+      // The board's buttons that answer it, in words ("On the board, press Swap, or
+      // Confirm for Keep"); one the prompt already names is not said twice.
+      const hints = Object.entries(q.buttons || {}).flatMap(([button, value]) => {
+        const label = t(controlLabel(button));
+        if ((q.prompt || "").includes(label)) return [];
+        const answer = words[value] || t(cap(String(value)));
+        return [label.toLowerCase().includes(String(value).toLowerCase()) ? label
+          : t("{button} for {answer}", { button: label, answer })];
+      });
       if (hints.length) {
         const hint = document.createElement("span");
         hint.className = "input-hint";
-        hint.textContent = t("(board buttons: {list})", { list: hints.join(", ") });
+        hint.textContent = hints.length === 1 ? t("On the board, press {list}.", { list: hints[0] })
+          : t("On the board, press {list}.", { list: t("{some} or {last}", { some: hints.slice(0, -1).join(", "), last: hints[hints.length - 1] }) });
         group.append(hint);
       }
       box.append(group);
@@ -1145,6 +1211,12 @@
         ? t("Count: {outcome} ({reason}). End the game by it?", { outcome, reason: c.reason })
         : t("Count: {outcome}. End the game by it?", { outcome });
       group.append(label);
+      const how = document.createElement("span");
+      how.className = "input-hint count-how";
+      how.textContent = (c.marks || []).length
+        ? t("The rings on the board show what the count credits (the legend says whose). Each player agrees with their own button; or play on.")
+        : t("Each player agrees with their own button; or play on.");
+      group.append(how);
       const agreed = new Set(s.agreed || []);
       for (const colour of Object.keys(s.seats || {})) {
         const who = (s.seats || {})[colour] || seatLabel(colour);
@@ -1153,7 +1225,7 @@
           const note = document.createElement("span");
           note.className = "input-hint";
           note.dataset.agreeAuto = colour;
-          note.textContent = agreed.has(colour) ? `${who} agrees` : `${who} is weighing the count…`;
+          note.textContent = agreed.has(colour) ? t("{seat} agrees", { seat: who }) : t("{seat} is weighing the count…", { seat: who });
           group.append(note);
           continue;
         }
@@ -1161,11 +1233,22 @@
         b.type = "button";
         b.className = "choice";
         b.dataset.agree = colour;
-        b.textContent = `${who} agrees`;
-        b.setAttribute("aria-pressed", String(agreed.has(colour)));
-        b.addEventListener("click", () => request({ cmd: "agree", player: colour }, b));
+        const yes = agreed.has(colour);
+        b.textContent = yes ? t("{seat} has agreed", { seat: who }) : t("{seat} agrees", { seat: who });
+        b.setAttribute("aria-pressed", String(yes));
+        b.addEventListener("click", () => {
+          if (b.getAttribute("aria-pressed") === "true") { toast(t("{seat} has agreed already: waiting for the others", { seat: who })); return; }
+          request({ cmd: "agree", player: colour }, b);
+        });
         group.append(b);
       }
+      const on = document.createElement("button");
+      on.type = "button";
+      on.className = "choice count-play-on";
+      on.textContent = t("Play on");
+      on.title = t("Withdraw the count and play on");
+      on.addEventListener("click", () => request({ cmd: "button", name: "menu" }, on));
+      group.append(on);
       box.append(group);
     }
   }
@@ -1193,7 +1276,7 @@
     const now = s.moves || [];
     if (!prev.result && s.result) {
       const w = s.result.winner;
-      const why = s.result.reason || "";
+      const why = resultReason(s.result);
       sound.cue("end", w ? (why ? t("{seat} wins: {reason}", { seat: seatLabel(w), reason: why }) : t("{seat} wins", { seat: seatLabel(w) }))
         : t("Game over"));
       return;
@@ -1229,13 +1312,18 @@
     renderAutomaton(s);
     renderBanner(s);
     renderConn(s);
-    $("message").textContent = s.message || "";
+    // While the people carry out an automaton's move its box says the move and the step;
+    // the table's message would say the move a second time.
+    const executing = !replay && automatonOf(s) && automatonOf(s).status === "executing";
+    $("message").textContent = executing ? "" : s.message || "";
+    $("message").hidden = Boolean(executing);
     renderScores(s);
     recordScores(s);
     renderSummary(s);
     renderLink(s);
     renderControls(s);
     renderInputs(s);
+    renderCountLegend(s);
     // A game's own panel (docs/WEB.md): drawn from the state, answering by commands. A
     // panel another game left (marked data-game-panel) goes when the game changes, so
     // its buttons never send that game's commands to this one.
@@ -1273,7 +1361,14 @@
   function fitBoard() {
     const board = $("board");
     if (!board) return;
-    const top = Math.round(board.getBoundingClientRect().top + window.scrollY);
+    // Where the board stands unscrolled: the layout's top plus the board's place in its
+    // frame (the frame sticks to the window's top on a desktop, so its own top moves).
+    const wrap = board.closest(".board-wrap");
+    const layout = board.closest(".layout");
+    const top = wrap && layout
+      ? Math.round(layout.getBoundingClientRect().top + window.scrollY
+        + board.getBoundingClientRect().top - wrap.getBoundingClientRect().top)
+      : Math.round(board.getBoundingClientRect().top + window.scrollY);
     document.documentElement.style.setProperty("--board-top", `${top}px`);
     zoomBoard(board);
   }
@@ -1539,8 +1634,12 @@
   async function fetchReplayScores(s) {
     const answer = await request({ cmd: "replay", game_id: s.game_id });
     const result = answer && answer.ok ? answer.replay || answer : null;
-    if (result && Array.isArray(result.scores)) {
-      replayScores = result.scores;
+    // The totals after each move, from the log (score_series): the chart survives a
+    // reload and shows on a page that did not watch the game.
+    const series = result && (Array.isArray(result.score_series) ? result.score_series
+      : Array.isArray(result.scores) ? result.scores : null);
+    if (series) {
+      replayScores = series;
       replayScoresFor = s.game_id;
       summaryKey = "";
       if (state) renderSummary(state);
@@ -1570,7 +1669,7 @@
     box.hidden = false;
     const w = s.result && s.result.winner;
     const name = w && s.seats ? s.seats[w] : "";
-    const reason = s.result && s.result.reason ? s.result.reason : "";
+    const reason = resultReason(s.result);
     const seat = w ? `${seatLabel(w)}${name ? ` (${name})` : ""}` : "";
     $("summary-result").textContent = w
       ? (reason ? t("{seat} wins: {reason}", { seat, reason }) : t("{seat} wins", { seat }))

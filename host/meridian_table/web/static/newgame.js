@@ -189,7 +189,7 @@
     const form = el("form", { id: "newgame-form", method: "dialog", class: "newgame-form" });
     form.append(el("h2", { id: "newgame-title" }, t("New game")));
     if (state && !state.result && (state.moves || []).length) {
-      form.append(el("p", { class: "newgame-note" }, t("This game is not over: it stays in the log, and --resume can continue it later.")));
+      form.append(el("p", { class: "newgame-note" }, t("This game is not over: it is saved in the log and can be continued when the table starts again.")));
     }
     // The game.
     const gameRow = el("div", { class: "ng-row" });

@@ -35,8 +35,10 @@
     const up = button("+", { class: "choice stepper-up", "aria-label": t("Higher") });
     const choose = button("", { class: "choice stepper-choose" });
     const show = () => {
-      value.textContent = values[index];
-      choose.textContent = t("Choose {value}", { value: values[index] });
+      // The question's own words for the value ("2 high"), when it gave them.
+      const words = choices[index].textContent || values[index];
+      value.textContent = words;
+      choose.textContent = t("Choose {value}", { value: words });
       down.disabled = index === 0;
       up.disabled = index === values.length - 1;
     };

@@ -116,7 +116,74 @@
     }
   }
 
+  // The mover's hand (board.hand), shown as cards as BoardGameArena does: each face-up
+  // card with the meridians it opens; the card chosen for this turn is marked.
+  function cardWords(card) {
+    const parts = String(card).split("-");
+    return parts.length === 1 ? tr("meridian {n}", { n: parts[0] })
+      : tr("meridians {first} to {last}", { first: parts[0], last: parts[parts.length - 1] });
+  }
+
+  let handKey = "";
+  function drawHand(state, api) {
+    const hand = state.board && state.board.hand;
+    let root = document.getElementById("colovini-hand");
+    const lang = window.MeridianI18n ? window.MeridianI18n.lang : "en";
+    const key = JSON.stringify([hand || null, state.seats || null, lang]);
+    if (root && key === handKey) return;
+    handKey = key;
+    if (!hand) { if (root) root.remove(); return; }
+    if (!root) {
+      // data-game-panel: the page removes it when another game starts.
+      root = document.createElement("section");
+      root.id = "colovini-hand";
+      root.className = "panel colovini-hand";
+      root.dataset.gamePanel = "colovini";
+      root.setAttribute("aria-labelledby", "colovini-hand-title");
+      const side = document.querySelector(".side");
+      if (side) side.prepend(root); else document.body.append(root);
+    }
+    root.replaceChildren();
+    root.style.setProperty("--seat", api.seatColour(hand.seat) || "var(--accent)");
+    const name = (state.seats || {})[hand.seat];
+    const who = name ? `${name} (${api.seatLabel(hand.seat)})` : api.seatLabel(hand.seat);
+    const title = document.createElement("h2");
+    title.id = "colovini-hand-title";
+    title.textContent = tr("Hand of {seat}", { seat: who });
+    root.append(title);
+    const cards = hand.cards || [];
+    if (!cards.length) {
+      const p = document.createElement("p");
+      p.textContent = tr("The cards are in the players' hands: {n} left", { n: hand.left });
+      root.append(p);
+      return;
+    }
+    const list = document.createElement("ul");
+    list.className = "hand-cards";
+    for (const card of cards) {
+      const li = document.createElement("li");
+      li.className = "hand-card";
+      li.dataset.card = card;
+      if (hand.chosen === card) li.setAttribute("aria-current", "true");
+      const big = document.createElement("span");
+      big.className = "hand-card-value";
+      big.textContent = card;
+      const small = document.createElement("span");
+      small.className = "hand-card-words";
+      small.textContent = cardWords(card);
+      li.append(big, small);
+      li.setAttribute("aria-label", tr("card {card}: {what}", { card, what: cardWords(card) }));
+      list.append(li);
+    }
+    root.append(list);
+    const left = document.createElement("p");
+    left.className = "hand-left";
+    left.textContent = tr("{n} cards left, these two face up", { n: hand.left });
+    root.append(left);
+  }
+
   window.MeridianGames.register("colovini", {
+    panel(state, api) { drawHand(state, api); },
     // Room for the meridian numbers under the board and the north label above it.
     extent(ctx) {
       return {
