@@ -472,11 +472,11 @@ def run(options: dict[str, Any]) -> dict[str, object]:
     finally:
         stop.set()
         helpers: list[Helper | None] = [timer, *spectators, server]
-        for helper in helpers:
-            if helper is not None:
-                if helper.process.is_alive():
-                    helper.tell("stop", None)
-                helper.close()
+        for running in helpers:
+            if running is not None:
+                if running.process.is_alive():
+                    running.tell("stop", None)
+                running.close()
         for rep in reps.values():
             rep.close()
         for sim in sims:
