@@ -118,11 +118,24 @@ def profile(name: str) -> Profile:
     return load_profile(name)
 
 
+def patience(seconds: float) -> float:
+    """``seconds`` on a quiet machine, up to six times more on a busy one: the emulator
+    (a Node process stepping the RP2040) gets less of a core, and its firmware's times
+    stretch with it. The tests wait on conditions; this only bounds the wait."""
+    try:
+        load = os.getloadavg()[0] / (os.cpu_count() or 1)
+    except OSError:  # no load average on this system
+        load = 1.0
+    return seconds * min(6.0, max(1.0, load))
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Every emulated-Pico test runs in one xdist worker (``--dist loadgroup``): the
     boards are shared per process, and two emulators at once starve each other on a
-    two-core machine."""
+    two-core machine. Their own time limit is longer than the suite's, for the same
+    reason as ``patience``."""
     here = Path(__file__).parent
     for item in items:
         if here in Path(str(item.fspath)).parents:
             item.add_marker(pytest.mark.xdist_group("emulated-pico"))
+            item.add_marker(pytest.mark.timeout(1200))

@@ -13,7 +13,7 @@ import pytest
 from meridian_table.bench._emulated import SCRIPT
 from meridian_table.sim.emu import EmulatedBoard
 
-from .conftest import Pool, profile
+from .conftest import Pool, patience, profile
 
 STALL_PIN = 27  # unused on kato-80: while it is high the emulated host reads nothing
 
@@ -62,7 +62,7 @@ def test_a_frame_through_the_pio_decodes_from_the_pin(pico: EmulatedBoard, dma: 
     assert f"FEED {'dma' if dma else 'put'}" in out, out
     # GRB on the strip: the board maps the decoded bytes back to RGB.
     expected = [(255 - i, i, (7 * i) & 255) for i in range(80)]
-    frame = pico.wait_for(lambda f: pico.frames > before and f == expected, timeout=60)
+    frame = pico.wait_for(lambda f: pico.frames > before and f == expected, timeout=patience(60))
     assert frame == expected
 
 

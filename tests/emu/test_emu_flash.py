@@ -13,7 +13,7 @@ from tests.link.collector import Collector
 from meridian_table.link import Link, SenseEvent, Snapshot
 from meridian_table.sim.emu import EmulatedBoard
 
-from .conftest import Pool, profile
+from .conftest import Pool, patience, profile
 
 
 def _flash(port: str, build: Path, *extra: str) -> subprocess.CompletedProcess[str]:
@@ -40,9 +40,9 @@ def test_flash_an_empty_emulated_pico_then_update_then_play(pool: Pool, tmp_path
         assert ".meridian-new" not in listing  # the staging folder is gone after the switch
         collector = Collector()
         with Link(board.find_port, collector) as link:
-            hello = link.wait_connected(60)
+            hello = link.wait_connected(patience(60))
             assert (hello.board, hello.rows, hello.cols) == ("kato-80", 10, 9)
-            collector.wait(lambda ev: any(isinstance(e, Snapshot) for e in ev), 60)
+            collector.wait(lambda ev: any(isinstance(e, Snapshot) for e in ev), patience(60))
             board.set_site("A1", True)
             collector.wait(lambda ev: any(isinstance(e, SenseEvent) and e.closed
                                           for e in ev), 60)

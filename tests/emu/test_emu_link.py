@@ -17,7 +17,7 @@ from meridian_table.ledplan import PULSE as P_PULSE
 from meridian_table.ledplan import SOLID as P_SOLID
 from meridian_table.ledplan import LedPlan, Light
 
-from .conftest import Pool, profile
+from .conftest import Pool, patience, profile
 
 RGB = tuple[int, int, int]
 
@@ -45,7 +45,7 @@ def test_boots_to_hello_snapshot_and_heartbeat(pool: Pool) -> None:
                 got.set()
 
     link.tap(tap)
-    assert got.wait(30), "no two BEAT frames from the emulated Pico within 30 s"
+    assert got.wait(patience(30)), "no two BEAT frames from the emulated Pico within 30 s"
     assert link.state == "connected"
 
 
@@ -54,11 +54,11 @@ def test_a_plan_is_decoded_from_the_data_pin(pool: Pool) -> None:
     link.set_brightness(255)
     lit = {0: 0x400000, 7: 0x004000, 113: 0x102030}
     link.send_plan(LedPlan.from_mapping(114, {i: Light(c, P_SOLID) for i, c in lit.items()}))
-    link.wait_shown(timeout=30)
+    link.wait_shown(timeout=patience(30))
     expected = [(0, 0, 0)] * 114
     for i, c in lit.items():
         expected[i] = _rgb(c)
-    assert board.wait_for(lambda f: f == expected, timeout=30) == expected
+    assert board.wait_for(lambda f: f == expected, timeout=patience(30)) == expected
 
 
 @pytest.mark.xfail(strict=False, reason=(
@@ -82,7 +82,7 @@ def test_every_effect_decoded_from_the_pin_follows_the_plan(pool: Pool) -> None:
     try:
         link.send_plan(LedPlan.from_mapping(114, {i: Light(colour, e) for i, (e, _) in
                                                   effects.items()}))
-        link.wait_shown(timeout=30)
+        link.wait_shown(timeout=patience(30))
         # Frames decoded before the board said it shows this plan may still carry the
         # last test's LEDs (the emulated board is shared): judge only what comes after.
         with lock:
@@ -94,7 +94,7 @@ def test_every_effect_decoded_from_the_pin_follows_the_plan(pool: Pool) -> None:
                 blink = {f[11] for f in frames}
                 return len(pulse) >= 4 and len(blink) >= 2 and frames[-1][14] == (0, 0, 0)
 
-        board.wait_for(seen_enough, timeout=60)
+        board.wait_for(seen_enough, timeout=patience(60))
     finally:
         remove()
     allowed = {led: {_rgb(colour, effect_level(fx, phase, age))
@@ -120,13 +120,13 @@ def test_no_decoded_frame_exceeds_the_current_budget(pool: Pool) -> None:
                                  config["idle_ma_per_led"])
     link.set_brightness(255)
     link.send_plan(LedPlan.from_mapping(114, {i: Light(0xFFFFFF, P_SOLID) for i in range(114)}))
-    link.wait_shown(timeout=30)
-    frame = board.wait_for(lambda f: all(c != (0, 0, 0) for c in f), timeout=30)
+    link.wait_shown(timeout=patience(30))
+    frame = board.wait_for(lambda f: all(c != (0, 0, 0) for c in f), timeout=patience(30))
     drawn = sum(sum(c) for c in frame) * per_channel // 255 + idle * 114
     # Full white on 114 LEDs would draw 6.8 A: the limiter scales it under the budget.
     assert 0.8 * budget <= drawn <= budget, (drawn, budget)
     link.send_plan(LedPlan.blank(114))
-    board.wait_for(lambda f: all(c == (0, 0, 0) for c in f), timeout=30)
+    board.wait_for(lambda f: all(c == (0, 0, 0) for c in f), timeout=patience(30))
 
 
 def test_the_emulated_pico_behind_a_loopback_socket(pool: Pool) -> None:
@@ -141,8 +141,8 @@ def test_the_emulated_pico_behind_a_loopback_socket(pool: Pool) -> None:
     with EmulatedBoard(profile("kato-80"), transport="socket") as board:
         assert board.port.startswith("socket://")
         with Link(board.find_port, collector) as link:
-            hello = link.wait_connected(60)
+            hello = link.wait_connected(patience(60))
             assert hello.board == "kato-80"
             board.set_site("B3", True)
-            collector.wait(lambda ev: any(isinstance(e, SenseEvent) for e in ev), 60)
+            collector.wait(lambda ev: any(isinstance(e, SenseEvent) for e in ev), patience(60))
             assert link.occupancy == {profile("kato-80").sites["B3"].pos}

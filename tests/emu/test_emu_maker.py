@@ -14,7 +14,7 @@ from meridian_table.cli.main import main
 from meridian_table.link import Link
 from meridian_table.maker.calibration import Flagged
 
-from .conftest import Pool, profile
+from .conftest import Pool, patience, profile
 
 FULL_ENV = "MERIDIAN_EMU_FULL"
 
@@ -31,7 +31,8 @@ def test_selftest_on_board_emu_reports_the_injected_faults(pool: Pool, tmp_path:
         sites = list(kato.sites)
     report = tmp_path / "report.json"
     result = CliRunner().invoke(main, [
-        "selftest", "--profile", "kato-80", "--board", "emu", "--skip-tests", "--timeout", "8",
+        "selftest", "--profile", "kato-80", "--board", "emu", "--skip-tests",
+        "--timeout", f"{patience(8):.0f}",
         "--report", str(report), "--sites", ",".join(sites),
         "--fault", "led:3", "--fault", "dead:A1", "--fault", "stuck:C2"])
     assert result.exit_code == 1, result.output
@@ -61,14 +62,14 @@ def test_calibration_on_the_emulated_pico_finds_a_crossed_pair(pool: Pool, tmp_p
     seen: list[object] = []
     with EmulatedBoard(forty) as board, Link(board.find_port) as link:
         board.swap_switches(a, b)  # crossed wires, at the pins
-        link.wait_connected(timeout=60)
+        link.wait_connected(timeout=patience(60))
         # Four sites, the crossed pair among them: the emulator is slow, the logic the same.
         machine = Calibration(forty, only=["1.1", "4.4", "6.2", "9.3"], include_buttons=False,
                               timeout_ms=30_000)
         run = CalibrationRun(machine, link, on_effect=seen.append,
                              progress_path=tmp_path / "progress.json", maker=SimMaker(board),
                              auto_skip_dead=True)
-        assert run.run(timeout=240), "calibration did not finish"
+        assert run.run(timeout=patience(240)), "calibration did not finish"
     flagged = sorted(e.flag.name for e in seen if isinstance(e, Flagged))
     assert flagged == ["4.4", "6.2"]
     result = run.machine.result_profile()

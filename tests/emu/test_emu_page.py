@@ -16,7 +16,7 @@ from tests.web.conftest import open_page, page_errors  # noqa: F401  (fixtures)
 from meridian_table.table.runner import TableSetup, open_table
 from meridian_table.web import serve
 
-from .conftest import Pool
+from .conftest import Pool, patience
 
 pytestmark = pytest.mark.browser
 
@@ -39,4 +39,4 @@ def test_a_move_clicked_on_the_page_lights_the_emulated_pin(
             while [m["notation"] for m in table.session.state()["moves"]] != ["E3"]:
                 assert time.monotonic() < deadline, table.session.state()["message"]
                 time.sleep(0.02)
-            assert lit.wait(60), "E3's LED never lit on the emulated data pin"
+            assert lit.wait(patience(60)), "E3's LED never lit on the emulated data pin"

@@ -11,7 +11,7 @@ from tests.link.collector import Collector
 from meridian_table.link import BoardFault, Link, SenseEvent
 from meridian_table.profiles.model import Profile
 
-from .conftest import PICO_PROFILES, Pool, profile
+from .conftest import PICO_PROFILES, Pool, patience, profile
 
 
 def _positions(p: Profile) -> dict[int, str]:
@@ -56,7 +56,7 @@ def test_every_site_closes_and_opens_at_the_host(pool: Pool, name: str) -> None:
         expected = sorted([(pos, True) for pos in batch] + [(pos, False) for pos in previous])
         want = len(expected)
         collector.wait(lambda ev, m=mark, n=want: len(_senses_since(collector, m)) >= n,
-                       timeout=60)
+                       timeout=patience(60))
         got = _senses_since(collector, mark)
         assert sorted((e.pos, e.closed) for e in got) == expected, (
             f"{name}: closing {[names[pos] for pos in batch]}, opening "
@@ -82,16 +82,16 @@ def test_a_held_rectangle_reads_right_with_diodes(pool: Pool) -> None:
     mark = len(collector.events)
     for pos in corners[:3]:
         board.set_switch(pos, True)
-    collector.wait(lambda ev: len(_senses_since(collector, mark)) >= 3, timeout=60)
+    collector.wait(lambda ev: len(_senses_since(collector, mark)) >= 3, timeout=patience(60))
     assert link.occupancy == frozenset(corners[:3])  # no ghost at the fourth corner
     board.set_switch(corners[3], True)
-    collector.wait(lambda ev: len(_senses_since(collector, mark)) >= 4, timeout=60)
+    collector.wait(lambda ev: len(_senses_since(collector, mark)) >= 4, timeout=patience(60))
     assert link.occupancy == frozenset(corners)
     assert not [e for e in collector.events[mark:] if isinstance(e, BoardFault)]
     mark = len(collector.events)
     for pos in corners:
         board.set_switch(pos, False)
-    collector.wait(lambda ev: len(_senses_since(collector, mark)) >= 4, timeout=60)
+    collector.wait(lambda ev: len(_senses_since(collector, mark)) >= 4, timeout=patience(60))
     assert link.occupancy == frozenset()
 
 
@@ -102,12 +102,12 @@ def test_without_diodes_the_ghost_is_refused_as_ambiguous(pool: Pool) -> None:
     mark = len(collector.events)
     for pos in corners[:2]:
         board.set_switch(pos, True)
-    collector.wait(lambda ev: len(_senses_since(collector, mark)) >= 2, timeout=60)
+    collector.wait(lambda ev: len(_senses_since(collector, mark)) >= 2, timeout=patience(60))
     # The third corner closes the fourth electrically (through the diode-less matrix):
     # the firmware cannot tell which is real and holds both back as a GHOST fault.
     board.set_switch(corners[2], True)
     collector.wait(lambda ev: any(isinstance(e, BoardFault) and e.code == "GHOST"
-                                  for e in ev[mark:]), timeout=60)
+                                  for e in ev[mark:]), timeout=patience(60))
     faults = {int(e.detail[0]) for e in collector.events[mark:]
               if isinstance(e, BoardFault) and e.code == "GHOST"}
     assert faults <= {corners[2], ghost} and faults, faults
@@ -116,11 +116,11 @@ def test_without_diodes_the_ghost_is_refused_as_ambiguous(pool: Pool) -> None:
     # released as a closure, the ghost never reported.
     mark = len(collector.events)
     board.set_switch(corners[0], False)
-    collector.wait(lambda ev: len(_senses_since(collector, mark)) >= 2, timeout=60)
+    collector.wait(lambda ev: len(_senses_since(collector, mark)) >= 2, timeout=patience(60))
     assert link.occupancy == frozenset({corners[1], corners[2]})
     for pos in corners[1:]:
         board.set_switch(pos, False)
-    collector.wait(lambda ev: link.occupancy == frozenset(), timeout=60)
+    collector.wait(lambda ev: link.occupancy == frozenset(), timeout=patience(60))
     pool.close()
 
 
@@ -133,15 +133,15 @@ def test_bounces_at_the_pin_are_debounced_by_the_real_loop(pool: Pool) -> None:
     # A burst of flips faster than the debounce window, ending closed: one SENSE.
     mark = len(collector.events)
     board.bounce(pos, flips=9, period_us=window_us // 6, closed=True)
-    collector.wait(lambda ev: len(_senses_since(collector, mark)) >= 1, timeout=60)
+    collector.wait(lambda ev: len(_senses_since(collector, mark)) >= 1, timeout=patience(60))
     # The same burst ending open: one SENSE back, and never a flicker in between.
     board.bounce(pos, flips=9, period_us=window_us // 6, closed=False)
-    collector.wait(lambda ev: len(_senses_since(collector, mark)) >= 2, timeout=60)
+    collector.wait(lambda ev: len(_senses_since(collector, mark)) >= 2, timeout=patience(60))
     # A closure seen by a scan or two but shorter than the debounce window: nothing.
     board.bounce(pos, flips=1, period_us=window_us // 2, closed=False)
     link.request_snapshot()
     collector.wait(lambda ev: sum(1 for e in ev[mark:] if type(e).__name__ == "Snapshot") >= 1,
-                   timeout=60)
+                   timeout=patience(60))
     got = [(e.pos, e.closed) for e in _senses_since(collector, mark)]
     assert got == [(pos, True), (pos, False)]
     assert link.occupancy == frozenset()

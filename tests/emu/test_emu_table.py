@@ -14,7 +14,7 @@ from typing import Any
 
 from meridian_table.table.runner import RunningTable, TableSetup, open_table
 
-from .conftest import Pool
+from .conftest import Pool, patience
 
 RGB = tuple[int, int, int]
 
@@ -31,7 +31,7 @@ class Driver:
         return self.session.state()
 
     def idle(self, timeout: float = 120.0) -> None:  # the emulator crawls on a busy machine
-        deadline = time.monotonic() + timeout
+        deadline = time.monotonic() + patience(timeout)
         link = self.table.link
         self._pause.wait(0.03)
         while not (not self.session.settling and link.shown_gen >= link.plan_gen):
@@ -49,11 +49,11 @@ class Driver:
     def lit(self, site: str) -> RGB:
         index = self.profile.sites[site].led
         assert index is not None
-        frame = self.vb.wait_for(lambda f: f[index] != (0, 0, 0), timeout=120)
+        frame = self.vb.wait_for(lambda f: f[index] != (0, 0, 0), timeout=patience(120))
         return frame[index]  # type: ignore[no-any-return]
 
     def wait_phase(self, *phases: str, timeout: float = 180.0) -> dict[str, Any]:
-        deadline = time.monotonic() + timeout
+        deadline = time.monotonic() + patience(timeout)
         while time.monotonic() < deadline:
             state = self.state()
             if state["phase"] in phases and not self.session.settling:

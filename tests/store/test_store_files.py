@@ -201,17 +201,18 @@ def test_an_empty_file_becomes_a_new_log(tmp_path: Path) -> None:
 
 
 def test_v0_to_v1_migration_creates_the_schema(tmp_path: Path) -> None:
-    """Version 0 is a fresh SQLite file; migration 1 creates the tables."""
+    """Version 0 is a fresh SQLite file; the migrations create the tables."""
     path = tmp_path / "v0.sqlite3"
     sqlite3.connect(path).close()
     with Store.open(path) as store:
-        assert store.schema_version == 1
+        assert store.schema_version == SCHEMA_VERSION
         tables = {r[0] for r in store._conn.execute(
             "SELECT name FROM sqlite_master WHERE type = 'table'")}
-        assert {"games", "events"} <= tables
+        assert {"games", "events", "meta"} <= tables
 
 
-V2 = Migration(2, "a seat colour per game (test only)",
+NEXT = SCHEMA_VERSION + 1
+V2 = Migration(NEXT, "a seat colour per game (test only)",
                ("ALTER TABLE games ADD COLUMN colour TEXT DEFAULT 'none'",))
 
 
@@ -221,19 +222,19 @@ def test_v1_to_v2_migration_keeps_data_and_makes_a_backup(tmp_path: Path,
     path = tmp_path / "log.sqlite3"
     _log_with_a_game(path)
     original = path.read_bytes()
-    # Pretend this program knows schema 2 (a future release) for the whole test.
-    monkeypatch.setattr("meridian_table.store.store.SCHEMA_VERSION", 2)
-    with pytest.raises(OlderSchemaError, match="needs migrating to 2"):
+    # Pretend this program knows the next schema (a future release) for the whole test.
+    monkeypatch.setattr("meridian_table.store.store.SCHEMA_VERSION", NEXT)
+    with pytest.raises(OlderSchemaError, match=f"needs migrating to {NEXT}"):
         Store.open(path, readonly=True, migrations=(*MIGRATIONS, V2))
     assert path.read_bytes() == original
     with Store.open(path, migrations=(*MIGRATIONS, V2)) as store:
-        assert store.schema_version == 2
+        assert store.schema_version == NEXT
         assert store.actions(1) == ["G6"]
         assert store._conn.execute("SELECT colour FROM games").fetchone()[0] == "none"
-    backup = tmp_path / "log.sqlite3.v1.bak"
+    backup = tmp_path / f"log.sqlite3.v{SCHEMA_VERSION}.bak"
     assert backup.exists()
     with Store.open(backup, readonly=True) as old:
-        assert old.schema_version == 1 and old.actions(1) == ["G6"]
+        assert old.schema_version == SCHEMA_VERSION and old.actions(1) == ["G6"]
 
 
 def test_a_failing_migration_rolls_back_to_the_last_good_version(
@@ -241,19 +242,20 @@ def test_a_failing_migration_rolls_back_to_the_last_good_version(
 ) -> None:
     path = tmp_path / "log.sqlite3"
     _log_with_a_game(path)
-    monkeypatch.setattr("meridian_table.store.store.SCHEMA_VERSION", 2)
-    broken = Migration(2, "broken", ("ALTER TABLE games ADD COLUMN x TEXT",
-                                     "ALTER TABLE no_such_table ADD COLUMN y TEXT"))
-    with pytest.raises(MigrationError, match=r"no_such_table.*rolled back.*intact at version 1"):
+    monkeypatch.setattr("meridian_table.store.store.SCHEMA_VERSION", NEXT)
+    broken = Migration(NEXT, "broken", ("ALTER TABLE games ADD COLUMN x TEXT",
+                                        "ALTER TABLE no_such_table ADD COLUMN y TEXT"))
+    with pytest.raises(MigrationError, match=rf"no_such_table.*rolled back.*intact at version "
+                                             rf"{SCHEMA_VERSION}"):
         Store.open(path, migrations=(*MIGRATIONS, broken))
     with Store.open(path) as store:
-        assert store.schema_version == 1
+        assert store.schema_version == SCHEMA_VERSION
         columns = [r[1] for r in store._conn.execute("PRAGMA table_info(games)")]
         assert "x" not in columns
         assert store.actions(1) == ["G6"]
 
 
 def test_migrations_must_raise_the_version_one_at_a_time(tmp_path: Path) -> None:
-    skip = Migration(3, "skips 2", ("SELECT 1",))
-    with pytest.raises(ValueError, match="jumps from version 1 to 3"):
+    skip = Migration(NEXT + 1, "skips one", ("SELECT 1",))
+    with pytest.raises(ValueError, match=f"jumps from version {SCHEMA_VERSION} to {NEXT + 1}"):
         Store.open(tmp_path / "x.sqlite3", migrations=(*MIGRATIONS, skip))

@@ -25,16 +25,22 @@ one row (``reference_page_ms_p50``, a game that is not there).
 from __future__ import annotations
 
 import json
+import logging
+import multiprocessing
+import os
 import shutil
 import sqlite3
 import statistics
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from datetime import datetime
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
+import psutil
 import psycopg
 
 NAME = "club"
@@ -108,6 +114,20 @@ class Spectators:
             self._loop.call_soon_threadsafe(self._stop.set)
         self._thread.join(10)
 
+    def latencies(self, left_out: set[str], excluded: list[tuple[float, float]]
+                  ) -> tuple[list[float], list[float], list[int]]:
+        """(steady latencies, every latency, events per spectator) in ms: steady leaves
+        out the tables in ``left_out`` and the events written in an ``excluded`` span."""
+        steady, everything = [], []
+        for seen in self.arrivals:
+            for (table, _g, _s), (arrived, at) in seen.items():
+                written = datetime.fromisoformat(at).timestamp()
+                latency = (arrived - written) * 1000
+                everything.append(latency)
+                if table not in left_out and not any(a <= written <= b for a, b in excluded):
+                    steady.append(latency)
+        return steady, everything, [len(seen) for seen in self.arrivals]
+
 
 class PageTimer:
     """``GET path`` over and over on its own thread (a spectator opening the page)."""
@@ -135,6 +155,20 @@ class PageTimer:
             self.errors += 1
         return (time.perf_counter() - start) * 1000
 
+    def back_after(self, timeout: float) -> float:
+        """Seconds until ``/`` answers 200 again (inf past ``timeout``)."""
+        import httpx
+
+        began = time.monotonic()
+        while time.monotonic() - began < timeout:
+            try:
+                if self.client.get("/", timeout=5).status_code == 200:
+                    return time.monotonic() - began
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.05)
+        return float("inf")
+
     def _run(self) -> None:
         while not self._stop.wait(self.every_s):
             if not self.paused.is_set():
@@ -148,6 +182,93 @@ class PageTimer:
         self._stop.set()
         self._thread.join(30)
         self.client.close()
+
+
+# The page, its spectators and the page timer each run in a process of their own, as
+# they do in a club (the page is `club serve`, the spectators are phones, the tables are
+# other machines): in one process they would only measure who waits for the GIL.
+
+def _page_process(page_url: str, pipe: Connection) -> None:
+    from meridian_table.club.web import ClubServer
+
+    logging.basicConfig(level=logging.WARNING)
+    with ClubServer(page_url, "127.0.0.1", 0) as server:
+        server.wait_live(30)
+        pipe.send(server.url)
+        pipe.recv()
+
+
+def _spectators_process(url: str, count: int, pipe: Connection) -> None:
+    spectators = Spectators(url, count)
+    pipe.send(spectators.connected)
+    command, argument = pipe.recv()
+    spectators.close()
+    if command == "count":
+        left_out, excluded = argument
+        pipe.send(spectators.latencies(left_out, excluded))
+
+
+def _timer_process(url: str, pipe: Connection) -> None:
+    timer = PageTimer(url)
+    while True:
+        command, argument = pipe.recv()
+        if command == "reference":
+            pipe.send(statistics.median(timer.once(str(argument)) for _ in range(30)))
+        elif command == "start":
+            timer.start()
+        elif command == "pause":
+            timer.paused.set()
+        elif command == "resume":
+            timer.paused.clear()
+        elif command == "back":
+            pipe.send(timer.back_after(float(argument)))
+        else:
+            timer.close()
+            pipe.send((timer.times, timer.errors))
+            return
+
+
+class Helper:
+    """A bench helper in a process of its own (spawned), spoken to over a pipe."""
+
+    def __init__(self, target: Callable[..., None], *args: object) -> None:
+        context = multiprocessing.get_context("spawn")
+        self.pipe, child = context.Pipe()
+        self.process = context.Process(target=target, args=(*args, child), daemon=True)
+        self.process.start()
+        child.close()
+
+    def ask(self, *message: object, timeout: float = 120) -> Any:
+        if message:
+            self.pipe.send(message[0] if len(message) == 1 else message)
+        deadline = time.monotonic() + timeout
+        while not self.pipe.poll(0.2):
+            if not self.process.is_alive():
+                raise RuntimeError(f"a bench helper ({self.process.name}) stopped (exit code "
+                                   f"{self.process.exitcode}); its error is above")
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"a bench helper ({self.process.name}) did not answer in "
+                                   f"{timeout:.0f} s")
+        return self.pipe.recv()
+
+    def tell(self, *message: object) -> None:
+        try:
+            self.pipe.send(message[0] if len(message) == 1 else message)
+        except OSError:   # it has already stopped
+            pass
+
+    def cpu_s(self) -> float:
+        """CPU seconds the helper's process used so far."""
+        times = psutil.Process(self.process.pid).cpu_times()
+        return float(times.user + times.system)
+
+    def close(self) -> None:
+        if self.process.is_alive():
+            self.process.join(15)
+        if self.process.is_alive():
+            self.process.kill()
+            self.process.join(5)
+        self.pipe.close()
 
 
 def _big_game(url: str, events: int, game: str, folder: Path) -> None:
@@ -226,8 +347,6 @@ def run(options: dict[str, Any]) -> dict[str, object]:
     from meridian_table.club.cluster import throwaway
     from meridian_table.club.replicator import Replicator
     from meridian_table.club.simtable import SimTable, two_player_game
-    from meridian_table.club.web import ClubServer
-
     quick = bool(options.get("quick"))
     tables = int(options.get("tables", 10 if quick else 50))
     watchers = int(options.get("spectators", 20 if quick else 200))
@@ -241,9 +360,10 @@ def run(options: dict[str, Any]) -> dict[str, object]:
     reps: dict[str, Replicator] = {}
     stop = threading.Event()
     steps = threading.Lock()
-    server: ClubServer | None = None
-    spectators: Spectators | None = None
-    timer: PageTimer | None = None
+    server: Helper | None = None
+    spectators: list[Helper] = []
+    timer: Helper | None = None
+    connected = 0
     try:
         with psycopg.connect(cluster.url(), autocommit=True) as conn:
             conn.execute("CREATE DATABASE club")
@@ -260,11 +380,18 @@ def run(options: dict[str, Any]) -> dict[str, object]:
         logs = {name: [folder / f"{name}.sqlite3"] for name in urls}
         sims = [SimTable(logs[name][0], game, [f"{name}-a", f"{name}-b"], seed=i)
                 for i, name in enumerate(urls)]
-        server = ClubServer(page_url, "127.0.0.1", 0).start()
-        spectators = Spectators(server.url, watchers)
-        timer = PageTimer(server.url)
-        reference_page = statistics.median(timer.once("/game/nosuch/1") for _ in range(30))
-        timer.start()
+        server = Helper(_page_process, page_url)
+        page = str(server.ask())
+        # Spread over one process per core: 200 sockets in one Python loop would measure
+        # that loop's backlog (each phone is its own device in a club).
+        groups = max(1, min(os.cpu_count() or 1, watchers))
+        spectators = [Helper(_spectators_process, page, watchers // groups
+                             + (1 if g < watchers % groups else 0)) for g in range(groups)]
+        connected = sum(int(helper.ask()) for helper in spectators)
+        timer = Helper(_timer_process, page)
+        reference_page = float(timer.ask("reference", "/game/nosuch/1"))
+        timer.tell("start", None)
+        page_cpu_from = server.cpu_s()
         time.sleep(0.5)
         for name, url in urls.items():
             reps[name] = Replicator(logs[name][0], url).start()
@@ -305,7 +432,7 @@ def run(options: dict[str, Any]) -> dict[str, object]:
             reps[switch_name] = Replicator(logs[switch_name][-1], urls[switch_name]).start()
         time.sleep(max(0.0, began + run_s / 2 - time.time()))
         crash_from = time.time()
-        timer.paused.set()
+        timer.tell("pause", None)
         cluster.stop("immediate")
         time.sleep(1.0)
         cluster.start()
@@ -316,15 +443,8 @@ def run(options: dict[str, Any]) -> dict[str, object]:
                 r.status().state != "connected" for r in reps.values()):
             time.sleep(0.05)
         excluded.append((crash_from, time.time() + 1.0))
-        page_back_s = float("inf")
-        deadline = time.monotonic() + 30
-        back_from = time.monotonic()
-        while time.monotonic() < deadline:
-            if timer.once("/") < 5000 and timer.client.get("/").status_code == 200:
-                page_back_s = time.monotonic() - back_from
-                break
-            time.sleep(0.05)
-        timer.paused.clear()
+        page_back_s = float(timer.ask("back", 30.0))
+        timer.tell("resume", None)
         time.sleep(max(0.0, offline_at + offline_s - time.monotonic()))
         back = Replicator(logs[offline_name][0], urls[offline_name]).start()
         reps[offline_name] = back
@@ -339,27 +459,24 @@ def run(options: dict[str, Any]) -> dict[str, object]:
             rep.wait_caught_up(30)
         time.sleep(1.0)
         events, lost, duplicated = _compare(page_url, logs)
-        spectators.close()   # no more arrivals while they are counted
-        steady, everything = [], []
-        per_spectator = [len(seen) for seen in spectators.arrivals]
-        for seen in spectators.arrivals:
-            for (table, _g, _s), (arrived, at) in seen.items():
-                written = datetime.fromisoformat(at).timestamp()
-                latency = (arrived - written) * 1000
-                everything.append(latency)
-                if table not in (offline_name, "long") and not any(
-                        a <= written <= b for a, b in excluded):
-                    steady.append(latency)
-        home = list(timer.times)
-        home_errors = timer.errors
+        page_cpu_s = server.cpu_s() - page_cpu_from
+        # no more arrivals while they are counted
+        spectators_cpu_s = sum(helper.cpu_s() for helper in spectators)
+        steady, everything, per_spectator = [], [], []
+        for helper in spectators:
+            one, every, counts = helper.ask("count", ({offline_name, "long"}, excluded))
+            steady += one
+            everything += every
+            per_spectator += counts
+        home, home_errors = timer.ask("stop", None)
     finally:
         stop.set()
-        if timer is not None:
-            timer.close()
-        if spectators is not None:
-            spectators.close()
-        if server is not None:
-            server.close()
+        helpers: list[Helper | None] = [timer, *spectators, server]
+        for running in helpers:
+            if running is not None:
+                if running.process.is_alive():
+                    running.tell("stop", None)
+                running.close()
         for rep in reps.values():
             rep.close()
         for sim in sims:
@@ -373,7 +490,7 @@ def run(options: dict[str, Any]) -> dict[str, object]:
     return {
         "tables": tables,
         "spectators": watchers,
-        "spectators_connected": spectators.connected if spectators else 0,
+        "spectators_connected": connected,
         "game": game,
         "big_game_events": big_events,
         "duration_s": round(duration, 1),
@@ -388,6 +505,10 @@ def run(options: dict[str, Any]) -> dict[str, object]:
         "home_ms_p99": round(home_p99, 1),
         "home_requests": len(home),
         "home_errors": home_errors,
+        "page_cpu_s": round(page_cpu_s, 2),
+        "page_cpu_ms_per_event": round(page_cpu_s * 1000 / events, 2) if events else None,
+        "spectator_processes": len(spectators),
+        "spectators_cpu_s": round(spectators_cpu_s, 2),
         "page_back_after_restart_s": round(page_back_s, 3),
         "offline_s": offline_s,
         "catch_up_s": round(catch_up_s, 3),

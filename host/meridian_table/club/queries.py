@@ -8,6 +8,8 @@ A game's position is rebuilt by replaying its standing actions through its rules
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 from collections.abc import Sequence
 from typing import Any
@@ -86,6 +88,9 @@ class Positions:
         self.limit = limit
         self._known: dict[tuple[str, int], tuple[Engine | None, int, str | None]] = {}
         self._answers: dict[tuple[str, int], tuple[int, int | None, str]] = {}
+        # One reader at a time per game: two requests advancing the same engine at once
+        # would both play the new moves on it (the second time as illegal moves).
+        self._locks: dict[tuple[str, int], asyncio.Lock] = {}
 
     async def to_move(self, conn: AConn, table: str, game_id: int, game: str,
                       options: dict[str, Any], last_seq: int | None = None) -> int | None:
@@ -98,16 +103,80 @@ class Positions:
                        last_seq: int | None = None) -> tuple[int | None, str]:
         """The seat to move and the board's text diagram now ((None, "") when the game
         cannot be shown)."""
-        answer = self._answers.get((table, game_id))
+        key = (table, game_id)
+        answer = self._answers.get(key)
         if answer is not None and last_seq is not None and last_seq <= answer[0]:
             return answer[1], answer[2]
-        covered = last_seq
-        found = await self._position(conn, table, game_id, game, options)
-        if covered is not None:
-            self._answers[(table, game_id)] = (covered, *found)
+        async with self._lock(key):
+            answer = self._answers.get(key)   # another request may have just read it
+            if answer is not None and last_seq is not None and last_seq <= answer[0]:
+                return answer[1], answer[2]
+            found = await self._position(conn, table, game_id, game, options)
+            if last_seq is not None and (answer is None or last_seq > answer[0]):
+                self._answers[key] = (last_seq, *found)
+                while len(self._answers) > self.limit:
+                    self._answers.pop(next(iter(self._answers)))
+        return found
+
+    async def many(self, conn: AConn, wanted: Sequence[tuple[str, int, str, dict[str, Any], int]]
+                   ) -> dict[tuple[str, int], tuple[int | None, str]]:
+        """The positions of several games (table, game id, game, options, last seq), the
+        new moves of all of them read in one query (a batch of live events touches many
+        tables: one round trip, not one per table)."""
+        out: dict[tuple[str, int], tuple[int | None, str]] = {}
+        todo: dict[tuple[str, int], tuple[str, dict[str, Any], int]] = {}
+        for table, game_id, game, options, last_seq in wanted:
+            key = (table, game_id)
+            answer = self._answers.get(key)
+            if answer is not None and last_seq <= answer[0]:
+                out[key] = (answer[1], answer[2])
+            else:
+                seq = max(last_seq, todo[key][2]) if key in todo else last_seq
+                todo[key] = (game, options, seq)
+        if not todo:
+            return out
+        async with contextlib.AsyncExitStack() as held:
+            for key in sorted(todo):   # always in one order: no two batches wait on each other
+                await held.enter_async_context(self._lock(key))
+            reading = []
+            for key in list(todo):
+                answer = self._answers.get(key)
+                if answer is not None and todo[key][2] <= answer[0]:
+                    out[key] = (answer[1], answer[2])
+                    del todo[key]
+                    continue
+                engine, seen, error = self._known.get(key, (None, 0, None))
+                if error is not None:
+                    out[key] = (None, "")
+                    del todo[key]
+                    continue
+                reading.append((key, seen))
+            rows: dict[tuple[str, int], list[tuple[Any, ...]]] = {key: [] for key, _ in reading}
+            if reading:
+                for table, game_id, seq, kind, payload in await (await conn.execute(
+                        "SELECT e.table_name, e.game_id, e.seq, e.kind, e.payload "
+                        "FROM unnest(%s::text[], %s::bigint[], %s::integer[]) AS n(t, g, s) "
+                        "JOIN club.events e ON e.table_name = n.t AND e.game_id = n.g "
+                        "AND e.seq > n.s WHERE e.kind IN ('action', 'undo') "
+                        "ORDER BY e.table_name, e.game_id, e.seq",
+                        ([k[0] for k, _ in reading], [k[1] for k, _ in reading],
+                         [seen for _, seen in reading]))).fetchall():
+                    rows[(str(table), int(game_id))].append((seq, kind, payload))
+            for key, (game, options, last_seq) in todo.items():
+                found = await self._apply(conn, key, game, options, rows.get(key, []))
+                self._answers[key] = (last_seq, *found)
+                out[key] = found
             while len(self._answers) > self.limit:
                 self._answers.pop(next(iter(self._answers)))
-        return found
+        return out
+
+    def _lock(self, key: tuple[str, int]) -> asyncio.Lock:
+        lock = self._locks.get(key)
+        if lock is None:
+            lock = self._locks[key] = asyncio.Lock()
+            while len(self._locks) > self.limit:
+                self._locks.pop(next(iter(self._locks)))
+        return lock
 
     async def _position(self, conn: AConn, table: str, game_id: int, game: str,
                         options: dict[str, Any]) -> tuple[int | None, str]:
@@ -118,6 +187,17 @@ class Positions:
             "SELECT seq, kind, payload FROM club.events WHERE table_name = %s "
             "AND game_id = %s AND seq > %s AND kind IN ('action', 'undo') ORDER BY seq",
             (table, game_id, seen))).fetchall()
+        return await self._apply(conn, (table, game_id), game, options, rows)
+
+    async def _apply(self, conn: AConn, key: tuple[str, int], game: str,
+                     options: dict[str, Any], rows: list[tuple[Any, ...]]
+                     ) -> tuple[int | None, str]:
+        """Advance the game's engine by ``rows`` (seq, kind, payload: its action and undo
+        events after what it has seen); an undo replays the game from its start."""
+        table, game_id = key
+        engine, seen, error = self._known.get(key, (None, 0, None))
+        if error is not None:
+            return None, ""
         try:
             if engine is None or any(k == "undo" for _, k, _ in rows):
                 if engine is not None:   # an undo: replay the game from its start

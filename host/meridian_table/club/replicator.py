@@ -18,7 +18,6 @@ import socket
 import sqlite3
 import threading
 import time
-import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,6 +29,7 @@ from psycopg.types.json import Jsonb
 from meridian_table.club.admin import NETWORK_OPTIONS, check_url, redact
 from meridian_table.club.errors import ClubError
 from meridian_table.club.schema import require_current
+from meridian_table.store.schema import derived_identity
 
 LOGGER = logging.getLogger(__name__)
 
@@ -37,9 +37,6 @@ BATCH = 500
 POLL_S = 0.05
 BACKOFF_S = (0.2, 0.5, 1.0, 2.0, 3.0)
 PING_S = 2.0
-# A log's identity is derived from its first game and first event (microsecond stamps):
-# the same file is the same log wherever it is copied, a new log is another one.
-LOG_NAMESPACE = uuid.UUID("6f1d1c52-2b8e-4c5e-9a43-1f0c2d7e9b10")
 REPLY_TIMEOUT_S = 5.0
 FINISH_S = 5.0          # at exit: how long to wait for the last events to reach the club
 
@@ -80,13 +77,15 @@ class LocalLog:
             "ORDER BY id LIMIT ?", (mark, limit)).fetchall()
 
     def identity(self) -> str | None:
-        """The log's identity (a UUID), or None while it holds no event yet."""
-        row = self._conn.execute(
-            "SELECT g.id, g.game, g.players, g.started, e.id, e.at, e.kind FROM games g "
-            "JOIN events e ON e.game_id = g.id ORDER BY g.id, e.id LIMIT 1").fetchone()
-        if row is None:
-            return None
-        return str(uuid.uuid5(LOG_NAMESPACE, json.dumps([str(x) for x in row])))
+        """The log's identity (a UUID stored in it; the same file is the same log
+        wherever it is copied, a new log is another one). A log of schema 1, not yet
+        opened by this release, has the identity derived from its first game and event
+        that its migration will store (None while it holds no event)."""
+        try:
+            row = self._conn.execute("SELECT value FROM meta WHERE key = 'log_id'").fetchone()
+        except sqlite3.OperationalError:   # no meta table: schema 1
+            return derived_identity(self._conn)
+        return str(row[0]) if row else derived_identity(self._conn)
 
     def event(self, local_id: int) -> tuple[int, int, str] | None:
         """(game, number, kind) of the event ``local_id``."""
@@ -248,6 +247,7 @@ class Replicator:
         check_url(url)   # a connection string that cannot be read is refused at once
         self.log_path = Path(log_path)
         self.url = url
+        self._shown_url = redact(url)   # status() runs at every poll: redact once
         self.poll_s = poll_s
         self.remote = dict(remote or {})
         self.on_change = on_change
@@ -311,7 +311,7 @@ class Replicator:
 
     def status(self) -> ReplicatorStatus:
         with self._lock:
-            return ReplicatorStatus(redact(self.url), self._state, self._mark,
+            return ReplicatorStatus(self._shown_url, self._state, self._mark,
                                     max(0, self._local_last - self._mark), self._detail)
 
     def wait_caught_up(self, timeout: float) -> bool:

@@ -40,7 +40,7 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from meridian_table.club import queries
-from meridian_table.club.admin import ClubAdmin, connect, redact, with_login
+from meridian_table.club.admin import INVITE_DAYS, ClubAdmin, connect, redact, with_login
 from meridian_table.club.errors import ClubError
 from meridian_table.club.schema import NOTIFY_SECRET, require_current
 from meridian_table.games.registry import UnknownGameError
@@ -48,8 +48,7 @@ from meridian_table.web.app import LOOPBACK_HOSTS, HostGuard, is_loopback
 
 LOGGER = logging.getLogger(__name__)
 
-QUEUE_SIZE = 1000
-SEND_BATCH = 200
+QUEUE_SIZE = 1000       # events a spectator may lag behind before it is told to refetch
 LISTEN_RETRY_S = 0.3
 # The page's own connections: opened at start and kept (min = max), so tables that fill
 # the server cannot take them; each is checked before use, and all are renewed as soon
@@ -58,21 +57,59 @@ PAGE_POOL = 4
 e = html.escape
 
 
-class Hub:
-    """Fans each notification out to every connected spectator (bounded queues)."""
+RESYNC = json.dumps({"type": "resync"})
+
+
+class Spectator:
+    """What waits for one spectator's socket: chunks of messages (each chunk is one or
+    more JSON objects joined by commas, shared by every spectator), and a wake-up."""
 
     def __init__(self) -> None:
-        self.queues: set[asyncio.Queue[str]] = set()
+        self.chunks: list[str] = []
+        self.waiting = 0            # messages in the chunks
+        self.wake = asyncio.Event()
+        self.closed = False
+
+    def take(self) -> str | None:
+        """Everything waiting as one frame: a JSON object, or a list of them; None when
+        nothing waits."""
+        chunks, waiting = self.chunks, self.waiting
+        if not chunks:
+            return None
+        self.chunks, self.waiting = [], 0
+        if waiting == 1:
+            return chunks[0]
+        return "[" + ",".join(chunks) + "]"
+
+
+class Hub:
+    """Fans each batch of messages out to every connected spectator. A batch is
+    serialised once and shared; each spectator's socket sends whatever waits for it in
+    one frame, so a spectator that falls behind costs one send, not one per event."""
+
+    def __init__(self) -> None:
+        self.spectators: set[Spectator] = set()
         self.connected = False
         self.listening = False      # the LISTEN connection is up: events reach spectators
 
     def publish(self, message: str) -> None:
-        for queue in list(self.queues):
-            if queue.full():  # a slow phone: drop its backlog, tell it to refetch
-                while not queue.empty():
-                    queue.get_nowait()
-                queue.put_nowait(json.dumps({"type": "resync"}))
-            queue.put_nowait(message)
+        """One message (a JSON object's text)."""
+        self.publish_chunk(message, 1)
+
+    def publish_many(self, messages: list[dict[str, Any]]) -> None:
+        """A batch of messages, serialised once for everyone."""
+        if messages:
+            self.publish_chunk(",".join(json.dumps(m) for m in messages), len(messages))
+
+    def publish_chunk(self, chunk: str, count: int) -> None:
+        for spectator in self.spectators:
+            if spectator.waiting + count > QUEUE_SIZE:
+                # A slow phone: drop its backlog, tell it to refetch.
+                spectator.chunks, spectator.waiting = [RESYNC], 1
+            else:
+                spectator.chunks.append(chunk)
+                spectator.waiting += count
+            spectator.wake.set()
 
 
 def event_note(payload: str) -> dict[str, Any] | None:
@@ -111,10 +148,10 @@ async def _listen(url: str, hub: Hub,
                                                    "run `club init` to migrate it")
                 await conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(str(row[0]))))
                 hub.listening = True
-                was_connected, hub.connected = hub.connected, True
-                if not was_connected and on_connected is not None:
-                    await on_connected()
-                hub.publish(json.dumps({"type": "resync"}))
+                if not hub.connected and on_connected is not None:
+                    await on_connected()    # the pool renewed before the page uses it
+                hub.connected = True
+                hub.publish(RESYNC)
                 async for note in conn.notifies():
                     message = event_note(note.payload)
                     if message is not None and sink is not None:
@@ -130,12 +167,17 @@ async def _listen(url: str, hub: Hub,
         await asyncio.sleep(LISTEN_RETRY_S)
 
 
-async def _until_closed(websocket: WebSocket) -> None:
-    """Return when the spectator closes the socket (anything it sends is ignored)."""
-    while True:
-        message = await websocket.receive()
-        if message["type"] == "websocket.disconnect":
-            return
+async def _until_closed(websocket: WebSocket, spectator: Spectator) -> None:
+    """Mark the spectator closed (and wake its sender) when it closes the socket
+    (anything it sends is ignored)."""
+    try:
+        while True:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                return
+    finally:
+        spectator.closed = True
+        spectator.wake.set()
 
 
 def _origin_ok(conn: HTTPConnection) -> bool:
@@ -333,9 +375,16 @@ class ClubPage:
         self.logins = LoginGuard()
         self.positions = queries.Positions()
         self.pool = AsyncConnectionPool(url, min_size=PAGE_POOL, max_size=PAGE_POOL,
-                                        open=False, timeout=5,
-                                        check=AsyncConnectionPool.check_connection,
+                                        open=False, timeout=5, check=self._check,
                                         kwargs={"autocommit": True, "connect_timeout": 3})
+
+    async def _check(self, conn: psycopg.AsyncConnection[Any]) -> None:
+        """Check a connection before it is used only while the server is in doubt: while
+        the LISTEN connection holds, a server that went away would have broken it (and
+        the whole pool is renewed before the page uses it again), so a request costs no
+        extra round trip."""
+        if not self.hub.connected:
+            await AsyncConnectionPool.check_connection(conn)
 
     @contextlib.asynccontextmanager
     async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
@@ -368,8 +417,7 @@ class ClubPage:
                 LOGGER.exception("club page: could not detail %d events; sent as they came",
                                  len(batch))
                 messages = batch
-            for message in messages:
-                self.hub.publish(json.dumps(message))
+            self.hub.publish_many(messages)
 
     async def deltas(self, notes: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """The events as the spectators get them: what changed (the move, the count,
@@ -388,7 +436,18 @@ class ClubPage:
                     ([n["table"] for n in notes], [n["game"] for n in notes],
                      [n["seq"] for n in notes]))).fetchall()
                 found = {(str(r[0]), int(r[1]), int(r[2])): r for r in rows}
-                shown: dict[tuple[str, int], tuple[str | None, str]] = {}
+                # Every game's position read at once (the new moves of all of them in one
+                # query); each covers at least its last event here, so the home page then
+                # asks nothing of the database for it until another comes.
+                wanted: dict[tuple[str, int], tuple[str, int, str, dict[str, Any], int]] = {}
+                for note in notes:
+                    row = found.get((note["table"], note["game"], note["seq"]))
+                    if row is None or row[7] != note["game"] or row[9]:
+                        continue      # not the table's latest game, or finished
+                    key = (note["table"], note["game"])
+                    seq = max(note["seq"], wanted[key][4]) if key in wanted else note["seq"]
+                    wanted[key] = (key[0], key[1], str(row[4]), queries.mapping(row[6]), seq)
+                shown = await self.positions.many(conn, list(wanted.values()))
                 out = []
                 for note in notes:
                     row = found.get((note["table"], note["game"], note["seq"]))
@@ -404,14 +463,12 @@ class ClubPage:
                     if latest == note["game"]:
                         note["moves"], note["finished"] = moves, finished
                         key = (note["table"], note["game"])
-                        if not finished and key not in shown:
-                            seat, diagram = await self.positions.position(
-                                conn, key[0], key[1], str(game), queries.mapping(options))
-                            seats = queries.names(players)
-                            shown[key] = (seats[seat] if seat is not None
-                                          and 0 <= seat < len(seats) else None, diagram)
                         if key in shown:
-                            note["to_move"], note["diagram"] = shown[key]
+                            seat, diagram = shown[key]
+                            seats = queries.names(players)
+                            note["to_move"] = (seats[seat] if seat is not None
+                                               and 0 <= seat < len(seats) else None)
+                            note["diagram"] = diagram
                     out.append(note)
                 return out
         except (psycopg.Error, PoolTimeout) as exc:
@@ -503,35 +560,30 @@ class ClubPage:
         if not _origin_ok(websocket):
             await websocket.close(code=4403)
             return
-        queue: asyncio.Queue[str] = asyncio.Queue(QUEUE_SIZE)
-        self.hub.queues.add(queue)   # before the handshake ends: no event falls between
+        spectator = Spectator()
+        self.hub.spectators.add(spectator)   # before the handshake ends: no event falls between
         try:
             await websocket.accept()
         except BaseException:
-            self.hub.queues.discard(queue)
+            self.hub.spectators.discard(spectator)
             raise
         # Listen for the client too: a spectator who left must free its task at once
         # (a server shutting down waits for every connection's task).
-        closed = asyncio.create_task(_until_closed(websocket))
+        closed = asyncio.create_task(_until_closed(websocket, spectator))
         try:
-            while not closed.done():
-                getter = asyncio.create_task(queue.get())
-                await asyncio.wait({getter, closed}, return_when=asyncio.FIRST_COMPLETED)
-                if not getter.done():
-                    getter.cancel()
+            while True:
+                await spectator.wake.wait()
+                spectator.wake.clear()
+                if spectator.closed:
                     break
-                # A spectator that fell behind gets what waits in one frame (a JSON
-                # list), not one send per event.
-                waiting = [getter.result()]
-                while not queue.empty() and len(waiting) < SEND_BATCH:
-                    waiting.append(queue.get_nowait())
-                await websocket.send_text(
-                    waiting[0] if len(waiting) == 1 else "[" + ",".join(waiting) + "]")
+                frame = spectator.take()
+                if frame is not None:
+                    await websocket.send_text(frame)
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
             closed.cancel()
-            self.hub.queues.discard(queue)
+            self.hub.spectators.discard(spectator)
 
     def _admin_login(self, request: Request) -> str | None:
         """The admin's connection string from HTTP Basic credentials (checked later by
@@ -598,7 +650,7 @@ class ClubPage:
                 if form is not None:
                     action, name = str(form.get("action", "")), str(form.get("name", ""))
                     if action == "add":
-                        said = f"Table {name} added. Its connection string: {admin.add_table(name)}"
+                        said = _added(admin, name, str(form.get("address", "")).strip())
                     elif action == "remove":
                         admin.remove_table(name)
                         said = f"Table {name} revoked."
@@ -631,7 +683,9 @@ class ClubPage:
         body = (f"<p role='status'>{e(message)}</p>" if message else "") + (
             "<form method='post'><input type='hidden' name='action' value='add'>"
             "<label>New table <input name='name' required pattern='[a-z][a-z0-9_\\-]{0,39}'>"
-            "</label> <button>Add table</button></form>"
+            "</label> <label>The club's address for the tables (optional) <input "
+            "name='address' placeholder='club.example.org'></label> "
+            "<button>Add table</button></form>"
             "<table><thead><tr><th>table</th><th>role</th><th>state</th><th></th></tr></thead>"
             f"<tbody>{listing}</tbody></table>"
             "<h2>Invite tables to a remote game</h2>"
@@ -711,6 +765,19 @@ class LoginGuard:
 
     def succeeded(self, client: str) -> None:
         self._failures.pop(client, None)
+
+
+def _added(admin: ClubAdmin, name: str, address: str) -> str:
+    """Add table ``name`` from the admin view. The view shows no password: the table's
+    login with its password masked, and a one-time invitation code (valid for a few
+    days, worthless once used) that ``club join`` turns into a password only the table
+    knows."""
+    code = admin.invite_table(name, address or None)
+    login = redact(with_login(admin.url, admin.roles.table(name), "hidden"))
+    return (f"Table {name} added; its login is {login} (its password is never shown "
+            f"here). At the table, run: meridian-table club join {code} (this code works "
+            f"once, within {INVITE_DAYS} days; the table then makes a password only it "
+            "knows).")
 
 
 def _game_options() -> str:
@@ -829,7 +896,11 @@ class ClubServer:
                  tls: tuple[Path, Path] | None = None) -> None:
         with connect(db) as conn:
             require_current(conn)
-        self._sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+        # IPPROTO_TCP named, not 0: asyncio sets TCP_NODELAY only on sockets whose proto
+        # says TCP, and without it every response's body and every pushed frame waits
+        # for the spectator's delayed ACK (40 ms on Linux) behind the frame before it.
+        self._sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET,
+                                   socket.SOCK_STREAM, socket.IPPROTO_TCP)
         if sys.platform == "win32":
             # Windows' SO_REUSEADDR would let a second server take this port as well.
             self._sock.setsockopt(socket.SOL_SOCKET, socket.SO_EXCLUSIVEADDRUSE, 1)
@@ -850,9 +921,11 @@ class ClubServer:
         certs: dict[str, Any] = {}
         if tls is not None:   # the page, the admin's password and the spectators over TLS
             certs = {"ssl_certfile": str(tls[0]), "ssl_keyfile": str(tls[1])}
+        # No per-message compression: each socket would compress every frame anew (the
+        # frames are small JSON), and that was a fifth of the page's work with 200 spectators.
         self._server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False,
                                                      lifespan="on", timeout_graceful_shutdown=2,
-                                                     **certs))
+                                                     ws_per_message_deflate=False, **certs))
         self._thread = threading.Thread(target=self._server.run,
                                         kwargs={"sockets": [self._sock]}, daemon=True)
 

@@ -7,10 +7,12 @@ tables later (docs/STORE.md, "Towards PostgreSQL").
 
 from __future__ import annotations
 
+import json
 import logging
 import sqlite3
 import struct
-from collections.abc import Sequence
+import uuid
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,13 +23,38 @@ SQLITE_MAGIC = b"SQLite format 3\x00"
 APPLICATION_ID = 0x4D524454
 
 
+# Logs from before schema 2 were known to a club by an identity derived from their first
+# game and first event; schema 2 stores each log's identity, keeping that one for them.
+LOG_NAMESPACE = uuid.UUID("6f1d1c52-2b8e-4c5e-9a43-1f0c2d7e9b10")
+
+
 @dataclass(frozen=True)
 class Migration:
-    """The statements that take a database from `version - 1` to `version`."""
+    """The statements that take a database from `version - 1` to `version` (then
+    `step`, when given, in the same transaction)."""
 
     version: int
     description: str
     statements: tuple[str, ...]
+    step: Callable[[sqlite3.Connection], None] | None = None
+
+
+def derived_identity(conn: sqlite3.Connection) -> str | None:
+    """The identity a log without a stored one had (derived from its first game and
+    first event), or None while it holds no event."""
+    row = conn.execute(
+        "SELECT g.id, g.game, g.players, g.started, e.id, e.at, e.kind FROM games g "
+        "JOIN events e ON e.game_id = g.id ORDER BY g.id, e.id LIMIT 1").fetchone()
+    if row is None:
+        return None
+    return str(uuid.uuid5(LOG_NAMESPACE, json.dumps([str(x) for x in row])))
+
+
+def _store_identity(conn: sqlite3.Connection) -> None:
+    """A log that already holds events keeps the identity a club knows it by; a new one
+    gets a random identity of its own, before its first event."""
+    identity = derived_identity(conn) or str(uuid.uuid4())
+    conn.execute("INSERT INTO meta (key, value) VALUES ('log_id', ?)", (identity,))
 
 
 MIGRATIONS: tuple[Migration, ...] = (
@@ -55,6 +82,12 @@ MIGRATIONS: tuple[Migration, ...] = (
             )""",
             "CREATE INDEX events_kind ON events (game_id, kind)",
         ),
+    ),
+    Migration(
+        2,
+        "each log has a stored identity (a UUID), so a club tells every log apart",
+        ("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",),
+        _store_identity,
     ),
 )
 
@@ -109,6 +142,8 @@ def migrate(
         try:
             for statement in step.statements:
                 conn.execute(statement)
+            if step.step is not None:
+                step.step(conn)
             conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             conn.execute(f"PRAGMA user_version = {step.version}")
         except BaseException:

@@ -395,6 +395,14 @@ class Store:
         return self._readonly
 
     @property
+    def log_id(self) -> str:
+        """This log's identity (a UUID stored in it): a club keeps each log's games and
+        high-water mark under it, so a new laptop's log never passes for the old one."""
+        with self._lock:
+            return str(self._conn.execute(
+                "SELECT value FROM meta WHERE key = 'log_id'").fetchone()[0])
+
+    @property
     def schema_version(self) -> int:
         """PRAGMA user_version of the open file."""
         with self._lock:

@@ -48,7 +48,9 @@ def reserve(host: str, port: int) -> socket.socket:
 
 def _bind(host: str, port: int) -> socket.socket:
     family = socket.AF_INET6 if ":" in host.strip("[]") else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    # IPPROTO_TCP named, not 0: asyncio then sets TCP_NODELAY on every accepted connection
+    # itself, on systems where it is not inherited from the listening socket.
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     if sys.platform == "win32":
         # Windows' SO_REUSEADDR would let a second server take this port as well.
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_EXCLUSIVEADDRUSE, 1)
