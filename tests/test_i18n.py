@@ -46,6 +46,15 @@ def test_every_python_message_has_a_french_translation() -> None:
         assert set(PLACEHOLDER.findall(french)) == set(PLACEHOLDER.findall(message)), message
 
 
+def test_no_message_is_in_the_french_catalogue_twice() -> None:
+    """gettext keeps one translation of a message: a second entry (another helper's
+    "white", blanc beside blanche) silently wins or loses."""
+    ids = re.findall(r'^msgid "(.+)"$', Path(i18n.catalog_path("fr")).read_text(encoding="utf-8"),
+                     re.MULTILINE)
+    twice = sorted({m for m in ids if ids.count(m) > 1})
+    assert twice == [], f"these msgids are in {i18n.catalog_path('fr')} twice: {twice}"
+
+
 def test_the_french_catalog_is_used() -> None:
     try:
         i18n.set_language("fr-FR")

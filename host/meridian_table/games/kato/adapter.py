@@ -530,17 +530,20 @@ class KatoAdapter(Adapter):
         both = light & dark
         order = self._points.index
         marks = []
-        for seat, sites, colour, words in (
-                ("light", light - both, LIGHT_COLOUR, _("amber")),
-                ("dark", dark - both, DARK_COLOUR, _("blue"))):
+        # Whole sentences per colour: a colour word alone has a gender in French
+        # (Empire's "white" planet is "blanche", this ring is "blanc").
+        for seat, sites, colour, sentence in (
+                ("light", light - both, LIGHT_COLOUR,
+                 _("amber ring: a safe point for {seat} only ({n})")),
+                ("dark", dark - both, DARK_COLOUR,
+                 _("blue ring: a safe point for {seat} only ({n})"))):
             marks.append(CountMark(
-                colour, _("{colour} ring: a safe point for {seat} only ({n})").format(
-                    colour=words, seat=seat_word(seat), n=len(sites)),
+                colour, sentence.format(seat=seat_word(seat), n=len(sites)),
                 tuple(sorted(sites, key=order)), seat))
         if both:
             marks.append(CountMark(
-                BOTH_COLOUR, _("{colour} ring: a safe point for both ({n}), counted for "
-                               "each").format(colour=_("white"), n=len(both)),
+                BOTH_COLOUR, _("white ring: a safe point for both ({n}), counted for "
+                               "each").format(n=len(both)),
                 tuple(sorted(both, key=order)), None))
         return tuple(marks)
 
