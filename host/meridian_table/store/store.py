@@ -227,6 +227,24 @@ def _read_only(path: Path, why: str, fix: Path | None = None) -> errors.ReadOnly
     )
 
 
+def _stored(path: Path, text: object, what: str, kind: type) -> Any:
+    """A JSON column as written by this store; anything else (a file edited by hand or by
+    another program) is CorruptDatabaseError naming the file and the row."""
+    try:
+        if not isinstance(text, (str, bytes)):
+            raise ValueError(f"a {type(text).__name__} where JSON text belongs")
+        value = json_loads(text)
+        if not isinstance(value, kind):
+            raise ValueError(f"a {type(value).__name__} where a {kind.__name__} belongs")
+    except ValueError as exc:
+        raise errors.CorruptDatabaseError(
+            path,
+            f"{path} holds data this program did not write ({what}: {exc}). "
+            "Keep a copy of the file and point --db or MERIDIAN_TABLE_DB at another one.",
+        ) from None
+    return value
+
+
 class Store:
     """The game log. Open with `Store.open(path=None, readonly=False)`; close when done."""
 
@@ -686,27 +704,10 @@ class Store:
 
     # -------------------------------------------------------------- reading
 
-    def _stored(self, text: object, what: str, kind: type) -> Any:
-        """A JSON column as written by this store; anything else (a file edited by hand
-        or by another program) is CorruptDatabaseError naming the file and the row."""
-        try:
-            if not isinstance(text, (str, bytes)):
-                raise ValueError(f"a {type(text).__name__} where JSON text belongs")
-            value = json_loads(text)
-            if not isinstance(value, kind):
-                raise ValueError(f"a {type(value).__name__} where a {kind.__name__} belongs")
-        except ValueError as exc:
-            raise errors.CorruptDatabaseError(
-                self._path,
-                f"{self._path} holds data this program did not write ({what}: {exc}). "
-                "Keep a copy of the file and point --db or MERIDIAN_TABLE_DB at another one.",
-            ) from None
-        return value
-
     def _rows_to_events(self, rows: Iterable[sqlite3.Row | tuple[Any, ...]]) -> list[Event]:
         return [
             Event(int(r[0]), int(r[1]), int(r[2]), str(r[3]), str(r[4]),
-                  self._stored(r[5], f"event {r[0]}", object))
+                  _stored(self._path, r[5], f"event {r[0]}", object))
             for r in rows
         ]
 
@@ -780,7 +781,7 @@ class Store:
 
     def _info(self, row: Sequence[Any]) -> GameInfo:
         what = f"game {row[0]}"
-        result = self._stored(row[9], what, dict) if row[9] is not None else None
+        result = _stored(self._path, row[9], what, dict) if row[9] is not None else None
         if result is None:
             status = "running"
         elif result.get("abandoned"):
@@ -790,10 +791,10 @@ class Store:
         return GameInfo(
             id=int(row[0]),
             game=str(row[1]),
-            options=self._stored(row[2], what, dict),
-            players=tuple(self._stored(row[3], what, list)),
+            options=_stored(self._path, row[2], what, dict),
+            players=tuple(_stored(self._path, row[3], what, list)),
             profile=row[4],
-            versions=self._stored(row[5], what, dict),
+            versions=_stored(self._path, row[5], what, dict),
             started=str(row[6]),
             updated=str(row[7] or row[6]),
             moves=int(row[8]),
