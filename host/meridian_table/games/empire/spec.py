@@ -176,7 +176,7 @@ def _table_step(engine: Engine, rng: random.Random) -> tuple[str, tuple[SiteChan
     builds: the switch changes that make it), else an action given on the page."""
     from meridian_table.games.empire.drawing import SENSED_VERBS, occupancy
 
-    game = cast(Game, engine)
+    game = cast("Game", engine)
     legal = game.legal()
     sensed = [a for a in legal if a.split()[0] in SENSED_VERBS]
     if sensed and rng.random() < 0.7:
