@@ -48,6 +48,29 @@ def yield_to_the_table() -> None:
         LOGGER.info("the bot's worker keeps its priority: %s", exc)
 
 
+def start_quiet(process: BaseProcess) -> None:
+    """Start ``process`` with Ctrl-C held back until it ignores it: Ctrl-C reaches the
+    whole process group, and a worker still importing as it starts printed a
+    KeyboardInterrupt traceback. The blocked signal mask is inherited through spawn's
+    exec; the child ignores SIGINT, then unblocks it (``quiet_child``)."""
+    if not hasattr(signal, "pthread_sigmask"):  # Windows: no process-group Ctrl-C here
+        process.start()
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        process.start()
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+def quiet_child() -> None:
+    """In a child started by ``start_quiet``: ignore Ctrl-C (its parent closes it), then
+    let the signal through (a pending one is dropped)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 def _serve(conn: Connection, cancelled: c_longlong, game: str, description: str,
            seed: int | None) -> None:
     """The worker's loop: build the policy, then answer ``(id, engine, budget)``."""
@@ -55,7 +78,7 @@ def _serve(conn: Connection, cancelled: c_longlong, game: str, description: str,
 
     # Ctrl-C in the terminal reaches the whole process group: the table closes this
     # worker itself (close()), so the worker ignores it rather than print a traceback.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    quiet_child()
     yield_to_the_table()
     policy = registry.spec(game).policy(description, seed)
     while True:
@@ -130,7 +153,7 @@ class WorkerPolicy:
                 target=_serve, args=(child, self._cancelled, self._game, self._description,
                                      self._seed),
                 name=f"meridian-{self._description}", daemon=True)
-            process.start()
+            start_quiet(process)
             child.close()
             self._conn, self._process = parent, process
         return self._conn
@@ -217,4 +240,4 @@ class WorkerPolicy:
         return f"WorkerPolicy({self._game!r}, {self._description!r}, seed={self._seed!r})"
 
 
-__all__ = ["NICE", "WorkerPolicy", "yield_to_the_table"]
+__all__ = ["NICE", "WorkerPolicy", "quiet_child", "start_quiet", "yield_to_the_table"]

@@ -18,7 +18,7 @@ from typing import Any
 
 from meridian_table import __version__, bots
 from meridian_table.bots.review import review
-from meridian_table.bots.worker import yield_to_the_table
+from meridian_table.bots.worker import quiet_child, start_quiet, yield_to_the_table
 from meridian_table.games import registry
 from meridian_table.games.board import Adapter
 from meridian_table.i18n import _
@@ -212,6 +212,7 @@ def _review_child(conn: Connection, game: str, options: dict[str, Any], actions:
     """The review process: sends ``("progress", done, total)`` as it goes, then
     ``("done", marks)`` (the marks as JSON) or ``("error", kind, words)``. It runs at
     the bot worker's low priority, so the table never waits behind it."""
+    quiet_child()
     yield_to_the_table()
     try:
         def progress(done: int, total: int) -> None:
@@ -242,7 +243,7 @@ def _in_a_process(game: str, options: Mapping[str, Any], actions: Sequence[str],
         target=_review_child, name="meridian-review", daemon=True,
         args=(child, game, dict(options), list(actions), list(players), list(sources), level,
               budget_s, top))
-    process.start()
+    start_quiet(process)
     child.close()  # the parent's copy: the child's end closing is then the end of input
     try:
         while True:
