@@ -11,6 +11,7 @@ state or a board report must come on cue.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -365,8 +366,18 @@ def build_tower(table: Live, n: int) -> str:
     if state["question"] and state["question"]["field"] == "card":
         assert table.command({"cmd": "button", "name": "confirm"})["ok"]
         state = table.state()
-    empty = {x["id"] for x in state["board"]["sites"] if x["piece"] is None}
-    city = [x for x in state["legal"] if x in empty][0]
+    # The table answers the press on its own thread: wait until its state offers the
+    # meridian's free cities (a state read at once was sometimes the one before).
+    deadline = time.monotonic() + 20
+    while True:
+        empty = {x["id"] for x in state["board"]["sites"] if x["piece"] is None}
+        free = [x for x in state["legal"] if x in empty]
+        if free or time.monotonic() > deadline:
+            break
+        time.sleep(0.05)
+        state = table.state()
+    assert free, (state["phase"], state["message"], state["legal"])
+    city = free[0]
     table.place(city)
     for _ in range(3):
         state = table.state()
