@@ -229,6 +229,20 @@ def on_fake_link(game: str = "kato", *, profile: str = "kato-80",
         table.close()
 
 
+@contextmanager
+def kato_host(folder: Path) -> Iterator[TableHost]:
+    """A Kato table (kato-80, Ann and Bob) on the virtual board, its log in ``folder``,
+    behind the lobby, as the page serves it."""
+    table = open_table(TableSetup(game="kato", board="sim", profile="kato-80",
+                                  players=("Ann", "Bob"), db=str(folder / "games.sqlite3"),
+                                  settle_s=0.03))
+    if not table.wait_ready():
+        table.close()
+        raise RuntimeError("the virtual board did not connect")
+    with TableHost(table) as lobby:
+        yield lobby
+
+
 def running_of(table: Live) -> RunningTable:
     """The running table behind a :func:`live` table."""
     host = table.surface

@@ -13,13 +13,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.web.tables import kato_host
 
 from meridian_table.table.lobby import TableHost
-from meridian_table.table.runner import TableSetup, open_table
 from meridian_table.web import WebServer, serve
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("small-ones")]
@@ -27,13 +26,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("small-ones")]
 
 @pytest.fixture(scope="module")
 def host(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TableHost]:
-    db: Path = tmp_path_factory.mktemp("small") / "games.sqlite3"
-    table = open_table(TableSetup(game="kato", board="sim", profile="kato-80",
-                                  players=("Ann", "Bob"), db=str(db), settle_s=0.03))
-    if not table.wait_ready():
-        table.close()
-        pytest.fail("the virtual board did not connect")
-    with TableHost(table) as lobby:
+    with kato_host(tmp_path_factory.mktemp("small")) as lobby:
         yield lobby
 
 
