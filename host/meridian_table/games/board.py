@@ -23,10 +23,10 @@ from __future__ import annotations
 import logging
 import math
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from dataclasses import field as dc_field
-from typing import ClassVar, Literal
+from typing import ClassVar, Literal, overload
 
 from meridian_table.games.rules import Engine, OptionValue
 from meridian_table.i18n import WordsError
@@ -246,6 +246,20 @@ class Question:
             out["labels"] = dict(self.labels)
         return out
 
+    @classmethod
+    def from_json(cls, data: Mapping[str, object]) -> Question:
+        """The question :meth:`to_json` wrote (a dialogue record read back)."""
+        def texts(value: object) -> tuple[str, ...]:
+            return tuple(str(v) for v in value) if isinstance(value, list) else ()
+
+        def pairs(value: object) -> dict[str, str]:
+            return ({str(k): str(v) for k, v in value.items()} if isinstance(value, dict)
+                    else {})
+
+        return cls(str(data.get("field", "")), str(data.get("prompt", "")),
+                   texts(data.get("choices")), pairs(data.get("buttons")),
+                   pairs(data.get("labels")))
+
 
 @dataclass(frozen=True)
 class Interpretation:
@@ -288,7 +302,11 @@ class Interpretation:
 
 @dataclass(frozen=True)
 class Applied:
-    """One action applied to the engine: who did it, the sites it filled and emptied."""
+    """One action applied to the engine: who did it, the sites it filled and emptied.
+
+    :meth:`Adapter.play` returns it; the table keeps it in its :class:`History` and logs
+    it (``placed``, ``removed`` and ``words`` ride in the ``action`` event, so a resumed
+    game gets the same entries back without playing them through an adapter)."""
 
     notation: str
     player: str
@@ -305,6 +323,87 @@ class Applied:
             "notation": self.notation,
             "removed": sorted(self.removed),
         }
+
+
+#: A slice of entries (``history[-30:]``).
+_Slice = slice[int | None, int | None, int | None]
+
+
+class History(Sequence[Applied]):
+    """The actions applied in one game, oldest first: the table owns it.
+
+    The adapter's :meth:`Adapter.play` returns an :class:`Applied` and records nothing;
+    whoever plays the game (the table, a simulation, a test) plays through a history,
+    which pushes the entry, and undoes through it, which pops the entry and hands it to
+    :meth:`Adapter.undo`. The adapter reads the past through :attr:`Adapter.past`, this
+    history seen read-only (a ``Sequence``): it never keeps a second stack. A resumed
+    game's history is built from the log's ``action`` events (``History(adapter,
+    entries)``) around an engine the store's replay played (docs/STORE.md).
+    """
+
+    __slots__ = ("_entries", "adapter")
+
+    def __init__(self, adapter: Adapter, entries: Iterable[Applied] = ()) -> None:
+        self.adapter = adapter
+        self._entries: list[Applied] = list(entries)
+        adapter.past = self
+
+    @overload
+    def __getitem__(self, index: int) -> Applied: ...
+
+    @overload
+    def __getitem__(self, index: _Slice) -> Sequence[Applied]: ...
+
+    def __getitem__(self, index: int | _Slice) -> Applied | Sequence[Applied]:
+        if isinstance(index, slice):
+            return tuple(self._entries[index])
+        return self._entries[index]
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __iter__(self) -> Iterator[Applied]:
+        return iter(self._entries)
+
+    def __bool__(self) -> bool:
+        return bool(self._entries)
+
+    def __repr__(self) -> str:
+        return f"History({self.adapter!r}, {len(self._entries)} actions)"
+
+    @property
+    def last(self) -> Applied | None:
+        """The newest entry, or None at the start."""
+        return self._entries[-1] if self._entries else None
+
+    def entries(self) -> tuple[Applied, ...]:
+        """Every entry, oldest first (a copy)."""
+        return tuple(self._entries)
+
+    def play(self, action: str) -> Applied:
+        """Apply ``action`` through the adapter and record it (ValueError: illegal)."""
+        applied = self.adapter.play(action)
+        self._entries.append(applied)
+        return applied
+
+    def record(self, applied: Applied) -> None:
+        """Record an action the engine already played (the store's replay of a log
+        played it; ``applied`` is the entry the log kept)."""
+        self._entries.append(applied)
+
+    def undo(self) -> Applied | None:
+        """Take back the newest action (the adapter's :meth:`Adapter.undo` with its
+        entry); None at the start. When the adapter refuses (AdapterError: a game ended
+        by agreement), the entry stays."""
+        if not self._entries:
+            return None
+        applied = self._entries.pop()
+        try:
+            self.adapter.undo(applied)
+        except Exception:
+            self._entries.append(applied)
+            raise
+        return applied
 
 
 @dataclass(frozen=True)
@@ -378,9 +477,19 @@ class Adapter(ABC):
 
     The table calls, in this order of life: ``expected()`` / ``view()`` to show the
     state; ``interpret()`` when the settled board differs from ``expected()``;
-    ``button()`` / ``answer()`` for inputs; ``play()`` / ``undo()`` to change the game
-    (also when replaying the log); ``result()`` once ``view().phase`` is ENDED.
+    ``button()`` / ``answer()`` for inputs; ``play()`` / ``undo()`` (through its
+    :class:`History`) to change the game; ``result()`` once ``view().phase`` is ENDED.
+
+    What an adapter keeps is its engine and its dialogue (:meth:`dialogue`: the pie
+    kept, a half-built turn, a focus): the applied actions are the table's
+    (:attr:`past`). A resumed game is the engine replayed from the log, the adapter
+    opened around it, its history read from the log and :meth:`reopen` given the last
+    logged dialogue record.
     """
+
+    #: The table's history of this game, read-only (its :class:`History` sets it);
+    #: empty until a history is bound.
+    past: Sequence[Applied] = ()
 
     #: The game's id, as its spec registers it.
     game: ClassVar[str]
@@ -456,16 +565,29 @@ class Adapter(ABC):
 
     @abstractmethod
     def play(self, action: str) -> Applied:
-        """Apply one action in the game's notation. Raises ``ValueError`` (the engine's
-        illegal-move error) when the rules forbid it."""
+        """Apply one action in the game's notation and say what it did (the history that
+        called it records the entry). Raises ``ValueError`` (the engine's illegal-move
+        error) when the rules forbid it, leaving everything unchanged."""
 
     @abstractmethod
-    def undo(self) -> Applied | None:
-        """Take back the last action (and any choice made after it); None at the start."""
+    def undo(self, applied: Applied) -> None:
+        """Take back ``applied``, the last action (and any choice made after it): the
+        history has already taken it off :attr:`past`. Raises :class:`AdapterError` when
+        the game cannot be taken back (it was ended by agreement)."""
 
-    @abstractmethod
-    def history(self) -> tuple[Applied, ...]:
-        """Every applied action, oldest first."""
+    def dialogue(self) -> JsonObject:
+        """The adapter's dialogue state as one JSON record (the answers given this turn,
+        a pie kept): everything besides the engine and :attr:`past` that a resumed game
+        needs. The table logs it with each action, undo and choice; :meth:`reopen`
+        takes it back. ``{}``: no dialogue (the default)."""
+        return {}
+
+    def reopen(self, record: Mapping[str, object]) -> None:
+        """Take back a :meth:`dialogue` record, after the engine was replayed and the
+        history rebuilt from the log. The default (no dialogue) accepts only ``{}``."""
+        if record:
+            raise AdapterError(f"{self.game} keeps no dialogue; the log's record "
+                               f"{dict(record)!r} is not one of this game's")
 
     @abstractmethod
     def result(self) -> JsonObject | None:

@@ -84,7 +84,6 @@ class PlacementAdapter(Adapter):
                               for site, (x, y) in sites.items())
         self._sites = frozenset(sites)
         self._options = dict(options)
-        self._history: list[Applied] = []
         self._concluded: JsonObject | None = None  # a resignation
 
     # --- state ------------------------------------------------------------------------
@@ -109,7 +108,7 @@ class PlacementAdapter(Adapter):
         """Site -> the seat whose piece stands there: every site a standing action put a
         piece on (override when pieces can leave the board)."""
         out: dict[str, int] = {}
-        for applied in self._history:
+        for applied in self.past:
             seat = self.colours.index(applied.player)
             for site in applied.placed:
                 out[site] = seat
@@ -120,9 +119,6 @@ class PlacementAdapter(Adapter):
 
     def pieces(self) -> dict[str, str]:
         return {site: self._labels[seat] for site, seat in self.occupants().items()}
-
-    def history(self) -> tuple[Applied, ...]:
-        return tuple(self._history)
 
     def legal_sites(self) -> tuple[str, ...]:
         """The sites where the mover may put a piece now, in the engine's order."""
@@ -189,15 +185,11 @@ class PlacementAdapter(Adapter):
         mover = self.to_move or self.colours[0]
         self._engine.play(action)
         placed = frozenset({action}) if action in self._sites else frozenset()
-        applied = Applied(action, mover, placed)
-        self._history.append(applied)
-        return applied
+        return Applied(action, mover, placed)
 
-    def undo(self) -> Applied | None:
-        if not self._history:
-            return None
+    def undo(self, applied: Applied) -> None:
+        del applied
         self._engine.undo()
-        return self._history.pop()
 
     # --- the end --------------------------------------------------------------------------
 

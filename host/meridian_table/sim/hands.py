@@ -38,7 +38,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from meridian_table.games import registry
-from meridian_table.games.board import Adapter
+from meridian_table.games.board import Adapter, History
 from meridian_table.games.contract import OptionValue
 from meridian_table.games.registry import create_adapter as create
 
@@ -243,13 +243,11 @@ def trace_for(adapter: Adapter, action: str, pattern: str, rng: random.Random,
     (the adapter is left unchanged)."""
     before = adapter.expected()
     pieces_before = adapter.pieces()
-    adapter.play(action)
+    applied = adapter.play(action)
     after = adapter.expected()
     pieces_after = adapter.pieces()
-    history = adapter.history()
-    applied = history[-1] if history else None
-    adapter.undo()
-    placed = sorted(applied.placed) if applied is not None else []
+    adapter.undo(applied)  # a look ahead: the table's history never held it
+    placed = sorted(applied.placed)
     target = placed[0] if placed else None
     inputs = adapter.person_inputs(action)
     hand = _Hand(rng, set(before))
@@ -317,6 +315,7 @@ def corpus(game: str, count: int, seed: int = 1,
         if dealt:
             chosen.setdefault("seed", rng.randrange(2**31))
         adapter = create(game, chosen, dict(settings or {}), variant or {})
+        history = History(adapter)  # the game's moves, as a table would keep them
         mix = {k: v for k, v in WEIGHTS.items()}
         if adapter.stacked:
             mix["tower"] = TOWER_WEIGHT
@@ -336,7 +335,7 @@ def corpus(game: str, count: int, seed: int = 1,
                 first = False
             trace = Trace(**{**trace.__dict__, "options": tuple(sorted(chosen.items()))})
             yield trace
-            adapter.play(action)
+            history.play(action)
             number += 1
             made += trace.counted
 

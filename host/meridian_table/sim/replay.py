@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from meridian_table.games import registry
-from meridian_table.games.board import Adapter
+from meridian_table.games.board import History
 from meridian_table.games.registry import create_adapter as create
 from meridian_table.link.events import SenseEvent
 from meridian_table.profiles import Profile, load_profile
@@ -193,7 +193,8 @@ class ClockedBoard(Driver):
 
     def __init__(self, game: str, profile: str | None = None, adaptive: bool = True,
                  settle_s: float = 0.3, options: dict[str, Any] | None = None,
-                 adapter: Adapter | None = None) -> None:
+                 history: History | None = None) -> None:
+        """``history``: a game already under way (its adapter and the moves played)."""
         # The firmware's own debouncer (untyped MicroPython code).
         debouncer: Any = importlib.import_module("meridian_fw.debounce").Debouncer
 
@@ -201,7 +202,7 @@ class ClockedBoard(Driver):
         self.options = dict(options or {})
         self.adaptive = adaptive
         self.settle_s = settle_s
-        self.adapter = adapter or create(game, self.options)
+        self.adapter = history.adapter if history is not None else create(game, self.options)
         self.profile: Profile = load_profile(profile or registry.spec(game).default_profile(
             len(self.adapter.colours), self.options))
         self._t = 1000.0
@@ -219,7 +220,8 @@ class ClockedBoard(Driver):
             self._set_raw(self._pos[site], True)
         self._debouncer.reset(list(self._raw))
         self.session = TableSession(self.adapter, self.profile, self, journal=self.journal,
-                                    clock=self.now, settle_s=settle_s, adaptive=adaptive)
+                                    clock=self.now, settle_s=settle_s, adaptive=adaptive,
+                                    history=history)
         self._site_at = {site.pos: name for name, site in self.profile.sites.items()}
         self._moves = 0
         self.applied_at: list[float] = []
@@ -320,10 +322,10 @@ def replay_clocked(traces: Iterable[Trace], adaptive: bool = True,
         meant.append(trace.action)
         results.append(result)
         if result.misread:
-            adapter = create(trace.game, dict(trace.options))
+            history = History(create(trace.game, dict(trace.options)))
             for action in meant:
-                adapter.play(action)
-            board = ClockedBoard(trace.game, adaptive=adaptive, adapter=adapter,
+                history.play(action)
+            board = ClockedBoard(trace.game, adaptive=adaptive, history=history,
                                  options=dict(trace.options))
         if progress is not None:
             progress(result)

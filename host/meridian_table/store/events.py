@@ -14,9 +14,10 @@ The kinds (docs/STORE.md, "Events"):
 ========  =====================================================================
 action    a move that counts: ``notation``, ``player`` (seat), ``source`` (board,
           button, web, automaton's), ``by`` (person | automaton), ``removed``,
-          ``automaton``, ``clocks``
-undo      a move taken back: ``notation``, ``source``
-choice    an input that is not an engine action (a pie choice, a height)
+          ``automaton``, ``clocks``, ``placed`` and ``words`` (the table's history
+          entry), ``dialogue`` (the adapter's record after it)
+undo      a move taken back: ``notation``, ``source``, ``dialogue``
+choice    an input that is not an engine action (a pie choice, a height), ``dialogue``
 sense     a settled board the table interpreted (audit; not replayed)
 result    how the game ended: ``winners``, ``scores``, ``reason`` and the game's extras
 note      a board fault or a flag fall under the ``warn`` rule (not replayed)
@@ -139,14 +140,23 @@ class Action(LogEvent):
     removed: tuple[str, ...] = ()
     automaton: str | None = None
     clocks: dict[str, object] | None = None
+    #: The sites the action filled: None in a log written before the table owned its
+    #: history (docs/STORE.md, "Logs of older versions"), else a list (maybe empty).
+    placed: tuple[str, ...] | None = None
+    #: The move in words as it was played ("" : the game says it from the notation).
+    words: str | None = None
+    #: The adapter's dialogue record right after the action (None: an older log).
+    dialogue: dict[str, object] | None = None
 
     @classmethod
     def from_json(cls, payload: JsonMap) -> Self:
         k = cls.KIND
+        placed = _texts(k, payload, "placed") if "placed" in payload else None
         return cls(_text(k, payload, "notation"), _opt_text(k, payload, "player"),
                    _opt_text(k, payload, "source"), _opt_text(k, payload, "by"),
                    _texts(k, payload, "removed"), _opt_text(k, payload, "automaton"),
-                   _opt_map(k, payload, "clocks"), extra=_extra(payload, cls.declared()))
+                   _opt_map(k, payload, "clocks"), placed, _opt_text(k, payload, "words"),
+                   _opt_map(k, payload, "dialogue"), extra=_extra(payload, cls.declared()))
 
     def to_json(self) -> dict[str, object]:
         out = super().to_json()
@@ -170,8 +180,19 @@ class _MoveRef(LogEvent):
 
 
 @dataclass(frozen=True)
-class Undo(_MoveRef):
+class Undo(LogEvent):
+    """A move taken back, and the adapter's dialogue record after it."""
+
     KIND: ClassVar[str] = "undo"
+    notation: str | None = None
+    source: str | None = None
+    dialogue: dict[str, object] | None = None
+
+    @classmethod
+    def from_json(cls, payload: JsonMap) -> Self:
+        k = cls.KIND
+        return cls(_opt_text(k, payload, "notation"), _opt_text(k, payload, "source"),
+                   _opt_map(k, payload, "dialogue"), extra=_extra(payload, cls.declared()))
 
 
 @dataclass(frozen=True)
@@ -180,6 +201,8 @@ class Choice(LogEvent):
     field: str
     value: str
     source: str | None = None
+    #: The adapter's dialogue record after the answer (None: an older log).
+    dialogue: dict[str, object] | None = None
 
     @classmethod
     def from_json(cls, payload: JsonMap) -> Self:
@@ -188,7 +211,7 @@ class Choice(LogEvent):
         if not isinstance(value, str | int | float) or isinstance(value, bool):
             raise CorruptEventError(k, "value", "is missing or not text")
         return cls(_text(k, payload, "field"), str(value), _opt_text(k, payload, "source"),
-                   extra=_extra(payload, cls.declared()))
+                   _opt_map(k, payload, "dialogue"), extra=_extra(payload, cls.declared()))
 
 
 @dataclass(frozen=True)

@@ -3,12 +3,18 @@
 Replay knows no game: it finds the game's spec in the registry, calls
 ``spec.new_game(options, None)`` with the options logged at creation, and plays the
 standing actions (undos already applied) with ``engine.play(notation)``.
+
+This is the one replay of a log: the table's resume and the page's replay and review
+pass the engine of a freshly opened adapter (``replay(..., engine=adapter.engine)``)
+and take the table's history and the adapter's dialogue from the log
+(``meridian_table.table.logged``); the command line's ``replay`` and exports use a
+fresh engine of their own.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -70,10 +76,31 @@ def new_engine(info: GameInfo, loader: GameLoader | None = None) -> tuple[GameSp
     return spec, engine
 
 
+def play_moves(info: GameInfo, engine: Engine, moves: Sequence[Event]) -> Iterator[int]:
+    """Play the standing ``moves`` into ``engine`` one by one, yielding the number of
+    each (1, 2, ...) once it is played: the loop every replay of a log goes through.
+    ReplayError names the move the rules reject."""
+    for number, event in enumerate(moves, start=1):
+        notation = event.notation
+        try:
+            engine.play(notation)
+        except ValueError as exc:
+            raise ReplayError(
+                f"game {info.id}: logged action {notation!r} (move {number}, event seq "
+                f"{event.seq}) is rejected by the {info.game} rules: {exc}. The log is "
+                f"intact; `meridian-table export {info.id} --format jsonl` shows every event"
+            ) from exc
+        yield number
+
+
 def replay(
-    store: Store, game_id: int, ply: int | None = None, loader: GameLoader | None = None
+    store: Store, game_id: int, ply: int | None = None, loader: GameLoader | None = None,
+    engine: Engine | None = None,
 ) -> Replay:
-    """Replay game `game_id` from `store`, stopping after `ply` standing actions if given."""
+    """Replay game `game_id` from `store`, stopping after `ply` standing actions if given.
+
+    ``engine``: a fresh engine to play into (an adapter's, opened with the logged options
+    and settings) instead of one from ``spec.new_game``."""
     info = store.game(game_id)
     moves = tuple(store.moves(game_id))
     if ply is None:
@@ -83,16 +110,11 @@ def replay(
             f"ply {ply!r} is outside game {game_id}, which has {len(moves)} standing "
             f"actions; choose 0..{len(moves)}"
         )
-    spec, engine = new_engine(info, loader)
-    for number, event in enumerate(moves[:ply], start=1):
-        notation = event.notation
-        try:
-            engine.play(notation)
-        except ValueError as exc:
-            raise ReplayError(
-                f"game {game_id}: logged action {notation!r} (move {number}, event seq "
-                f"{event.seq}) is rejected by the {info.game} rules: {exc}. The log is "
-                f"intact; `meridian-table export {game_id} --format jsonl` shows every event"
-            ) from exc
+    if engine is None:
+        spec, engine = new_engine(info, loader)
+    else:
+        spec = (loader or load_game_spec)(info.game)
+    for _number in play_moves(info, engine, moves[:ply]):
+        pass
     LOGGER.debug("replayed game %d to ply %d of %d", game_id, ply, len(moves))
     return Replay(info, spec, engine, moves, ply)

@@ -173,7 +173,7 @@ class TableCore(Table):
     def _retract(self) -> None:
         """A change came within the full window of a move read early: take the move
         back (it was never logged) and read the board again once it is still."""
-        provisional = self.early.retract(self.adapter.undo)
+        provisional = self.early.retract(self.history.undo)
         if provisional is None:
             return
         self.prior = provisional.prior
@@ -429,7 +429,7 @@ class TableCore(Table):
             raise SessionError(
                 _("players {names}: this game has {count} players; give one name for each")
                 .format(names=repr(list(players)), count=len(self.players)))
-        if self.adapter.history() or self.adapter.result() is not None:
+        if self.history or self.adapter.result() is not None:
             raise SessionError(
                 _("the names are kept once the first move is played; start a new game to "
                   "play under other names"))
@@ -459,7 +459,7 @@ class TableCore(Table):
         if self.phase in (RESYNC, THINKING, EXECUTE):
             raise SessionError(_("a hint waits: {message}").format(message=self.message))
         self.require_person(_("a hint"))
-        ply = len(self.adapter.history())
+        ply = len(self.history)
         known = self.hint
         if known is not None and known.ply == ply:
             # Known for this position: shown again, nothing asked of the bot.
@@ -471,7 +471,7 @@ class TableCore(Table):
 
     def _on_hinted(self, event: Hinted) -> None:
         """The hint's answer: lit while the position stands."""
-        if not self.hints or event.ply != len(self.adapter.history()):
+        if not self.hints or event.ply != len(self.history):
             return
         if event.action is None:
             self.error = event.error or _("no hint")
@@ -514,7 +514,7 @@ class TableCore(Table):
             self.apply(interp.action, source)
         elif interp.choice is not None:
             field_name, value = interp.choice
-            self.log(ev.Choice(field_name, value, source))
+            self.log(ev.Choice(field_name, value, source, self.adapter.dialogue()))
         elif interp.mistakes:
             raise SessionError(interp.message or _("the board does not match"))
         self.evaluate()
@@ -544,7 +544,8 @@ class TableCore(Table):
             mistakes=self.shown.mistakes,
             lights={**self.log_lights(), **self.shown.lights, **self.hint_lights()},
             agreed=frozenset(self.count.agreed),
-            moves=moves_json(adapter, names, self.early.provisional is not None),
+            moves=moves_json(adapter, self.history, names, self.early.provisional is not None),
+            history=self.history,
             link={
                 "state": self.link_state,
                 "detail": self.link_detail,

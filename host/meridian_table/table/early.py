@@ -27,6 +27,8 @@ class Provisional:
     deadline: float
     prior: str | None
     seen_empty: set[str]
+    #: The adapter's dialogue record right after the move, logged with it.
+    dialogue: dict[str, object] | None = None
 
 
 class EarlyReading:
@@ -45,10 +47,13 @@ class EarlyReading:
         self.unread = frozenset()
 
     def begin(self, play: Callable[[str], Applied], action: str, sense: dict[str, Any],
-              prior: str | None, seen_empty: set[str]) -> Applied:
-        """Apply ``action`` now (``play``), to be logged when the full window ends."""
+              prior: str | None, seen_empty: set[str],
+              dialogue: Callable[[], dict[str, object]] | None = None) -> Applied:
+        """Apply ``action`` now (``play``), to be logged when the full window ends with
+        the dialogue record (``dialogue()``) it left."""
         applied = play(action)
-        self.provisional = Provisional(applied, sense, self.full_window_end, prior, seen_empty)
+        self.provisional = Provisional(applied, sense, self.full_window_end, prior, seen_empty,
+                                       None if dialogue is None else dialogue())
         self.quick = False
         return applied
 

@@ -354,7 +354,7 @@ def begin_execution(table: Table, action: str) -> None:
         interp = table.adapter.answer(field_name, value)
         if interp.choice is not None:
             table.log(ev.Choice(interp.choice[0], interp.choice[1], "automaton",
-                                extra={"automaton": automaton}))
+                                table.adapter.dialogue(), extra={"automaton": automaton}))
     before, after, seat, words = table.preview(action)
     if before == after:
         table.apply(action, "automaton", automaton)
@@ -405,16 +405,16 @@ def undo(table: Table, source: str) -> None:
         raise SessionError(_("Undo waits: {reason}").format(reason=waits))
     cancelled = cancel_automaton(table, source)
     before = table.adapter.expected()
-    if not table.adapter.history():
+    if not table.history:
         if cancelled:
             evaluate(table)
             return
         raise SessionError(_("nothing to undo: no move has been played yet"))
     _undo_one(table, source)
-    while table.adapter.history() and table.seats.policy(table.player_to_act()) is not None:
+    while table.history and table.seats.policy(table.player_to_act()) is not None:
         _undo_one(table, source)
-    history = table.adapter.history()
-    table.prior = next(iter(sorted(history[-1].placed)), None) if history else None
+    last = table.history.last
+    table.prior = next(iter(sorted(last.placed)), None) if last is not None else None
     table.seen_empty = set(table.all_sites - table.settled)
     # A piece still standing where the undone moves put it is no new move: it must be
     # lifted (seen empty) before anything on the board is read as one.
@@ -428,25 +428,25 @@ def undo_waits(table: Table) -> str:
     """Why Undo waits ("" when it may act): a piece stands where no move put it (not the
     last move's captures still to lift, nor a piece an earlier undo took back). Undoing
     past it would mix it with the undone piece and mislead the guidance."""
-    history = table.adapter.history()
-    if not history:
+    last = table.history.last
+    if last is None:
         return ""
-    explained = set(history[-1].removed) | table.stale
+    explained = set(last.removed) | table.stale
     strays = sorted(table.settled - table.adapter.expected() - explained)
     if not strays:
         return ""
     return _("first lift the piece from {sites} (no move put it there); then Undo takes "
-             "back {move}").format(sites=", ".join(strays), move=history[-1].notation)
+             "back {move}").format(sites=", ".join(strays), move=last.notation)
 
 
 def _undo_one(table: Table, source: str) -> None:
-    undone = table.adapter.undo()
+    undone = table.history.undo()
     if undone is None:
         raise SessionError(_("nothing to undo: no move has been played yet"))
     try:
-        table.log(ev.Undo(undone.notation, source))
+        table.log(ev.Undo(undone.notation, source, table.adapter.dialogue()))
     except Exception:
-        table.adapter.play(undone.notation)
+        table.history.play(undone.notation)
         raise
 
 

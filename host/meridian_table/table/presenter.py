@@ -4,11 +4,11 @@ by :func:`present`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NotRequired, TypedDict
 
-from meridian_table.games.board import ADJUDICATE, Adapter, Mistake, View
+from meridian_table.games.board import ADJUDICATE, Adapter, Applied, Mistake, View
 from meridian_table.i18n import language
 from meridian_table.ledplan import Light
 from meridian_table.table.controls import TableFacts, control_state
@@ -132,6 +132,8 @@ class TableView:
     #: Why Undo waits now ("" when it may act): a piece no move put there stands on the board.
     undo_waits: str = ""
     clocks: ClockPanel | None = None
+    #: The table's history of the game (the last move, whether Undo has anything).
+    history: Sequence[Applied] = ()
 
 
 def present(adapter: Adapter, table: TableView) -> PageState:
@@ -144,7 +146,7 @@ def present(adapter: Adapter, table: TableView) -> PageState:
             site["about"] = about[site["id"]]
     view = table.view
     result = adapter.result()
-    history = adapter.history()
+    history = table.history
     count = adapter.adjudicate() if result is None else None
     if count is not None and table.adjudicating:
         # What the board lights for the offered count, with the legend's words.

@@ -272,6 +272,7 @@ def open_table(setup: TableSetup) -> RunningTable:
             automaton_seed=_int_or_none(settings.get("automaton_seed")),
             think_s=float(settings.get("think_s", DEFAULT_THINK_S)),
             pending=logged.pending if logged is not None else None,
+            history=logged.history if logged is not None else None,
             policies=setup.policies,
             clock_rule=_clock_rule(settings.get("clock")),
             clock_state=logged.clocks if logged is not None else None,

@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 from meridian_table.games import registry
-from meridian_table.games.board import Adapter
+from meridian_table.games.board import Adapter, History
 from meridian_table.games.contract import PolicyFactory
 from meridian_table.i18n import said
 from meridian_table.ledplan import LedPlan
@@ -115,6 +115,7 @@ class TableSession:
         policies: Mapping[str, PolicyFactory] | None = None,
         clock_rule: ClockRule | None = None,
         clock_state: Mapping[str, Any] | None = None,
+        history: History | None = None,
     ) -> None:
         """``adaptive``: let the game change the settle window (docs/TABLE.md); False
         reads every change after the fixed ``settle_s`` (the reference of bench feel).
@@ -122,7 +123,9 @@ class TableSession:
         player). ``seats``: player index -> automaton description (``random``, ``bot:4``);
         ``pending``: an automaton's move that was being carried out when the last
         process stopped (from the log), to resume in the execute phase; ``clock_rule``: the
-        players' clocks (clocks.py), ``clock_state`` their logged times on resume."""
+        players' clocks (clocks.py), ``clock_state`` their logged times on resume;
+        ``history``: the applied actions of a resumed game (storejournal.resume_game),
+        bound to ``adapter``; a new game starts one of its own."""
         if settle_s < 0:
             raise SessionError(f"settle window {settle_s!r} s is negative; use 0 or more")
         self.board = board
@@ -164,7 +167,7 @@ class TableSession:
                 link_detail=str(getattr(board, "detail", "")) if board is not None else "",
                 occupancy=board.occupancy if board is not None else (),
                 think_s=think_s, pending=pending, clock_rule=clock_rule,
-                clock_state=clock_state, hints=hints,
+                clock_state=clock_state, hints=hints, history=history,
             )
             self._carry_out(self.core.drain())
 
@@ -173,6 +176,11 @@ class TableSession:
     @property
     def adapter(self) -> Adapter:
         return self.core.adapter
+
+    @property
+    def history(self) -> History:
+        """The table's history of the game: the applied actions, oldest first."""
+        return self.core.history
 
     @property
     def profile(self) -> ProfileLike:

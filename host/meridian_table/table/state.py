@@ -24,6 +24,7 @@ from meridian_table.games.board import (
     THINKING,
     Adapter,
     Applied,
+    History,
     Mistake,
     View,
 )
@@ -66,13 +67,16 @@ class ProfileLike(Protocol):
 
 
 def action_event(applied: Applied, source: str, automaton: str | None = None,
-                 clocks: dict[str, object] | None = None) -> ev.Action:
+                 clocks: dict[str, object] | None = None,
+                 dialogue: dict[str, object] | None = None) -> ev.Action:
     """The logged ``action`` event: the move, who made it and how, the pieces it
-    removed (what the page shows as ``×G6 K6``; records and replay show it too) and
-    the clocks after it."""
+    removed (what the page shows as ``×G6 K6``; records and replay show it too), the
+    clocks after it, the rest of the table's history entry (``placed``, ``words``) and
+    the adapter's dialogue record after it (a resumed game reopens from them)."""
     return ev.Action(applied.notation, applied.player, source,
                      "automaton" if automaton is not None else "person",
-                     tuple(sorted(applied.removed)), automaton, clocks)
+                     tuple(sorted(applied.removed)), automaton, clocks,
+                     tuple(sorted(applied.placed)), applied.words or None, dialogue)
 
 
 def action_payload(applied: Applied, source: str, automaton: str | None = None) -> dict[str, Any]:
@@ -121,10 +125,16 @@ class Table:
         clock_rule: ClockRule | None = None,
         clock_state: Mapping[str, Any] | None = None,
         hints: bool = False,
+        history: History | None = None,
     ) -> None:
         if settle_s < 0:
             raise SessionError(f"settle window {settle_s!r} s is negative; use 0 or more")
+        if history is not None and history.adapter is not adapter:
+            raise SessionError(f"history {history!r} belongs to another adapter than "
+                               f"{adapter!r}; give the history the game was resumed with")
         self.adapter = adapter
+        #: The applied actions, oldest first: the table's (a resumed game's from the log).
+        self.history = history if history is not None else History(adapter)
         self.profile = profile
         self.journal = journal
         self.players = players
@@ -170,10 +180,10 @@ class Table:
         self.execution: Execution | None = None
         if pending is not None:
             self.execution = self.restore_execution(pending)
-        history = adapter.history()
-        self.prior = next(iter(history[-1].placed), None) if history else None
+        last = self.history.last
+        self.prior = next(iter(last.placed), None) if last is not None else None
         self.clocks = (TableClocks(clock_rule, tuple(adapter.colours), clock_state,
-                                   len(history), now) if clock_rule is not None else None)
+                                   len(self.history), now) if clock_rule is not None else None)
 
     def evaluate(self, from_board: bool = False) -> None:
         """Recompute what the table shows (the core's phases do it)."""
@@ -209,10 +219,11 @@ class Table:
         try:
             self.journal.append(ev.Sense(extra=dict(provisional.sense)))
             clocks = self.clocks.snapshot(self._now) if self.clocks is not None else None
-            self.journal.append(action_event(applied, "board", clocks=clocks))
+            self.journal.append(action_event(applied, "board", clocks=clocks,
+                                             dialogue=provisional.dialogue))
         except Exception as exc:
             # Not durable means not done: take it back so the log and the game agree.
-            self.adapter.undo()
+            self.history.undo()
             self.prior = provisional.prior
             self.error = (f"the move {applied.notation} could not be saved ({exc}); it was "
                           "not taken: lift the piece and try again")
@@ -224,7 +235,7 @@ class Table:
         """The seat whose clock should run now, or None (paused, counting, over)."""
         if not self.connected or self.count.active or self.adapter.result() is not None:
             return None
-        if not self.adapter.history():
+        if not self.history:
             return None  # as on lichess, the clocks start with the first move
         mover = self.adapter.to_move
         if mover is None and self.shown.view is not None:
@@ -263,7 +274,7 @@ class Table:
 
     def hint_lights(self) -> dict[str, Light]:
         hint = self.hint
-        if (hint is None or hint.ply != len(self.adapter.history())
+        if (hint is None or hint.ply != len(self.history)
                 or self.phase in (RESYNC, THINKING, EXECUTE)):
             return {}
         return {site: HINT_LIGHT for site in hint.sites}
@@ -300,9 +311,9 @@ class Table:
         """``(before, after, seat, words)`` of ``action``, without changing the game."""
         words = self.adapter.describe(action)
         before = self.adapter.expected()
-        applied = self.adapter.play(action)
+        applied = self.history.play(action)
         after = self.adapter.expected()
-        self.adapter.undo()
+        self.history.undo()
         return before, after, applied.player, words
 
     def restore_execution(self, pending: Mapping[str, Any]) -> Execution | None:
@@ -320,16 +331,16 @@ class Table:
         return Execution(action, player, seat, automaton, before, after, words)
 
     def apply(self, action: str, source: str, automaton: str | None = None) -> Applied:
-        applied = self.adapter.play(action)
+        applied = self.history.play(action)
         clocks = None
         if self.clocks is not None:
             self.sync_clocks()
             clocks = self.clocks.snapshot(self._now)
         try:
-            self.log(action_event(applied, source, automaton, clocks))
+            self.log(action_event(applied, source, automaton, clocks, self.adapter.dialogue()))
         except Exception:
             # Not durable means not done: take it back so the log and the game agree.
-            self.adapter.undo()
+            self.history.undo()
             raise
         self.seen_empty = set(self.all_sites - self.settled)
         if applied.placed:
@@ -341,8 +352,8 @@ class Table:
 
     def read_early(self, action: str, sense: dict[str, Any]) -> None:
         """Apply a move read early; it is logged once its full window has passed."""
-        applied = self.early.begin(self.adapter.play, action, sense, self.prior,
-                                   set(self.seen_empty))
+        applied = self.early.begin(self.history.play, action, sense, self.prior,
+                                   set(self.seen_empty), self.adapter.dialogue)
         self.seen_empty = set(self.all_sites - self.settled)
         if applied.placed:
             self.prior = sorted(applied.placed)[0]
@@ -356,7 +367,7 @@ class Table:
 
     def sync_clocks(self) -> None:
         if self.clocks is not None:
-            self.clocks.sync(self.mover(), len(self.adapter.history()), self._now)
+            self.clocks.sync(self.mover(), len(self.history), self._now)
 
     def tentative(self) -> tuple[frozenset[str], frozenset[str]]:
         """Sites whose switch changed since the board was last read: (arriving, leaving)."""

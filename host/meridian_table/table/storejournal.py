@@ -1,9 +1,9 @@
 """The table's log in the SQLite store (docs/STORE.md): new games, resume, replay for the page.
 
-``start_game`` creates a logged game and returns its journal; ``resume_game`` rebuilds the
-adapter of a logged game by replaying its actions, undos and choices (the store's own
-replay knows only engine actions; the table also logs choices, e.g. a pie "keep");
-``StoreArchive`` answers the page's ``games`` and ``replay`` commands.
+``start_game`` creates a logged game and returns its journal; ``resume_game`` reopens a
+logged game: the store's replay plays its engine, the table's history and the adapter's
+dialogue come from the log (``table/logged.py``); ``StoreArchive`` answers the page's
+``games``, ``replay`` and ``review`` commands the same way.
 """
 
 from __future__ import annotations
@@ -20,30 +20,25 @@ from meridian_table import __version__, bots
 from meridian_table.bots.review import review
 from meridian_table.bots.worker import quiet_child, start_quiet, yield_to_the_table
 from meridian_table.games import registry
-from meridian_table.games.board import Adapter
+from meridian_table.games.board import Adapter, Applied, History
 from meridian_table.i18n import _
 from meridian_table.store import Event, GameInfo, Store, events
-from meridian_table.store.events import (
-    Action,
-    Choice,
-    CorruptEventError,
-    LogEvent,
-    Settings,
-    Undo,
-    kind_of,
-)
+from meridian_table.store.events import LogEvent, kind_of
+from meridian_table.store.replay import play_moves
 from meridian_table.table.automata import automaton_words
 from meridian_table.table.hints import HINT_BUDGET_S, HINT_LEVEL
+from meridian_table.table.logged import (
+    ResumeError,
+    logged_settings,
+    read_log,
+    reopen,
+    typed_events,
+)
 from meridian_table.table.reviews import GATE, ReviewCancelled, ReviewGate, bounded_budget
 
 LOGGER = logging.getLogger(__name__)
 
-SETTINGS = "settings"
 BOARD = "board"
-
-
-class ResumeError(ValueError):
-    """A logged game that cannot be continued (finished, unknown, or it does not replay)."""
 
 
 class StoreJournal:
@@ -136,9 +131,11 @@ def pending_execution(events: Sequence[Event]) -> dict[str, Any] | None:
 
 @dataclass(frozen=True)
 class Resumed:
-    """A logged game rebuilt: its adapter, journal, players, profile and settings."""
+    """A logged game reopened: its adapter, the table's history, journal, players,
+    profile and settings."""
 
     adapter: Adapter
+    history: History
     journal: StoreJournal
     info: GameInfo
     settings: dict[str, Any]
@@ -148,34 +145,6 @@ class Resumed:
     clocks: dict[str, Any] | None = None
     #: The board profile's data as logged at the start (see logged_board).
     board: dict[str, Any] | None = None
-
-
-def rebuild(info: GameInfo, events: Sequence[Event], upto: int | None = None) -> tuple[Adapter, dict[str, Any]]:
-    """A fresh adapter with the logged events applied (``upto``: stop after that many
-    standing actions are reached in order; used by replay)."""
-    try:
-        typed = [event.typed() for event in events]
-    except CorruptEventError as exc:
-        raise ResumeError(f"{exc}") from exc
-    settings: dict[str, Any] = {}
-    for entry in typed:
-        if isinstance(entry, Settings):
-            settings.update(entry.values)
-    adapter = registry.create_adapter(info.game, info.options, settings)
-    for event, entry in zip(events, typed, strict=True):
-        try:
-            if isinstance(entry, Action):
-                adapter.play(entry.notation)
-            elif isinstance(entry, Undo):
-                adapter.undo()
-            elif isinstance(entry, Choice):
-                adapter.answer(entry.field, entry.value)
-        except (ValueError, KeyError) as exc:
-            raise ResumeError(
-                f"game {info.id} does not replay at event {event.seq} ({event.kind} "
-                f"{event.payload!r}): {exc}; the log is unchanged, start a new game"
-            ) from exc
-    return adapter, settings
 
 
 def resume_game(store: Store, game_id: int | None = None, game: str | None = None) -> Resumed:
@@ -191,9 +160,9 @@ def resume_game(store: Store, game_id: int | None = None, game: str | None = Non
     if info.status != "running":
         raise ResumeError(f"game {info.id} is {info.status}; only a running game can be resumed")
     events = store.events(info.id)
-    adapter, settings = rebuild(info, events)
-    LOGGER.info("resumed game %d after %d actions", info.id, len(adapter.history()))
-    return Resumed(adapter, StoreJournal(store, info.id), info, settings,
+    adapter, history, settings = reopen(store, info, events)
+    LOGGER.info("resumed game %d after %d actions", info.id, len(history))
+    return Resumed(adapter, history, StoreJournal(store, info.id), info, dict(settings),
                    pending_execution(events), logged_clocks(events), logged_board(events))
 
 
@@ -273,10 +242,10 @@ def _in_a_process(game: str, options: Mapping[str, Any], actions: Sequence[str],
             process.join(5)
 
 
-def _changed(before: frozenset[str], adapter: Adapter) -> frozenset[str]:
-    """The sites the adapter's last action changed, from the position ``before`` it."""
-    last = adapter.history()[-1]
-    return (before ^ adapter.expected()) | last.placed | last.removed
+def _changed(before: frozenset[str], history: History) -> frozenset[str]:
+    """The sites the history's last action changed, from the position ``before`` it."""
+    last = history[-1]
+    return (before ^ history.adapter.expected()) | last.placed | last.removed
 
 
 class StoreArchive:
@@ -309,22 +278,23 @@ class StoreArchive:
 
     def replay(self, game_id: int) -> dict[str, Any]:
         info = self.store.game(game_id)
-        settings: dict[str, Any] = {}
-        for event in self.store.events(game_id, kinds=[SETTINGS]):
-            settings.update(event.payload)
+        typed = typed_events(info, self.store.events(game_id))
+        settings = logged_settings(typed)
+        entries = read_log(info, typed, settings).entries
         adapter = registry.create_adapter(info.game, info.options, settings)
+        history = History(adapter)
         positions = [adapter.pieces()]
         series = [_totals(adapter.scores())]
-        actions = [e for e in self.store.moves(game_id)]
-        for event in actions:
-            adapter.play(event.notation)
+        # The store's replay loop plays each standing action into the adapter's engine;
+        # the table's history takes the logged entry of each.
+        for number in play_moves(info, adapter.engine, self.store.moves(game_id)):
+            history.record(entries[number - 1])
             positions.append(adapter.pieces())
             series.append(_totals(adapter.scores()))
         # The game drawn from its own spec, with its own players, its moves in words
         # (issue 26): the page may replay a Colovini game while Kato is live.
         names = {colour: info.players[index] if index < len(info.players) else colour
                  for colour, index in adapter.seats().items()}
-        history = adapter.history()
         moves = [a.to_json(i + 1) for i, a in enumerate(history)]
         for move, applied in zip(moves, history, strict=True):
             words = applied.words or adapter.move_words(applied.notation)
@@ -346,6 +316,17 @@ class StoreArchive:
             "board": adapter.board_json(),
             "result": info.result,
         }
+
+    @staticmethod
+    def _position(info: GameInfo, settings: dict[str, Any], moves: Sequence[Event],
+                  entries: Sequence[Applied]) -> History:
+        """The game after ``moves`` (the first standing actions): an adapter opened with
+        the logged options and settings, its engine played by the store's replay loop,
+        its history the logged entries."""
+        adapter = registry.create_adapter(info.game, info.options, settings)
+        for _number in play_moves(info, adapter.engine, moves):
+            pass
+        return History(adapter, entries[: len(moves)])
 
     def review_progress(self, game_id: int) -> dict[str, int] | None:
         """How far the running review of the game is (``{"done", "total"}`` in moves), or
@@ -393,20 +374,17 @@ class StoreArchive:
 
         # Everything the answer needs is read now: a new game may close this log while
         # the review runs.
-        settings: dict[str, Any] = {}
-        for event in self.store.events(game_id, kinds=[SETTINGS]):
-            settings.update(event.payload)
+        typed = typed_events(info, self.store.events(game_id))
+        settings = logged_settings(typed)
+        entries = read_log(info, typed, settings).entries
         marks = self._gate.run((self.store.path, game_id, level, budget_s, top),
                                f"game {game_id}", work, busy)
         out = []
         for mark in marks:
             number = int(str(mark["number"]))
-            played, best = (registry.create_adapter(info.game, info.options, settings)
+            played, best = (self._position(info, settings, moves[: number - 1], entries)
                             for _ in range(2))
-            for action in actions[: number - 1]:
-                played.play(action)
-                best.play(action)
-            before = best.expected()
+            before = best.adapter.expected()
             played.play(str(mark["played"]))
             best.play(str(mark["best"]))
             entry = dict(mark)
@@ -414,9 +392,10 @@ class StoreArchive:
             # took off again (a move that kills its own group).
             entry["best_sites"] = sorted(_changed(before, best))
             entry["played_sites"] = sorted(_changed(before, played))
-            entry["colour"] = best.history()[-1].player
-            entry["best_words"] = best.move_words(str(mark["best"])) or str(mark["best"])
-            entry["played_words"] = (played.move_words(str(mark["played"]))
+            entry["colour"] = best[-1].player
+            entry["best_words"] = (best.adapter.move_words(str(mark["best"]))
+                                   or str(mark["best"]))
+            entry["played_words"] = (played.adapter.move_words(str(mark["played"]))
                                      or str(mark["played"]))
             out.append(entry)
         strength = _("{bot}, {seconds} s a position").format(

@@ -3,7 +3,7 @@ work, the controls, the result as the store keeps it, the board's HELLO."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 from meridian_table.games.board import Adapter, Applied
@@ -43,9 +43,10 @@ def names_of(adapter: Adapter, players: tuple[str, ...]) -> dict[str, str]:
     }
 
 
-def moves_json(adapter: Adapter, names: Mapping[str, str], provisional: bool) -> list[dict[str, Any]]:
-    """The moves in words; one read early and not logged yet is marked ``provisional``."""
-    history: tuple[Applied, ...] = adapter.history()
+def moves_json(adapter: Adapter, history: Sequence[Applied], names: Mapping[str, str],
+               provisional: bool) -> list[dict[str, Any]]:
+    """The moves of the table's ``history`` in words; one read early and not logged yet
+    is marked ``provisional``."""
     moves = [a.to_json(i + 1) for i, a in enumerate(history)]
     for move, applied in zip(moves, history, strict=True):
         words = applied.words or adapter.move_words(applied.notation)

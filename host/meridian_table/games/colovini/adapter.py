@@ -29,6 +29,7 @@ knows colour from whose turn it is and asks for what it cannot sense (issue 6,
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from meridian_table.games import colovini
@@ -155,7 +156,6 @@ class ColoviniAdapter(TurnDialogue, TowerWords, Adapter):
                 f"{engine.players} players play on the {cities}-city side: {fix}"
             )
         self._engine = engine
-        self._history: list[Applied] = []
         self._concluded: dict[str, Any] | None = None  # a resignation
         self._drawing = tuple(
             SiteDrawing(c.id, float(c.meridian - 1), float(c.index - 1))
@@ -216,9 +216,6 @@ class ColoviniAdapter(TurnDialogue, TowerWords, Adapter):
             height = tower[1] if tower else 0
             out[city] = f"{self.colours[seat][0].upper()}{height}"
         return out
-
-    def history(self) -> tuple[Applied, ...]:
-        return tuple(self._history)
 
     def board_json(self) -> dict[str, Any]:
         """The page's board, each tower with its ``seat``, ``height``, ``colour`` and
@@ -648,19 +645,57 @@ class ColoviniAdapter(TurnDialogue, TowerWords, Adapter):
         placed = frozenset({city_id(done.meridian, done.city)}) if done.city else frozenset()
         applied = Applied(action, mover, placed, frozenset(before - after),
                           self.played_words(action, step.pushed, owners))
-        self._history.append(applied)
         self._reset()
         return applied
 
-    def undo(self) -> Applied | None:
-        if not self._history:
-            return None
+    def undo(self, applied: Applied) -> None:
+        del applied
         if self._concluded is not None:
             raise AdapterError(say("the game was ended by a resignation; it cannot be undone"))
         self._engine.undo()
         self._tidy = False
         self._reset()
-        return self._history.pop()
+
+    def dialogue(self) -> dict[str, object]:
+        """The turn being built (meridian, card, pass, the choice pointed at, the sensed
+        outcomes, the city answered, a lifted tower) and the tidy-up guide's state."""
+        return {"meridian": self._meridian, "card": self._card, "passing": self._passing,
+                "cursor": self._cursor, "candidates": list(self._candidates),
+                "where": self._where, "pending": list(self._pending),
+                "lifted": self._lifted, "fresh": self._fresh, "tidy": self._tidy}
+
+    def reopen(self, record: Mapping[str, object]) -> None:
+        def number(name: str) -> int | None:
+            value = record.get(name)
+            if value is None or (isinstance(value, int) and not isinstance(value, bool)):
+                return value
+            raise AdapterError(f"Colovini's dialogue record: {name!r} is {value!r}, not a "
+                               "number")
+
+        def text(name: str) -> str | None:
+            value = record.get(name)
+            if value is None or isinstance(value, str):
+                return value
+            raise AdapterError(f"Colovini's dialogue record: {name!r} is {value!r}, not text")
+
+        def texts(name: str) -> list[str]:
+            value = record.get(name, [])
+            if isinstance(value, list) and all(isinstance(v, str) for v in value):
+                return [str(v) for v in value]
+            raise AdapterError(f"Colovini's dialogue record: {name!r} is {value!r}, not a "
+                               "list of text")
+
+        self._reset()
+        self._meridian = number("meridian")
+        self._card = text("card")
+        self._passing = bool(record.get("passing", False))
+        self._cursor = number("cursor") or 0
+        self._candidates = texts("candidates")
+        self._where = text("where")
+        self._pending = texts("pending")
+        self._lifted = number("lifted")
+        self._fresh = bool(record.get("fresh", False))
+        self._tidy = bool(record.get("tidy", False))
 
     # --- scores and the end ------------------------------------------------------------
 

@@ -72,6 +72,8 @@ DRAG_SETTLE_S = 0.9
 QUICK_SETTLE_S = 0.08
 #: Questions offer at most this many choices (more are tapped on the ledger).
 MAX_CHOICES = 16
+#: How many of the last moves the ledger's log lists.
+LOG_LINES = 30
 
 
 class EmpireAdapter(Adapter):
@@ -91,8 +93,6 @@ class EmpireAdapter(Adapter):
             key: game.options[key] for key in ("map_text", "cards_text") if key in game.options})
         humans = len(game.players)
         self.colours = tuple(COLOURS[:humans]) + ((SCELROTIA_SEAT,) if game.read.infection else ())
-        self._history: list[Applied] = []
-        self._words: list[str] = []
         self._focus: str | None = None     # "attack" | "presence" (lit on request)
         self._asked: Question | None = None  # the question the board raised last
         self._pick = 0                        # the choice plus/minus point at
@@ -179,7 +179,7 @@ class EmpireAdapter(Adapter):
                     site["label"] = "".join(s.kind[1] for s in here)  # i: fighter, r: frigate
             if owner is not None:
                 site["seat"] = self.colours[owner]
-        out["ledger"] = ledger(self._engine, self.colours, self._words, self._offers)
+        out["ledger"] = ledger(self._engine, self.colours, self._log(), self._offers)
         return out
 
     # --- reading the board ----------------------------------------------------------------
@@ -351,7 +351,7 @@ class EmpireAdapter(Adapter):
         mistakes = []
         put_on, take_off = self._owed
         for site in extra:
-            said = self._say(self._history[-1].notation) if self._history else ""
+            said = self._say(self.past[-1].notation) if self.past else ""
             if site in take_off and site in state.bodies:
                 reason = _("the colony here was lost ({said}): take it off the board").format(
                     said=said)
@@ -367,7 +367,7 @@ class EmpireAdapter(Adapter):
         for site in missing:
             what = _("{what} belongs here: put it on").format(what=self._what(site))
             if site in put_on:
-                what = f"{self._say(self._history[-1].notation).capitalize()}: {what}"
+                what = f"{self._say(self.past[-1].notation).capitalize()}: {what}"
             mistakes.append(Mistake(site, "put_back", what))
         first = mistakes[0] if mistakes else None
         message = first.reason if first is not None else ""
@@ -472,8 +472,8 @@ class EmpireAdapter(Adapter):
             if self._focus == "attack":
                 for target in sorted(self._targets()):
                     lights[target] = TARGET
-            elif self._focus == "presence" or (self._history and
-                                               self._history[-1].notation == "end"):
+            elif self._focus == "presence" or (self.past and
+                                               self.past[-1].notation == "end"):
                 lights.update(presence_lights(self._engine, self.colours))
         elif turn.phase == "scelrotia":
             message = _("The Scelrotia's turn")
@@ -604,7 +604,6 @@ class EmpireAdapter(Adapter):
             mover = self.colours[int(action.split()[1][1:]) - 1]
         text = self._say(action) if action != "scelrotia" else ""
         before = self.expected()
-        played_in = self._engine.state.round  # the round it is played in, not the next
         notation = self._engine.play(action)
         if action == "scelrotia":
             text = self.describe_done()
@@ -614,13 +613,10 @@ class EmpireAdapter(Adapter):
             if body is not None and body.discovered and not body.id.startswith("moon."):
                 text += ": " + _("it is {card}").format(card=card_word(body.card))
         after = self.expected()
-        applied = Applied(notation, mover, after - before, before - after)
+        applied = Applied(notation, mover, after - before, before - after, text)
         if self._tapped == notation:
             self._owed = (applied.placed, applied.removed)
         self._tapped = None
-        self._history.append(applied)
-        self._words.append(_("Round {round}: {seat}: {text}").format(
-            round=played_in, seat=seat_name(mover), text=text))
         self._focus = None
         self._asked = None
         return applied
@@ -637,18 +633,72 @@ class EmpireAdapter(Adapter):
         return _("the Scelrotia's turn: {steps}").format(
             steps="; ".join(said) if said else _("nothing"))
 
-    def undo(self) -> Applied | None:
-        if not self._history:
-            return None
+    def undo(self, applied: Applied) -> None:
+        del applied
         self._engine.undo()
-        self._words.pop()
         self._focus = None
         self._then = None
         self._owed = (frozenset(), frozenset())
-        return self._history.pop()
 
-    def history(self) -> tuple[Applied, ...]:
-        return tuple(self._history)
+    def _log(self) -> list[str]:
+        """The ledger's log: the last moves in words, each with the round it was played
+        in (the engine's history keeps the state before each action) and its seat."""
+        past = self.past[-LOG_LINES:]
+        played = self._engine.history[len(self._engine.history) - len(past):]
+        if len(played) != len(past):  # an engine set up with moves of its own
+            return [_("{seat}: {text}").format(seat=seat_name(a.player), text=a.words)
+                    for a in past]
+        return [_("Round {round}: {seat}: {text}").format(
+                    round=before.round, seat=seat_name(a.player), text=a.words)
+                for a, (_text, before) in zip(past, played, strict=True)]
+
+    def dialogue(self) -> dict[str, object]:
+        """The focus lit on request, the question the board raised (and the one before
+        it), the choice plus/minus point at, a long move's second payment, the gifts
+        waiting for their taker, an action tapped and what it owes the board."""
+        return {"focus": self._focus,
+                "asked": None if self._asked is None else self._asked.to_json(),
+                "pick": self._pick,
+                "asked_before": (None if self._asked_before is None
+                                 else self._asked_before.to_json()),
+                "then": self._then, "offers": list(self._offers), "tapped": self._tapped,
+                "owed": [sorted(self._owed[0]), sorted(self._owed[1])]}
+
+    def reopen(self, record: Mapping[str, object]) -> None:
+        def text(name: str) -> str | None:
+            value = record.get(name)
+            if value is None or isinstance(value, str):
+                return value
+            raise AdapterError(f"Empire's dialogue record: {name!r} is {value!r}, not text")
+
+        def question(name: str) -> Question | None:
+            value = record.get(name)
+            if value is None:
+                return None
+            if isinstance(value, dict):
+                return Question.from_json(value)
+            raise AdapterError(f"Empire's dialogue record: {name!r} is {value!r}, not a "
+                               "question")
+
+        def sites(value: object) -> frozenset[str]:
+            return frozenset(str(v) for v in value) if isinstance(value, list) else frozenset()
+
+        pick = record.get("pick", 0)
+        offers = record.get("offers", [])
+        owed = record.get("owed", [[], []])
+        if not isinstance(pick, int) or isinstance(pick, bool):
+            raise AdapterError(f"Empire's dialogue record: 'pick' is {pick!r}, not a number")
+        if not isinstance(offers, list) or not isinstance(owed, list) or len(owed) != 2:
+            raise AdapterError(f"Empire's dialogue record {dict(record)!r}: 'offers' or "
+                               "'owed' is not a list")
+        self._focus = text("focus")
+        self._asked = question("asked")
+        self._pick = pick
+        self._asked_before = question("asked_before")
+        self._then = text("then")
+        self._offers = [str(o) for o in offers]
+        self._tapped = text("tapped")
+        self._owed = (sites(owed[0]), sites(owed[1]))
 
     def result(self) -> dict[str, Any] | None:
         outcome = self._engine.outcome()

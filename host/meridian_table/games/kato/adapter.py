@@ -13,6 +13,7 @@ settled board means (issue 4, "Physical-board adapter"; docs/TABLE.md):
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from meridian_table.games import kato
@@ -99,10 +100,8 @@ class KatoAdapter(Adapter):
             engine if engine is not None else kato.new_game(size, self._pie, self._tournament)
         )
         self._points: tuple[str, ...] = tuple(self._engine.points)
-        self._history: list[Applied] = []
+        #: The dialogue (see :meth:`dialogue`): the ply at which the opener kept Dark.
         self._kept_at: int | None = None
-        self._swapped = False
-        self._swap_plies: list[int] = []
         self._concluded: dict[str, Any] | None = None
         coords = geometry.coordinates(size)
         self._drawing = tuple(
@@ -144,9 +143,6 @@ class KatoAdapter(Adapter):
     def expected(self) -> frozenset[str]:
         return frozenset(self.pieces())
 
-    def history(self) -> tuple[Applied, ...]:
-        return tuple(self._history)
-
     def seats(self) -> dict[str, int]:
         return {c: self._engine.seat(c) - 1 for c in self.colours}
 
@@ -154,13 +150,13 @@ class KatoAdapter(Adapter):
         return set(self._engine.legal_moves())
 
     def _choice_open(self) -> bool:
-        if not self._pie or self._kept_at == len(self._history):
+        if not self._pie or self._kept_at == len(self.past):
             return False
         return self._engine.choice_open
 
     def _pending_removal(self) -> frozenset[str]:
         """Stones the last move's removal step took off the game (maybe still on the board)."""
-        return self._history[-1].removed if self._history else frozenset()
+        return self.past[-1].removed if self.past else frozenset()
 
     def _colour_at(self, site: str) -> str | None:
         label = self.pieces().get(site)
@@ -257,7 +253,12 @@ class KatoAdapter(Adapter):
         return View(ENDED, message, {site: REMOVE for site in extra}, (), None, None)
 
     def _play_message(self, mover: str) -> str:
-        plies = len([a for a in self._history if a.placed])
+        plies = 0  # stones placed so far; only the first four matter
+        for entry in self.past:
+            if entry.placed:
+                plies += 1
+                if plies == 4:
+                    break
         name = seat_word(mover)
         if self._pie and plies == 0:
             return _("Pie: the opener places the Light stone")
@@ -331,7 +332,7 @@ class KatoAdapter(Adapter):
             mistakes.append(Mistake(site, "remove", self._why_not(site, len(others), bool(dead))))
         prior = observation.prior
         for site in sorted(missing, key=self._points.index):
-            if site == prior and self._history and site in self._history[-1].placed:
+            if site == prior and self.past and site in self.past[-1].placed:
                 reason = _("press Undo to take back {site}, or put the stone back").format(
                     site=site)
             else:
@@ -445,7 +446,7 @@ class KatoAdapter(Adapter):
         if value == "swap":
             return Interpretation(action="swap", message=_("the players swap colours"))
         if value == "keep":
-            self._kept_at = len(self._history)
+            self._kept_at = len(self.past)
             return Interpretation(choice=(PIE, "keep"), message=_("the opener keeps Dark"))
         raise AdapterError(say("pie choice {value} is not 'swap' or 'keep'", value=repr(value)))
 
@@ -457,24 +458,27 @@ class KatoAdapter(Adapter):
         removed = frozenset(ply.removed)
         head = action.split()[0] if action.strip() else action
         placed = frozenset({head}) if head in self._points else frozenset()
-        if action == "swap":
-            self._swapped = not self._swapped
-        applied = Applied(action, mover, placed, removed)
-        self._history.append(applied)
-        return applied
+        return Applied(action, mover, placed, removed)
 
-    def undo(self) -> Applied | None:
-        if not self._history:
-            return None
+    def undo(self, applied: Applied) -> None:
+        del applied
         if self._concluded is not None:
             raise AdapterError(say("the game was ended by agreement; it cannot be undone"))
         self._engine.undo()
-        applied = self._history.pop()
-        if applied.notation == "swap":
-            self._swapped = not self._swapped
-        if self._kept_at is not None and self._kept_at > len(self._history):
+        if self._kept_at is not None and self._kept_at > len(self.past):
             self._kept_at = None
-        return applied
+
+    def dialogue(self) -> dict[str, object]:
+        """``{"kept_at": ply}`` once the opener kept Dark under the pie rule, else ``{}``."""
+        return {} if self._kept_at is None else {"kept_at": self._kept_at}
+
+    def reopen(self, record: Mapping[str, object]) -> None:
+        kept = record.get("kept_at")
+        if kept is not None and (not isinstance(kept, int) or isinstance(kept, bool)
+                                 or kept < 0):
+            raise AdapterError(f"Kato's dialogue record {dict(record)!r}: 'kept_at' is "
+                               "not a ply number")
+        self._kept_at = kept
 
     # --- scores and the end ------------------------------------------------------------
 
@@ -508,7 +512,7 @@ class KatoAdapter(Adapter):
         }
 
     def adjudicate(self) -> dict[str, Any] | None:
-        if self.result() is not None or len(self._history) < 4:
+        if self.result() is not None or len(self.past) < 4:
             return None
         scores = self.scores()
         light, dark = scores["light"]["total"], scores["dark"]["total"]
