@@ -26,7 +26,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from dataclasses import field as dc_field
-from typing import ClassVar, Literal, overload
+from typing import TYPE_CHECKING, ClassVar, Literal, overload
 
 from meridian_table.games.rules import Engine, OptionValue
 from meridian_table.i18n import WordsError
@@ -325,8 +325,9 @@ class Applied:
         }
 
 
-#: A slice of entries (``history[-30:]``).
-_Slice = slice[int | None, int | None, int | None]
+if TYPE_CHECKING:  # slice is generic to the type checker only
+    #: A slice of entries (``history[-30:]``).
+    _Slice = slice[int | None, int | None, int | None]
 
 
 class History(Sequence[Applied]):
@@ -470,6 +471,48 @@ def _neighbours(sites: tuple[SiteDrawing, ...]) -> dict[str, frozenset[str]]:
     return {a.site: frozenset(b.site for b in sites
                               if b is not a and math.dist((a.x, a.y), (b.x, b.y)) <= reach)
             for a in sites}
+
+
+# --- reading a dialogue record back (Adapter.reopen) ---------------------------------------
+
+
+def _bad_record(game: str, name: str, value: object, what: str) -> AdapterError:
+    return AdapterError(f"{game}'s dialogue record: {name!r} is {value!r}, not {what}; the "
+                        "log was edited: export it (meridian-table export) and start a new game")
+
+
+def record_text(record: Mapping[str, object], name: str, game: str) -> str | None:
+    """``record[name]`` as text or None (AdapterError names the game, field and value)."""
+    value = record.get(name)
+    if value is None or isinstance(value, str):
+        return value
+    raise _bad_record(game, name, value, "text")
+
+
+def record_number(record: Mapping[str, object], name: str, game: str) -> int | None:
+    """``record[name]`` as a whole number or None."""
+    value = record.get(name)
+    if value is None or (isinstance(value, int) and not isinstance(value, bool)):
+        return value
+    raise _bad_record(game, name, value, "a whole number")
+
+
+def record_texts(record: Mapping[str, object], name: str, game: str) -> list[str]:
+    """``record[name]`` as a list of text ([] when left out)."""
+    value = record.get(name, [])
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return [str(v) for v in value]
+    raise _bad_record(game, name, value, "a list of text")
+
+
+def record_question(record: Mapping[str, object], name: str, game: str) -> Question | None:
+    """``record[name]`` as a :class:`Question` (its ``to_json`` form) or None."""
+    value = record.get(name)
+    if value is None:
+        return None
+    if isinstance(value, dict):
+        return Question.from_json(value)
+    raise _bad_record(game, name, value, "a question")
 
 
 class Adapter(ABC):

@@ -267,14 +267,20 @@ def test_the_journal_replays_into_a_fresh_adapter_with_choices_pending() -> None
     t.press("undo")
     t.lift(f"{meridian}.3")
     t.press(f"meridian{meridian}")  # a choice left open when the table stops
+    # Resume: the engine replayed from the standing actions, then the dialogue reopened
+    # from the record the last action, undo or choice logged.
     fresh = create("colovini", t.adapter.options)
-    for kind, payload in t.journal.of_kind("action", "undo", "choice"):
+    logged = t.journal.of_kind("action", "undo", "choice")
+    standing: list[str] = []
+    for kind, payload in logged:
         if kind == "action":
-            fresh.play(payload["notation"])
+            standing.append(payload["notation"])
         elif kind == "undo":
-            fresh.undo()
-        else:
-            fresh.answer(payload["field"], payload["value"])
+            standing.pop()
+    for notation in standing:
+        fresh.engine.play(notation)
+    assert logged[-1][0] == "choice"
+    fresh.reopen(logged[-1][1]["dialogue"])
     assert isinstance(fresh, ColoviniAdapter)
     assert fresh.engine.state == t.adapter.engine.state
     assert (fresh.meridian, fresh.card) == (t.adapter.meridian, t.adapter.card)

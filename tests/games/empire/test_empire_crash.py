@@ -11,6 +11,7 @@ import pytest
 from tests.games.empire import script as empire_script
 from tests.table.headless import Headless
 
+from meridian_table.games.board import History
 from meridian_table.games.empire.adapter import EmpireAdapter
 from meridian_table.games.empire.drawing import SENSED_VERBS
 from meridian_table.games.registry import create_adapter as create
@@ -23,16 +24,17 @@ class Player:
         adapter = create("empire", options, {}, {})
         assert isinstance(adapter, EmpireAdapter)
         self.mirror = adapter
+        self.moves_played = History(adapter)
 
     def sync(self, moves: list[str]) -> None:
-        mine = [a.notation for a in self.mirror.history()]
+        mine = [a.notation for a in self.moves_played]
         common = 0
         while common < min(len(moves), len(mine)) and moves[common] == mine[common]:
             common += 1
         for _ in range(len(mine) - common):
-            self.mirror.undo()
+            self.moves_played.undo()
         for notation in moves[common:]:
-            self.mirror.play(notation)
+            self.moves_played.play(notation)
 
     def commands(self, state: dict[str, object]) -> list[str] | None:
         """The commands of the next step (None: the game is over)."""

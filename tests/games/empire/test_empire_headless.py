@@ -16,6 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from meridian_table.cli.main import main
+from meridian_table.games.board import History
 from meridian_table.games.empire.adapter import EmpireAdapter
 from meridian_table.games.empire.engine import new_game
 
@@ -95,7 +96,8 @@ def test_with_sensing_off_the_scelrotia_turn_waits_for_one_confirm_not_a_switch(
 def test_the_round_one_scelrotia_turn_is_logged_under_round_one() -> None:
     game = new_game(players=1, mode="infection-solo", seed=7)
     adapter = EmpireAdapter(game, dict(game.options))
-    adapter.play("end")
-    adapter.play("scelrotia")
+    history = History(adapter)
+    history.play("end")
+    history.play("scelrotia")
     log = adapter.board_json()["ledger"]["log"]
     assert log[-1].startswith("Round 1: Scelrotia"), log

@@ -12,6 +12,7 @@ import pytest
 from tests.games.empire.position import board, energy, hold, ship
 
 from meridian_table import i18n
+from meridian_table.games.board import History
 from meridian_table.games.empire.adapter import EmpireAdapter
 from meridian_table.games.empire.engine import Game, new_game
 from meridian_table.games.empire.files import load_cards
@@ -150,7 +151,7 @@ def test_after_a_discovery_the_log_says_what_was_found() -> None:
     game.state.bodies["planet.yellow.1"].discovered = False
     ship(game, "s1", "fighter", "S1Q3", RED, 2)
     adapter = adapter_for(game)
-    adapter.play("discover planet.yellow.1")
+    History(adapter).play("discover planet.yellow.1")
     card = game.state.bodies["planet.yellow.1"].card
     assert adapter.board_json()["ledger"]["log"][-1].endswith(
         f"discover the face-down yellow planet in sector 1: it is {card}")

@@ -17,6 +17,7 @@ from tests.games.driver import BoardDriver
 from tests.games.empire import script as empire_script
 
 from meridian_table.games import registry
+from meridian_table.games.board import History
 from meridian_table.games.empire.adapter import EmpireAdapter
 from meridian_table.games.empire.drawing import SENSED_VERBS
 from meridian_table.games.empire.engine import Game
@@ -44,6 +45,7 @@ class Driver(BoardDriver):
         state = self.state()
         self.mirror = create("empire", state["options"], {}, table.profile.variant)
         assert isinstance(self.mirror, EmpireAdapter)
+        self.moves_played = History(self.mirror)
 
     def led(self, site: str) -> Callable[[list[RGB]], RGB]:
         index = self.profile.sites[site].led
@@ -60,14 +62,14 @@ class Driver(BoardDriver):
     def sync(self) -> list[str]:
         """Bring the mirror (the test's own copy of the game) to the table's moves."""
         moves = self.moves()
-        mine = [a.notation for a in self.mirror.history()]
+        mine = [a.notation for a in self.moves_played]
         common = 0
         while common < min(len(moves), len(mine)) and moves[common] == mine[common]:
             common += 1
         for _ in range(len(mine) - common):
-            self.mirror.undo()
+            self.moves_played.undo()
         for notation in moves[common:]:
-            self.mirror.play(notation)
+            self.moves_played.play(notation)
         return moves
 
     def resolve(self) -> None:

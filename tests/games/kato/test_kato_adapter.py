@@ -81,7 +81,7 @@ def test_a_random_game_to_the_end_celebrates_the_winner() -> None:
     colour = COLOURS[winner]
     # The last move's dead stones still stand: they blink "remove" until lifted; the
     # table reads the board but logs nothing now that the game is over.
-    dead = sorted(bot.adapter.history()[-1].removed)
+    dead = sorted(bot.session.history[-1].removed)
     assert dead, "the winning move removes the loser's last stones"
     assert set(state["leds"]) == set(dead) and "blink red" in state["message"]
     logged = len(bot.journal.events)

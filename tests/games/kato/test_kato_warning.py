@@ -5,19 +5,21 @@ from __future__ import annotations
 
 import random
 
+from meridian_table.games.board import History
 from meridian_table.games.kato.adapter import KatoAdapter
 
 
 def _find_warning(assist: str, seed: int) -> tuple[KatoAdapter, tuple[str, ...], str] | None:
     rng = random.Random(seed)
     adapter = KatoAdapter(5, False, assist=assist)
+    history = History(adapter)
     for _ in range(120):
         if adapter.result() is not None:
             return None
         view = adapter.view(None)
         if view.warnings:
             return adapter, view.warnings[0].sites, view.warnings[0].text
-        adapter.play(rng.choice(sorted(view.legal)))
+        history.play(rng.choice(sorted(view.legal)))
     return None
 
 
@@ -34,7 +36,7 @@ def test_the_mover_is_warned_before_the_removal_takes_their_stones() -> None:
         # A move that does not give them a path: the removal takes exactly those stones.
         for move in sorted(adapter.view(None).legal):
             trial = KatoAdapter(5, False, assist="full")
-            for applied in adapter.history():
+            for applied in adapter.past:
                 trial.play(applied.notation)
             applied = trial.play(move)
             if set(sites) <= set(applied.removed):

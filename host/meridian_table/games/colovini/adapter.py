@@ -53,6 +53,9 @@ from meridian_table.games.board import (
     View,
     flash,
     hint,
+    record_number,
+    record_text,
+    record_texts,
 )
 from meridian_table.games.colovini import Action, card_meridians, city_id
 from meridian_table.games.colovini.dialogue import (
@@ -665,37 +668,16 @@ class ColoviniAdapter(TurnDialogue, TowerWords, Adapter):
                 "lifted": self._lifted, "fresh": self._fresh, "tidy": self._tidy}
 
     def reopen(self, record: Mapping[str, object]) -> None:
-        def number(name: str) -> int | None:
-            value = record.get(name)
-            if value is None or (isinstance(value, int) and not isinstance(value, bool)):
-                return value
-            raise AdapterError(f"Colovini's dialogue record: {name!r} is {value!r}, not a "
-                               "number")
-
-        def text(name: str) -> str | None:
-            value = record.get(name)
-            if value is None or isinstance(value, str):
-                return value
-            raise AdapterError(f"Colovini's dialogue record: {name!r} is {value!r}, not text")
-
-        def texts(name: str) -> list[str]:
-            value = record.get(name, [])
-            if isinstance(value, list) and all(isinstance(v, str) for v in value):
-                return [str(v) for v in value]
-            raise AdapterError(f"Colovini's dialogue record: {name!r} is {value!r}, not a "
-                               "list of text")
-
-        self._reset()
-        self._meridian = number("meridian")
-        self._card = text("card")
-        self._passing = bool(record.get("passing", False))
-        self._cursor = number("cursor") or 0
-        self._candidates = texts("candidates")
-        self._where = text("where")
-        self._pending = texts("pending")
-        self._lifted = number("lifted")
-        self._fresh = bool(record.get("fresh", False))
-        self._tidy = bool(record.get("tidy", False))
+        g = self.game
+        self._meridian, self._card = record_number(record, "meridian", g), record_text(
+            record, "card", g)
+        self._passing, self._cursor = bool(record.get("passing")), record_number(
+            record, "cursor", g) or 0
+        self._candidates, self._where = record_texts(record, "candidates", g), record_text(
+            record, "where", g)
+        self._pending, self._lifted = record_texts(record, "pending", g), record_number(
+            record, "lifted", g)
+        self._fresh, self._tidy = bool(record.get("fresh")), bool(record.get("tidy"))
 
     # --- scores and the end ------------------------------------------------------------
 

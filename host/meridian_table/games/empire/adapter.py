@@ -12,7 +12,7 @@ tapped on the page's energy ledger, which sends it as the answer ``action``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from meridian_table.games.board import (
@@ -32,6 +32,10 @@ from meridian_table.games.board import (
     dim,
     flash,
     hint,
+    record_number,
+    record_question,
+    record_text,
+    record_texts,
 )
 from meridian_table.games.empire.drawing import (
     SENSED_VERBS,
@@ -179,7 +183,7 @@ class EmpireAdapter(Adapter):
                     site["label"] = "".join(s.kind[1] for s in here)  # i: fighter, r: frigate
             if owner is not None:
                 site["seat"] = self.colours[owner]
-        out["ledger"] = ledger(self._engine, self.colours, self._log(), self._offers)
+        out["ledger"] = ledger(self._engine, self.colours, ledger_log(self._engine, self.past), self._offers)
         return out
 
     # --- reading the board ----------------------------------------------------------------
@@ -640,65 +644,26 @@ class EmpireAdapter(Adapter):
         self._then = None
         self._owed = (frozenset(), frozenset())
 
-    def _log(self) -> list[str]:
-        """The ledger's log: the last moves in words, each with the round it was played
-        in (the engine's history keeps the state before each action) and its seat."""
-        past = self.past[-LOG_LINES:]
-        played = self._engine.history[len(self._engine.history) - len(past):]
-        if len(played) != len(past):  # an engine set up with moves of its own
-            return [_("{seat}: {text}").format(seat=seat_name(a.player), text=a.words)
-                    for a in past]
-        return [_("Round {round}: {seat}: {text}").format(
-                    round=before.round, seat=seat_name(a.player), text=a.words)
-                for a, (_text, before) in zip(past, played, strict=True)]
-
     def dialogue(self) -> dict[str, object]:
-        """The focus lit on request, the question the board raised (and the one before
-        it), the choice plus/minus point at, a long move's second payment, the gifts
-        waiting for their taker, an action tapped and what it owes the board."""
-        return {"focus": self._focus,
-                "asked": None if self._asked is None else self._asked.to_json(),
-                "pick": self._pick,
-                "asked_before": (None if self._asked_before is None
-                                 else self._asked_before.to_json()),
-                "then": self._then, "offers": list(self._offers), "tapped": self._tapped,
-                "owed": [sorted(self._owed[0]), sorted(self._owed[1])]}
+        """The focus, the questions asked, the choice pointed at, a long move's second
+        payment, gifts waiting, an action tapped and what it owes the board."""
+        asked, before = (None if q is None else q.to_json() for q in (self._asked,
+                                                                        self._asked_before))
+        return {"focus": self._focus, "asked": asked, "pick": self._pick,
+                "asked_before": before, "then": self._then, "offers": list(self._offers),
+                "tapped": self._tapped, "put_on": sorted(self._owed[0]),
+                "take_off": sorted(self._owed[1])}
 
     def reopen(self, record: Mapping[str, object]) -> None:
-        def text(name: str) -> str | None:
-            value = record.get(name)
-            if value is None or isinstance(value, str):
-                return value
-            raise AdapterError(f"Empire's dialogue record: {name!r} is {value!r}, not text")
-
-        def question(name: str) -> Question | None:
-            value = record.get(name)
-            if value is None:
-                return None
-            if isinstance(value, dict):
-                return Question.from_json(value)
-            raise AdapterError(f"Empire's dialogue record: {name!r} is {value!r}, not a "
-                               "question")
-
-        def sites(value: object) -> frozenset[str]:
-            return frozenset(str(v) for v in value) if isinstance(value, list) else frozenset()
-
-        pick = record.get("pick", 0)
-        offers = record.get("offers", [])
-        owed = record.get("owed", [[], []])
-        if not isinstance(pick, int) or isinstance(pick, bool):
-            raise AdapterError(f"Empire's dialogue record: 'pick' is {pick!r}, not a number")
-        if not isinstance(offers, list) or not isinstance(owed, list) or len(owed) != 2:
-            raise AdapterError(f"Empire's dialogue record {dict(record)!r}: 'offers' or "
-                               "'owed' is not a list")
-        self._focus = text("focus")
-        self._asked = question("asked")
-        self._pick = pick
-        self._asked_before = question("asked_before")
-        self._then = text("then")
-        self._offers = [str(o) for o in offers]
-        self._tapped = text("tapped")
-        self._owed = (sites(owed[0]), sites(owed[1]))
+        g = self.game
+        self._focus, self._then = record_text(record, "focus", g), record_text(record, "then", g)
+        self._asked = record_question(record, "asked", g)
+        self._asked_before = record_question(record, "asked_before", g)
+        self._pick = record_number(record, "pick", g) or 0
+        self._offers, self._tapped = record_texts(record, "offers", g), record_text(
+            record, "tapped", g)
+        self._owed = (frozenset(record_texts(record, "put_on", g)),
+                      frozenset(record_texts(record, "take_off", g)))
 
     def result(self) -> dict[str, Any] | None:
         outcome = self._engine.outcome()
@@ -741,6 +706,21 @@ def presence_lights(game: Game, colours: tuple[str, ...]) -> dict[str, Light]:
             for q in range(1, 5):
                 lights.setdefault(f"S{sector}Q{q}", Light(dim(colour, 4), SOLID))
     return lights
+
+
+
+def ledger_log(game: Game, past: Sequence[Applied]) -> list[str]:
+    """The ledger's log: the table's last moves in words (their ``words``), each with the
+    round it was played in (the engine's history keeps the state before each action)
+    and its seat."""
+    past = past[-LOG_LINES:]
+    played = game.history[len(game.history) - len(past):]
+    if len(played) != len(past):  # an engine set up with moves of its own
+        return [_("{seat}: {text}").format(seat=seat_name(a.player), text=a.words)
+                for a in past]
+    return [_("Round {round}: {seat}: {text}").format(
+                round=before.round, seat=seat_name(a.player), text=a.words)
+            for a, (_text, before) in zip(past, played, strict=True)]
 
 
 __all__ = ["LED_COLOURS", "EmpireAdapter", "presence_lights", "still_to_play"]
