@@ -136,7 +136,7 @@ def test_an_automaton_thinks_then_its_move_is_carried_out_or_cancelled() -> None
     assert [m.site for m in bench.core.shown.mistakes] == ["G6"]
     bench.step(Sensed(bench.pos("G6"), False))
     bench.step(Tick(), SETTLE_S + 0.001)
-    assert bench.core.phase == "play" and bench.adapter.history() == ()
+    assert bench.core.phase == "play" and len(bench.core.history) == 0
 
 
 def test_an_automaton_that_fails_is_shown_and_waits_for_undo() -> None:
@@ -183,6 +183,6 @@ def test_a_move_read_early_is_taken_back_when_the_board_changes_within_the_windo
     assert [m["notation"] for m in bench.core.page_state(bench.at, LinkInfo())["moves"]] == ["G6"]
     assert bench.logged() == []
     bench.step(Sensed(bench.pos("G6"), False), 0.01)  # lifted again within the window
-    assert bench.core.early.provisional is None and bench.adapter.history() == ()
+    assert bench.core.early.provisional is None and len(bench.core.history) == 0
     bench.step(Tick(), SETTLE_S + 0.001)
     assert bench.logged("action") == []

@@ -345,7 +345,7 @@ def test_a_failing_log_takes_the_move_back() -> None:
     t.board.set("G6", True)
     t.clock.advance(0.31)
     t.session.tick()
-    assert t.moves() == [] and t.adapter.history() == ()
+    assert t.moves() == [] and len(t.session.history) == 0
     state = t.session.state()
     assert state["phase"] == "resync" and "disk full" in state["error"]
     assert state["diff"]["remove"] == ["G6"]

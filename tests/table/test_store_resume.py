@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from tests.table.fakes import FakeBoard, FakeClock
 
+from meridian_table.games.board import History
 from meridian_table.games.kato.adapter import KatoAdapter
 from meridian_table.profiles import load_profile
 from meridian_table.store import Store
@@ -20,7 +21,8 @@ from meridian_table.table.storejournal import (
 )
 
 
-def _table(store: Store, adapter: KatoAdapter, journal: object = None) -> tuple[TableSession, FakeBoard, FakeClock]:
+def _table(store: Store, adapter: KatoAdapter, journal: object = None,
+           history: History | None = None) -> tuple[TableSession, FakeBoard, FakeClock]:
     profile = load_profile("kato-114")
     board = FakeBoard(profile)
     clock = FakeClock()
@@ -30,7 +32,7 @@ def _table(store: Store, adapter: KatoAdapter, journal: object = None) -> tuple[
         journal = start_game(store, adapter, ["Ann", "Bob"], profile="kato-114",
                              settings=adapter.settings())
     session = TableSession(adapter, profile, board, journal=journal, clock=clock,  # type: ignore[arg-type]
-                           players=("Ann", "Bob"))
+                           players=("Ann", "Bob"), history=history)
     board.session = session
     return session, board, clock
 
@@ -65,8 +67,9 @@ def test_a_resumed_game_has_the_logged_moves_undos_and_choices(tmp_path: Path) -
         assert resumed.info.id == gid
         adapter = resumed.adapter
         assert isinstance(adapter, KatoAdapter) and adapter.assist == "captures"
-        assert [a.notation for a in adapter.history()] == ["A1", "M1", "A3"]
-        session, board, clock = _table(store, adapter, resumed.journal)  # type: ignore[arg-type]
+        assert [a.notation for a in resumed.history] == ["A1", "M1", "A3"]
+        session, board, clock = _table(store, adapter, resumed.journal,  # type: ignore[arg-type]
+                                       resumed.history)
         assert session.phase == "play" and session.state()["to_move"] == "dark"
         logged = LoggedTable(session, StoreArchive(store))  # the archive is the lobby's
         replay = logged.command({"cmd": "replay", "game_id": gid})
@@ -115,4 +118,4 @@ def test_a_board_fault_is_a_note_in_the_store_and_resume_ignores_it(tmp_path: Pa
         notes = [e.payload for e in store.events(gid) if e.kind == "note"]
         assert len(notes) == 1 and notes[0]["fault"] == "GHOST" and "site A1" in notes[0]["text"]
         resumed = resume_game(store, game="kato")
-        assert [a.notation for a in resumed.adapter.history()] == ["G6"]
+        assert [a.notation for a in resumed.history] == ["G6"]
