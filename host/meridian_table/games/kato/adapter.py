@@ -39,6 +39,7 @@ from meridian_table.games.board import (
     celebrate,
     flash,
     hint,
+    record_number,
 )
 from meridian_table.games.kato import geometry
 from meridian_table.i18n import N_, Words, _, said, say, seat_word
@@ -473,12 +474,7 @@ class KatoAdapter(Adapter):
         return {} if self._kept_at is None else {"kept_at": self._kept_at}
 
     def reopen(self, record: Mapping[str, object]) -> None:
-        kept = record.get("kept_at")
-        if kept is not None and (not isinstance(kept, int) or isinstance(kept, bool)
-                                 or kept < 0):
-            raise AdapterError(f"Kato's dialogue record {dict(record)!r}: 'kept_at' is "
-                               "not a ply number")
-        self._kept_at = kept
+        self._kept_at = record_number(record, "kept_at", self.game)
 
     # --- scores and the end ------------------------------------------------------------
 
