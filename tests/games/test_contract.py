@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -11,6 +12,7 @@ import pytest
 from tests.cli.helpers import refuse
 
 from meridian_table.games import registry
+from meridian_table.games.board import AdapterError, Applied, History
 from meridian_table.games.contract import (
     Engine,
     GameSpec,
@@ -173,3 +175,47 @@ def test_one_default_profile_the_spec_s(game: str) -> None:
     assert board.profile.name == spec.default_profile(
         len(board.adapter.colours), table_options(spec))
     assert spec.accepts_board(board.profile.game)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_table_s_history_and_the_adapter_s_dialogue_reopen_a_game(game: str) -> None:
+    """Resume, through the contract: an adapter opened fresh, its engine given the same
+    actions, the history's entries and the dialogue's JSON record, is the same game."""
+    spec = registry.spec(game)
+    options = table_options(spec)
+    adapter = registry.create_adapter(game, options)
+    history = History(adapter)
+    assert adapter.past is history and adapter.dialogue() == json.loads(
+        json.dumps(adapter.dialogue()))
+    rng = random.Random(3)
+    for _ in range(6):
+        legal = adapter.engine.legal()
+        if adapter.result() is not None or not legal:
+            break
+        history.play(rng.choice(legal))
+    record = json.loads(json.dumps(adapter.dialogue()))  # as the log keeps it
+    again = registry.create_adapter(game, adapter.options)  # as the log keeps them
+    for applied in history:
+        again.engine.play(applied.notation)
+    reopened = History(again, history.entries())
+    again.reopen(record)
+    assert again.dialogue() == adapter.dialogue()
+    assert again.pieces() == adapter.pieces() and again.expected() == adapter.expected()
+    assert again.view(None) == adapter.view(None)
+    # The history takes back what it applied, and hands the adapter the entry.
+    last = reopened.last
+    assert last is not None and reopened.undo() == last and len(reopened) == len(history) - 1
+
+
+def test_an_adapter_that_refuses_an_undo_keeps_the_entry() -> None:
+    adapter = registry.create_adapter("toy", {})
+    history = History(adapter)
+    history.play("a")
+
+    def refuse_undo(applied: Applied) -> None:
+        raise AdapterError(f"not {applied.notation}")
+
+    adapter.undo = refuse_undo  # type: ignore[method-assign]
+    with pytest.raises(AdapterError, match="not a"):
+        history.undo()
+    assert [a.notation for a in history] == ["a"]
