@@ -272,7 +272,8 @@ class Interpretation:
       the "next" square; with ``all_at_once`` every mistake is lit together, e.g. the
       dead groups to remove at the start of a turn);
     - ``choice`` is set: the adapter recorded an answer that is not an engine action
-      (e.g. "keep" in the pie rule); the table logs it so a resumed game replays it;
+      (e.g. "keep" in the pie rule); the table logs it with the adapter's
+      :meth:`Adapter.dialogue` record after it, which a resumed game reopens;
     - none of them: nothing to guide. From :meth:`Adapter.interpret` this means the
       differing board is acceptable as it stands (e.g. a tournament level that lets
       the mover lift or overlook pieces the rules remove); from a button, nothing happened.

@@ -237,16 +237,17 @@ def _height(adapter: Adapter, action: str) -> int:
     return 1
 
 
-def trace_for(adapter: Adapter, action: str, pattern: str, rng: random.Random,
+def trace_for(history: History, action: str, pattern: str, rng: random.Random,
               seed: int, number: int) -> Trace:
-    """The trace of ``action`` made with ``pattern`` from the adapter's current position
-    (the adapter is left unchanged)."""
+    """The trace of ``action`` made with ``pattern`` from the game's current position
+    (played and taken back through ``history``: the game is left unchanged)."""
+    adapter = history.adapter
     before = adapter.expected()
     pieces_before = adapter.pieces()
-    applied = adapter.play(action)
+    applied = history.play(action)
     after = adapter.expected()
     pieces_after = adapter.pieces()
-    adapter.undo(applied)  # a look ahead: the table's history never held it
+    history.undo()
     placed = sorted(applied.placed)
     target = placed[0] if placed else None
     inputs = adapter.person_inputs(action)
@@ -329,7 +330,7 @@ def corpus(game: str, count: int, seed: int = 1,
                 break
             pattern = rng.choices(names, weights)[0]
             trace_rng = random.Random(f"{seed}:{game}:{number}")
-            trace = trace_for(adapter, action, pattern, trace_rng, seed, number)
+            trace = trace_for(history, action, pattern, trace_rng, seed, number)
             if first:
                 trace = Trace(**{**trace.__dict__, "new_game": True})
                 first = False
