@@ -34,7 +34,7 @@ from meridian_table.store.events import (
     Settings,
     Undo,
 )
-from meridian_table.store.replay import play_moves, replay
+from meridian_table.store.replay import replay
 
 LOGGER = logging.getLogger(__name__)
 
@@ -130,8 +130,8 @@ def reopen(store: Store, info: GameInfo, events: Sequence[Event],
     actions), its history and (for the whole game) its dialogue; and the settings."""
     typed = typed_events(info, events)
     settings = logged_settings(typed)
-    logged = read_log(info, typed, settings)
     try:
+        logged = read_log(info, typed, settings)
         adapter = registry.create_adapter(info.game, info.options, settings)
         done = replay(store, info.id, ply, engine=adapter.engine)
     except (ReplayError, registry.UnknownGameError) as exc:
@@ -150,5 +150,5 @@ def reopen(store: Store, info: GameInfo, events: Sequence[Event],
     return adapter, history, settings
 
 
-__all__ = ["LoggedHistory", "ResumeError", "entry_of", "logged_settings", "play_moves",
-           "read_log", "read_old_log", "reopen", "typed_events"]
+__all__ = ["LoggedHistory", "ResumeError", "entry_of", "logged_settings", "read_log",
+           "read_old_log", "reopen", "typed_events"]
