@@ -51,13 +51,20 @@ checks: $(STAMP)
 # first: the hundreds of `meridian-table` processes the tests start then load bytecode
 # even where PYTHONDONTWRITEBYTECODE keeps Python from caching it (each would otherwise
 # compile some 300 modules on start).
+# Each stage prints its wall time and the CPU time it used (its processes and theirs):
+# on two cores the CPU time is what bounds the suite's wall time from below.
+test-stages: SHELL := /bin/bash
 test-stages: $(STAMP) $(TOY) $(AXE)
 	$(BIN)/python -m compileall -q -j 0 host firmware tests tools > /dev/null
 	failed=0; \
-	$(PYTEST) $(XDIST) --durations=20 -m "not browser and not wheel" || failed=1; \
-	$(PYTEST) $(XDIST) -m browser || failed=1; \
-	$(MAKE) --no-print-directory portable || failed=1; \
-	$(PYTEST) -m wheel tests/wheel || failed=1; \
+	TIMEFORMAT="stage unit: %0R s wall, %0U s user + %0S s system CPU"; \
+	time { $(PYTEST) $(XDIST) --durations=20 -m "not browser and not wheel" || failed=1; }; \
+	TIMEFORMAT="stage browser: %0R s wall, %0U s user + %0S s system CPU"; \
+	time { $(PYTEST) $(XDIST) -m browser || failed=1; }; \
+	TIMEFORMAT="stage portable: %0R s wall, %0U s user + %0S s system CPU"; \
+	time { $(MAKE) --no-print-directory portable || failed=1; }; \
+	TIMEFORMAT="stage wheel: %0R s wall, %0U s user + %0S s system CPU"; \
+	time { $(PYTEST) -m wheel tests/wheel || failed=1; }; \
 	exit $$failed
 
 # `make test` three times in a row with one busy process per core beside it (as on a

@@ -3,37 +3,16 @@ board, link, session, SQLite log), through the commands the page sends."""
 
 from __future__ import annotations
 
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.table.hosts import place, wait
 
 from meridian_table.store import Store
 from meridian_table.table.lobby import TableHost
 from meridian_table.table.runner import RunningTable, TableSetup, open_table
-
-
-def _wait(host: TableHost, check: Any, timeout: float = 20.0) -> dict[str, Any]:
-    deadline = time.monotonic() + timeout
-    pause = threading.Event()
-    while time.monotonic() < deadline:
-        table = host.table
-        state = dict(table.session.state())
-        if table.link.state == "connected" and not table.session.settling and check(state):
-            return state
-        pause.wait(0.02)
-    raise AssertionError(f"the table never got there: {host.state()['message']}")
-
-
-def _place(host: TableHost, site: str) -> dict[str, Any]:
-    before = len(host.state()["moves"])
-    vb = host.table.virtual
-    assert vb is not None
-    vb.set_site(site, True)
-    return _wait(host, lambda s: len(s["moves"]) > before)
 
 
 @pytest.fixture
@@ -43,7 +22,7 @@ def host(tmp_path: Path) -> Iterator[TableHost]:
                        db=str(tmp_path / "games.sqlite3"), settle_s=0.03)
     table: RunningTable = open_table(setup)
     with TableHost(table) as lobby:
-        _wait(lobby, lambda s: s["phase"] == "play")
+        wait(lobby, lambda s: s["phase"] == "play")
         yield lobby
 
 
@@ -66,7 +45,7 @@ def test_names_change_before_the_first_move_and_are_logged(host: TableHost) -> N
 
 def test_names_are_kept_once_a_move_is_played(host: TableHost) -> None:
     legal = host.state()["legal"]
-    _place(host, legal[0])
+    place(host, legal[0])
     refused = host.command({"cmd": "rename", "players": ["Cy", "Di"]})
     assert not refused["ok"] and "first move" in refused["error"]
     assert host.state()["players"] == ["Ann", "Bob"]
@@ -75,10 +54,10 @@ def test_names_are_kept_once_a_move_is_played(host: TableHost) -> None:
 def test_a_rematch_swaps_the_seats_and_their_automata(host: TableHost) -> None:
     first = host.state()
     old_id = first["game_id"]
-    _place(host, first["legal"][0])
+    place(host, first["legal"][0])
     answer = host.command({"cmd": "rematch"})
     assert answer["ok"], answer
-    state = _wait(host, lambda s: s["game_id"] != old_id and s["phase"] == "execute")
+    state = wait(host, lambda s: s["game_id"] != old_id and s["phase"] == "execute")
     assert state["players"] == ["Bob", "Ann"]
     assert state["seats"] == {"light": "Bob", "dark": "Ann"}
     # Bob's automaton went with him to the first seat; Ann, a person, now plays second.
@@ -109,7 +88,7 @@ def test_a_new_game_from_the_form_and_a_refusal_that_keeps_the_game(host: TableH
                            "options": {"pie": True, "assist": "captures"},
                            "seats": {"1": "person", "2": "person"}, "profile": "kato-80"})
     assert answer["ok"], answer
-    state = _wait(host, lambda s: s["game_id"] != old_id)
+    state = wait(host, lambda s: s["game_id"] != old_id)
     assert state["players"] == ["Cy", "Di"] and state["options"]["pie"] is True
     assert set(state["seats_kind"].values()) == {"person"}
     assert host.table.session.adapter.settings().get("assist") == "captures"
@@ -133,7 +112,7 @@ def test_the_catalog_describes_every_game_for_the_form(host: TableHost) -> None:
 def test_a_new_game_of_another_game(tmp_path: Path, host: TableHost) -> None:
     answer = host.command({"cmd": "new_game", "game": "toy", "players": ["Xena", "Otto"]})
     assert answer["ok"], answer
-    state = _wait(host, lambda s: s["game"] == "toy")
+    state = wait(host, lambda s: s["game"] == "toy")
     assert state["players"] == ["Xena", "Otto"]
     store = Store.open(tmp_path / "games.sqlite3", readonly=True)
     try:
@@ -158,11 +137,11 @@ def test_a_rematch_on_a_board_whose_profile_is_gone_plays_on_the_same_board(
     setup = TableSetup(game="kato", board="sim", profile="my-kato", players=("Ann", "Bob"),
                        db=str(tmp_path / "games.sqlite3"), settle_s=0.03)
     with TableHost(open_table(setup)) as lobby:
-        first = _wait(lobby, lambda s: s["phase"] == "play")
+        first = wait(lobby, lambda s: s["phase"] == "play")
         mine.unlink()  # the profile is gone while the game is played
         answer = lobby.command({"cmd": "rematch"})
         assert answer["ok"], answer
-        state = _wait(lobby, lambda s: s["game_id"] != first["game_id"])
+        state = wait(lobby, lambda s: s["game_id"] != first["game_id"])
         assert state["players"] == ["Bob", "Ann"]
         assert lobby.table.profile.name == "my-kato"
         store = lobby.table.store

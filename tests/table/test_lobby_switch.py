@@ -5,31 +5,17 @@ failure path, on the real table (virtual board, link, session, SQLite log)."""
 
 from __future__ import annotations
 
-import threading
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.table.hosts import wait
 
 from meridian_table.store import Store
 from meridian_table.table.lobby import TableHost
 from meridian_table.table.runner import RunningTable, SetupError, TableSetup, open_table
-
-
-def _wait(host: TableHost, check: Callable[[dict[str, Any]], bool],
-          timeout: float = 20.0) -> dict[str, Any]:
-    deadline = time.monotonic() + timeout
-    pause = threading.Event()
-    while time.monotonic() < deadline:
-        table = host.table
-        state = dict(table.session.state())
-        if table.link.state == "connected" and not table.session.settling and check(state):
-            return state
-        pause.wait(0.02)
-    raise AssertionError(f"the table never got there: {host.state()['message']}")
 
 
 def _goes_on(host: TableHost, old: RunningTable) -> None:
@@ -41,7 +27,7 @@ def _goes_on(host: TableHost, old: RunningTable) -> None:
     site = host.state()["legal"][0]
     assert old.virtual is not None
     old.virtual.set_site(site, True)
-    state = _wait(host, lambda s: len(s["moves"]) > before)
+    state = wait(host, lambda s: len(s["moves"]) > before)
     assert state["moves"][-1]["notation"] == site
     games = host.command({"cmd": "games"})
     assert games["ok"]
@@ -77,7 +63,7 @@ def host(db: Path, opener: Opener) -> Iterator[TableHost]:
     setup = TableSetup(game="kato", board="sim", profile="kato-80", players=("Ann", "Bob"),
                        db=str(db), settle_s=0.03)
     with TableHost(open_table(setup), opener=opener) as lobby:
-        _wait(lobby, lambda s: s["phase"] == "play")
+        wait(lobby, lambda s: s["phase"] == "play")
         try:
             yield lobby
         finally:
@@ -171,7 +157,7 @@ def test_the_old_table_failing_to_close_does_not_stop_the_new_game(
     try:
         answer = _new_game(host)
         assert answer["ok"], answer
-        state = _wait(host, lambda s: s["game_id"] != old_id)
+        state = wait(host, lambda s: s["game_id"] != old_id)
         assert state["players"] == ["Cy", "Di"] and host.table is opener.opened[0]
     finally:
         real_close()

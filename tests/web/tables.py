@@ -133,6 +133,27 @@ class Live:
                               and s["phase"] != "resync", f"{site} played")
         return state
 
+    def carry_out(self) -> dict[str, Any]:
+        """Carry out the automaton's move on the board as the table guides, one lit
+        square at a time (a random automaton's move may take stones off as well as put
+        one down), and wait until the table has logged it."""
+        state = self.wait(lambda s: s["phase"] == "execute", "the automaton's move to carry out")
+        before = len(state["moves"])
+        for _ in range(40):
+            if state["phase"] != "execute":
+                break
+            site = state["diff"]["next"]
+            assert site is not None, f"the execute phase names no square: {state['diff']!r}"
+            if self.sensed(site):
+                self.lift(site)
+            else:
+                self.place(site)
+            state = self.state()
+        else:
+            raise AssertionError(f"the automaton's move was not done in 40 steps: {state['diff']!r}")
+        return self.wait(lambda s: len(s["moves"]) == before + 1 and s["phase"] != "execute",
+                         "the automaton's move logged")
+
     def close(self) -> None:
         for closer in reversed(self._closers):
             closer()
@@ -145,6 +166,11 @@ class HeldPolicy(RandomPolicy):
 
     release = threading.Event()
     thinking = threading.Event()
+
+    def __init__(self, seed: int | None = None, argument: str | None = None) -> None:
+        # Seeded: the same position always gets the same move, so a test knows whether
+        # the move it carries out takes stones off (a random seed made the cues differ).
+        super().__init__(0 if seed is None else seed, argument)
 
     def choose(self, game: Engine, budget_s: float = 1.0,
                cancel: threading.Event | None = None) -> str:

@@ -825,7 +825,7 @@ def test_an_automaton_seat_thinks_then_says_what_to_carry_out(
         # The move is said once, in the box; the header names who chose it (issue 26).
         assert page.inner_text("#turn-player") == "Bob (the random automaton)"
         shoot(page, "executing")
-        fake.play(automaton["action"])  # carried out on the board
+        fake.carry_out()  # carried out on the board
         page.wait_for_selector("#automaton", state="hidden")
         assert page.inner_text("#turn-text") == "Light to move"
 

@@ -89,9 +89,8 @@ def test_each_event_schedules_its_sound_and_speech_and_mute_is_respected(
         held.release.set()
         state = fake.wait(lambda s: (s["automaton"] or {}).get("status") == "executing",
                           "the automaton's move to carry out")
-        action = state["automaton"]["action"]
         wait_cues(page, 8)
-        fake.play(action)
+        fake.carry_out()
         wait_cues(page, 10)
         events = cues(page)
         assert [e[0] for e in events] == [

@@ -146,10 +146,6 @@ class Positions:
                     del todo[key]
                     continue
                 engine, seen, error = self._known.get(key, (None, 0, None))
-                if error is not None:
-                    out[key] = (None, "")
-                    del todo[key]
-                    continue
                 reading.append((key, seen))
             rows: dict[tuple[str, int], list[tuple[Any, ...]]] = {key: [] for key, _ in reading}
             if reading:
@@ -181,8 +177,6 @@ class Positions:
     async def _position(self, conn: AConn, table: str, game_id: int, game: str,
                         options: dict[str, Any]) -> tuple[int | None, str]:
         engine, seen, error = self._known.get((table, game_id), (None, 0, None))
-        if error is not None:
-            return None, ""
         rows = await (await conn.execute(
             "SELECT seq, kind, payload FROM club.events WHERE table_name = %s "
             "AND game_id = %s AND seq > %s AND kind IN ('action', 'undo') ORDER BY seq",
@@ -193,14 +187,19 @@ class Positions:
                      options: dict[str, Any], rows: list[tuple[Any, ...]]
                      ) -> tuple[int | None, str]:
         """Advance the game's engine by ``rows`` (seq, kind, payload: its action and undo
-        events after what it has seen); an undo replays the game from its start."""
+        events after what it has seen); an undo replays the game from its start. A game
+        that cannot be shown stays so until an undo arrives: the move the rules refused
+        may be the one taken back (it was sticky for good before)."""
         table, game_id = key
         engine, seen, error = self._known.get(key, (None, 0, None))
-        if error is not None:
+        undone = any(k == "undo" for _, k, _ in rows)
+        if error is not None and not undone:
+            if rows:
+                self._remember(key, (None, int(rows[-1][0]), error))
             return None, ""
         try:
-            if engine is None or any(k == "undo" for _, k, _ in rows):
-                if engine is not None:   # an undo: replay the game from its start
+            if engine is None or undone:
+                if engine is not None or error is not None:   # replay from the start
                     rows = await (await conn.execute(
                         "SELECT seq, kind, payload FROM club.events WHERE table_name = %s "
                         "AND game_id = %s AND kind IN ('action', 'undo') ORDER BY seq",
@@ -218,7 +217,9 @@ class Positions:
             return engine.turn().seat, diagram
         except (UnknownGameError, ValueError, KeyError, TypeError, AttributeError,
                 IndexError) as exc:
-            self._remember((table, game_id), (None, 0, str(exc)))
+            LOGGER.info("club page: %s game %d cannot be shown: %s", table, game_id, exc)
+            last = int(rows[-1][0]) if rows else seen
+            self._remember((table, game_id), (None, last, str(exc)))
             return None, ""
 
     def _remember(self, key: tuple[str, int],
