@@ -284,16 +284,19 @@ def test_flash_command_end_to_end_without_a_pico(
     monkeypatch.setattr(flashing, "release", lambda port: False)
     # /dev/ttyACM3 does not exist here: the up-front port check would refuse it.
     monkeypatch.setattr("meridian_table.cli.maker.check_port", lambda port, **_: None)
-    monkeypatch.setattr(
-        flashing, "verify",
-        lambda port, profile: real_verify(port, profile, timeout=5,
-                                          link_factory=lambda _: _fake_link(board)),
-    )
+    waits: list[float] = []
+
+    def verify(port: str, profile: Profile, *, timeout: float) -> flashing.Verified:
+        waits.append(timeout)
+        return real_verify(port, profile, timeout=5, link_factory=lambda _: _fake_link(board))
+
+    monkeypatch.setattr(flashing, "verify", verify)
     result = CliRunner().invoke(
         main, ["flash", "--profile", "kato-114", "--port", "/dev/ttyACM3",
-               "--build-dir", str(tmp_path / "pico")],
+               "--build-dir", str(tmp_path / "pico"), "--wait", "40"],
     )
     assert result.exit_code == 0, result.output
+    assert waits == [40.0]  # --wait: how long the HELLO is waited for after the reset
     assert f"kato-114 runs firmware {FW_VERSION}" in result.output
     assert "sys.implementation" in ran[0][-1]  # the probe, then prepare, copy, reset
     ran = ran[1:]
@@ -309,6 +312,8 @@ def test_flash_build_only_and_bad_profile(tmp_path: Path) -> None:
     assert json.loads((tmp_path / "b" / "config.json").read_text())["board"] == "kato-80"
     result = runner.invoke(main, ["flash", "--profile", "kato-81"])
     assert result.exit_code == 1 and "no board profile has this name" in result.output
+    result = runner.invoke(main, ["flash", "--profile", "kato-80", "--wait", "0"])
+    assert result.exit_code == 2 and "--wait" in result.output and "0" in result.output
 
 
 def test_play_says_once_that_the_board_wants_an_update(

@@ -19,7 +19,10 @@ from .conftest import Pool, patience, profile
 def _flash(port: str, build: Path, *extra: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "meridian_table.cli.main", "flash", "--profile", "kato-80",
-         "--port", port, "--build-dir", str(build), *extra],
+         "--port", port, "--build-dir", str(build),
+         # The emulated Pico boots slower on a busy machine: its HELLO may take longer
+         # than a real Pico's 15 s (a CI run saw the --update run miss it).
+         "--wait", f"{patience(15.0):.0f}", *extra],
         capture_output=True, text=True, timeout=600, check=False)
 
 

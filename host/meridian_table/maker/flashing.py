@@ -64,6 +64,7 @@ MPY_ARCH = "armv6m"            # the RP2040's Cortex-M0+: the default without a 
 MPY_VERSION = boards.MPY_VERSION
 PROBE_TIMEOUT_S = 10.0         # a MicroPython REPL answers in well under a second
 COPY_TIMEOUT_S = 60.0          # one file; the largest is about 10 KB
+VERIFY_TIMEOUT_S = 15.0        # a Pico resets and says HELLO within a few seconds
 BUILD_MARKER = ".meridian-build"   # only a folder holding this is ever cleared
 
 STAGE = ".meridian-new"   # on the board: where a new firmware waits to be switched in
@@ -506,7 +507,7 @@ def check_hello(profile: Profile, fw: str, board: str, rows: int, cols: int, led
     return Verified(fw, board, rows, cols, leds)
 
 
-def verify(port: str, profile: Profile, *, timeout: float = 15.0,
+def verify(port: str, profile: Profile, *, timeout: float = VERIFY_TIMEOUT_S,
            link_factory: Callable[[str], Link] = Link) -> Verified:
     """Open the link (the Pico re-enumerates after its reset) and check its HELLO."""
     link = link_factory(port)
@@ -516,7 +517,8 @@ def verify(port: str, profile: Profile, *, timeout: float = 15.0,
     except LinkError as exc:
         raise FlashError(
             f"no HELLO from {port} within {timeout:.0f} s after the reset ({exc}); "
-            "watch `meridian-table monitor` for a FAULT CONFIG line, or unplug and replug"
+            "watch `meridian-table monitor` for a FAULT CONFIG line, or unplug and replug; "
+            "on a slow host, give it longer with --wait SECONDS"
         ) from exc
     finally:
         link.close()
