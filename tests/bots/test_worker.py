@@ -3,13 +3,16 @@ within moments, and the process ended by close()."""
 
 from __future__ import annotations
 
+import multiprocessing
+import signal
 import threading
 import time
+from multiprocessing.connection import Connection
 
 import pytest
 
 from meridian_table import bots
-from meridian_table.bots.worker import WorkerPolicy
+from meridian_table.bots.worker import WorkerPolicy, start_quiet
 from meridian_table.games import registry
 from meridian_table.games.contract import PolicyCancelled
 from meridian_table.table.automata import Seats
@@ -84,3 +87,46 @@ def test_a_bot_seat_and_a_watched_table_start_their_workers_at_once() -> None:
         assert hinter._worker is not None and hinter._worker.alive
     finally:
         t.session.close()
+
+
+def _how_ctrl_c_reaches(conn: Connection) -> None:
+    """In the child, before it does anything of its own: is Ctrl-C ignored or held back?"""
+    ignored = signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+    held = signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    conn.send((ignored, held))
+    conn.close()
+
+
+def _started_quiet() -> tuple[bool, bool]:
+    context = multiprocessing.get_context("spawn")
+    parent, child = context.Pipe(duplex=False)
+    process = context.Process(target=_how_ctrl_c_reaches, args=(child,), daemon=True)
+    start_quiet(process)
+    child.close()
+    try:
+        assert parent.poll(120), "the child never answered"
+        answer: tuple[bool, bool] = parent.recv()
+        return answer
+    finally:
+        process.join(30)
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="no signal masks here")
+@pytest.mark.parametrize("where", ["main thread", "another thread"])
+def test_a_child_started_quiet_cannot_be_interrupted_before_it_ignores_ctrl_c(
+        where: str) -> None:
+    """A CI run printed a worker's KeyboardInterrupt traceback from its imports: started
+    from the main thread, the blocked mask had not reached the child."""
+    handler = signal.getsignal(signal.SIGINT)
+    if where == "main thread":
+        assert threading.current_thread() is threading.main_thread()
+        ignored, held = _started_quiet()
+    else:
+        found: list[tuple[bool, bool]] = []
+        thread = threading.Thread(target=lambda: found.append(_started_quiet()))
+        thread.start()
+        thread.join(150)
+        (ignored, held), = found
+    assert ignored or held, "Ctrl-C would interrupt the child while it imports"
+    assert signal.getsignal(signal.SIGINT) == handler  # the table's own Ctrl-C is back
+    assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, [])

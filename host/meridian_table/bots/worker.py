@@ -51,14 +51,31 @@ def yield_to_the_table() -> None:
 def start_quiet(process: BaseProcess) -> None:
     """Start ``process`` with Ctrl-C held back until it ignores it: Ctrl-C reaches the
     whole process group, and a worker still importing as it starts printed a
-    KeyboardInterrupt traceback. The blocked signal mask is inherited through spawn's
-    exec; the child ignores SIGINT, then unblocks it (``quiet_child``)."""
+    KeyboardInterrupt traceback. The child ignores SIGINT, then unblocks it
+    (``quiet_child``); until then it inherits Ctrl-C held back:
+
+    - started from another thread, through the blocked signal mask, which spawn's exec
+      keeps;
+    - started from the main thread, the mask does not reach the child (CPython's spawn
+      resets it there; a CI run showed the traceback), so SIGINT is also set to be
+      ignored while the child starts: an ignored signal stays ignored across exec, and
+      the child's Python then installs no Ctrl-C handler. The parent's own handler is
+      put back while the signal is still blocked, so a Ctrl-C meant for the table in
+      that instant is delivered to it just after, not lost."""
     if not hasattr(signal, "pthread_sigmask"):  # Windows: no process-group Ctrl-C here
         process.start()
         return
     old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
-        process.start()
+        handler = (signal.getsignal(signal.SIGINT)
+                   if threading.current_thread() is threading.main_thread() else None)
+        if handler is not None:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            process.start()
+        finally:
+            if handler is not None:
+                signal.signal(signal.SIGINT, handler)
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
