@@ -404,17 +404,8 @@ class EmpireAdapter(Adapter):
     def neighbours(self) -> Mapping[str, frozenset[str]]:
         """The map's own adjacency: quadrants one step apart, a body and its orbit."""
         if self._near is None:  # asked on every switch change; the map never changes
-            self._near = self._adjacency()
+            self._near = map_adjacency(self._engine)
         return self._near
-
-    def _adjacency(self) -> dict[str, frozenset[str]]:
-        board = self._engine.board
-        out: dict[str, set[str]] = {q: set(spec.adjacent) for q, spec in board.quadrants.items()}
-        for body, spec in board.bodies.items():
-            out[body] = set(spec.orbit)
-            for quad in spec.orbit:
-                out[quad].add(body)
-        return {site: frozenset(near) for site, near in out.items()}
 
     def settle_time(self, motion: Motion) -> float | None:
         """Long for a ship dragged over quadrants (a switch that closed and opened again
@@ -681,6 +672,18 @@ class EmpireAdapter(Adapter):
 
     def seats(self) -> dict[str, int]:
         return {colour: index for index, colour in enumerate(self.colours)}
+
+
+def map_adjacency(game: Game) -> dict[str, frozenset[str]]:
+    """The map's sites and their neighbours: quadrants one step apart, a body and its
+    orbit."""
+    board = game.board
+    out: dict[str, set[str]] = {q: set(spec.adjacent) for q, spec in board.quadrants.items()}
+    for body, spec in board.bodies.items():
+        out[body] = set(spec.orbit)
+        for quad in spec.orbit:
+            out[quad].add(body)
+    return {site: frozenset(near) for site, near in out.items()}
 
 
 def still_to_play(game: Game, colours: tuple[str, ...]) -> dict[str, Light]:
