@@ -24,7 +24,7 @@ from tests.web.axe import blocking, require_axe
 from meridian_table import i18n
 from meridian_table.games.empire.files import load_cards
 from meridian_table.table.lobby import TableHost
-from meridian_table.table.runner import TableSetup, open_table
+from meridian_table.table.runner import RunningTable, TableSetup, open_table
 from meridian_table.web import serve
 
 pytestmark = pytest.mark.browser
@@ -88,9 +88,8 @@ def english_on_page(text: str) -> list[str]:
     return english_words(text, ["Ann", "Meridian", "Scelrotia", *card_names()])
 
 
-def test_a_solo_infection_game_for_five_rounds_from_a_french_phone(
-        tmp_path: Path, open_page: Callable[..., Any], shoot: Any, english: None) -> None:
-    require_axe()
+def solo_infection_table(tmp_path: Path) -> RunningTable:
+    """A solo infection game with sensing off on the virtual board, connected."""
     setup = TableSetup(game="empire", board="sim", players=("Ann",),
                        options={"seed": SEED, "mode": "infection-solo"},
                        settings={"sensing": "off"}, db=str(tmp_path / "games.sqlite3"),
@@ -99,6 +98,13 @@ def test_a_solo_infection_game_for_five_rounds_from_a_french_phone(
     if not table.wait_ready(30):
         table.close()
         pytest.fail("the virtual board did not connect")
+    return table
+
+
+def test_a_solo_infection_game_for_five_rounds_from_a_french_phone(
+        tmp_path: Path, open_page: Callable[..., Any], shoot: Any, english: None) -> None:
+    require_axe()
+    table = solo_infection_table(tmp_path)
     problems: list[str] = []
     wide: list[str] = []
     seen: set[str] = set()
@@ -182,14 +188,7 @@ def test_the_infection_end_screen_fits_a_french_phone(
     the browser: the player calls time from the page (the Scelrotia wins) and reads the
     end in French, nothing wider than the phone, axe-core clean."""
     require_axe()
-    setup = TableSetup(game="empire", board="sim", players=("Ann",),
-                       options={"seed": SEED, "mode": "infection-solo"},
-                       settings={"sensing": "off"}, db=str(tmp_path / "games.sqlite3"),
-                       settle_s=0.03)
-    table = open_table(setup)
-    if not table.wait_ready(30):
-        table.close()
-        pytest.fail("the virtual board did not connect")
+    table = solo_infection_table(tmp_path)
     with TableHost(table, lang_fixed=False) as host, serve(host, port=0) as server:
         assert host is not None
         page = open_page(server.url, width=390, height=844, locale="fr-FR", is_mobile=True,
