@@ -256,16 +256,24 @@ def on_fake_link(game: str = "kato", *, profile: str = "kato-80",
 
 
 @contextmanager
-def kato_host(folder: Path) -> Iterator[TableHost]:
-    """A Kato table (kato-80, Ann and Bob) on the virtual board, its log in ``folder``,
-    behind the lobby, as the page serves it."""
-    table = open_table(TableSetup(game="kato", board="sim", profile="kato-80",
-                                  players=("Ann", "Bob"), db=str(folder / "games.sqlite3"),
-                                  settle_s=0.03))
+def table_host(setup: TableSetup) -> Iterator[TableHost]:
+    """The table ``setup`` describes, once its board has connected, behind the lobby as
+    the page serves it."""
+    table = open_table(setup)
     if not table.wait_ready():
         table.close()
         raise RuntimeError("the virtual board did not connect")
     with TableHost(table) as lobby:
+        yield lobby
+
+
+@contextmanager
+def kato_host(folder: Path) -> Iterator[TableHost]:
+    """A Kato table (kato-80, Ann and Bob) on the virtual board, its log in ``folder``,
+    behind the lobby, as the page serves it."""
+    with table_host(TableSetup(game="kato", board="sim", profile="kato-80",
+                               players=("Ann", "Bob"), db=str(folder / "games.sqlite3"),
+                               settle_s=0.03)) as lobby:
         yield lobby
 
 

@@ -24,11 +24,12 @@ from typing import Any
 
 import pytest
 from tests.french import english_words
+from tests.web.tables import table_host
 
 from meridian_table import i18n
 from meridian_table.games.empire.files import load_cards
 from meridian_table.table.lobby import TableHost
-from meridian_table.table.runner import TableSetup, open_table
+from meridian_table.table.runner import TableSetup
 from meridian_table.web import WebServer, serve
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("french-states")]  # one table
@@ -58,11 +59,7 @@ def host(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TableHost]:
     db = tmp_path_factory.mktemp("french") / "games.sqlite3"
     setup = TableSetup(game="kato", board="sim", profile="kato-80", players=NAMES[:2],
                        db=str(db), settle_s=0.03)
-    table = open_table(setup)
-    if not table.wait_ready():
-        table.close()
-        pytest.fail("the virtual board did not connect")
-    with TableHost(table) as lobby:
+    with table_host(setup) as lobby:
         yield lobby
     i18n.set_language("en")  # the language is the process's: leave it as found
 

@@ -13,9 +13,10 @@ from typing import Any
 import pytest
 from meridian_toygame.spec import PROFILE
 from tests.web.axe import blocking, require_axe
+from tests.web.tables import table_host
 
 from meridian_table.table.lobby import TableHost
-from meridian_table.table.runner import TableSetup, open_table
+from meridian_table.table.runner import TableSetup
 from meridian_table.web import WebServer, serve
 
 pytestmark = pytest.mark.browser
@@ -25,11 +26,7 @@ pytestmark = pytest.mark.browser
 def host(tmp_path: Path) -> Iterator[TableHost]:
     setup = TableSetup(game="toy", board="sim", profile=PROFILE, players=("Xena", "Otto"),
                        db=str(tmp_path / "games.sqlite3"), settle_s=0.03)
-    table = open_table(setup)
-    if not table.wait_ready():
-        table.close()
-        pytest.fail("the virtual board did not connect")
-    with TableHost(table) as lobby:
+    with table_host(setup) as lobby:
         yield lobby
 
 

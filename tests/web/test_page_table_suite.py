@@ -28,9 +28,10 @@ import pytest
 from tests.french import ENGLISH as ENGLISH  # other French tests read the list here too
 from tests.french import english_words
 from tests.web.axe import blocking, require_axe
+from tests.web.tables import table_host
 
 from meridian_table.table.lobby import TableHost
-from meridian_table.table.runner import TableSetup, open_table
+from meridian_table.table.runner import TableSetup
 from meridian_table.web import WebServer, serve
 
 # One worker runs the whole suite in order (one table, one browser); the replay test
@@ -96,11 +97,7 @@ def host(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TableHost]:
     db = tmp_path_factory.mktemp("suite") / "games.sqlite3"
     setup = TableSetup(game="kato", board="sim", profile="kato-80", players=NAMES[:2],
                        db=str(db), settle_s=0.03)
-    table = open_table(setup)
-    if not table.wait_ready():
-        table.close()
-        pytest.fail("the virtual board did not connect")
-    with TableHost(table) as lobby:
+    with table_host(setup) as lobby:
         yield lobby
 
 
