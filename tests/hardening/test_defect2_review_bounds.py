@@ -31,8 +31,11 @@ from meridian_table.table.session import TableSession
 from meridian_table.table.storejournal import StoreArchive
 from meridian_table.web import create_app
 
-# Slow enough that a review is still running while the test looks at it.
-SLOW = {"level": 1, "budget_s": 0.5}
+# Slow enough that a review is still running while the test looks at it, on any machine:
+# level 5 thinks for its whole budget (0.5 s a position, some 40 s for the game), where
+# levels 1-3 stop after a fixed number of iterations, which a quiet machine finished
+# before the test had looked (a CI flake).
+SLOW = {"level": 5, "budget_s": 0.5}
 
 
 def _reviews(table: LoggedTable | None = None) -> list[psutil.Process]:
