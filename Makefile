@@ -13,7 +13,7 @@ TOY    := $(VENV)/.toygame
 # (tests/web) and rp2040js for the emulated Pico (tests/emu, docs/FIRMWARE.md).
 AXE    := node_modules/axe-core/axe.min.js
 
-.PHONY: run test checks test-stages test-under-load venv lint typecheck stubcheck pytest portable wheeltest mptest mpycheck bench clean
+.PHONY: run test checks test-stages test-under-load venv lint typecheck stubcheck pytest unit browser portable wheeltest mptest mpycheck bench clean
 
 run: $(STAMP)
 	@# The tests' games are fixtures: after `make test` they are taken out again.
@@ -46,26 +46,19 @@ checks: $(STAMP)
 	$(BIN)/python tools/mpycheck.py
 	$(BIN)/python tools/mptest.py
 
-# The pytest stages, one after the other, each over XDIST workers; a failing stage does not
-# stop the next (every failure is listed in one run). The sources are compiled
-# first: the hundreds of `meridian-table` processes the tests start then load bytecode
-# even where PYTHONDONTWRITEBYTECODE keeps Python from caching it (each would otherwise
-# compile some 300 modules on start).
+# The pytest stages side by side (tools/stages.py), each over XDIST workers, each writing
+# to test-artifacts/stages/<stage>.log: most tests wait on real time (settle windows, the
+# link's timers, a browser drawing), so one stage after another left the two cores half
+# idle. A failing stage does not stop the others; every failure is printed at the end.
+# The sources are compiled first: the hundreds of `meridian-table` processes the tests
+# start then load bytecode even where PYTHONDONTWRITEBYTECODE keeps Python from caching
+# it (each would otherwise compile some 300 modules on start).
 # Each stage prints its wall time and the CPU time it used (its processes and theirs):
-# on two cores the CPU time is what bounds the suite's wall time from below.
-test-stages: SHELL := /bin/bash
+# on two cores the CPU time in all is what bounds the suite's wall time from below.
+STAGES ?= unit browser portable wheeltest
 test-stages: $(STAMP) $(TOY) $(AXE)
 	$(BIN)/python -m compileall -q -j 0 host firmware tests tools > /dev/null
-	failed=0; \
-	TIMEFORMAT="stage unit: %0R s wall, %0U s user + %0S s system CPU"; \
-	time { $(PYTEST) $(XDIST) --durations=20 -m "not browser and not wheel" || failed=1; }; \
-	TIMEFORMAT="stage browser: %0R s wall, %0U s user + %0S s system CPU"; \
-	time { $(PYTEST) $(XDIST) -m browser || failed=1; }; \
-	TIMEFORMAT="stage portable: %0R s wall, %0U s user + %0S s system CPU"; \
-	time { $(MAKE) --no-print-directory portable || failed=1; }; \
-	TIMEFORMAT="stage wheel: %0R s wall, %0U s user + %0S s system CPU"; \
-	time { $(PYTEST) -m wheel tests/wheel || failed=1; }; \
-	exit $$failed
+	$(BIN)/python tools/stages.py $(STAGES)
 
 # `make test` three times in a row with one busy process per core beside it (as on a
 # developer's busy machine or CI): prints each run's failures and wall time at the end.
@@ -100,11 +93,17 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# The unit stage: every test but the browser's and the wheel's.
+unit: $(STAMP) $(TOY) $(AXE)
+	$(PYTEST) $(XDIST) --durations=20 -m "not browser and not wheel"
+
 # Browser tests run in their own pytest process: Playwright's sync API refuses to start
 # in a process where another test left an asyncio loop behind.
-pytest: $(STAMP) $(TOY) $(AXE)
-	$(PYTEST) $(XDIST) --durations=20 -m "not browser and not wheel"
+browser: $(STAMP) $(TOY) $(AXE)
 	$(PYTEST) $(XDIST) -m browser
+
+# Both, one after the other.
+pytest: unit browser
 
 # As on Windows, where there is no pty: the virtual-board, table, web and CLI tests again
 # with the virtual board behind a loopback socket (socket://), plus the portability check
