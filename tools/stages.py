@@ -54,8 +54,10 @@ class Stage:
         self.started = time.monotonic()
         # A process group of its own: Ctrl-C here stops the stage and everything it
         # started, and a stage's own Ctrl-C handling never reaches the others.
+        # Unbuffered: pytest's progress reaches the log (and the bar) as it is made.
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         self.process = subprocess.Popen(
-            [make, "--no-print-directory", self.target], cwd=ROOT, stdout=out,
+            [make, "--no-print-directory", self.target], cwd=ROOT, stdout=out, env=env,
             stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True)
         out.close()
 

@@ -803,7 +803,7 @@ def _selftest_command(group: click.Group) -> None:
                     link.wait_connected(timeout=15)
                 except LinkError as exc:
                     raise click.ClickException(f"{exc}; is the firmware flashed?") from exc
-                eyes = (st.SimEyes(vb, link, slow=emu)
+                eyes = (st.SimEyes(vb, link, settle_s=st.EMU_LOOK_S if emu else 1.5, slow=emu)
                         if vb is not None else _HumanEyes(console))
                 with Progress(TextColumn("{task.description:<16}"), BarColumn(),
                               MofNCompleteColumn(), console=console, transient=True) as bar:

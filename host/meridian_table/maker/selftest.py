@@ -30,7 +30,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from meridian_table.ledplan import SOLID, LedPlan, Light
 from meridian_table.link import Link, LinkError
@@ -52,10 +52,11 @@ COLOURS: tuple[tuple[str, int], ...] = (("red", 0xFF0000), ("green", 0x00FF00), 
 CHASE = 0xFFFFFF
 #: The emulated Pico runs slower than a Pico: its boot pattern and each frame take longer.
 EMU_BOOT_S = 60.0
+EMU_LOOK_S = 3.0
 #: How long a look waits for a slow board to draw its first frame after the plan.
 SLOW_LOOK_S = 10.0
-#: How long a slow board's wrong frame is given for a later one to put it right.
-SLOW_SETTLE_S = 1.0
+#: A slow board that drew no frame for this long after a wrong one is done drawing.
+SLOW_QUIET_S = 1.0
 SETTLE_S = 3.0             # the boot pattern lasts 0.9 s (docs/FIRMWARE.md, "LEDs")
 
 # Runs on the board (or the unix port): imports one test module and calls its test_*
@@ -264,6 +265,17 @@ def _hue_matches(seen: RGB, expected: RGB) -> bool:
     return all((s > 0) == (e > 0) for s, e in zip(seen, expected, strict=True))
 
 
+def _shown_or_drawn(board: Any, shows: Callable[[list[RGB]], bool]
+                    ) -> Callable[[list[RGB]], bool]:
+    """A frame that shows what is expected, or any frame drawn from now on."""
+    seen = board.frames
+
+    def check(frame: list[RGB]) -> bool:
+        return shows(frame) or board.frames != seen
+
+    return check
+
+
 class SimEyes:
     """Reads the virtual board's rendered frames (``VirtualBoard.leds()``)."""
 
@@ -300,20 +312,31 @@ class SimEyes:
 
     def _judge_slow(self, before: int, want: list[RGB],
                     shows: Callable[[list[RGB]], bool]) -> set[int]:
-        """The emulated Pico (slow, more so on a busy machine) is judged on the first
-        frame it draws after the plan, however late (SLOW_LOOK_S at most): the firmware
-        draws a frame only when it differs from the last one, so that frame is the plan's.
-        A wrong one is given SLOW_SETTLE_S for a later frame to put it right. Waiting on
-        the frames, not on a fixed time, keeps a broken LED from costing seconds a look."""
+        """The emulated Pico (slow, more so on a busy machine): ``settle_s`` for the plan
+        to show, as on any board; a frame still wrong then is judged once the board has
+        drawn since the plan and gone quiet for SLOW_QUIET_S (the firmware draws only
+        when the frame changes), SLOW_LOOK_S at most. Waiting on the frames, not a fixed
+        time, keeps a broken LED from costing seconds a look."""
         board = self.board
+        deadline = time.monotonic() + SLOW_LOOK_S
         try:
-            frame = board.wait_for(  # type: ignore[attr-defined]
-                lambda f: shows(f) or board.frames > before,  # type: ignore[attr-defined]
-                timeout=SLOW_LOOK_S)
-            if not shows(frame):
-                frame = board.wait_for(shows, timeout=SLOW_SETTLE_S)  # type: ignore[attr-defined]
+            frame = board.wait_for(shows, timeout=self.settle_s)  # type: ignore[attr-defined]
         except TimeoutError:
-            frame = board.leds()  # type: ignore[attr-defined]
+            frame = None
+        while frame is None:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                frame = board.leds()  # type: ignore[attr-defined]
+                break
+            try:
+                drawn = board.wait_for(_shown_or_drawn(board, shows),  # type: ignore[attr-defined]
+                                       timeout=min(left, SLOW_QUIET_S))
+            except TimeoutError:
+                if board.frames > before:  # type: ignore[attr-defined]
+                    frame = board.leds()  # type: ignore[attr-defined]
+                continue
+            if shows(drawn):
+                frame = drawn
         return {i for i, (f, e) in enumerate(zip(frame, want, strict=True))
                 if not _hue_matches(f, e)}
 
