@@ -13,7 +13,7 @@ TOY    := $(VENV)/.toygame
 # (tests/web) and rp2040js for the emulated Pico (tests/emu, docs/FIRMWARE.md).
 AXE    := node_modules/axe-core/axe.min.js
 
-.PHONY: run test checks test-stages test-under-load venv lint typecheck stubcheck pytest unit browser portable wheeltest mptest mpycheck bench clean
+.PHONY: run test checks test-stages test-under-load venv lint typecheck stubcheck pytest unit emu browser portable wheeltest mptest mpycheck bench clean
 
 run: $(STAMP)
 	@# The tests' games are fixtures: after `make test` they are taken out again.
@@ -55,7 +55,13 @@ checks: $(STAMP)
 # it (each would otherwise compile some 300 modules on start).
 # Each stage prints its wall time and the CPU time it used (its processes and theirs):
 # on two cores the CPU time in all is what bounds the suite's wall time from below.
-STAGES ?= unit browser portable wheeltest
+# The stages run as three chains side by side: the emulated Pico's tests (one emulator
+# at a time, each test after the other: the longest chain, started at once) then the
+# portable ones; the unit tests (the most tests, most of them waiting on real time:
+# UNIT_WORKERS) then the browser's (their Chromium raises its own priority, so it does
+# not run beside the emulated Pico); and the wheel. A stage with slack runs niced (:N)
+# and fills the cores the others leave idle.
+STAGES ?= "emu>portable:10" "unit>browser" wheeltest:10
 test-stages: $(STAMP) $(TOY) $(AXE)
 	$(BIN)/python -m compileall -q -j 0 host firmware tests tools > /dev/null
 	$(BIN)/python tools/stages.py $(STAGES)
@@ -93,17 +99,23 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-# The unit stage: every test but the browser's and the wheel's.
+# The unit stage: every test but the browser's, the wheel's and the emulated Pico's.
+WIDE_WORKERS ?= $(shell $(PYTHON) -c "import os; print(2 * (os.cpu_count() or 1))")
+WIDE   := $(if $(XDIST),-n $(WIDE_WORKERS) --dist loadgroup,)
 unit: $(STAMP) $(TOY) $(AXE)
-	$(PYTEST) $(XDIST) --durations=20 -m "not browser and not wheel"
+	$(PYTEST) $(WIDE) --durations=20 -m "not browser and not wheel" --ignore=tests/emu
+
+# The emulated Pico (tests/emu, but its browser test): in one process, one test at a time.
+emu: $(STAMP) $(TOY)
+	$(PYTEST) --durations=10 -m "not browser and not wheel" tests/emu
 
 # Browser tests run in their own pytest process: Playwright's sync API refuses to start
 # in a process where another test left an asyncio loop behind.
 browser: $(STAMP) $(TOY) $(AXE)
-	$(PYTEST) $(XDIST) -m browser
+	$(PYTEST) $(WIDE) -m browser
 
-# Both, one after the other.
-pytest: unit browser
+# All three, one after the other.
+pytest: unit emu browser
 
 # As on Windows, where there is no pty: the virtual-board, table, web and CLI tests again
 # with the virtual board behind a loopback socket (socket://), plus the portability check

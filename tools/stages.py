@@ -1,8 +1,11 @@
 """Run `make test`'s test stages side by side and say how each went.
 
-    python tools/stages.py unit browser portable wheeltest
+    python tools/stages.py "emu>portable:10" "unit>browser" wheeltest:10
 
-Each argument is a make target (a pytest stage in the Makefile). They start together,
+Each argument is a chain of make targets (pytest stages in the Makefile) joined by ``>``:
+the chains start together, and a chain's next stage starts when the one before it ends
+(whatever its result). ``:N`` runs a stage at niceness N: a stage with slack then fills
+the cores the others leave idle instead of slowing the longest one down. Each stage runs
 each in a process group of its own, writing to ``test-artifacts/stages/<target>.log``.
 Most of the suite waits on real time (settle windows, the link's timers, a browser
 drawing, an emulated Pico), so stages side by side keep both cores of a small machine
@@ -31,6 +34,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 LOGS = ROOT / "test-artifacts" / "stages"
 PERCENT = re.compile(rb"\[\s*(\d{1,3})%\]")
+#: A line of pytest's progress: one letter a test (passed, failed, error, skipped,
+#: xfailed, xpassed), then "[ NN%]" once the line is full.
+PROGRESS_LINE = re.compile(rb"^(?:\S+\.py )?([.FEsxX]+)\s*(?:\[\s*(\d{1,3})%\])?\s*$")
 #: pytest's last line: "=== 12 passed, 1 xfailed in 3.2s ===" (or "no tests ran").
 RESULT = re.compile(r"^=+ (.*(?:passed|failed|error|no tests ran).*) =+$")
 QUIET_EVERY_S = 60.0
@@ -40,13 +46,18 @@ QUIET_EVERY_S = 60.0
 class Stage:
     target: str
     log: Path
+    nice: int = 0
+    after: Stage | None = None
     process: subprocess.Popen[bytes] | None = None
     started: float = 0.0
     ended: float | None = None
     status: int | None = None
     cpu_s: float = 0.0
-    percent: int = 0
+    percent: float = 0.0
+    done: int = 0
     _read: int = field(default=0, repr=False)
+    _partial: bytes = field(default=b"", repr=False)
+    _total: float | None = field(default=None, repr=False)
 
     def start(self, make: str) -> None:
         self.log.parent.mkdir(parents=True, exist_ok=True)
@@ -54,15 +65,26 @@ class Stage:
         self.started = time.monotonic()
         # A process group of its own: Ctrl-C here stops the stage and everything it
         # started, and a stage's own Ctrl-C handling never reaches the others.
-        # Unbuffered: pytest's progress reaches the log (and the bar) as it is made.
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        # Unbuffered: pytest's progress reaches the log (and the bar) as it is made. A
+        # stage is a make of its own: it keeps the command line's variables (XDIST=...)
+        # but not our jobserver.
+        env = dict(os.environ)
+        env.pop("MFLAGS", None)
+        env["MAKEFLAGS"] = " ".join(
+            word for word in env.get("MAKEFLAGS", "").split(" ")
+            if not word.startswith(("--jobserver", "-j")) and word != "j")
+        env["PYTHONUNBUFFERED"] = "1"
+        command = [make, "--no-print-directory", self.target]
+        if self.nice:
+            command = ["nice", "-n", str(self.nice), *command]
         self.process = subprocess.Popen(
-            [make, "--no-print-directory", self.target], cwd=ROOT, stdout=out, env=env,
+            command, cwd=ROOT, stdout=out, env=env,
             stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True)
         out.close()
 
-    def progress(self) -> int:
-        """The last ``[ NN%]`` pytest printed (read incrementally)."""
+    def progress(self) -> float:
+        """How far the stage is, in percent: the tests done (one letter each on pytest's
+        progress lines) over the total that its last ``[ NN%]`` mark implies."""
         try:
             with self.log.open("rb") as f:
                 f.seek(self._read)
@@ -70,10 +92,26 @@ class Stage:
         except OSError:
             return self.percent
         self._read += len(chunk)
-        marks = PERCENT.findall(chunk)
-        if marks:
-            self.percent = min(100, int(marks[-1]))
+        lines = (self._partial + chunk).split(b"\n")
+        self._partial = lines.pop()
+        for line in [*lines, self._partial]:
+            found = PROGRESS_LINE.match(line)
+            if found is None:
+                continue
+            letters = len(found.group(1))
+            if line is self._partial:  # a line still being written: count it, not keep it
+                self.percent = self._percent(self.done + letters)
+                continue
+            self.done += letters
+            if found.group(2) and int(found.group(2)) > 0:
+                self._total = self.done * 100 / int(found.group(2))
+            self.percent = self._percent(self.done)
         return self.percent
+
+    def _percent(self, done: int) -> float:
+        if self._total is None:
+            return self.percent
+        return min(99.0, 100.0 * done / self._total)
 
     @property
     def wall_s(self) -> float:
@@ -122,18 +160,45 @@ def _reap(stage: Stage, say: Callable[[str], None]) -> None:
     say(stage.summary())
 
 
-def run(targets: list[str], make: str) -> int:
-    stages = [Stage(t, LOGS / f"{t}.log") for t in targets]
-    started = time.monotonic()
-    print(f"test stages side by side: {', '.join(targets)}; logs in "
-          f"{LOGS.relative_to(ROOT)}/", flush=True)
+def _stage(argument: str) -> Stage:
+    """``target`` or ``target:nice``."""
+    target, _, nice = argument.partition(":")
+    if not target or (nice and not nice.isdigit()) or int(nice or 0) > 19:
+        raise SystemExit(f"stages: {argument!r} is not TARGET or TARGET:NICE (NICE 0 to 19)")
+    return Stage(target, LOGS / f"{target}.log", int(nice or 0))
+
+
+def _chains(arguments: list[str]) -> list[Stage]:
+    """Every stage of ``a>b c`` chains, each knowing the one it waits for."""
+    stages: list[Stage] = []
+    for chain in arguments:
+        before: Stage | None = None
+        for part in chain.split(">"):
+            stage = _stage(part.strip())
+            stage.after = before
+            stages.append(stage)
+            before = stage
+    return stages
+
+
+def _start_ready(stages: list[Stage], make: str) -> None:
+    """Start every stage not started whose chain has come to it."""
     for stage in stages:
-        stage.start(make)
+        if stage.process is None and (stage.after is None or stage.after.status is not None):
+            stage.start(make)
+
+
+def run(arguments: list[str], make: str) -> int:
+    stages = _chains(arguments)
+    started = time.monotonic()
+    print(f"test stages side by side: {'; '.join(' then '.join(c.split('>')) for c in arguments)};"
+          f" logs in {LOGS.relative_to(ROOT)}/", flush=True)
+    _start_ready(stages, make)
     try:
         if sys.stdout.isatty():
-            _watch_with_bars(stages)
+            _watch_with_bars(stages, make)
         else:
-            _watch_quietly(stages)
+            _watch_quietly(stages, make)
     except KeyboardInterrupt:
         for stage in stages:
             if stage.status is None and stage.process is not None:
@@ -173,7 +238,7 @@ def run(targets: list[str], make: str) -> int:
     return 1 if failed else 0
 
 
-def _watch_quietly(stages: list[Stage]) -> None:
+def _watch_quietly(stages: list[Stage], make: str) -> None:
     last = time.monotonic()
 
     def say(text: str) -> None:
@@ -183,29 +248,33 @@ def _watch_quietly(stages: list[Stage]) -> None:
         ended = _ended_soon(stages, 1.0)
         if ended is not None:
             _reap(ended, say)
+            _start_ready(stages, make)
         if time.monotonic() - last >= QUIET_EVERY_S:
             last = time.monotonic()
-            running = [f"{s.target} {s.progress()}%" for s in stages if s.status is None]
+            running = [f"{s.target} {s.progress():.0f}% ({s.done} tests)" for s in stages
+                       if s.status is None and s.process is not None]
             say(f"still running ({time.monotonic() - stages[0].started:.0f} s): "
                 + ", ".join(running))
 
 
-def _watch_with_bars(stages: list[Stage]) -> None:
+def _watch_with_bars(stages: list[Stage], make: str) -> None:
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
     with Progress(TextColumn("{task.description:<10}"), BarColumn(),
-                  TextColumn("{task.percentage:>3.0f}%"), TimeElapsedColumn()) as bars:
-        tasks = {s.target: bars.add_task(s.target, total=100) for s in stages}
+                  TextColumn("{task.percentage:>3.0f}%"),
+                  TextColumn("{task.fields[done]:>5} tests"), TimeElapsedColumn()) as bars:
+        tasks = {s.target: bars.add_task(s.target, total=100, done=0) for s in stages}
 
         def say(text: str) -> None:
             bars.console.print(text)
 
         while any(s.status is None for s in stages):
             for s in stages:
-                bars.update(tasks[s.target], completed=s.progress())
+                bars.update(tasks[s.target], completed=s.progress(), done=s.done)
             ended = _ended_soon(stages, 0.5)
             if ended is not None:
                 _reap(ended, say)
+                _start_ready(stages, make)
                 for s in stages:
                     if s.status is not None:
                         bars.stop_task(tasks[s.target])
@@ -231,10 +300,11 @@ def _ended_soon(stages: list[Stage], within_s: float) -> Stage | None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("targets", nargs="+", help="make targets, one a stage")
+    parser.add_argument("chains", nargs="+",
+                        help="chains of make targets, TARGET[:NICE][>TARGET[:NICE]...]")
     parser.add_argument("--make", default=os.environ.get("MAKE", "make"))
     args = parser.parse_args()
-    return run(args.targets, args.make)
+    return run(args.chains, args.make)
 
 
 if __name__ == "__main__":

@@ -24,12 +24,12 @@ import logging
 import math
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from dataclasses import field as dc_field
 from typing import TYPE_CHECKING, ClassVar, Literal, overload
 
 from meridian_table.games.rules import Engine, OptionValue
-from meridian_table.i18n import WordsError
+from meridian_table.i18n import WordsError, language
 from meridian_table.ledplan import BLINK, FAST_BLINK, FLASH, PULSE, SOLID, Light
 
 LOGGER = logging.getLogger(__name__)
@@ -316,6 +316,10 @@ class Applied:
     #: The move in words as it was played, when the notation alone cannot say it all
     #: (Colovini: the towers a push moved); "" : :meth:`Adapter.move_words` says it.
     words: str = ""
+    #: The table's language when ``words`` were said ("": not known, an older log). A
+    #: page in another language says the move from its notation instead
+    #: (:meth:`Adapter.said_words`).
+    words_lang: str = ""
 
     def to_json(self, n: int) -> JsonObject:
         return {
@@ -385,6 +389,8 @@ class History(Sequence[Applied]):
     def play(self, action: str) -> Applied:
         """Apply ``action`` through the adapter and record it (ValueError: illegal)."""
         applied = self.adapter.play(action)
+        if applied.words and not applied.words_lang:
+            applied = replace(applied, words_lang=language())
         self._entries.append(applied)
         return applied
 
@@ -676,6 +682,15 @@ class Adapter(ABC):
         del notation
         return None
 
+
+    def said_words(self, applied: Applied) -> str | None:
+        """``applied`` in words in the table's language now: as it was played when it
+        was said in this language; else from its notation (:meth:`move_words`: a page
+        in French never shows a move said in English, though it may say less, such as
+        the towers a push moved); else as played."""
+        if applied.words and applied.words_lang == language():
+            return applied.words
+        return self.move_words(applied.notation) or applied.words or None
     def settle_time(self, motion: Motion) -> float | None:
         """How long the table waits before reading the board after ``motion``, when
         this game can tell sooner than the table's window (docs/TABLE.md, adaptive

@@ -147,6 +147,8 @@ class Action(LogEvent):
     words: str | None = None
     #: The adapter's dialogue record right after the action (None: an older log).
     dialogue: dict[str, object] | None = None
+    #: The table's language when ``words`` were said (None: not known).
+    words_lang: str | None = None
 
     @classmethod
     def from_json(cls, payload: JsonMap) -> Self:
@@ -156,7 +158,8 @@ class Action(LogEvent):
                    _opt_text(k, payload, "source"), _opt_text(k, payload, "by"),
                    _texts(k, payload, "removed"), _opt_text(k, payload, "automaton"),
                    _opt_map(k, payload, "clocks"), placed, _opt_text(k, payload, "words"),
-                   _opt_map(k, payload, "dialogue"), extra=_extra(payload, cls.declared()))
+                   _opt_map(k, payload, "dialogue"), _opt_text(k, payload, "words_lang"),
+                   extra=_extra(payload, cls.declared()))
 
     def to_json(self) -> dict[str, object]:
         out = super().to_json()

@@ -74,7 +74,7 @@ def logged_settings(typed: Sequence[LogEvent]) -> dict[str, Any]:
 def entry_of(action: Action) -> Applied:
     """The table's history entry an ``action`` event of the new form carries."""
     return Applied(action.notation, action.player or "", frozenset(action.placed or ()),
-                   frozenset(action.removed), action.words or "")
+                   frozenset(action.removed), action.words or "", action.words_lang or "")
 
 
 def read_log(info: GameInfo, typed: Sequence[LogEvent],

@@ -76,7 +76,8 @@ def action_event(applied: Applied, source: str, automaton: str | None = None,
     return ev.Action(applied.notation, applied.player, source,
                      "automaton" if automaton is not None else "person",
                      tuple(sorted(applied.removed)), automaton, clocks,
-                     tuple(sorted(applied.placed)), applied.words or None, dialogue)
+                     tuple(sorted(applied.placed)), applied.words or None, dialogue,
+                     applied.words_lang or None)
 
 
 def action_payload(applied: Applied, source: str, automaton: str | None = None) -> dict[str, Any]:

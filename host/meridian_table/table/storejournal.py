@@ -297,7 +297,7 @@ class StoreArchive:
                  for colour, index in adapter.seats().items()}
         moves = [a.to_json(i + 1) for i, a in enumerate(history)]
         for move, applied in zip(moves, history, strict=True):
-            words = applied.words or adapter.move_words(applied.notation)
+            words = adapter.said_words(applied)
             if words:
                 who = names.get(str(move.get("player")), move.get("player"))
                 move["words"] = f"{who}: {words}"

@@ -49,7 +49,7 @@ def moves_json(adapter: Adapter, history: Sequence[Applied], names: Mapping[str,
     is marked ``provisional``."""
     moves = [a.to_json(i + 1) for i, a in enumerate(history)]
     for move, applied in zip(moves, history, strict=True):
-        words = applied.words or adapter.move_words(applied.notation)
+        words = adapter.said_words(applied)
         if words:
             move["words"] = f"{names.get(str(move.get('player')), move.get('player'))}: {words}"
     if provisional and moves:

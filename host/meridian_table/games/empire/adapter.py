@@ -12,7 +12,7 @@ tapped on the page's energy ledger, which sends it as the answer ``action``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from meridian_table.games.board import (
@@ -183,7 +183,8 @@ class EmpireAdapter(Adapter):
                     site["label"] = "".join(s.kind[1] for s in here)  # i: fighter, r: frigate
             if owner is not None:
                 site["seat"] = self.colours[owner]
-        out["ledger"] = ledger(self._engine, self.colours, ledger_log(self._engine, self.past), self._offers)
+        log = ledger_log(self._engine, self.past, self.said_words)
+        out["ledger"] = ledger(self._engine, self.colours, log, self._offers)
         return out
 
     # --- reading the board ----------------------------------------------------------------
@@ -712,17 +713,18 @@ def presence_lights(game: Game, colours: tuple[str, ...]) -> dict[str, Light]:
 
 
 
-def ledger_log(game: Game, past: Sequence[Applied]) -> list[str]:
-    """The ledger's log: the table's last moves in words (their ``words``), each with the
-    round it was played in (the engine's history keeps the state before each action)
-    and its seat."""
+def ledger_log(game: Game, past: Sequence[Applied],
+               said: Callable[[Applied], str | None] = lambda a: a.words) -> list[str]:
+    """The ledger's log: the table's last moves in words (``said``: in the table's
+    language now, :meth:`Adapter.said_words`), each with the round it was played in (the
+    engine's history keeps the state before each action) and its seat."""
     past = past[-LOG_LINES:]
     played = game.history[len(game.history) - len(past):]
     if len(played) != len(past):  # an engine set up with moves of its own
-        return [_("{seat}: {text}").format(seat=seat_name(a.player), text=a.words)
+        return [_("{seat}: {text}").format(seat=seat_name(a.player), text=said(a) or a.notation)
                 for a in past]
     return [_("Round {round}: {seat}: {text}").format(
-                round=before.round, seat=seat_name(a.player), text=a.words)
+                round=before.round, seat=seat_name(a.player), text=said(a) or a.notation)
             for a, (_text, before) in zip(past, played, strict=True)]
 
 
