@@ -13,7 +13,7 @@ TOY    := $(VENV)/.toygame
 # (tests/web) and rp2040js for the emulated Pico (tests/emu, docs/FIRMWARE.md).
 AXE    := node_modules/axe-core/axe.min.js
 
-.PHONY: run test checks test-stages test-under-load venv lint typecheck stubcheck pytest unit emu browser portable wheeltest mptest mpycheck bench clean
+.PHONY: run test checks test-stages test-under-load venv lint typecheck stubcheck pytest unit emu realtime browser portable wheeltest mptest mpycheck bench clean
 
 run: $(STAMP)
 	@# The tests' games are fixtures: after `make test` they are taken out again.
@@ -55,16 +55,17 @@ checks: $(STAMP)
 # it (each would otherwise compile some 300 modules on start).
 # Each stage prints its wall time and the CPU time it used (its processes and theirs):
 # on two cores the CPU time in all is what bounds the suite's wall time from below.
-# The stages run as three chains side by side: the emulated Pico's tests (one emulator
-# at a time, each test after the other: the longest chain, started at once) then the
-# portable ones; the unit tests (the most tests, most of them waiting on real time:
-# UNIT_WORKERS) then the browser's (their Chromium raises its own priority, so it does
-# not run beside the emulated Pico); and the wheel. A stage with slack runs niced (:N)
-# and fills the cores the others leave idle.
-STAGES ?= "emu>portable:10" "unit>browser" wheeltest:10
+# The stages run side by side: the emulated Pico's tests (one emulator at a time, each
+# test after the other: the longest chain, started at once) then the browser's (their
+# Chromium raises its own priority, so it never runs beside the emulated Pico); the unit
+# tests (the most tests, most of them waiting on real time: WIDE_WORKERS); and, niced
+# (:N) to fill the cores the others leave idle, the portable and wheel stages.
+# The real-time tests (a hand's timing, which a busy machine makes late) run last, alone.
+STAGES ?= "emu>browser" unit portable:10 wheeltest:10
+LAST   ?= realtime
 test-stages: $(STAMP) $(TOY) $(AXE)
 	$(BIN)/python -m compileall -q -j 0 host firmware tests tools > /dev/null
-	$(BIN)/python tools/stages.py $(STAGES)
+	$(BIN)/python tools/stages.py --last $(LAST) $(STAGES)
 
 # `make test` three times in a row with one busy process per core beside it (as on a
 # developer's busy machine or CI): prints each run's failures and wall time at the end.
@@ -103,7 +104,11 @@ typecheck: $(STAMP)
 WIDE_WORKERS ?= $(shell $(PYTHON) -c "import os; print(2 * (os.cpu_count() or 1))")
 WIDE   := $(if $(XDIST),-n $(WIDE_WORKERS) --dist loadgroup,)
 unit: $(STAMP) $(TOY) $(AXE)
-	$(PYTEST) $(WIDE) --durations=20 -m "not browser and not wheel" --ignore=tests/emu
+	$(PYTEST) $(WIDE) --durations=20 -m "not browser and not wheel and not realtime" --ignore=tests/emu
+
+# The tests that keep a person's timing in real time, in one process.
+realtime: $(STAMP) $(TOY)
+	$(PYTEST) -m realtime
 
 # The emulated Pico (tests/emu, but its browser test): in one process, one test at a time.
 emu: $(STAMP) $(TOY)
@@ -112,10 +117,10 @@ emu: $(STAMP) $(TOY)
 # Browser tests run in their own pytest process: Playwright's sync API refuses to start
 # in a process where another test left an asyncio loop behind.
 browser: $(STAMP) $(TOY) $(AXE)
-	$(PYTEST) $(WIDE) -m browser
+	$(PYTEST) $(XDIST) -m browser
 
-# All three, one after the other.
-pytest: unit emu browser
+# All four, one after the other.
+pytest: unit emu browser realtime
 
 # As on Windows, where there is no pty: the virtual-board, table, web and CLI tests again
 # with the virtual board behind a loopback socket (socket://), plus the portability check
@@ -132,7 +137,7 @@ PORTABLE_TESTS := tests/test_portability.py tests/sim \
 	$(wildcard tests/games/*/test_*_adapter.py tests/games/*/test_*_virtual.py \
 	           tests/games/*/test_*_headless*.py tests/games/*/test_*_crash.py tests/games/*/test_*_warning.py)
 portable: $(STAMP) $(TOY)
-	MERIDIAN_TABLE_SIM_TRANSPORT=socket $(PYTEST) $(XDIST) -m "not browser and not wheel" $(PORTABLE_TESTS)
+	MERIDIAN_TABLE_SIM_TRANSPORT=socket $(PYTEST) $(XDIST) -m "not browser and not wheel and not realtime" $(PORTABLE_TESTS)
 
 # The wheel plays: built, installed into a fresh venv outside the checkout, and run
 # from there (tests/wheel; docs/PACKAGING.md). Prints the time of each step.

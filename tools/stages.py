@@ -1,12 +1,13 @@
 """Run `make test`'s test stages side by side and say how each went.
 
-    python tools/stages.py "emu>portable:10" "unit>browser" wheeltest:10
+    python tools/stages.py --last realtime "emu>browser" unit portable:10 wheeltest:10
 
 Each argument is a chain of make targets (pytest stages in the Makefile) joined by ``>``:
 the chains start together, and a chain's next stage starts when the one before it ends
 (whatever its result). ``:N`` runs a stage at niceness N: a stage with slack then fills
-the cores the others leave idle instead of slowing the longest one down. Each stage runs
-each in a process group of its own, writing to ``test-artifacts/stages/<target>.log``.
+the cores the others leave idle instead of slowing the longest one down. ``--last``
+stages start once every other one has ended: alone, on a quiet machine. Each stage runs
+in a process group of its own, writing to ``test-artifacts/stages/<target>.log``.
 Most of the suite waits on real time (settle windows, the link's timers, a browser
 drawing, an emulated Pico), so stages side by side keep both cores of a small machine
 busy where one after the other left them half idle. A progress bar a stage shows how far
@@ -48,6 +49,7 @@ class Stage:
     log: Path
     nice: int = 0
     after: Stage | None = None
+    waits_for_all: bool = False
     process: subprocess.Popen[bytes] | None = None
     started: float = 0.0
     ended: float | None = None
@@ -55,6 +57,8 @@ class Stage:
     cpu_s: float = 0.0
     percent: float = 0.0
     done: int = 0
+    #: The tests done, those on the line pytest is still writing included.
+    shown: int = 0
     _read: int = field(default=0, repr=False)
     _partial: bytes = field(default=b"", repr=False)
     _total: float | None = field(default=None, repr=False)
@@ -101,11 +105,13 @@ class Stage:
             letters = len(found.group(1))
             if line is self._partial:  # a line still being written: count it, not keep it
                 self.percent = self._percent(self.done + letters)
+                self.shown = self.done + letters
                 continue
             self.done += letters
             if found.group(2) and int(found.group(2)) > 0:
                 self._total = self.done * 100 / int(found.group(2))
             self.percent = self._percent(self.done)
+            self.shown = self.done
         return self.percent
 
     def _percent(self, done: int) -> float:
@@ -183,16 +189,28 @@ def _chains(arguments: list[str]) -> list[Stage]:
 
 def _start_ready(stages: list[Stage], make: str) -> None:
     """Start every stage not started whose chain has come to it."""
+    others_done = all(s.status is not None for s in stages if not s.waits_for_all)
     for stage in stages:
-        if stage.process is None and (stage.after is None or stage.after.status is not None):
+        if stage.process is not None:
+            continue
+        if stage.waits_for_all:
+            if others_done:
+                stage.start(make)
+        elif stage.after is None or stage.after.status is not None:
             stage.start(make)
 
 
-def run(arguments: list[str], make: str) -> int:
+def run(arguments: list[str], make: str, last: list[str] | None = None) -> int:
     stages = _chains(arguments)
+    # The last stages wait for every other one: they run alone, on a quiet machine.
+    finals = [_stage(t) for t in last or ()]
+    for final in finals:
+        final.waits_for_all = True
+    stages += finals
     started = time.monotonic()
-    print(f"test stages side by side: {'; '.join(' then '.join(c.split('>')) for c in arguments)};"
-          f" logs in {LOGS.relative_to(ROOT)}/", flush=True)
+    print(f"test stages side by side: {'; '.join(' then '.join(c.split('>')) for c in arguments)}"
+          f"{'; then alone: ' + ', '.join(last) if last else ''}; logs in "
+          f"{LOGS.relative_to(ROOT)}/", flush=True)
     _start_ready(stages, make)
     try:
         if sys.stdout.isatty():
@@ -251,7 +269,7 @@ def _watch_quietly(stages: list[Stage], make: str) -> None:
             _start_ready(stages, make)
         if time.monotonic() - last >= QUIET_EVERY_S:
             last = time.monotonic()
-            running = [f"{s.target} {s.progress():.0f}% ({s.done} tests)" for s in stages
+            running = [f"{s.target} {s.progress():.0f}% ({s.shown} tests)" for s in stages
                        if s.status is None and s.process is not None]
             say(f"still running ({time.monotonic() - stages[0].started:.0f} s): "
                 + ", ".join(running))
@@ -270,7 +288,7 @@ def _watch_with_bars(stages: list[Stage], make: str) -> None:
 
         while any(s.status is None for s in stages):
             for s in stages:
-                bars.update(tasks[s.target], completed=s.progress(), done=s.done)
+                bars.update(tasks[s.target], completed=s.progress(), done=s.shown)
             ended = _ended_soon(stages, 0.5)
             if ended is not None:
                 _reap(ended, say)
@@ -303,8 +321,10 @@ def main() -> int:
     parser.add_argument("chains", nargs="+",
                         help="chains of make targets, TARGET[:NICE][>TARGET[:NICE]...]")
     parser.add_argument("--make", default=os.environ.get("MAKE", "make"))
+    parser.add_argument("--last", action="append", default=[],
+                        help="a stage to run alone once every other stage has ended")
     args = parser.parse_args()
-    return run(args.chains, args.make)
+    return run(args.chains, args.make, args.last)
 
 
 if __name__ == "__main__":

@@ -101,7 +101,8 @@ def _play_slice(game: str, count: int) -> None:
     assert cues >= fresh // 2, (cues, fresh)  # the firmware drew the cue itself
 
 
-@pytest.mark.parametrize("game,count", [("kato", 10), ("colovini", 5)])
+@pytest.mark.realtime  # make test runs it after every other stage: a busy machine makes
+@pytest.mark.parametrize("game,count", [("kato", 10), ("colovini", 5)])  # the hand late
 def test_a_slice_through_the_virtual_board_reads_right_and_the_cue_is_rendered(
         game: str, count: int) -> None:
     """Real time: the hand sleeps between its switches. Every trace the hand played on
