@@ -80,6 +80,15 @@ def main(argv: list[str] | None = None) -> int:
                                capture_output=True).stdout.strip()
         if dirty:
             print("under_load: uncommitted changes are not in the fresh clone (use --here)")
+    if workdir != ROOT:
+        # The fresh clone lives in a temp dir: the emulated Pico's files beside this
+        # checkout (../shared/pico, docs/FIRMWARE.md) are not beside it. Name them, and
+        # require them, so its emulated-Pico tests run instead of skipping.
+        pico = ROOT.parent / "shared" / "pico"
+        if (pico / "RPI_PICO-v1.23.0.uf2").exists() and "MERIDIAN_PICO_IMAGE" not in os.environ:
+            os.environ["MERIDIAN_PICO_IMAGE"] = str(pico / "RPI_PICO-v1.23.0.uf2")
+            os.environ["MERIDIAN_PICO_BOOTROM"] = str(pico / "rp2040-bootrom-b1.bin")
+            os.environ.setdefault("MERIDIAN_REQUIRE_EMU", "1")
     logs = Path(tempfile.mkdtemp(prefix="meridian-under-load-logs-"))
     results: list[tuple[int, float, list[str]]] = []
     busy = busy_processes(args.busy)
