@@ -17,6 +17,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# Tests check behaviour, not speed (benches do: docs/TESTING.md). Hypothesis's default
+# deadline (200 ms an example) and its "too slow" health check are timings: on a busy
+# machine an example that takes 4 ms took 523 ms once and failed a run of
+# `make test-under-load`. Every property test runs without them.
+settings.register_profile("meridian", deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("meridian")
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [

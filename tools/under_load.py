@@ -74,6 +74,9 @@ def main(argv: list[str] | None = None) -> int:
     clone_parent: str | None = None
     if not args.here:
         clone_parent = tempfile.mkdtemp(prefix="meridian-under-load-")
+        # mkdtemp makes it 0700: the tests that run a command as nobody (a serial port
+        # that refuses them) must reach the clone's venv, as in any checkout.
+        os.chmod(clone_parent, 0o755)
         workdir = Path(clone_parent) / "clone"
         subprocess.run(["git", "clone", "--quiet", str(ROOT), str(workdir)], check=True)
         dirty = subprocess.run(["git", "status", "--porcelain"], cwd=ROOT, text=True,
