@@ -156,17 +156,24 @@ def test_review_bounds_the_whole_review_is_bounded_in_time() -> None:
 def test_review_bounds_a_closed_page_cancels_its_review(
         archive: StoreArchive, logged_session: LoggedTable) -> None:
     logged_session.archive = archive  # the table's archive of two games (the lobby's)
+    # Processes of earlier tests in this worker (a cancelled review still ending, at its
+    # low priority, on a busy machine) are not this test's review.
+    before = {child.pid for child in _reviews(logged_session)}
+
+    def mine() -> list[psutil.Process]:
+        return [child for child in _reviews(logged_session) if child.pid not in before]
+
     client = TestClient(create_app(logged_session), base_url="http://127.0.0.1:8765")
     with client.websocket_connect("ws://127.0.0.1:8765/ws") as ws:
         assert ws.receive_json()["type"] == "state"
         ws.send_json({"type": "command", "id": 7,
                       "cmd": {"cmd": "review", "game_id": 1, **SLOW}})
         _wait_for(lambda: archive.review_progress(1) is not None)
-        _wait_for(lambda: len(_reviews(logged_session)) == 1)
+        _wait_for(lambda: len(mine()) == 1)
     # The page closed: nobody waits, so the review stops and its process ends.
     # The review runs at the bot worker's low priority: on a busy machine it may take a
     # while to be scheduled and end, which is the point of its priority.
-    _wait_for(lambda: not _reviews(logged_session), 180)
+    _wait_for(lambda: not mine(), 180)
     _wait_for(lambda: archive.review_progress(1) is None, 180)
 
 

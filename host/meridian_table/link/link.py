@@ -130,7 +130,10 @@ class Link(FrameHandler):
         self._ser: SerialLike | None = None
         self._port_name = ""
         self._state: State = "searching"
-        self._detail = "not started"
+        # Nothing found yet, nothing to add: the page says "Looking for the board…" in
+        # its own language (an English "not started" after it showed on French pages
+        # while a new table's link was still starting, in a busy test run).
+        self._detail = ""
         self._hello: Hello | None = None
         self._seq = Sequencer()
         self._tx_seq = 0
