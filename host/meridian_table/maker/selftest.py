@@ -265,6 +265,12 @@ def _hue_matches(seen: RGB, expected: RGB) -> bool:
     return all((s > 0) == (e > 0) for s, e in zip(seen, expected, strict=True))
 
 
+def _wrong(frame: list[RGB], want: list[RGB]) -> set[int]:
+    """The LEDs of ``frame`` whose colour is not the one wanted."""
+    return {i for i, (f, e) in enumerate(zip(frame, want, strict=True))
+            if not _hue_matches(f, e)}
+
+
 def _shown_or_drawn(board: Any, shows: Callable[[list[RGB]], bool]
                     ) -> Callable[[list[RGB]], bool]:
     """A frame that shows what is expected, or any frame drawn from now on."""
@@ -307,8 +313,7 @@ class SimEyes:
             frame = board.wait_for(shows, timeout=self.settle_s)  # type: ignore[attr-defined]
         except TimeoutError:
             frame = board.leds()  # type: ignore[attr-defined]
-        return {i for i, (f, e) in enumerate(zip(frame, want, strict=True))
-                if not _hue_matches(f, e)}
+        return _wrong(frame, want)
 
     def _judge_slow(self, before: int, want: list[RGB],
                     shows: Callable[[list[RGB]], bool]) -> set[int]:
@@ -337,8 +342,7 @@ class SimEyes:
                 continue
             if shows(drawn):
                 frame = drawn
-        return {i for i, (f, e) in enumerate(zip(frame, want, strict=True))
-                if not _hue_matches(f, e)}
+        return _wrong(frame, want)
 
     def summary(self, description: str) -> set[int]:
         return set()  # every look() already answered

@@ -714,7 +714,7 @@ def presence_lights(game: Game, colours: tuple[str, ...]) -> dict[str, Light]:
 
 
 def ledger_log(game: Game, past: Sequence[Applied],
-               said: Callable[[Applied], str | None] = lambda a: a.words) -> list[str]:
+               said: Callable[[Applied], str | None]) -> list[str]:
     """The ledger's log: the table's last moves in words (``said``: in the table's
     language now, :meth:`Adapter.said_words`), each with the round it was played in (the
     engine's history keeps the state before each action) and its seat."""
