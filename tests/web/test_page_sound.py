@@ -4,6 +4,7 @@ remembered."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -135,6 +136,81 @@ def test_each_event_schedules_its_sound_and_speech_and_mute_is_respected(
         assert again.get_attribute("#voice-toggle", "aria-pressed") == "true"
         context.close()
         assert errors == []
+
+
+class HeldStates:
+    """Between the page and the table (Playwright's WebSocket routing): while held, the
+    table's states are kept back and only the newest is passed on at release, as the
+    server does with a burst of changes on a busy machine."""
+
+    def __init__(self, page: Any) -> None:
+        self.held = False
+        self.newest: str | None = None
+        self.page_side: Any = None
+        page.route_web_socket("**/*", self._route)
+
+    def _route(self, ws: Any) -> None:
+        server = ws.connect_to_server()
+        self.page_side = ws
+        ws.on_message(lambda message: server.send(message))
+        server.on_message(self._from_table)
+
+    def _from_table(self, message: str | bytes) -> None:
+        if self.held and isinstance(message, str) and json.loads(message)["type"] == "state":
+            self.newest = message
+        else:
+            self.page_side.send(message)
+
+    def release(self) -> None:
+        """Pass on the newest held state. (Playwright's sync API hands the route the
+        table's messages only while the test is inside a Playwright call, so wait on the
+        page before releasing.)"""
+        self.held = False
+        if self.newest is not None:
+            self.page_side.send(self.newest)
+            self.newest = None
+
+
+def test_moves_that_reach_the_page_in_one_state_are_each_said(
+    tmp_path: Path, browser: Any
+) -> None:
+    """The CI failure of stop 31: on a busy machine two moves came to the page in one
+    state (the server coalesces bursts) and only the last was said. Each is said, in
+    order; a page catching up on more than three says only the last."""
+    with live(tmp_path) as fake, serve(fake, port=0) as server:
+        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        context.add_init_script(STUBS)
+        page = context.new_page()
+        route = HeldStates(page)
+        page.goto(server.url)
+        page.wait_for_function("window.meridian && window.meridian.connected && "
+                               "window.meridian.renders > 0")
+        renders = quiet_renders(page, 500)
+        route.held = True
+        fake.play("E3", "G3")
+        page.wait_for_timeout(200)
+        assert page.evaluate("window.meridian.renders") == renders  # nothing came through
+        route.release()
+        wait_cues(page, 2)
+        page.wait_for_timeout(300)
+        assert cues(page) == [("move", "Light: E3", False), ("move", "Dark: G3", False)]
+
+        route.held = True
+        fake.play("E7", "E4")
+        fake.place("B4")
+        fake.wait(lambda s: len(s["moves"]) == 5, "B4 played")
+        fake.lift("E3")  # Dark takes Light's E3 off, as the rules say
+        now = fake.wait(lambda s: s["phase"] != "resync" and s["legal"], "Dark to move")
+        fake.play(now["legal"][0])
+        assert len(fake.state()["moves"]) == 6
+        page.wait_for_timeout(300)  # the table's states reach the route (and are held)
+        route.release()
+        page.wait_for_function("window.meridian.state.moves.length === 6")
+        page.wait_for_timeout(300)
+        said = cues(page)[2:]
+        assert [event for event, _, _ in said] == ["move"], said  # only the last of four
+        assert said[0][1].startswith("Dark: ")
+        context.close()
 
 
 def test_the_low_time_cue_sounds_as_the_clock_runs_down(

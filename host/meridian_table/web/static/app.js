@@ -1274,6 +1274,8 @@
     return c && typeof c.remaining_s === "number" && c.remaining_s <= low ? c.remaining_s : null;
   }
 
+  const MAX_SAID_MOVES = 3;
+
   function soundEvents(prev, s) {
     const sound = window.MeridianSound;
     if (!sound || !prev || prev.game_id !== s.game_id) return;  // a page just opened is quiet
@@ -1287,8 +1289,11 @@
       return;
     }
     if (now.length > was.length) {
-      const last = now[now.length - 1];
-      sound.cue("move", `${seatLabel(last.player)}: ${moveLabel(last)}`);
+      // The server coalesces a burst of changes into one state, so one state may bring
+      // several moves (a busy machine, a quick hand): each is said, in order. A page
+      // catching up on many (a long disconnection) says only the last.
+      const fresh = now.length - was.length <= MAX_SAID_MOVES ? now.slice(was.length) : now.slice(-1);
+      for (const m of fresh) sound.cue("move", `${seatLabel(m.player)}: ${moveLabel(m)}`);
       const removed = (s.diff && s.diff.remove) || [];
       if (removed.length) sound.cue("remove", `${seatLabel(s.to_move)}: remove ${listWords(removed)}`);
     } else if (s.error && s.error !== prev.error) {
