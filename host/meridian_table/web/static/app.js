@@ -891,32 +891,64 @@
     return m.words || m.notation || m.action || "?";
   }
 
+  // The move list changes by its end (a move made, a move taken back): only the moves
+  // that changed are drawn again, and the list is scrolled once the frame is laid out.
+  // Rebuilding a long game's list and measuring it on every state was most of the
+  // page's work in an Empire game, where each ledger step is a move.
+  let movesDrawn = [];  // one key a drawn move: what its button shows
+  let movesScroll = false;
+
+  function moveButton(m, i) {
+    const li = document.createElement("li");
+    const b = document.createElement("button");
+    b.type = "button";
+    b.dataset.ply = String(i + 1);
+    b.innerHTML = "<span class='mv-n'></span><span class='mv-text'></span>";
+    b.firstChild.textContent = `${m.n ?? i + 1}.`;
+    b.lastChild.textContent = moveLabel(m);
+    if (m.removed && m.removed.length) {
+      const r = document.createElement("span");
+      r.className = "mv-removed";
+      r.textContent = `×${m.removed.join(" ")}`;
+      b.append(r);
+    }
+    b.title = t("{move}: show the board after this move", { move: `${seatLabel(m.player || "")} ${moveLabel(m)}` });
+    b.addEventListener("click", () => startReplay(replay ? replay.gameId : state.game_id, i + 1));
+    li.append(b);
+    return li;
+  }
+
   function renderMoves(moves, current) {
     const list = $("moves");
-    list.replaceChildren();
-    moves.forEach((m, i) => {
-      const li = document.createElement("li");
-      const b = document.createElement("button");
-      b.type = "button";
-      b.dataset.ply = String(i + 1);
-      b.innerHTML = "<span class='mv-n'></span><span class='mv-text'></span>";
-      b.firstChild.textContent = `${m.n ?? i + 1}.`;
-      b.lastChild.textContent = moveLabel(m);
-      if (m.removed && m.removed.length) {
-        const r = document.createElement("span");
-        r.className = "mv-removed";
-        r.textContent = `×${m.removed.join(" ")}`;
-        b.append(r);
-      }
-      b.title = t("{move}: show the board after this move", { move: `${seatLabel(m.player || "")} ${moveLabel(m)}` });
-      if (current === i + 1) b.setAttribute("aria-current", "true");
-      b.addEventListener("click", () => startReplay(replay ? replay.gameId : state.game_id, i + 1));
-      li.append(b);
-      list.append(li);
-    });
-    // Scroll the list itself, never the page: scrollIntoView would pull a phone's
-    // window down to the move list on every move, away from the board.
-    const target = list.querySelector("[aria-current='true']") || list.lastElementChild;
+    const keys = moves.map((m, i) => JSON.stringify([m.n ?? i + 1, moveLabel(m), m.removed || [],
+      seatLabel(m.player || ""), m.player || ""]));
+    if (list.childElementCount !== movesDrawn.length) movesDrawn = [];  // drawn by someone else
+    let same = 0;
+    while (same < keys.length && same < movesDrawn.length && keys[same] === movesDrawn[same]) same += 1;
+    while (list.childElementCount > same) list.lastElementChild.remove();
+    const added = document.createDocumentFragment();
+    for (let i = same; i < moves.length; i += 1) added.append(moveButton(moves[i], i));
+    list.append(added);
+    movesDrawn = keys;
+    const was = list.querySelector("[aria-current='true']");
+    const now = current ? list.children[current - 1]?.firstElementChild : null;
+    if (was !== now) {
+      if (was) was.removeAttribute("aria-current");
+      if (now) now.setAttribute("aria-current", "true");
+    }
+    if (!movesScroll) {
+      movesScroll = true;
+      requestAnimationFrame(scrollMoves);
+    }
+  }
+
+  // Scroll the list itself, never the page: scrollIntoView would pull a phone's window
+  // down to the move list on every move, away from the board.
+  function scrollMoves() {
+    movesScroll = false;
+    const list = $("moves");
+    const current = list.querySelector("[aria-current='true']");
+    const target = current ? current.parentElement : list.lastElementChild;
     if (target) {
       const top = target.offsetTop;  // the list is positioned: offsets are within it
       if (top < list.scrollTop) list.scrollTop = top;
@@ -1788,7 +1820,7 @@
   if (window.MeridianI18n) {
     window.MeridianI18n.onChange(() => {
       boardKey = ""; controlsKey = ""; scoresKey = ""; linkKey = ""; inputsKey = "";
-      summaryKey = ""; gamesKey = "";
+      summaryKey = ""; gamesKey = ""; movesDrawn = [];
       if (state) render(state);
     });
   }
