@@ -19,7 +19,7 @@ for its 0.2 s. Decided games stop early by resign adjudication (``ADJUDICATION``
 bots/arena.py), as engine matches do, except every ``PLAY_OUT``-th game of each pairing,
 which is played to its end: the figures say how often the rule fired in those and how
 often it named the real winner (``MERIDIAN_BENCH_BOT_ADJUDICATE=0`` plays every game
-out). ``--quick`` plays 1 game a pairing at 0.05 s a move in this process (the same
+out). ``--quick`` plays 1 game a pairing at 0.02 s a move in this process (the same
 fields, for tests and CI). A progress bar goes to stderr.
 """
 
@@ -51,7 +51,7 @@ HELP = "every bot level's win rates (random, greedy, plain UCT), think times, ta
 BUDGET_S = 0.2
 GAMES = 100
 QUICK_GAMES = 1
-QUICK_BUDGET_S = 0.05
+QUICK_BUDGET_S = 0.02
 SEED = 20261126
 #: Games end when decided (resign adjudication, bots/arena.py), except every PLAY_OUT-th
 #: game of each pairing, which is played to its end to check the rule.
