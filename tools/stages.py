@@ -14,7 +14,9 @@ busy where one after the other left them half idle. A progress bar a stage shows
 pytest has got (its ``[ NN%]`` marks); without a terminal a line a minute says the same.
 
 When a stage ends: its result line, its wall time and the CPU time it and its processes
-used (``os.wait4``); at the end, each failed stage's failures as pytest printed them and
+used (``os.wait4``: a process that its parent never reaps, such as Chromium's renderers,
+is not counted there); at the end, the whole machine's busy CPU time over the run (from
+``/proc/stat``: every process on it, the stages' and anything else), and each failed stage's failures as pytest printed them and
 the unit stage's slowest tests. Exit 1 when any stage failed, 130 on Ctrl-C (every stage
 is stopped, nothing is left running).
 """
@@ -200,8 +202,22 @@ def _start_ready(stages: list[Stage], make: str) -> None:
             stage.start(make)
 
 
+def machine_busy_s() -> float | None:
+    """CPU-seconds the whole machine has been busy since boot (Linux ``/proc/stat``: all
+    CPUs, every state but idle and iowait), or None where there is no such file."""
+    try:
+        with open("/proc/stat", encoding="ascii") as stat:
+            fields = [int(v) for v in stat.readline().split()[1:]]
+    except (OSError, ValueError):
+        return None
+    if len(fields) < 5:
+        return None
+    return (sum(fields) - fields[3] - fields[4]) / os.sysconf("SC_CLK_TCK")
+
+
 def run(arguments: list[str], make: str, last: list[str] | None = None) -> int:
     stages = _chains(arguments)
+    busy_at_start = machine_busy_s()
     # The last stages wait for every other one: they run alone, on a quiet machine.
     finals = [_stage(t) for t in last or ()]
     for final in finals:
@@ -250,8 +266,16 @@ def run(arguments: list[str], make: str, last: list[str] | None = None) -> int:
     for stage in stages:
         print(stage.summary())
     total_cpu = sum(s.cpu_s for s in stages)
-    print(f"test stages: {time.monotonic() - started:.0f} s wall, {total_cpu:.0f} s CPU "
-          f"in all; {'every stage passed' if not failed else 'FAILED: ' + ', '.join(s.target for s in failed)}",
+    wall = time.monotonic() - started
+    busy_at_end = machine_busy_s()
+    machine = ""
+    if busy_at_start is not None and busy_at_end is not None and wall > 0:
+        busy = busy_at_end - busy_at_start
+        cores = os.cpu_count() or 1
+        machine = (f"; the machine: {busy:.0f} s of CPU busy out of {cores * wall:.0f} "
+                   f"({100 * busy / (cores * wall):.0f} % of {cores} cores)")
+    print(f"test stages: {wall:.0f} s wall, {total_cpu:.0f} s CPU in the stages{machine}; "
+          f"{'every stage passed' if not failed else 'FAILED: ' + ', '.join(s.target for s in failed)}",
           flush=True)
     return 1 if failed else 0
 
