@@ -1394,7 +1394,16 @@
     }
     // The page's own modules (newgame.js, clock.js, ...) draw their parts from this.
     document.dispatchEvent(new CustomEvent("meridian:state", { detail: s }));
-    requestAnimationFrame(fitBoard);
+    fitSoon();
+  }
+
+  // Once a frame however many states, resizes and changes above the board came in it:
+  // each fit measures the laid-out page.
+  let fitting = false;
+  function fitSoon() {
+    if (fitting) return;
+    fitting = true;
+    requestAnimationFrame(() => { fitting = false; fitBoard(); });
   }
 
   // On a desktop the whole board stays in view (issue 26): its height is what the
@@ -1411,7 +1420,8 @@
       ? Math.round(layout.getBoundingClientRect().top + window.scrollY
         + board.getBoundingClientRect().top - wrap.getBoundingClientRect().top)
       : Math.round(board.getBoundingClientRect().top + window.scrollY);
-    document.documentElement.style.setProperty("--board-top", `${top}px`);
+    const root = document.documentElement.style;
+    if (root.getPropertyValue("--board-top") !== `${top}px`) root.setProperty("--board-top", `${top}px`);
     zoomBoard(board);
   }
 
@@ -1442,11 +1452,11 @@
       wrap.scrollLeft = (need - avail) / 2;
     }
   }
-  window.addEventListener("resize", () => requestAnimationFrame(fitBoard));
+  window.addEventListener("resize", fitSoon);
   // What stands above the board grows and shrinks between states too (the replay bar,
   // the clocks, a message on two lines): the board follows.
   if (window.ResizeObserver) {
-    const above = new ResizeObserver(() => requestAnimationFrame(fitBoard));
+    const above = new ResizeObserver(fitSoon);
     for (const sel of [".top", "#message", "#automaton", "#error", "#replay-bar", "#banner"]) {
       const el = document.querySelector(sel);
       if (el) above.observe(el);
