@@ -88,6 +88,11 @@
     const k = `${game}:${lang}:${shipped.join(",")}`;
     if (k === key) { show(); return; }
     key = k;
+    // Another game or language: the rules shown so far are not its own; nothing stands
+    // until its own arrive (a French page showed the English note while the French one
+    // loaded on a busy machine).
+    rules = null;
+    show();
     const found = await fetchRules(game, lang, shipped);
     if (key !== k) return;  // another game or language came meanwhile
     rules = found;
