@@ -94,7 +94,7 @@ def test_the_machine_busy_time_grows_with_work() -> None:
     stages: Any = load_stages(ROOT)
     before = stages.machine_busy_s()
     if before is None:
-        pytest.skip("no /proc/stat here: the machine's busy time is not reported")
+        pytest.skip("psutil cannot tell the machine's CPU times here: the machine's busy time is not reported")
     end = time.process_time() + 0.2
     while time.process_time() < end:
         pass

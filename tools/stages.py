@@ -15,8 +15,8 @@ pytest has got (its ``[ NN%]`` marks); without a terminal a line a minute says t
 
 When a stage ends: its result line, its wall time and the CPU time it and its processes
 used (``os.wait4``: a process that its parent never reaps, such as Chromium's renderers,
-is not counted there); at the end, the whole machine's busy CPU time over the run (from
-``/proc/stat``: every process on it, the stages' and anything else), and each failed stage's failures as pytest printed them and
+is not counted there); at the end, the whole machine's busy CPU time over the run (psutil's
+system-wide CPU times: every process on it, the stages' and anything else), and each failed stage's failures as pytest printed them and
 the unit stage's slowest tests. Exit 1 when any stage failed, 130 on Ctrl-C (every stage
 is stopped, nothing is left running).
 """
@@ -33,6 +33,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+
+import psutil
 
 ROOT = Path(__file__).resolve().parent.parent
 LOGS = ROOT / "test-artifacts" / "stages"
@@ -203,16 +205,14 @@ def _start_ready(stages: list[Stage], make: str) -> None:
 
 
 def machine_busy_s() -> float | None:
-    """CPU-seconds the whole machine has been busy since boot (Linux ``/proc/stat``: all
-    CPUs, every state but idle and iowait), or None where there is no such file."""
+    """CPU-seconds the whole machine has been busy since boot (psutil's system-wide CPU
+    times: every CPU, every state but idle and iowait), or None where psutil cannot
+    tell."""
     try:
-        with open("/proc/stat", encoding="ascii") as stat:
-            fields = [int(v) for v in stat.readline().split()[1:]]
-    except (OSError, ValueError):
+        times = psutil.cpu_times()
+    except (OSError, RuntimeError):
         return None
-    if len(fields) < 5:
-        return None
-    return (sum(fields) - fields[3] - fields[4]) / os.sysconf("SC_CLK_TCK")
+    return sum(times) - times.idle - getattr(times, "iowait", 0.0)
 
 
 def run(arguments: list[str], make: str, last: list[str] | None = None) -> int:

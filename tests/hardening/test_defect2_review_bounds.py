@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +59,14 @@ def _reviews(table: LoggedTable | None = None) -> list[psutil.Process]:
     return out
 
 
+def _started_from_now(table: LoggedTable | None = None) -> Callable[[], list[psutil.Process]]:
+    """The review processes started from now on: children of earlier tests in this
+    xdist worker (a cancelled review or a hint worker still ending, at low priority, on
+    a busy machine) are not the calling test's."""
+    before = {child.pid for child in _reviews(table)}
+    return lambda: [child for child in _reviews(table) if child.pid not in before]
+
+
 def _wait_for(check: Any, timeout: float = 60.0) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -81,12 +89,7 @@ def archive(tmp_path: Path) -> Iterator[StoreArchive]:
 
 
 def test_review_bounds_one_at_a_time_per_table(archive: StoreArchive) -> None:
-    # Children already running (another test's hint worker in this xdist worker) are not
-    # this test's reviews.
-    before = {child.pid for child in _reviews()}
-
-    def reviews() -> list[psutil.Process]:
-        return [child for child in _reviews() if child.pid not in before]
+    reviews = _started_from_now()
 
     gone = threading.Event()
     errors: list[BaseException] = []
@@ -124,12 +127,7 @@ def test_review_bounds_one_at_a_time_per_table(archive: StoreArchive) -> None:
 
 
 def test_review_bounds_runs_at_the_workers_low_priority(archive: StoreArchive) -> None:
-    # Children of earlier tests in this xdist worker still ending (a low-priority one ends
-    # late on a busy machine: a second run of make test-under-load) are not this review.
-    before = {child.pid for child in _reviews()}
-
-    def reviews() -> list[psutil.Process]:
-        return [child for child in _reviews() if child.pid not in before]
+    reviews = _started_from_now()
 
     gone = threading.Event()
     worker = threading.Thread(target=lambda: _left(archive, gone), daemon=True)
@@ -163,12 +161,7 @@ def test_review_bounds_the_whole_review_is_bounded_in_time() -> None:
 def test_review_bounds_a_closed_page_cancels_its_review(
         archive: StoreArchive, logged_session: LoggedTable) -> None:
     logged_session.archive = archive  # the table's archive of two games (the lobby's)
-    # Processes of earlier tests in this worker (a cancelled review still ending, at its
-    # low priority, on a busy machine) are not this test's review.
-    before = {child.pid for child in _reviews(logged_session)}
-
-    def mine() -> list[psutil.Process]:
-        return [child for child in _reviews(logged_session) if child.pid not in before]
+    mine = _started_from_now(logged_session)
 
     client = TestClient(create_app(logged_session), base_url="http://127.0.0.1:8765")
     with client.websocket_connect("ws://127.0.0.1:8765/ws") as ws:
