@@ -110,9 +110,11 @@ class Explanation:
 def explain(game: Game, sensed: frozenset[str], changed: frozenset[str]) -> Explanation:
     """Every legal action of the seat to act whose resulting occupancy is ``sensed``.
 
-    Only actions that touch a ``changed`` site (or a ship standing on one) are tried:
-    each is played and taken back on the engine itself, which copies its state once per
-    action (cheap: docs/games/empire.md, "Benchmark")."""
+    Only actions that touch a ``changed`` site (or a ship standing on one) are tried,
+    and of those only the ones whose piece put down (:func:`put_down`) stands on a site
+    sensed: each is played and taken back on the engine itself, which copies its state
+    once per action (docs/games/empire.md, "Benchmark"). A ship lifted rules out every
+    move of it at once: none of them is played."""
     state = game.state
     ships_on = {sid for sid, ship in state.ships.items() if ship.quadrant in changed}
     found: list[str] = []
@@ -122,6 +124,9 @@ def explain(game: Game, sensed: frozenset[str], changed: frozenset[str]) -> Expl
             continue
         if not (set(words[1:]) & (changed | ships_on)):
             continue
+        site = put_down(words)
+        if site is not None and site not in sensed:
+            continue  # that site would read closed after the action: it cannot explain
         game.play(action)
         try:
             if occupancy(game) == sensed:
@@ -129,6 +134,20 @@ def explain(game: Game, sensed: frozenset[str], changed: frozenset[str]) -> Expl
         finally:
             game.undo()
     return Explanation(tuple(found))
+
+
+def put_down(words: list[str]) -> str | None:
+    """The site a legal sensed action surely leaves occupied, or None: a move's
+    destination (the ship stands there), a build's quadrant (the new ship), a settled
+    body (its first colony). A transfer may empty as well as fill: None."""
+    verb = words[0]
+    if verb == "move" and len(words) == 3:
+        return words[2]
+    if verb == "build" and len(words) == 5:
+        return words[3]
+    if verb == "settle" and len(words) == 3:
+        return words[1]
+    return None
 
 
 def two_payment_route(game: Game, ship: str, goal: str) -> tuple[str, str] | None:
@@ -148,20 +167,10 @@ def two_payment_route(game: Game, ship: str, goal: str) -> tuple[str, str] | Non
 
 
 def reach(game: Game, ship: str) -> dict[str, int]:
-    """Quadrants ``ship`` can reach now: 1 = in one payment, 2 = only in two."""
-    one = {a.split()[2] for a in game.legal() if a.startswith(f"move {ship} ")}
-    out = dict.fromkeys(one, 1)
-    for mid in sorted(one):
-        game.play(f"move {ship} {mid}")
-        try:
-            for action in game.legal():
-                if action.startswith(f"move {ship} "):
-                    out.setdefault(action.split()[2], 2)
-        finally:
-            game.undo()
-    out.pop(game.state.ships[ship].quadrant, None)
-    return out
+    """Quadrants ``ship`` can reach now: 1 = in one payment, 2 = only in two
+    (``Game.reach``: worked out on the position, nothing played)."""
+    return game.reach(ship)
 
 
 __all__ = ["SENSED_VERBS", "Explanation", "drawing", "explain", "occupancy", "occupancy_of",
-           "reach", "two_payment_route"]
+           "put_down", "reach", "two_payment_route"]

@@ -110,13 +110,15 @@ class Reader:
         return count
 
     def reachable(self, ship: Ship, steps: int, occupancy: dict[str, int],
-                  banned: set[int]) -> dict[str, int]:
+                  banned: set[int], start: str | None = None) -> dict[str, int]:
         """Quadrants ``ship`` can reach in 1..``steps`` steps, each quadrant on the way
         having room for it (the book: "even just passing through"), never entering a
-        sector in ``banned``; value: steps taken."""
+        sector in ``banned``; value: steps taken. ``start``: from there rather than from
+        the ship's quadrant (``Game.reach``'s second payment)."""
         quads = self.board.quadrants
-        seen = {ship.quadrant: 0}
-        queue = deque([ship.quadrant])
+        origin = ship.quadrant if start is None else start
+        seen = {origin: 0}
+        queue = deque([origin])
         while queue:
             here = queue.popleft()
             if seen[here] == steps:
@@ -128,7 +130,7 @@ class Reader:
                     continue
                 seen[nxt] = seen[here] + 1
                 queue.append(nxt)
-        del seen[ship.quadrant]
+        del seen[origin]
         return seen
 
     # --- supplies and abilities --------------------------------------------------------
