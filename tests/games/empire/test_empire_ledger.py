@@ -9,12 +9,14 @@ game as it stands.
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from tests.games.empire.position import board, energy, hold, ship
 
-from meridian_table.games.empire import Game
-from meridian_table.games.empire.ledger import ledger
+from meridian_table.games.empire import Game, new_game
+from meridian_table.games.empire.ledger import ActionsMemo, action_entries, ledger
+from meridian_table.i18n import language, set_language
 
 RED, GREEN, BLUE = 0, 1, 2
 NEXUS = "planet.white.2"
@@ -88,3 +90,36 @@ def test_in_the_final_round_the_order_and_trigger_are_the_games() -> None:
     assert out["turn"] == COLOURS[game.state.order[0]]
     ids = [a["notation"] for a in out["actions"]]
     assert ids == list(game.legal())
+
+
+def test_the_actions_kept_for_a_position_are_the_ones_worked_out_afresh() -> None:
+    """The page is drawn on every switch change and keeps the ledger's actions of the
+    position (issue 29): they are the fresh ones whatever changed in between (an action
+    played or taken back, the energy set by hand, another language)."""
+    labels = ("Red", "Blue", "Green")
+    memo = ActionsMemo()
+    game = new_game(players=3, seed=29)
+    rng = random.Random(29)
+
+    def same() -> None:
+        actor = game.turn().seat
+        kept = memo.actions(game, labels, actor)
+        assert kept == action_entries(game, labels, actor)
+        if kept:
+            kept[0]["cost"] = -1  # the caller's to change: the kept ones stay right
+        assert memo.actions(game, labels, actor) == action_entries(game, labels, actor)
+
+    for _ in range(120):
+        same()
+        game.play(rng.choice(game.legal()))
+    game.undo()
+    same()
+    energy(game, game.turn().seat or 0, cells=9)  # a position set by hand
+    same()
+    before = language()
+    try:
+        set_language("fr")
+        same()
+    finally:
+        set_language(before)
+    same()

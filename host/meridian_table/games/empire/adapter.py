@@ -48,6 +48,7 @@ from meridian_table.games.empire.drawing import (
 from meridian_table.games.empire.engine import COLOURS, Game, IllegalActionError
 from meridian_table.games.empire.ledger import (
     STAGES,
+    ActionsMemo,
     card_word,
     cost,
     damage_words,
@@ -109,6 +110,9 @@ class EmpireAdapter(Adapter):
         self._drawing: tuple[SiteDrawing, ...] | None = None
         self._near: dict[str, frozenset[str]] | None = None
         self._owed: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset())
+        #: The ledger's actions of the last position drawn (the page is drawn on every
+        #: switch change; the position changes only when an action is played).
+        self._ledger_actions = ActionsMemo()
 
     # --- the contract's simple parts ------------------------------------------------------
 
@@ -184,7 +188,8 @@ class EmpireAdapter(Adapter):
             if owner is not None:
                 site["seat"] = self.colours[owner]
         log = ledger_log(self._engine, self.past, self.said_words)
-        out["ledger"] = ledger(self._engine, self.colours, log, self._offers)
+        out["ledger"] = ledger(self._engine, self.colours, log, self._offers,
+                               self._ledger_actions)
         return out
 
     # --- reading the board ----------------------------------------------------------------

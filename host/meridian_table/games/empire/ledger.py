@@ -14,7 +14,8 @@ from typing import Any
 
 from meridian_table.games.empire.combat import damage_due
 from meridian_table.games.empire.engine import Game
-from meridian_table.i18n import N_, _, seat_word
+from meridian_table.games.empire.state import State
+from meridian_table.i18n import N_, _, language, seat_word
 
 #: The groups of the spending list, in the order of the costs table.
 GROUPS = (
@@ -361,11 +362,44 @@ def _where(game: Game, names: tuple[str, ...], holder: Any) -> str:
                                                 n=holder.colonies)
 
 
+def action_entries(game: Game, labels: tuple[str, ...], actor: int | None
+                   ) -> list[dict[str, Any]]:
+    """The ledger's actions: every legal action with its words, its cost and what it
+    gives up (each probed on a copy of ``game``)."""
+    probe = game.clone()
+    return [{"notation": action, "group": action.split()[0],
+             "words": words(game, action, labels), "cost": spent,
+             "warning": warning(probe, actor, action) if actor is not None else ""}
+            for action, spent in costs(game).items()]
+
+
+class ActionsMemo:
+    """The ledger's actions for the last position asked, worked out again only when the
+    position (compared field by field), the language, the seats' names or the seat
+    acting changed. The page is drawn again on every switch change, while the position
+    changes only when an action is played; working each legal action's cost and warning
+    out (two probes each) took most of the page's time (issue 29)."""
+
+    def __init__(self) -> None:
+        self._key: tuple[str, tuple[str, ...], int | None] | None = None
+        self._state: State | None = None
+        self._actions: list[dict[str, Any]] = []
+
+    def actions(self, game: Game, labels: tuple[str, ...], actor: int | None
+                ) -> list[dict[str, Any]]:
+        """:func:`action_entries` of ``game`` (fresh dicts: the caller may change them)."""
+        key = (language(), labels, actor)
+        if self._key != key or self._state is None or game.state != self._state:
+            self._actions = action_entries(game, labels, actor)
+            self._key, self._state = key, game.state.copy()
+        return [dict(entry) for entry in self._actions]
+
+
 def ledger(game: Game, colours: tuple[str, ...], history: list[str],
-           offers: list[str]) -> dict[str, Any]:
+           offers: list[str], memo: ActionsMemo | None = None) -> dict[str, Any]:
     """Everything the energy ledger shows (module docstring), in the table's language:
     a pure function of ``game``, which it leaves untouched (the costs and warnings are
-    probed on a copy)."""
+    probed on a copy). ``memo`` keeps the actions of a position asked again."""
     state = game.state
     read = game.read
     turn = game.turn()
@@ -403,15 +437,8 @@ def ledger(game: Game, colours: tuple[str, ...], history: list[str],
                 "equity": equity,
             })
         seats.append(entry)
-    probe = game.clone()
-    price = costs(game)
-    actions = []
     actor = turn.seat
-    for action, spent in price.items():
-        verb = action.split()[0]
-        actions.append({"notation": action, "group": verb,
-                        "words": words(game, action, labels), "cost": spent,
-                        "warning": warning(probe, actor, action) if actor is not None else ""})
+    actions = (memo or ActionsMemo()).actions(game, labels, actor)
     fight = state.combat
     combat = None
     if fight is not None:
@@ -506,6 +533,7 @@ def scores(game: Game, colours: tuple[str, ...]) -> dict[str, Any]:
     return out
 
 
-__all__ = ["DECIDE_S", "GROUPS", "cost", "costs", "damage_words", "default", "ledger",
+__all__ = ["DECIDE_S", "GROUPS", "ActionsMemo", "action_entries", "cost", "costs", "damage_words",
+           "default", "ledger",
            "card_word", "reason_words", "scelrotia_words", "scores", "seat_name", "split_words", "thing", "warning",
            "words"]
