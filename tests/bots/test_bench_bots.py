@@ -11,7 +11,14 @@ from meridian_table import bots
 from meridian_table.cli.main import main
 
 
-def test_the_quick_bench_prints_every_figure() -> None:
+def test_the_quick_bench_prints_every_figure_playing_on_every_core_and_checks_its_adjudication(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every field the full bench prints, played the full bench's way: games in worker
+    processes, decided games adjudicated, the played-out ones checked (here 1 game a
+    pairing, played out). One run for both (it was two runs of the same games: 30 CPU-s
+    of the unit stage's longest chain)."""
+    monkeypatch.setenv("MERIDIAN_BENCH_BOT_JOBS", "2")
+    monkeypatch.setenv("MERIDIAN_BENCH_BOT_ADJUDICATE", "1")
     result = CliRunner().invoke(main, ["bench", "bots", "--quick", "--json"])
     assert result.exit_code == 0, result.output
     figures = json.loads(result.stdout)
@@ -27,17 +34,6 @@ def test_the_quick_bench_prints_every_figure() -> None:
     assert isinstance(figures["switch_to_led_ms_p99_while_thinking"], float)
     assert {"kato_top_vs_uct", "colovini_top_vs_random_4_players",
             "switch_to_led_p99_under_10ms_while_thinking"} <= set(figures["verdict"])
-
-
-def test_the_bench_plays_on_every_core_and_checks_its_adjudication(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """The full bench's way of playing: games in worker processes, decided games
-    adjudicated, the played-out ones checked (here 1 game a pairing, played out)."""
-    monkeypatch.setenv("MERIDIAN_BENCH_BOT_JOBS", "2")
-    monkeypatch.setenv("MERIDIAN_BENCH_BOT_ADJUDICATE", "1")
-    result = CliRunner().invoke(main, ["bench", "bots", "--quick", "--json"])
-    assert result.exit_code == 0, result.output
-    figures = json.loads(result.stdout)
     assert figures["jobs"] == 2
     adjudication = figures["adjudication"]
     assert adjudication["played_out_games"] >= 1

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.web.conftest import open_page, page_errors  # noqa: F401  (fixtures)
+from tests.web.conftest import kept_pages, open_page, page_errors  # noqa: F401  (fixtures)
 
 from meridian_table.table.runner import TableSetup, open_table
 from meridian_table.web import serve

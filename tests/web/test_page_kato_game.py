@@ -123,7 +123,9 @@ class Player:
         )
 
     def visible(self, selector: str) -> bool:
-        return bool(self.page.eval_on_selector(selector, "el => getComputedStyle(el).display !== 'none'"))
+        # One step: a handle taken first could be replaced (the board redrawn) before the read.
+        return bool(self.page.evaluate(
+            "s => getComputedStyle(document.querySelector(s)).display !== 'none'", selector))
 
 
 def engine_after(moves: list[str]) -> kato.Game:

@@ -53,11 +53,18 @@ def wait_state(page: Any, condition: str) -> None:
     page.wait_for_function(f"(() => {{ const s = window.meridian.state; return {condition}; }})()")
 
 
+def computed(page: Any, selector: str, prop: str) -> str:
+    """The computed style ``prop`` of the element ``selector`` finds, read in one step: a
+    handle taken first could be replaced before the read (the board is rebuilt when a
+    game's own page code arrives after the first state), and a replaced element has no
+    computed style ('')."""
+    return str(page.evaluate(
+        "([s, p]) => getComputedStyle(document.querySelector(s))[p]", [selector, prop]))
+
+
 def visible(page: Any, selector: str) -> bool:
     """True when the element is rendered (SVG parts are hidden with display: none)."""
-    return bool(
-        page.eval_on_selector(selector, "el => getComputedStyle(el).display !== 'none'")
-    )
+    return computed(page, selector, "display") != "none"
 
 
 def test_desktop_board_turn_and_controls(
@@ -76,7 +83,7 @@ def test_desktop_board_turn_and_controls(
     assert page.locator("g.site.is-legal").count() == 80
     assert page.locator("g.site .halo.lit").count() == 0
     assert visible(page, "g.site[data-site='A1'] .legal")
-    dot = page.eval_on_selector("g.site[data-site='A1'] .legal", "el => getComputedStyle(el).fill")
+    dot = computed(page, "g.site[data-site='A1'] .legal", "fill")
     # Light's hint LED (#1f1600, #ffb000 dimmed) at full strength.
     assert fake.state()["leds"]["A1"] == {"colour": "#1f1600", "effect": "S"}
     assert dot == "rgb(255, 181, 0)"
@@ -90,7 +97,7 @@ def test_desktop_board_turn_and_controls(
     # The stone just placed flashes; a flash is a CSS animation named like the effect.
     flash = "g.site[data-site='C3'] .halo"
     assert page.get_attribute(flash, "class") == "halo lit fx-X"
-    assert page.eval_on_selector(flash, "el => getComputedStyle(el).animationName") == "flash"
+    assert computed(page, flash, "animationName") == "flash"
     assert page.inner_text("#moves").split() == ["1.C3"]
     score = page.locator(".score[data-colour='light'] .score-total")
     assert score.inner_text() == str(fake.state()["scores"]["light"]["total"])
@@ -114,9 +121,8 @@ def test_illegal_stone_and_lifted_stone_show_different_markers(
     assert page.inner_text("#turn-text") == "Fix the board"
     assert "Remove the stone on A2" in page.inner_text("#message")
     halo = "g.site[data-site='A2'] .halo"
-    assert page.eval_on_selector(halo, "el => getComputedStyle(el).animationName") == "blink"
-    animation = "el => getComputedStyle(el).animationName"
-    assert page.eval_on_selector("g.site[data-site='A2'] .mark-remove", animation) == "blink-mark"
+    assert computed(page, halo, "animationName") == "blink"
+    assert computed(page, "g.site[data-site='A2'] .mark-remove", "animationName") == "blink-mark"
     assert page.get_attribute("g.site[data-site='A2']", "aria-label") == (
         "A2, empty, remove this piece now"
     )
@@ -130,7 +136,7 @@ def test_illegal_stone_and_lifted_stone_show_different_markers(
     assert visible(page, "g.site[data-site='C3'] .mark-putback.ring")
     assert not visible(page, "g.site[data-site='C3'] .mark-remove")
     # Put back turns and breathes (remove blinks), and its halo is dashed, not solid.
-    ring = page.eval_on_selector("g.site[data-site='C3'] .mark-putback.ring", animation)
+    ring = computed(page, "g.site[data-site='C3'] .mark-putback.ring", "animationName")
     assert ring.split(", ") == ["spin", "pulse"]
     dashes = "el => getComputedStyle(el).strokeDasharray"
     assert page.eval_on_selector("g.site[data-site='C3'] .halo", dashes) not in ("none", "")
@@ -404,13 +410,12 @@ def test_other_games_pieces_are_labelled_discs_in_their_seat_colour(
         assert page.get_attribute(orange_site, "data-piece") == pieces[orange_city]
         # Colovini's own page code labels a tower with its height; the colour is its seat.
         assert page.text_content(f"{orange_site} .label") == pieces[orange_city][1:]
-        fill = "el => getComputedStyle(el.querySelector('.stone')).fill"
-        orange = page.eval_on_selector(orange_site, fill)
+        orange = computed(page, f"{orange_site} .stone", "fill")
         assert orange == "rgb(240, 120, 0)"  # the spec's colour for Orange (#f07800)
-        black = page.eval_on_selector(f"g.site[data-site='{black_city}']", fill)
+        black = computed(page, f"g.site[data-site='{black_city}'] .stone", "fill")
         assert black == "rgb(32, 32, 32)"
         assert page.inner_text("#turn-text") == "Orange to move"
-        turn = page.eval_on_selector("#turn circle", "el => getComputedStyle(el).fill")
+        turn = computed(page, "#turn circle", "fill")
         assert turn == "rgb(240, 120, 0)"
         shoot(page, "towers")
 

@@ -16,41 +16,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from meridian_table.games.empire import Game, new_game, record
-from meridian_table.games.empire.rules import SHIP_CAPACITY
+from meridian_table.games.empire.bench import CORPUS_SLICE, corpus_game
+from meridian_table.games.empire.invariants import problems
 
 SETUPS = [("standard", 2), ("standard", 3), ("standard", 4), ("two-player", 2),
           ("infection-solo", 1), ("infection-coop", 3)]
 
 
 def check_invariants(game: Game) -> None:
-    state = game.state
-    read = game.read
-    for seat, info in enumerate(state.seats):
-        assert 0 <= info.used <= info.cells, (seat, info)
-        assert info.charges >= 0 and info.energy >= 0, (seat, info)
-    occupancy = read.occupancy()
-    for quad, count in occupancy.items():
-        assert count <= game.board.quadrants[quad].capacity, quad
-    sectors: dict[int, set[int]] = {}
-    for body in state.bodies.values():
-        assert 0 <= body.colonies <= read.body_capacity(body), body
-        assert (body.owner is None) == (body.colonies == 0), body
-        assert body.owner is not None or not body.waypoints, body
-        if body.owner is not None and not game.board.bodies[body.id].is_moon:
-            assert body.discovered, body
-    for ship in state.ships.values():
-        assert 0 <= ship.colonies <= SHIP_CAPACITY[ship.kind], ship
-        assert (ship.owner is None) == (ship.colonies == 0), ship
-        # An abandoned ship keeps its waypoints (issue 24): they go to whoever claims it.
-    holders = [*state.bodies.values(), *state.ships.values()]
-    for holder in holders:
-        assert len(holder.waypoints) <= read.waypoint_limit(holder), holder
-        if holder.waypoints and holder.owner is not None:
-            mine = set(read.sectors(holder))
-            assert not mine & sectors.get(holder.owner, set()), holder
-            sectors.setdefault(holder.owner, set()).update(mine)
-    total = sum(read.colonies(s) for s in range(len(game.names)))
-    assert total == sum(h.colonies for h in holders if h.owner is not None)
+    assert problems(game) == []
 
 
 def play(game: Game, rng: random.Random, time_call: int, undo_every: int = 0,
@@ -84,10 +58,21 @@ def play(game: Game, rng: random.Random, time_call: int, undo_every: int = 0,
 
 @pytest.mark.parametrize(("mode", "players"), SETUPS)
 def test_seeded_random_games(mode: str, players: int) -> None:
-    for seed in range(200):
-        game = new_game(players=players, mode=mode, seed=seed)
-        play(game, random.Random(seed), time_call=60, aggressive=seed % 2 == 1)
-        assert game.outcome() is not None
+    """A fixed slice of the corpus ``bench empire`` checks whole (``invariant_games``):
+    its first seeds of each setup, every position checked, every game ending."""
+    for seed in range(CORPUS_SLICE):
+        assert corpus_game(mode, players, seed) == []
+
+
+def test_the_corpus_names_a_broken_invariant_with_its_game_and_action() -> None:
+    game = new_game(players=2, mode="standard", seed=0)
+    assert problems(game) == []
+    game.state.seats[0].charges = -1
+    assert any(p.startswith("seat 0 has negative energy or charges") for p in problems(game))
+    game.state.seats[0].charges = 0
+    game.state.seats[1].used = game.state.seats[1].cells + 1
+    assert [p.split(":")[0] for p in problems(game)] == [
+        f"seat 1 uses {game.state.seats[1].cells + 1} of {game.state.seats[1].cells} cells"]
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -96,6 +96,8 @@ def test_bench_quick_prints_figures_and_a_verdict() -> None:
     for key in ("legal_actions_us_p50", "legal_actions_us_p99", "scelrotia_turn_us_p99",
                 "random_games_per_s", "reference_state_copy_us_p50", "verdict"):
         assert key in figures
+    assert figures["invariant_games"] == 5 * 6 and figures["invariant_problems"] == 0
+    assert figures["verdict"]["invariants"] == "pass"
 
 
 def test_empire_play_in_text(tmp_path) -> None:  # type: ignore[no-untyped-def]
