@@ -35,6 +35,15 @@ def page_errors() -> list[str]:
     return []
 
 
+#: A table's page is ready once it drew a state, is connected, and the game's own page code
+#: (PageSpec.script), if it has any, registered: the board and the scores are redrawn with
+#: the game's hooks when it does, so a test reading them before could hold replaced elements.
+READY = """window.meridian && window.meridian.renders > 0 && window.meridian.connected && (() => {
+    const sp = window.meridian.state && window.meridian.state.spec;
+    return !(sp && sp.page && sp.page.script) || window.MeridianGames.registered.includes(sp.id);
+})()"""
+
+
 #: Kept pages by their context's options: each with its listener counts when it was new.
 Kept = dict[str, list[tuple[Any, dict[str, int]]]]
 
@@ -134,8 +143,7 @@ def open_page(browser: Any, kept_pages: Kept, page_errors: list[str]
               ) -> Iterator[Callable[..., Any]]:
     """``open_page(url, width=1280, height=900, **context_options)``: a page as new (a
     worker's kept one, cleaned, or a fresh one), loaded and showing a state."""
-    yield from _pages(browser, kept_pages, page_errors,
-                      "window.meridian && window.meridian.renders > 0 && window.meridian.connected")
+    yield from _pages(browser, kept_pages, page_errors, READY)
 
 
 @pytest.fixture

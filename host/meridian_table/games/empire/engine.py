@@ -14,6 +14,7 @@ from typing import Any
 
 from meridian_table.games.contract import Turn
 from meridian_table.games.empire import combat, scelrotia
+from meridian_table.games.empire import reach as reaching
 from meridian_table.games.empire.base import (
     COLOURS,
     EVENT_RENEW,
@@ -145,7 +146,7 @@ class Game(GameBase):
                     energy >= read.cost(seat, "colony-ship", mods=mods):
                 out.append(f"colony {ship.id}")
             out.extend(f"move {ship.id} {quad}"
-                       for quad in self._move_reach(seat, ship, energy, mods, occupancy))
+                       for quad in reaching.move_reach(self, seat, ship, energy, mods, occupancy))
             out.extend(self._legal_waypoint(seat, ship, energy, mods))
         out.extend(self._legal_transfers(seat))
         out.extend(combat.legal_attacks(self, seat, mods))
@@ -162,68 +163,15 @@ class Game(GameBase):
             out.append("token renew")
         return out
 
-    def _move_reach(self, seat: int, ship: Ship, energy: int, mods: Any,
-                    occupancy: dict[str, int], start: str | None = None) -> list[str]:
-        """The quadrants ``seat``'s ``ship`` (with colonies aboard) may move to for one
-        payment with ``energy`` left, from its quadrant or ``start``: ``legal()``'s moves
-        of that ship, in its order."""
-        read = self.read
-        if energy < read.cost(seat, f"move-{ship.kind}", mods=mods):
-            return []
-        banned = read.waypoint_sectors(seat, ship.id) if ship.waypoints else set()
-        return list(read.reachable(ship, MOVE_RANGE + mods.move, occupancy, banned, start))
-
-    def _mover(self, ship_id: str) -> Ship | None:
-        """``ship_id`` when it may move in the turn being played (its owner's ordinary
-        turn, colonies aboard), else None."""
-        state = self.state
-        if state.winners is not None or state.combat is not None or \
-                state.active == self.scelrotia:
-            return None
-        ship = state.ships.get(ship_id)
-        if ship is None or ship.owner != state.active or ship.colonies == 0:
-            return None
-        return ship
-
     def moves_of(self, ship_id: str) -> tuple[str, ...]:
-        """The legal moves of ship ``ship_id`` now: exactly the ``move {ship_id} …``
-        actions of :meth:`legal`, in its order, without working out the rest of the
-        turn's actions (the table asks on every ship lifted)."""
-        ship = self._mover(ship_id)
-        if ship is None:
-            return ()
-        seat, read = self.state.active, self.read
-        return tuple(f"move {ship_id} {quad}" for quad in self._move_reach(
-            seat, ship, self.state.seats[seat].energy, read.mods(seat), read.occupancy()))
+        """The legal moves of ship ``ship_id`` now, in :meth:`legal`'s order, worked out
+        alone (:func:`reaching.moves_of`: the table asks on every ship lifted)."""
+        return reaching.moves_of(self, ship_id)
 
     def reach(self, ship_id: str) -> dict[str, int]:
-        """Quadrants ship ``ship_id`` can reach now: 1 = in one payment (a legal move),
-        2 = only in two (a legal move from a quadrant the first one reaches); its own
-        quadrant left out. The same as playing each first move and asking
-        :meth:`moves_of` (tests/games/empire/test_empire_reach.py), worked out on the
-        position as it stands: no state is copied, nothing is played. A move changes
-        only where the ship stands and the energy left (the price is paid), never the
-        mover's abilities, its waypoints or whose turn it is."""
-        ship = self._mover(ship_id)
-        if ship is None:
-            return {}
-        state, read = self.state, self.read
-        seat = state.active
-        mods = read.mods(seat)
-        energy = state.seats[seat].energy
-        occupancy = read.occupancy()
-        one = self._move_reach(seat, ship, energy, mods, occupancy)
-        out = dict.fromkeys(one, 1)
-        left = energy - read.cost(seat, f"move-{ship.kind}", mods=mods)
-        start = ship.quadrant
-        occupancy[start] -= 1
-        for mid in sorted(one):
-            occupancy[mid] += 1
-            for quad in self._move_reach(seat, ship, left, mods, occupancy, start=mid):
-                out.setdefault(quad, 2)
-            occupancy[mid] -= 1
-        out.pop(start, None)
-        return out
+        """Quadrants ship ``ship_id`` can reach now: 1 in one payment, 2 only in two
+        (:func:`reaching.reach`, on the position as it stands)."""
+        return reaching.reach(self, ship_id)
 
     def settle_body(self, seat: int, body: str, ship: str, text: str) -> None:
         """Settle ``body`` with a colony from ``ship`` at its cost (a stolen waypoint's
