@@ -1,6 +1,6 @@
 """The table's quick answers to a ship lifted and to a sensed change are the slow ones'.
 
-``Game.moves_of`` and ``Game.reach`` work a ship's moves out on the position as it stands
+``reach.moves_of`` and ``reach.reach`` (games/empire/reach.py) work a ship's moves out on the position as it stands
 (no state copied, no move played), and ``explain`` plays only the actions whose piece
 put down stands on a sensed site (issue 29: the table's work per switch change). Each is
 checked here against its plain definition, on every position of seeded random games of
@@ -21,8 +21,8 @@ from meridian_table.games.empire.drawing import (
     explain,
     occupancy,
     put_down,
-    reach,
 )
+from meridian_table.games.empire.reach import moves_of, reach
 
 SETUPS = [("standard", 3, False), ("standard", 4, True), ("two-player", 2, True),
           ("infection-solo", 1, False), ("infection-coop", 3, True)]
@@ -88,7 +88,7 @@ def test_moves_and_reach_of_every_ship_are_the_ones_played_out(
     for game in positions(mode, players, events, seed=29):
         before = game.state.copy()
         for ship in sorted(game.state.ships):
-            assert game.moves_of(ship) == legal_moves(game, ship), ship
+            assert moves_of(game, ship) == legal_moves(game, ship), ship
             quick = reach(game, ship)
             assert quick == reach_by_play(game, ship), ship
             checked += 1

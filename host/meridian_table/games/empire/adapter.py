@@ -42,7 +42,6 @@ from meridian_table.games.empire.drawing import (
     drawing,
     explain,
     occupancy,
-    reach,
     two_payment_route,
 )
 from meridian_table.games.empire.engine import COLOURS, Game, IllegalActionError
@@ -61,6 +60,7 @@ from meridian_table.games.empire.ledger import (
     words,
 )
 from meridian_table.games.empire.notation import NotationError
+from meridian_table.games.empire.reach import reach
 from meridian_table.i18n import _
 from meridian_table.ledplan import BLINK, SOLID, Light
 

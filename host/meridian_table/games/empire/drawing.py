@@ -166,11 +166,5 @@ def two_payment_route(game: Game, ship: str, goal: str) -> tuple[str, str] | Non
     return None
 
 
-def reach(game: Game, ship: str) -> dict[str, int]:
-    """Quadrants ``ship`` can reach now: 1 = in one payment, 2 = only in two
-    (``Game.reach``: worked out on the position, nothing played)."""
-    return game.reach(ship)
-
-
 __all__ = ["SENSED_VERBS", "Explanation", "drawing", "explain", "occupancy", "occupancy_of",
-           "put_down", "reach", "two_payment_route"]
+           "put_down", "two_payment_route"]

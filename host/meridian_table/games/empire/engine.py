@@ -163,16 +163,6 @@ class Game(GameBase):
             out.append("token renew")
         return out
 
-    def moves_of(self, ship_id: str) -> tuple[str, ...]:
-        """The legal moves of ship ``ship_id`` now, in :meth:`legal`'s order, worked out
-        alone (:func:`reaching.moves_of`: the table asks on every ship lifted)."""
-        return reaching.moves_of(self, ship_id)
-
-    def reach(self, ship_id: str) -> dict[str, int]:
-        """Quadrants ship ``ship_id`` can reach now: 1 in one payment, 2 only in two
-        (:func:`reaching.reach`, on the position as it stands)."""
-        return reaching.reach(self, ship_id)
-
     def settle_body(self, seat: int, body: str, ship: str, text: str) -> None:
         """Settle ``body`` with a colony from ``ship`` at its cost (a stolen waypoint's
         planet taken over, combat.py), by the rules of an ordinary settle."""

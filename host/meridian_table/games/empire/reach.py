@@ -4,7 +4,8 @@ The table asks on every ship lifted from the board; playing each move to find ou
 copy of the state and an end-of-game check a move) took most of the settle's time. A
 move changes only where the ship stands and the energy left (its price is paid), never
 the mover's abilities, its waypoints or whose turn it is, so both reaches are read off
-the position. ``tests/games/empire/test_empire_reach.py`` checks them against their
+the position (the adapter lights a lifted ship's reach from :func:`reach`).
+``tests/games/empire/test_empire_reach.py`` checks them against their
 play-everything definitions on every position of seeded games.
 """
 

@@ -114,7 +114,7 @@ class Reader:
         """Quadrants ``ship`` can reach in 1..``steps`` steps, each quadrant on the way
         having room for it (the book: "even just passing through"), never entering a
         sector in ``banned``; value: steps taken. ``start``: from there rather than from
-        the ship's quadrant (``Game.reach``'s second payment)."""
+        the ship's quadrant (the second payment of ``reach.reach``)."""
         quads = self.board.quadrants
         origin = ship.quadrant if start is None else start
         seen = {origin: 0}
