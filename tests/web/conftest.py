@@ -35,6 +35,14 @@ def page_errors() -> list[str]:
     return []
 
 
+def computed(page: Any, selector: str, prop: str) -> str:
+    """The computed style ``prop`` of the element ``selector`` finds, read in one step: a
+    handle taken first could be replaced before the read (the board is rebuilt when a
+    game's own page code arrives), and a replaced element has no computed style ('')."""
+    return str(page.evaluate(
+        "([s, p]) => getComputedStyle(document.querySelector(s))[p]", [selector, prop]))
+
+
 #: A table's page is ready once it drew a state, is connected, and the game's own page code
 #: (PageSpec.script), if it has any, registered: the board and the scores are redrawn with
 #: the game's hooks when it does, so a test reading them before could hold replaced elements.

@@ -7,13 +7,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.web.conftest import Kept, _pages
+from tests.web.conftest import READY, Kept, _pages
 from tests.web.tables import live
 
 from meridian_table.web import serve
 
 pytestmark = pytest.mark.browser
-READY = "window.meridian && window.meridian.renders > 0 && window.meridian.connected"
 
 
 def _left(page: Any) -> list[Any]:

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.web.conftest import computed
 
 from meridian_table.games import kato
 from meridian_table.table.lobby import LoggedTable
@@ -123,9 +124,7 @@ class Player:
         )
 
     def visible(self, selector: str) -> bool:
-        # One step: a handle taken first could be replaced (the board redrawn) before the read.
-        return bool(self.page.evaluate(
-            "s => getComputedStyle(document.querySelector(s)).display !== 'none'", selector))
+        return computed(self.page, selector, "display") != "none"
 
 
 def engine_after(moves: list[str]) -> kato.Game:

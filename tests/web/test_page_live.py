@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.web.conftest import computed
 from tests.web.tables import (
     KATO_LINE,
     Live,
@@ -51,15 +52,6 @@ def site(page: Any, name: str) -> Any:
 def wait_state(page: Any, condition: str) -> None:
     """Wait until the page's latest state satisfies a JS expression over ``s``."""
     page.wait_for_function(f"(() => {{ const s = window.meridian.state; return {condition}; }})()")
-
-
-def computed(page: Any, selector: str, prop: str) -> str:
-    """The computed style ``prop`` of the element ``selector`` finds, read in one step: a
-    handle taken first could be replaced before the read (the board is rebuilt when a
-    game's own page code arrives after the first state), and a replaced element has no
-    computed style ('')."""
-    return str(page.evaluate(
-        "([s, p]) => getComputedStyle(document.querySelector(s))[p]", [selector, prop]))
 
 
 def visible(page: Any, selector: str) -> bool:
