@@ -16,6 +16,7 @@ import multiprocessing
 import signal
 import threading
 from ctypes import c_longlong
+from multiprocessing import resource_tracker
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from types import TracebackType
@@ -56,15 +57,22 @@ def start_quiet(process: BaseProcess) -> None:
 
     - started from another thread, through the blocked signal mask, which spawn's exec
       keeps;
-    - started from the main thread, the mask does not reach the child (CPython's spawn
-      resets it there; a CI run showed the traceback), so SIGINT is also set to be
-      ignored while the child starts: an ignored signal stays ignored across exec, and
-      the child's Python then installs no Ctrl-C handler. The parent's own handler is
-      put back while the signal is still blocked, so a Ctrl-C meant for the table in
-      that instant is delivered to it just after, not lost."""
+    - started from the main thread, SIGINT is also set to be ignored while the child
+      starts: an ignored signal stays ignored across exec, and the child's Python then
+      installs no Ctrl-C handler. The parent's own handler is put back while the signal
+      is still blocked, so a Ctrl-C meant for the table in that instant is delivered to
+      it just after, not lost.
+
+    The first spawn in a process also launches multiprocessing's resource tracker, and
+    that launch *unblocks* SIGINT in the calling thread when it is done (CPython's
+    ``ResourceTracker.ensure_running``), before our child is spawned: two CI runs showed
+    the mask gone, once from each kind of thread. So the tracker is launched first,
+    before the signal is held back."""
     if not hasattr(signal, "pthread_sigmask"):  # Windows: no process-group Ctrl-C here
         process.start()
         return
+    if getattr(process, "_start_method", None) in ("spawn", "forkserver"):
+        resource_tracker.ensure_running()
     old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         handler = (signal.getsignal(signal.SIGINT)
