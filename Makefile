@@ -1,11 +1,14 @@
 # Two commands do all the set-up: `make run` and `make test`.
-# Both create .venv when it is missing and install everything pinned in pyproject.toml.
+# Both create .venv when it is missing and install what they need, pinned in pyproject.toml:
+# `make run` the table's own dependencies (RUN_STAMP), `make test` those and the tools
+# and test dependencies (the `dev` extra: STAMP), which a player's table never loads.
 
 PYTHON ?= python3
 ARGS   ?=
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+RUN_STAMP := $(VENV)/.installed-run
 # The games installed for the tests only (tests/toygame, examples/five_in_a_row), never by
 # `make run`: its New game list offers the real games.
 TOY    := $(VENV)/.toygame
@@ -15,7 +18,7 @@ AXE    := node_modules/axe-core/axe.min.js
 
 .PHONY: run test checks test-stages test-under-load venv lint typecheck stubcheck pytest unit emu realtime browser portable wheeltest mptest mpycheck bench clean
 
-run: $(STAMP)
+run: $(RUN_STAMP)
 	@# The tests' games are fixtures: after `make test` they are taken out again.
 	@if [ -f $(TOY) ]; then $(BIN)/python -m pip uninstall --quiet --yes meridian-toygame meridian-five; rm -f $(TOY); fi
 	$(BIN)/meridian-table play kato $(ARGS)
@@ -82,11 +85,22 @@ $(AXE): package.json package-lock.json
 # UserWarning) on every install; it is no fault of ours, so the install hides it.
 QUIET_BUILD := PYTHONWARNINGS=ignore::UserWarning
 
+# The table alone (`make run`): no test runner, type checker, browser driver or MicroPython
+# interpreter, which are the tests' (a Raspberry Pi's table installs a third as much).
+$(RUN_STAMP): pyproject.toml setup.py host/meridian_table/games/kato/_kernel.c
+	@if [ -f $(STAMP) ] && [ $(STAMP) -nt pyproject.toml ] && [ $(STAMP) -nt setup.py ] && \
+	   [ $(STAMP) -nt host/meridian_table/games/kato/_kernel.c ]; then touch $(RUN_STAMP); exit 0; fi; \
+	set -e; test -x $(BIN)/python || $(PYTHON) -m venv $(VENV); \
+	$(BIN)/python -m pip install --quiet --upgrade pip; \
+	$(QUIET_BUILD) $(BIN)/python -m pip install --quiet -e .; \
+	touch $(RUN_STAMP)
+
+# Everything `make test` needs: the table and the `dev` extra.
 $(STAMP): pyproject.toml setup.py host/meridian_table/games/kato/_kernel.c
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(QUIET_BUILD) $(BIN)/python -m pip install --quiet -e '.[dev]'
-	touch $(STAMP)
+	touch $(STAMP) $(RUN_STAMP)
 
 # tests/toygame and examples/five_in_a_row are games in their own packages
 # (docs/ADDING_A_GAME.md), installed for the tests only.
@@ -106,9 +120,12 @@ WIDE   := $(if $(XDIST),-n $(WIDE_WORKERS) --dist loadgroup,)
 unit: $(STAMP) $(TOY) $(AXE)
 	$(PYTEST) $(WIDE) --durations=20 -m "not browser and not wheel and not realtime" --ignore=tests/emu
 
-# The tests that keep a person's timing in real time, in one process.
+# The tests that keep a person's timing in real time, run by `make test` after every other
+# stage. Two workers: each test mostly sleeps between the hand's switches (6 CPU-s in
+# 20 s), so the two side by side leave the cores idle still, and the stage takes 16 s
+# instead of 22 (each test plays again a slice the machine made late, as before).
 realtime: $(STAMP) $(TOY)
-	$(PYTEST) -m realtime
+	$(PYTEST) $(if $(XDIST),-n 2,) -m realtime
 
 # The emulated Pico (tests/emu, but its browser test): in one process, one test at a time.
 emu: $(STAMP) $(TOY)

@@ -32,7 +32,7 @@ def test_selftest_on_board_emu_reports_the_injected_faults(pool: Pool, tmp_path:
     report = tmp_path / "report.json"
     result = CliRunner().invoke(main, [
         "selftest", "--profile", "kato-80", "--board", "emu", "--skip-tests",
-        "--timeout", f"{patience(3):.0f}",
+        "--timeout", f"{patience(1.5):.1f}",
         "--report", str(report), "--sites", ",".join(sites),
         "--fault", "led:3", "--fault", "dead:A1", "--fault", "stuck:C2"])
     assert result.exit_code == 1, result.output
