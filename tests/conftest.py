@@ -67,33 +67,40 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 @pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
+def browser(_playwright: Any) -> Iterator[Any]:
     """One headless Chromium per pytest process (per xdist worker), skipped when it is not
     installed. Every browser test uses this one: Playwright's sync API allows one running
     instance per thread, and each test opens its own context (pages, cookies, storage)."""
-    yield from _launch(CHROMIUM)
+    yield from _launch(_playwright, CHROMIUM)
 
 
 @pytest.fixture(scope="session")
-def kiosk_browser() -> Iterator[Any]:
+def kiosk_browser(_playwright: Any) -> Iterator[Any]:
     """The kiosk's own Chromium (/usr/bin/chromium), headless, for the tests that must
     draw the page in the very browser a table's kiosk runs."""
-    yield from _launch(KIOSK_CHROMIUM)
+    yield from _launch(_playwright, KIOSK_CHROMIUM)
 
 
-def _launch(executable: str) -> Iterator[Any]:
+@pytest.fixture(scope="session")
+def _playwright() -> Iterator[Any]:
+    """Playwright's sync API, started once per pytest process: it runs one instance a
+    thread, and both browsers above are launched from it."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        yield p
+
+
+def _launch(playwright: Any, executable: str) -> Iterator[Any]:
     if not os.path.exists(executable):
         package = Path(executable).name
         if os.environ.get("CI"):
             pytest.fail(f"{executable} is missing in CI: .ci/run must apt-get install {package}")
         pytest.skip(f"{executable} is missing: apt-get install {package}")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=executable, headless=True,
-                                    args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
+    browser = playwright.chromium.launch(executable_path=executable, headless=True,
+                                         args=CHROMIUM_ARGS)
+    yield browser
+    browser.close()
 
 
 @pytest.fixture(autouse=True)
