@@ -53,7 +53,8 @@ checks: $(STAMP)
 # to test-artifacts/stages/<stage>.log: most tests wait on real time (settle windows, the
 # link's timers, a browser drawing), so one stage after another left the two cores half
 # idle. A failing stage does not stop the others; every failure is printed at the end.
-# The sources are compiled first: the hundreds of `meridian-table` processes the tests
+# The sources are compiled first (and the tests collected once, for pytest's own cache of
+# the test modules it rewrites): the hundreds of `meridian-table` processes the tests
 # start then load bytecode even where PYTHONDONTWRITEBYTECODE keeps Python from caching
 # it (each would otherwise compile some 300 modules on start).
 # Each stage prints its wall time and the CPU time it used (its processes and theirs):
@@ -68,6 +69,9 @@ STAGES ?= "emu>browser" unit portable:10 wheeltest:10
 LAST   ?= realtime
 test-stages: $(STAMP) $(TOY) $(AXE)
 	$(BIN)/python -m compileall -q -j 0 host firmware tests tools > /dev/null
+	@# One collection first writes pytest's rewritten test modules (tests/conftest.py):
+	@# the stages' dozen pytest processes then load them instead of each rewriting them.
+	-@$(PYTEST) -q --collect-only -p no:cacheprovider > /dev/null 2>&1
 	$(BIN)/python tools/stages.py --last $(LAST) $(STAGES)
 
 # `make test` three times in a row with one busy process per core beside it (as on a

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import signal
+import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,6 +27,14 @@ from hypothesis import HealthCheck, settings
 settings.register_profile("meridian", deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("meridian")
+
+# PYTHONDONTWRITEBYTECODE (set in CI's environment and on many developers' machines) also
+# stops pytest from caching the test modules it rewrites for its assertions: each of the
+# dozen pytest processes of `make test` (every xdist worker of every stage) then parsed
+# and rewrote every test module again, collection 5.7 CPU-s a process instead of 2.1.
+# Pytest processes write them (to __pycache__, which git ignores) whatever the variable
+# says; `make test` collects once before its stages start, so they all find them.
+sys.dont_write_bytecode = False
 
 #: The kiosk's browser (``meridian-table kiosk``), Debian's chromium.
 KIOSK_CHROMIUM = "/usr/bin/chromium"
