@@ -147,14 +147,16 @@ pytest: unit emu browser realtime
 # with the virtual board behind a loopback socket (socket://), plus the portability check
 # (tests/test_portability.py; docs/LINK.md).
 # Each game's board tests live in its own tests/games/<id>/ (adapter, virtual board, headless).
-# Test files that never open a link to a board (fakes, the store, the page's own logic)
-# would only run the same again, so they are left out here.
+# Test files that never open a link to a board (fakes, the store, the page's own logic,
+# the hand corpus in simulated time, the commands' help, the service files) would only
+# run the same again, so they are left out here.
 NO_LINK_TESTS := $(addprefix tests/table/,test_commands.py test_control_state.py test_core.py \
 	test_ending.py test_review_archive.py test_session.py test_store_resume.py \
-	test_web_integration.py) tests/web/test_score_page.py
-PORTABLE_TESTS := tests/test_portability.py tests/sim \
-	$(filter-out $(NO_LINK_TESTS),$(wildcard tests/table/test_*.py tests/web/test_*.py)) \
-	tests/cli tests/service \
+	test_web_integration.py) tests/web/test_score_page.py \
+	tests/sim/test_hands.py tests/cli/test_help.py
+PORTABLE_TESTS := tests/test_portability.py \
+	$(filter-out $(NO_LINK_TESTS),$(wildcard tests/table/test_*.py tests/web/test_*.py \
+	                                          tests/sim/test_*.py tests/cli/test_*.py)) \
 	$(wildcard tests/games/*/test_*_adapter.py tests/games/*/test_*_virtual.py \
 	           tests/games/*/test_*_headless*.py tests/games/*/test_*_crash.py tests/games/*/test_*_warning.py)
 portable: $(STAMP) $(TOY)
