@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 from tests.web.conftest import READY, computed
-from tests.web.test_page_kato_game import Player, _logged, _open
+from tests.web.tables import live
+from tests.web.test_page_kato_game import Player
 
 from meridian_table.web import serve
 
@@ -20,7 +21,7 @@ pytestmark = pytest.mark.browser
 @pytest.fixture
 def kiosk_page(kiosk_browser: Any, tmp_path: Path) -> Iterator[Any]:
     errors: list[str] = []
-    with _open(tmp_path) as table, serve(_logged(table), port=0) as server:
+    with live(tmp_path) as table, serve(table, port=0) as server:
         context = kiosk_browser.new_context(viewport={"width": 1280, "height": 800})
         try:
             page = context.new_page()
