@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import json
+import os
+import pty
+import subprocess
+import sys
 from typing import Any
 
 import psutil
@@ -33,7 +38,12 @@ def test_the_contended_run_has_busy_processes_and_a_bot_thinking_beside_it() -> 
         seen.append({"busy": _busy_children(), **options})
         return {"switch_to_led_ms_p50": 5.0, "switch_to_led_ms_p99": 8.0 + len(seen)}
 
-    figures = run_contended("table", bench, {"quick": True}, cores=1)
+    told: list[tuple[int, str]] = []
+    figures = run_contended("table", bench, {"quick": True}, cores=1,
+                            on_phase=lambda i, words: told.append((i, words)))
+    # each run is announced before it starts (a progress display), the end once
+    assert [i for i, _ in told] == [0, 1, 2, 3] and told[-1][1] == "done"
+    assert told[1][1].startswith("contended") and told[2][1].startswith("kiosk lowered")
     # idle first, then one busy process a core, then the same lowered as the kiosk is
     mine = psutil.Process().nice()
     assert [s["busy"] for s in seen] == [[], [mine], [max(mine, units.KIOSK_NICE)]]
@@ -69,3 +79,29 @@ def test_every_contended_target_names_a_side_by_side_figure() -> None:
 def test_the_bench_command_offers_contend() -> None:
     result = CliRunner().invoke(main, ["bench", "--help"])
     assert "--contend" in result.output
+
+
+def test_a_bench_on_a_terminal_shows_its_progress_there_and_only_its_figures_on_stdout() -> None:
+    """Some benches run for half an hour: on a terminal a progress bar says which and how
+    far (on stderr); piped, as everywhere else in these tests, nothing is drawn at all."""
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "meridian_table.cli.main", "bench", "firmware", "--quick",
+         "--json"], stdout=subprocess.PIPE, stderr=slave,
+        env=dict(os.environ, TERM="xterm", COLUMNS="100"))
+    os.close(slave)
+    drawn = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:  # the terminal's other end closed: the bench ended
+            break
+        if not chunk:
+            break
+        drawn += chunk
+    os.close(master)
+    assert proc.stdout is not None
+    figures = json.loads(proc.stdout.read())
+    assert proc.wait(60) == 0
+    assert figures["verdict"]
+    assert b"bench firmware" in drawn and b"0/1" in drawn, drawn[:300]

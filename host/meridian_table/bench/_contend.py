@@ -196,18 +196,34 @@ def contention(cores: int | None = None, busy_nice: int = 0) -> Iterator[dict[st
             report["bot_error"] = thinker.error
 
 
+#: The three runs of a contended bench, in order, as a progress display names them.
+PHASES = ("idle", "contended: a busy process per core and a level-5 bot",
+          "kiosk lowered: the busy processes at the kiosk's nice")
+
+
 def run_contended(name: str, run: Callable[[dict[str, Any]], dict[str, Any]],
-                  options: dict[str, Any], cores: int | None = None) -> dict[str, Any]:
+                  options: dict[str, Any], cores: int | None = None,
+                  on_phase: Callable[[int, str], None] | None = None) -> dict[str, Any]:
     """``run`` idle, then under ``contention(cores)`` (the busy processes at normal
     priority: the targets), then with them lowered as ``meridian-table kiosk`` lowers the
-    browser (what install-service's set-up buys); the figures side by side."""
+    browser (what install-service's set-up buys); the figures side by side.
+    ``on_phase(index, words)`` is told as each of the three runs (``PHASES``) starts, and
+    ``on_phase(3, "done")`` when the last has ended (a long bench's progress display)."""
     from meridian_table.service.units import KIOSK_NICE
 
+    def phase(index: int) -> None:
+        if on_phase is not None:
+            on_phase(index, PHASES[index] if index < len(PHASES) else "done")
+
+    phase(0)
     idle = run(dict(options))
+    phase(1)
     with contention(cores) as load:
         contended = run(dict(options))
+    phase(2)
     with contention(cores, busy_nice=KIOSK_NICE) as lowered_load:
         lowered = run(dict(options))
+    phase(3)
     out: dict[str, Any] = {"idle": idle, "contended": contended,
                            "contended_kiosk_lowered": lowered, "contention": load,
                            "contention_kiosk_lowered": lowered_load}
@@ -224,5 +240,5 @@ def run_contended(name: str, run: Callable[[dict[str, Any]], dict[str, Any]],
     return out
 
 
-__all__ = ["CONTENDED", "CONTEND_TARGETS", "bot_game", "busy_cores", "contention", "run_contended",
+__all__ = ["CONTENDED", "CONTEND_TARGETS", "PHASES", "bot_game", "busy_cores", "contention", "run_contended",
            "targets"]

@@ -17,13 +17,15 @@ the figures as ``verdict`` with ``load_average`` ([1, 5, 15] minutes).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib
 import json
 import operator
 import os
 import pkgutil
-from collections.abc import Callable
+import sys
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import click
@@ -54,6 +56,24 @@ def _benches() -> dict[str, tuple[BenchRun, Targets]]:
         if spec.bench.table_driver is not None:
             found[f"{spec.id}-table"] = (functools.partial(_game_table, spec.id), {})
     return dict(sorted(found.items()))
+
+
+@contextlib.contextmanager
+def _progress(total: int) -> Iterator[Callable[[int, str], None]]:
+    """A progress bar on the terminal's stderr while benches run (some take half an hour:
+    `bench feel --contend` runs the whole corpus three times). ``step(done, words)``
+    moves it. Nothing is drawn where stderr is not a terminal (a pipe, a log, a test), so
+    the figures on stdout stay the only output there."""
+    if not sys.stderr.isatty():
+        yield lambda done, words: None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("bench", total=total)
+        yield lambda done, words: bar.update(task, completed=done, description=words)
 
 
 def _game_table(game: str, options: dict[str, Any]) -> dict[str, Any]:
@@ -199,28 +219,40 @@ def register(group: click.Group) -> None:
                 param_hint="NAME",
             )
         results: dict[str, Any] = {}
-        for key in chosen:
-            run, targets = benches[key]
-            try:
-                if contend and key == "bots":
-                    # The bots' own contended run: strength, not latency (bench/bots.py).
-                    from meridian_table.bench import bots as bots_bench
+        steps = {key: 3 if contend and key != "bots" else 1 for key in chosen}
+        with _progress(sum(steps.values())) as step:
+            done = 0
+            for key in chosen:
+                run, targets = benches[key]
+                step(done, f"bench {key}")
+                try:
+                    if contend and key == "bots":
+                        # The bots' own contended run: strength, not latency (bench/bots.py).
+                        from meridian_table.bench import bots as bots_bench
 
-                    figures = bots_bench.run_contend({"quick": quick})
-                    targets = dict(bots_bench.CONTEND_TARGETS)
-                elif contend:
-                    from meridian_table.bench import _contend
+                        figures = bots_bench.run_contend({"quick": quick})
+                        targets = dict(bots_bench.CONTEND_TARGETS)
+                    elif contend:
+                        from meridian_table.bench import _contend
 
-                    figures = _contend.run_contended(key, run, {"quick": quick})
-                    targets = {**{f"{k}_idle": t for k, t in targets.items()},
-                               **_contend.targets(key)}
-                else:
-                    figures = run({"quick": quick})
-            except (ValueError, RuntimeError, OSError) as exc:
-                # A bad setting (an environment variable, a missing game) or a machine
-                # that cannot run it: said in a line, not a traceback.
-                raise click.ClickException(f"bench {key}: {exc}") from exc
-            results[key] = _with_verdict(figures, targets)
+                        def phase(i: int, words: str, base: int = done,
+                                  key: str = key) -> None:
+                            step(base + i, f"bench {key}, {i + 1} of 3: {words}" if i < 3
+                                 else f"bench {key} done")
+
+                        figures = _contend.run_contended(key, run, {"quick": quick},
+                                                         on_phase=phase)
+                        targets = {**{f"{k}_idle": t for k, t in targets.items()},
+                                   **_contend.targets(key)}
+                    else:
+                        figures = run({"quick": quick})
+                except (ValueError, RuntimeError, OSError) as exc:
+                    # A bad setting (an environment variable, a missing game) or a machine
+                    # that cannot run it: said in a line, not a traceback.
+                    raise click.ClickException(f"bench {key}: {exc}") from exc
+                done += steps[key]
+                step(done, f"bench {key} done")
+                results[key] = _with_verdict(figures, targets)
         if len(chosen) == 1:
             _print(chosen[0], results[chosen[0]], as_json)
         elif as_json:
