@@ -60,7 +60,7 @@ def _benches() -> dict[str, tuple[BenchRun, Targets]]:
 
 @contextlib.contextmanager
 def _progress(total: int) -> Iterator[Callable[[int, str], None]]:
-    """A progress bar on the terminal's stderr while benches run (some take half an hour:
+    """A progress bar on the terminal's stderr while benches run (some take an hour:
     `bench feel --contend` runs the whole corpus three times). ``step(done, words)``
     moves it. Nothing is drawn where stderr is not a terminal (a pipe, a log, a test), so
     the figures on stdout stay the only output there."""
