@@ -33,6 +33,7 @@ from meridian_table.profiles import Profile, load_profile
 from meridian_table.sim.hands import Trace
 from meridian_table.store.events import LogEvent, kind_of
 from meridian_table.table import MemoryJournal, TableSession
+from meridian_table.table.presenter import PageState
 from meridian_table.table.runner import RunningTable, TableSetup, open_table
 
 #: A hand that moved a switch later than this against its trace (a busy machine made the
@@ -108,6 +109,7 @@ class Driver:
         """Play ``trace`` from now on; returns what the table logged meanwhile."""
         start_log = len(self.logged())
         session = self.session
+        self._match_board(rng)
         inputs = list(trace.inputs)
         for name, value in list(inputs):
             if name == "button":
@@ -159,12 +161,7 @@ class Driver:
                 answers += 1
                 deadline = self.now() + PATIENCE_S
                 continue
-            diff = state.get("diff") or {}
-            pending = sorted({*diff.get("remove", ()), *diff.get("put_back", ())})
-            if pending:
-                nxt = diff.get("next") or pending[0]
-                self.run_until(self.now() + rng.uniform(*REACTION_S))
-                self.set(nxt, nxt in diff.get("put_back", ()))
+            if self._follow(state, rng):
                 deadline = self.now() + PATIENCE_S
                 continue
             done = [p["notation"] for k, p in self.logged()[start_log:] if k == "action"]
@@ -178,6 +175,32 @@ class Driver:
         if landed is not None and trace.fresh:
             self._timings(result, landed)
         return result
+
+    def _follow(self, state: PageState, rng: random.Random) -> bool:
+        """Put on or take off the next piece the board guides, as a player does; False
+        when the board asks for nothing."""
+        diff = state.get("diff") or {}
+        pending = sorted({*diff.get("remove", ()), *diff.get("put_back", ())})
+        if not pending:
+            return False
+        nxt = diff.get("next") or pending[0]
+        self.run_until(self.now() + rng.uniform(*REACTION_S))
+        self.set(nxt, nxt in diff.get("put_back", ()))
+        return True
+
+    def _match_board(self, rng: random.Random) -> None:
+        """Before a turn, the board is made to match the game, as a player sets up a new
+        game's pieces (the virtual board starts empty) or finishes what the board still
+        guides: a tap on a board that does not match waits, and would be lost."""
+        deadline = self.now() + PATIENCE_S
+        while self.now() < deadline:
+            if self.session.settling or not self.caught_up():
+                self.run_until(self.now() + 0.01)
+                continue
+            state = self.session.state()
+            if state.get("question") is not None or not self._follow(state, rng):
+                return
+            deadline = self.now() + PATIENCE_S
 
     def _timings(self, result: Result, landed: float) -> None:
         del result, landed
