@@ -8,6 +8,7 @@ import json
 from click.testing import CliRunner
 
 from meridian_table.bench import host
+from meridian_table.cli.bench import _with_verdict
 from meridian_table.cli.main import main
 
 
@@ -26,8 +27,15 @@ def test_bench_host_reports_the_footprint_and_a_verdict() -> None:
     assert set(figures["verdict_by_target"]) == {"cold_start_to_page_s", "help_s"}
     assert figures["moves_played"] == host.QUICK_MOVES
     assert figures["budgets"] == {"rss_mb": 80.0, "idle_cpu_percent": 2.0}
-    assert figures["verdict"] == host._verdict(figures)
-    assert figures["verdict"] == "within budget" or figures["verdict"].startswith("over budget: ")
+    assert len(figures["cold_start_runs_s"]) == 1  # --quick: one start (else the median of 3)
+    # The budget's verdict in words, then every target missed named after it.
+    words = host._verdict(figures)
+    assert words == "within budget" or words.startswith("over budget: ")
+    missed = [name for name, outcome in figures["verdict_by_target"].items() if outcome != "pass"]
+    assert figures["verdict"].startswith(words)
+    for name in missed:
+        assert f"{name} {figures[name]}, target < " in figures["verdict"]
+    assert ("target missed" in figures["verdict"]) == bool(missed)
 
 
 def test_the_verdict_names_every_figure_over_budget() -> None:
@@ -36,3 +44,12 @@ def test_the_verdict_names_every_figure_over_budget() -> None:
         "over budget: rss_after_game_mb 81.0 >= 80.0; idle_cpu_percent 2.5 >= 2.0")
     figures.update(rss_after_game_mb=60.0, idle_cpu_percent=0.4)
     assert host._verdict(figures) == "within budget"
+
+
+def test_a_verdict_in_words_names_every_target_missed() -> None:
+    figures = {"verdict": "within budget", "cold_start_to_page_s": 0.613, "help_s": 0.09}
+    out = _with_verdict(figures, host.TARGETS)
+    assert out["verdict_by_target"] == {"cold_start_to_page_s": "fail", "help_s": "pass"}
+    assert out["verdict"] == "within budget; target missed: cold_start_to_page_s 0.613, target < 0.5"
+    figures["cold_start_to_page_s"] = 0.45
+    assert _with_verdict(figures, host.TARGETS)["verdict"] == "within budget"
