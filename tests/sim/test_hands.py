@@ -77,6 +77,9 @@ def _play_slice(game: str, count: int) -> None:
             if not result.on_time:
                 raise _HandLate(f"{trace.describe()}: the hand was {result.late_ms:.0f} ms late")
             if not trace.counted:
+                # A filler (a pass, a swap) is logged as well: a lost one would play the
+                # rest of the slice from another position than the corpus's.
+                assert result.logged == [trace.action], (trace.describe(), result.logged)
                 continue
             seen += 1
             state = table.session.state()

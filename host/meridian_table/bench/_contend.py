@@ -49,14 +49,15 @@ BOT_START_TIMEOUT_S = 60.0
 CONTENDED: dict[str, tuple[str, ...]] = {
     "table": ("switch_to_led_ms_p50", "switch_to_led_ms_p99", "switch_to_led_ms_max"),
     # and every game's commit_ms_p99_GAME (bench feel's figure per game)
-    "feel": ("ack_ms_p99", "misreads", "live_misreads"),
+    "feel": ("ack_ms_p99", "misreads", "live_misreads", "live_fillers_lost"),
 }
 COMMIT_TARGET_MS = 150.0
 CONTEND_TARGETS: dict[str, dict[str, tuple[str, float]]] = {
     "table": {"switch_to_led_ms_p99_contended": ("<", 20.0)},
     # and commit_ms_p99_GAME_contended < COMMIT_TARGET_MS for each game with a commit target
     "feel": {"ack_ms_p99_contended": ("<", 30.0),
-             "misreads_contended": ("<=", 0.0), "live_misreads_contended": ("<=", 0.0)},
+             "misreads_contended": ("<=", 0.0), "live_misreads_contended": ("<=", 0.0),
+             "live_fillers_lost_contended": ("<=", 0.0)},
 }
 
 

@@ -15,7 +15,10 @@ Two runs of the same seeded hand corpus (``meridian_table.sim.hands``) per game:
   the corpus is also replayed there, and must read right too. The hand there sleeps
   between its switches: a trace the machine made it play late (more than
   ``HAND_LATE_OK_MS`` behind its times: a hesitation held longer is a move) is another
-  gesture, counted apart (``live_hand_late_traces``, ``live_misreads_hand_late``).
+  gesture, counted apart (``live_hand_late_traces``, ``live_misreads_hand_late``). The
+  fillers between the counted turns (a pass, a tap on the page) are not misreads, but
+  each must be logged as well: ``live_fillers_lost`` counts those that were not (a lost
+  one plays the rest of the game from another position than the corpus's).
 """
 
 from __future__ import annotations
@@ -69,6 +72,8 @@ def _live(game: str, adaptive: bool, clean: int, mixed: int) -> dict[str, Any]:
     late_wrong = 0
     late = 0
     played = 0
+    fillers = 0
+    fillers_lost = 0
     cues = 0
     examples: list[str] = []
     reference: list[float] = []
@@ -84,6 +89,14 @@ def _live(game: str, adaptive: bool, clean: int, mixed: int) -> dict[str, Any]:
                                          sim_mode=SIM_MODE)
                 result = table.play(trace, rng)
                 if not trace.counted:
+                    # A filler (a pass, a tap on the page) must be logged too: one lost
+                    # plays the rest of the game from another position than the corpus's.
+                    fillers += 1
+                    if result.logged != [trace.action]:
+                        fillers_lost += 1
+                        if len(examples) < 3:
+                            examples.append(f"{trace.describe()} -> logged "
+                                            f"{result.logged or 'nothing'}")
                     continue
                 played += 1
                 if not result.on_time:
@@ -113,6 +126,8 @@ def _live(game: str, adaptive: bool, clean: int, mixed: int) -> dict[str, Any]:
         "reference_plan_ms_p99": _pct(reference, 0.99),
         "live_traces": played,
         "live_misreads": wrong,
+        "live_fillers": fillers,
+        "live_fillers_lost": fillers_lost,
         "live_hand_late_traces": late,
         "live_misreads_hand_late": late_wrong,
         "live_examples": examples,
@@ -149,6 +164,7 @@ def run(options: dict[str, Any]) -> dict[str, Any]:
         adaptive_fig, fixed = figures["adaptive"], figures["fixed_300ms"]
         ok = (
             adaptive_fig["misreads"] == 0 and adaptive_fig["live_misreads"] == 0
+            and adaptive_fig["live_fillers_lost"] == 0
             and adaptive_fig["misreads"] <= fixed["misreads"]
             and (adaptive_fig["ack_ms_p99"] or 1e9) < TARGETS["ack_ms_p99"]
         )
@@ -168,6 +184,8 @@ def run(options: dict[str, Any]) -> dict[str, Any]:
     out["misreads_fixed_window"] = sum(g["fixed_300ms"]["misreads"]
                                        for g in out["games"].values())
     out["live_misreads"] = sum(g["adaptive"]["live_misreads"] for g in out["games"].values())
+    out["live_fillers_lost"] = sum(g["adaptive"]["live_fillers_lost"]
+                                   for g in out["games"].values())
     for game, g in out["games"].items():
         out[f"commit_ms_p99_{game}"] = g["adaptive"]["commit_ms_p99"]
     out["median_commit_ms"] = {
