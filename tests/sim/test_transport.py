@@ -55,9 +55,12 @@ def test_the_link_is_the_same_over_either_transport(transport: str,
             first = vb.port
             vb.unplug()
             collector.wait(lambda ev: not port_exists(first), timeout=5)
+            snapshots = len(collector.snapshots())
             vb.replug()
+            # The occupancy comes in the snapshot after the hello, not with "connected".
             collector.wait(lambda ev: link.stats()["reconnects"] == 1
-                           and link.state == "connected")
+                           and link.state == "connected"
+                           and len(collector.snapshots()) > snapshots)
             assert link.occupancy == {4}
 
 
