@@ -6,7 +6,9 @@ the machine's busy CPU beside the stages' own."""
 from __future__ import annotations
 
 import importlib.util
+import os
 import re
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -99,3 +101,39 @@ def test_the_machine_busy_time_grows_with_work() -> None:
     while time.process_time() < end:
         pass
     assert stages.machine_busy_s() - before >= 0.1
+
+
+#: A program that leaves an orphan behind (forked twice, its parent gone at once) which
+#: spends ``SPEND`` s of CPU, as Chromium's zygote or a server started by ``pg_ctl`` do.
+SPEND = 0.6
+ORPHAN = f"""
+import os, time
+if os.fork() == 0:
+    os.setsid()
+    if os.fork() == 0:
+        end = time.process_time() + {SPEND}
+        while time.process_time() < end:
+            pass
+    os._exit(0)
+os.wait()
+"""
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="a child subreaper is Linux's")
+def test_a_stage_counts_the_cpu_of_the_processes_it_leaves_behind() -> None:
+    """The reaper a stage runs under waits for the orphans of its command: their CPU time
+    is in what the stage's ``os.wait4`` reads (before, Chromium's was not)."""
+    reaper = subprocess.Popen([sys.executable, str(ROOT / "tools" / "stages.py"), "--reap", "--",
+                               sys.executable, "-c", ORPHAN])
+    _, status, usage = os.wait4(reaper.pid, 0)
+    reaper.returncode = os.waitstatus_to_exitcode(status)
+    assert reaper.returncode == 0
+    assert usage.ru_utime + usage.ru_stime >= SPEND
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="a child subreaper is Linux's")
+def test_the_reaper_passes_the_commands_exit_code_on() -> None:
+    for code in (0, 3):
+        done = subprocess.run([sys.executable, str(ROOT / "tools" / "stages.py"), "--reap", "--",
+                               sys.executable, "-c", f"raise SystemExit({code})"], check=False)
+        assert done.returncode == code

@@ -13,11 +13,15 @@ drawing, an emulated Pico), so stages side by side keep both cores of a small ma
 busy where one after the other left them half idle. A progress bar a stage shows how far
 pytest has got (its ``[ NN%]`` marks); without a terminal a line a minute says the same.
 
-When a stage ends: its result line, its wall time and the CPU time it and its processes
-used (``os.wait4``: a process that its parent never reaps, such as Chromium's renderers,
-is not counted there); at the end, the whole machine's busy CPU time over the run (psutil's
-system-wide CPU times: every process on it, the stages' and anything else), and each failed stage's failures as pytest printed them and
-the unit stage's slowest tests. Exit 1 when any stage failed, 130 on Ctrl-C (every stage
+When a stage ends: its result line, its wall time and the CPU time it and every process
+it started used. A stage runs under a reaper (``--reap``, Linux): a child subreaper
+(``PR_SET_CHILD_SUBREAPER``), so a process whose parent exits without waiting for it
+(Chromium's browser and zygote, a PostgreSQL server started by ``pg_ctl``) is handed to
+the reaper instead of to init, and its CPU time counts in its stage's (``os.wait4``).
+Where there is no subreaper, the figure leaves such processes out and says so. At the
+end, the whole machine's busy CPU time over the run (psutil's system-wide CPU times:
+every process on it, the stages' and anything else), each failed stage's failures as
+pytest printed them and the unit stage's slowest tests. Exit 1 when any stage failed, 130 on Ctrl-C (every stage
 is stopped, nothing is left running).
 """
 
@@ -83,6 +87,8 @@ class Stage:
             if not word.startswith(("--jobserver", "-j")) and word != "j")
         env["PYTHONUNBUFFERED"] = "1"
         command = [make, "--no-print-directory", self.target]
+        if sys.platform == "linux":
+            command = [sys.executable, str(Path(__file__).resolve()), "--reap", "--", *command]
         if self.nice:
             command = ["nice", "-n", str(self.nice), *command]
         self.process = subprocess.Popen(
@@ -340,7 +346,57 @@ def _ended_soon(stages: list[Stage], within_s: float) -> Stage | None:
         time.sleep(0.1)
 
 
+PR_SET_CHILD_SUBREAPER = 36
+
+
+def _become_subreaper() -> bool:
+    """Make this process a child subreaper (Linux): orphans below it come to it."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        return bool(libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0)
+    except (OSError, AttributeError):
+        return False
+
+
+def reap(command: list[str], linger_s: float = 5.0) -> int:
+    """Run ``command`` as a child subreaper and wait for it, then for every process of
+    its that is left (orphans handed here): their CPU time then counts in this process's
+    children's, which the stage's ``os.wait4`` reads. A process still running
+    ``linger_s`` after the command ended (a server a test leaves up on purpose) is left
+    alone; it goes on to init when this process exits. Returns the command's exit code."""
+    subreaper = _become_subreaper()
+    if not subreaper:
+        print("stages: no child subreaper here: processes left behind by the stage "
+              "(Chromium's, PostgreSQL's) are not in its CPU figure", flush=True)
+    # Ctrl-C reaches the whole process group: the command handles it, this goes on
+    # waiting (a handler, not SIG_IGN, which the command would inherit).
+    signal.signal(signal.SIGINT, lambda *_: None)
+    child = subprocess.Popen(command)
+    status: int | None = None
+    deadline: float | None = None
+    while True:
+        try:
+            pid, wstatus = os.waitpid(-1, os.WNOHANG if status is not None else 0)
+        except ChildProcessError:
+            break  # nothing left below this process
+        if pid == 0:  # the command ended; orphans still running
+            assert deadline is not None
+            if time.monotonic() >= deadline:
+                break
+            time.sleep(0.05)
+            continue
+        if pid == child.pid:
+            status = os.waitstatus_to_exitcode(wstatus)
+            child.returncode = status
+            deadline = time.monotonic() + linger_s
+    return status if status is not None else 1
+
+
 def main() -> int:
+    if len(sys.argv) > 2 and sys.argv[1] == "--reap" and sys.argv[2] == "--":
+        return reap(sys.argv[3:])
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("chains", nargs="+",
                         help="chains of make targets, TARGET[:NICE][>TARGET[:NICE]...]")
