@@ -352,10 +352,17 @@ def test_reconnects_with_backoff_after_the_server_goes(fake: Live, open_page: Ca
         assert site(page, "C3").get_attribute("data-piece") == "L"
 
 
+#: The deal of the Colovini tables that build_tower plays on. With a random deal, about one
+#: in eighty left the third player's meridian only an occupied city (a push, which
+#: build_tower does not make: seed 14 deals that), and the three-seat test failed.
+COLOVINI_SEED = 7
+
+
 def build_tower(table: Live, n: int) -> str:
     """One Colovini turn on the real table: the n-th meridian offered, its card, a
     tower on a free city of it (put on the virtual board), the first height asked.
-    Returns the city."""
+    Returns the city. The table deals with ``COLOVINI_SEED``, where each turn it plays
+    has a free city."""
     state = table.state()
     moves = len(state["moves"])
     choices = state["question"]["choices"]
@@ -392,7 +399,8 @@ def test_other_games_pieces_are_labelled_discs_in_their_seat_colour(
     tmp_path: Path, open_page: Callable[..., Any], shoot: Any
 ) -> None:
     # Real Colovini towers, Orange's then Black's (pieces "O2", "B2": seat and height).
-    with live(tmp_path, game="colovini") as fake, serve(fake, port=0) as server:
+    with live(tmp_path, game="colovini", options={"seed": COLOVINI_SEED}) as fake, \
+            serve(fake, port=0) as server:
         orange_city = build_tower(fake, 0)
         black_city = build_tower(fake, 1)
         pieces = {p["id"]: p["piece"] for p in fake.state()["board"]["sites"] if p["piece"]}
@@ -417,7 +425,8 @@ def test_three_seats_take_their_names_colours_and_turns_from_the_spec(
 ) -> None:
     """Three players at a real Colovini table: each seat's name and colour on the page,
     and the turn going round all three."""
-    with live(tmp_path, game="colovini", players=("Ann", "Bob", "Cid")) as fake, \
+    with live(tmp_path, game="colovini", players=("Ann", "Bob", "Cid"),
+              options={"seed": COLOVINI_SEED}) as fake, \
             serve(fake, port=0) as server:
         page = open_page(server.url)
         seats = page.eval_on_selector_all(".score .score-seat", "els => els.map(e => e.textContent)")
