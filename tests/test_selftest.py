@@ -137,3 +137,39 @@ def test_leds_test_identifies_the_board_then_shows_each_led_and_colour(
     for i in (0, 41, 79):
         assert any(frame[i] != (0, 0, 0) and sum(1 for c in frame if c != (0, 0, 0)) == 1
                    for frame in seen), i
+
+
+class _PlanShown:
+    """The link's part in a look: the plan is shown at once (the frames are the test's)."""
+
+    def wait_shown(self, timeout: float) -> None:
+        return None
+
+
+@pytest.mark.parametrize("slow", [False, True])
+def test_a_look_judges_only_what_the_firmware_drew(slow: bool) -> None:
+    """A board that has drawn nothing yet is dark, but that dark is no sight of the strip:
+    the boot pattern comes first. The wait for the boot pattern to end took it for the
+    end, and on a busy machine the emulated Pico's first LED was then judged on the boot
+    pattern's frame ("LED 0 stayed dark", make test-under-load)."""
+    import threading
+    import time
+
+    from meridian_table.sim.board import VirtualBoard
+
+    vb = VirtualBoard("kato-80")  # not started: the frames come from this test, as from a pin
+    n = vb.nleds
+    eyes = st.SimEyes(vb, _PlanShown(), settle_s=60.0 if not slow else st.EMU_LOOK_S, slow=slow)
+
+    def firmware() -> None:
+        time.sleep(0.2)
+        vb._rendered(bytes([255, 0, 0]) * n)  # the boot pattern's frame
+        vb._rendered(bytes(3 * n))  # then the plan: every LED off
+
+    drawing = threading.Thread(target=firmware)
+    drawing.start()
+    try:
+        assert eyes.look("every LED off", [(0, 0, 0)] * n) == set()
+        assert vb.frames == 2  # judged on the frame drawn after the boot pattern
+    finally:
+        drawing.join()

@@ -303,7 +303,12 @@ class SimEyes:
         want = list(expected)
 
         def shows(frame: list[RGB]) -> bool:
-            return all(_hue_matches(f, e) for f, e in zip(frame, want, strict=True))
+            # A strip the firmware has drawn nothing on yet shows nothing to judge: its
+            # dark comes before the boot pattern, which every board draws first. (The wait
+            # for the boot pattern to end took that dark for the end, and on a slow
+            # emulated Pico the first LED's look then judged the boot pattern's frame.)
+            return board.frames > 0 and all(  # type: ignore[attr-defined]
+                _hue_matches(f, e) for f, e in zip(frame, want, strict=True))
 
         if self.slow:
             return self._judge_slow(before, want, shows)
