@@ -163,6 +163,19 @@ def test_clocks_survive_kill_9_and_resume_within_a_second(tmp_path: Path) -> Non
         if table.proc.poll() is None:
             table.kill()
     assert before["running"] == "dark"
+    # What the table logged last before it died (a move's clocks or a clock event): the
+    # resume must start from it. How stale it was is the save interval's timing
+    # (CLOCK_SAVE_S, checked at each CLOCK_TICK_S): a busy machine delays it (0.86 s seen
+    # under make test-under-load), so it is not asserted here.
+    with Store.open(db, readonly=True) as store:
+        saved = None
+        for event in store.events(1):
+            if event.kind == "clock":
+                saved = event.payload["remaining"]
+            elif event.kind == "action" and isinstance(event.payload.get("clocks"), dict):
+                saved = event.payload["clocks"]["remaining"]
+    assert saved is not None, "the table logged no clock before it was killed"
+    assert saved["dark"] >= before["seats"]["dark"]["remaining_s"] - 0.01  # never ahead
     down_s = 5.0
     time.sleep(down_s)  # the table is down: no one's clock runs meanwhile
     restarted = time.monotonic()
@@ -177,12 +190,11 @@ def test_clocks_survive_kill_9_and_resume_within_a_second(tmp_path: Path) -> Non
     assert after["running"] == "dark"
     assert after["seats"]["light"]["remaining_s"] == pytest.approx(
         before["seats"]["light"]["remaining_s"], abs=0.01)
-    dropped = before["seats"]["dark"]["remaining_s"] - after["seats"]["dark"]["remaining_s"]
-    # The resumed clock starts from the last save (every 0.5 s): the time between that
-    # save and the kill is given back, at most one save interval; charged since: at most
-    # the time the resumed table has been up. The 5 s the table was down are charged to
-    # no one (a busy machine only makes running_s longer).
-    assert -(CLOCK_SAVE_S + 0.05) <= dropped <= running_s + 0.05, (dropped, running_s)
+    dropped = saved["dark"] - after["seats"]["dark"]["remaining_s"]
+    # The resumed clock starts from the last save: charged since, at most the time the
+    # resumed table has been up. The 5 s the table was down are charged to no one (a busy
+    # machine only makes running_s longer).
+    assert -0.01 <= dropped <= running_s + 0.05, (dropped, running_s)
     assert dropped < down_s - CLOCK_SAVE_S or running_s >= down_s, (dropped, running_s)
     with Store.open(db, readonly=True) as store:
         events = store.events(1)
