@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from tests.patience import patience
 
 from meridian_table.cli.main import main
 from meridian_table.maker import selftest as st
@@ -27,8 +28,12 @@ def test_the_suite_is_every_firmware_test_that_needs_no_fake_board() -> None:
 
 def _selftest(tmp_path: Path, *args: str) -> tuple[int, str, dict[str, object]]:
     report = tmp_path / "report.json"
+    # The timeout calls a switch dead: on a busy machine the virtual board's answer to a
+    # magnet can take over a second (make test-under-load saw D4 called dead), so it
+    # grows with the load; the dead switch the tests inject waits it out once.
     result = CliRunner().invoke(main, ["selftest", "--profile", "kato-80", "--board", "sim",
-                                       "--timeout", "1", "--report", str(report), *args])
+                                       "--timeout", f"{patience(1.0):.1f}",
+                                       "--report", str(report), *args])
     data = json.loads(report.read_text()) if report.exists() else {}
     return result.exit_code, " ".join(result.output.split()), data
 

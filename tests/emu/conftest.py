@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 from tests.link.collector import Collector
+from tests.patience import patience  # noqa: F401  (the emulated-Pico tests import it from here)
 
 from meridian_table.link import Link, Snapshot
 from meridian_table.profiles import load_profile
@@ -116,17 +117,6 @@ def collector_mark(pool: Pool) -> int:
 
 def profile(name: str) -> Profile:
     return load_profile(name)
-
-
-def patience(seconds: float) -> float:
-    """``seconds`` on a quiet machine, up to six times more on a busy one: the emulator
-    (a Node process stepping the RP2040) gets less of a core, and its firmware's times
-    stretch with it. The tests wait on conditions; this only bounds the wait."""
-    try:
-        load = os.getloadavg()[0] / (os.cpu_count() or 1)
-    except OSError:  # no load average on this system
-        load = 1.0
-    return seconds * min(6.0, max(1.0, load))
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
