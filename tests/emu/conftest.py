@@ -18,7 +18,6 @@ from typing import Any
 
 import pytest
 from tests.link.collector import Collector
-from tests.patience import patience  # noqa: F401  (the emulated-Pico tests import it from here)
 
 from meridian_table.link import Link, Snapshot
 from meridian_table.profiles import load_profile
@@ -123,7 +122,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Every emulated-Pico test runs in one xdist worker (``--dist loadgroup``): the
     boards are shared per process, and two emulators at once starve each other on a
     two-core machine. Their own time limit is longer than the suite's, for the same
-    reason as ``patience``."""
+    reason as ``tests.patience``."""
     here = Path(__file__).parent
     for item in items:
         if here in Path(str(item.fspath)).parents:

@@ -9,11 +9,12 @@ import re
 from collections.abc import Iterator
 
 import pytest
+from tests.patience import patience
 
 from meridian_table.bench._emulated import SCRIPT
 from meridian_table.sim.emu import EmulatedBoard
 
-from .conftest import Pool, patience, profile
+from .conftest import Pool, profile
 
 STALL_PIN = 27  # unused on kato-80: while it is high the emulated host reads nothing
 

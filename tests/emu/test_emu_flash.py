@@ -9,11 +9,12 @@ import sys
 from pathlib import Path
 
 from tests.link.collector import Collector
+from tests.patience import patience
 
 from meridian_table.link import Link, SenseEvent, Snapshot
 from meridian_table.sim.emu import EmulatedBoard
 
-from .conftest import Pool, patience, profile
+from .conftest import Pool, profile
 
 
 def _flash(port: str, build: Path, *extra: str) -> subprocess.CompletedProcess[str]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import threading
 
 import pytest
+from tests.patience import patience
 
 from meridian_fw import wire
 from meridian_fw.leds import BLINK, FAST, FLASH, PULSE, SOLID, effect_level
@@ -17,7 +18,7 @@ from meridian_table.ledplan import PULSE as P_PULSE
 from meridian_table.ledplan import SOLID as P_SOLID
 from meridian_table.ledplan import LedPlan, Light
 
-from .conftest import Pool, patience, profile
+from .conftest import Pool, profile
 
 RGB = tuple[int, int, int]
 

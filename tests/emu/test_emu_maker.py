@@ -9,12 +9,13 @@ import os
 from pathlib import Path
 
 from click.testing import CliRunner
+from tests.patience import patience
 
 from meridian_table.cli.main import main
 from meridian_table.link import Link
 from meridian_table.maker.calibration import Flagged
 
-from .conftest import Pool, patience, profile
+from .conftest import Pool, profile
 
 FULL_ENV = "MERIDIAN_EMU_FULL"
 

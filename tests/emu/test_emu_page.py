@@ -11,12 +11,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.patience import patience
 from tests.web.conftest import kept_pages, open_page, page_errors  # noqa: F401  (fixtures)
 
 from meridian_table.table.runner import TableSetup, open_table
 from meridian_table.web import serve
 
-from .conftest import Pool, patience
+from .conftest import Pool
 
 pytestmark = pytest.mark.browser
 

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import pytest
 from tests.link.collector import Collector
+from tests.patience import patience
 
 from meridian_table.link import BoardFault, Link, SenseEvent
 from meridian_table.profiles.model import Profile
 
-from .conftest import PICO_PROFILES, Pool, patience, profile
+from .conftest import PICO_PROFILES, Pool, profile
 
 
 def _positions(p: Profile) -> dict[int, str]:

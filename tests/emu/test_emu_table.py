@@ -12,9 +12,11 @@ import time
 from pathlib import Path
 from typing import Any
 
+from tests.patience import patience
+
 from meridian_table.table.runner import RunningTable, TableSetup, open_table
 
-from .conftest import Pool, patience
+from .conftest import Pool
 
 RGB = tuple[int, int, int]
 
