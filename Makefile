@@ -64,15 +64,18 @@ checks: $(STAMP)
 # Chromium raises its own priority, so it never runs beside the emulated Pico); the unit
 # tests (the most tests, most of them waiting on real time: WIDE_WORKERS); and, niced
 # (:N) to fill the cores the others leave idle, the portable and wheel stages.
-# The real-time tests (a hand's timing, which a busy machine makes late) run last, alone.
-STAGES ?= "emu>browser" unit portable:10 wheeltest:10
-LAST   ?= realtime
+# The real-time tests (a hand's timing, which a busy machine makes late; each replays a
+# slice the machine made late) follow the browser's: they mostly sleep, and run alone
+# after everything else they left both cores idle for their 19 s. `LAST=realtime` runs
+# them alone again. In every stage, tests marked slow start first (tests/conftest.py).
+STAGES ?= "emu>browser>realtime" unit portable:10 wheeltest:10
+LAST   ?=
 test-stages: $(STAMP) $(TOY) $(AXE)
 	$(BIN)/python -m compileall -q -j 0 host firmware tests tools > /dev/null
 	@# One collection first writes pytest's rewritten test modules (tests/conftest.py):
 	@# the stages' dozen pytest processes then load them instead of each rewriting them.
 	-@$(PYTEST) -q --collect-only -p no:cacheprovider > /dev/null 2>&1
-	$(BIN)/python tools/stages.py --last $(LAST) $(STAGES)
+	$(BIN)/python tools/stages.py $(foreach s,$(LAST),--last $(s)) $(STAGES)
 
 # `make test` three times in a row with one busy process per core beside it (as on a
 # developer's busy machine or CI): prints each run's failures and wall time at the end.

@@ -75,6 +75,14 @@ def pytest_configure(config: pytest.Config) -> None:
         signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Tests marked ``slow`` (over about ten seconds of real time) start first: xdist hands
+    the tests out in this order, and a stage whose last worker picked up a slow test near
+    the end waited on it alone with the cores idle (``test_make_run`` and ``bench host``,
+    collected near the end, were started in the unit stage's last half minute)."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
 @pytest.fixture(scope="session")
 def browser(_playwright: Any) -> Iterator[Any]:
     """One headless Chromium per pytest process (per xdist worker), skipped when it is not

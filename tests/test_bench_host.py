@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from click.testing import CliRunner
 
 from meridian_table.bench import host
@@ -12,6 +13,7 @@ from meridian_table.cli.bench import _with_verdict
 from meridian_table.cli.main import main
 
 
+@pytest.mark.slow
 def test_bench_host_reports_the_footprint_and_a_verdict() -> None:
     result = CliRunner().invoke(main, ["bench", "host", "--json", "--quick"])
     assert result.exit_code == 0, result.output

@@ -44,6 +44,7 @@ REPLIES = {
 }
 
 
+@pytest.mark.slow
 def test_mpycheck_compiles_every_file_for_both_architectures() -> None:
     proc = subprocess.run([sys.executable, str(ROOT / "tools" / "mpycheck.py")],
                           capture_output=True, text=True, check=False)

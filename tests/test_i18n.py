@@ -233,6 +233,7 @@ def test_the_play_commands_own_messages_are_french_with_lang_fr(tmp_path: Path) 
         assert english_words(text, [str(tmp_path / "nowhere")]) == [], text
 
 
+@pytest.mark.slow
 def test_the_log_commands_speak_the_environments_language() -> None:
     """``games``, ``replay`` and ``export`` speak the environment's language, as ``play``
     does without --lang: French under ``LANG=fr_FR.UTF-8``."""

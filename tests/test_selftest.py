@@ -38,6 +38,7 @@ def _selftest(tmp_path: Path, *args: str) -> tuple[int, str, dict[str, object]]:
     return result.exit_code, " ".join(result.output.split()), data
 
 
+@pytest.mark.slow
 def test_a_broken_led_and_a_dead_switch_are_reported_end_to_end(tmp_path: Path) -> None:
     code, output, report = _selftest(tmp_path, "--fault", "led:3", "--fault", "dead:A1")
     assert code == 1 and "check(s) failed" in output

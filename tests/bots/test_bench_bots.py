@@ -11,6 +11,7 @@ from meridian_table import bots
 from meridian_table.cli.main import main
 
 
+@pytest.mark.slow
 def test_the_quick_bench_prints_every_figure_playing_on_every_core_and_checks_its_adjudication(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Every field the full bench prints, played the full bench's way: games in worker
@@ -51,6 +52,7 @@ def test_a_bad_jobs_setting_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
     assert "MERIDIAN_BENCH_BOT_JOBS='lots'" in result.output
 
 
+@pytest.mark.slow
 def test_the_contended_bench_plays_each_mode_and_gives_the_iteration_mode_its_calibration() -> None:
     """``bench bots --contend``: idle, then beside one busy process per core with the
     wall-time budget, then with the iterations per move measured idle at the start."""

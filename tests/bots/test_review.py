@@ -68,6 +68,7 @@ def test_review_from_the_command_line(tmp_path: Path) -> None:
     assert "9" in missing.output
 
 
+@pytest.mark.slow
 def test_the_pages_review_command_gives_the_better_moves_sites(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from meridian_table.table import storejournal

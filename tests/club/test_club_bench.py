@@ -13,6 +13,7 @@ from meridian_table.club.cluster import find_bindir
 from meridian_table.club.errors import NoServerError
 
 
+@pytest.mark.slow
 def test_bench_club_small_slice_loses_nothing() -> None:
     try:
         find_bindir()

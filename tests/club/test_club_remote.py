@@ -117,6 +117,7 @@ def play_remote(urls: dict[str, str], remote_id: str, tmp_path: Path,
     return logs
 
 
+@pytest.mark.slow
 def test_a_remote_kato_game_between_two_virtual_boards(club: Club, tmp_path: Path) -> None:
     """A PostgreSQL restart mid-game pauses both sides, then they go on."""
     with club.admin() as admin:

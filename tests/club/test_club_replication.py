@@ -89,6 +89,7 @@ def test_a_restarted_server_and_a_long_outage_lose_nothing(club: Club, tmp_path:
     assert club_rows(club, "table7") == local_rows(log)
 
 
+@pytest.mark.slow
 def test_a_replicator_killed_mid_batch_resumes_without_duplicates(
         club: Club, tmp_path: Path) -> None:
     with club.admin() as admin:

@@ -91,6 +91,7 @@ def test_a_code_for_another_server_is_refused(tls_club: Club, tmp_path: Path) ->
     assert join_with_code(code, tmp_path)   # nothing was changed: the real code still works
 
 
+@pytest.mark.slow
 def test_a_remote_game_over_tls_with_invitation_codes_is_rated_once(
         tls_club: Club, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     urls = {}

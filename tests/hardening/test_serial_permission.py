@@ -56,6 +56,7 @@ def _as_nobody(args: list[str]) -> list[str]:
     ["calibrate", "--profile", "kato-80", "--port", "{port}"],
     ["flash", "--profile", "kato-80", "--port", "{port}", "--no-verify"],
 ])
+@pytest.mark.slow
 def test_serial_permission_advice_from_each_command(
         locked_port: tuple[str, dict[str, str]], command: list[str]) -> None:
     port, env = locked_port

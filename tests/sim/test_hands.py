@@ -29,6 +29,7 @@ def test_the_corpus_is_the_same_for_the_same_seed_and_covers_every_pattern() -> 
         assert trace.landed_ms is not None and trace.target in {s.site for s in trace.steps}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["kato", "colovini"])
 def test_a_fixed_slice_replays_in_simulated_time_with_exactly_the_moves_made(game: str) -> None:
     traces = list(corpus(game, 150, seed=SEED))
@@ -43,6 +44,7 @@ def test_a_fixed_slice_replays_in_simulated_time_with_exactly_the_moves_made(gam
     assert None not in acks and max(a for a in acks if a is not None) < 20
 
 
+@pytest.mark.slow
 def test_the_fixed_window_reads_a_resting_hand_as_a_move_and_adaptive_settling_does_not() -> None:
     """The reference the bench compares against: with the fixed 300 ms window a hand
     resting on a legal point on its way is read as the move there."""

@@ -130,6 +130,7 @@ def test_a_person_against_the_random_automaton_on_kato(kato: KatoDriver) -> None
     assert wait_phase(d, "play")["to_move"] == "light"
 
 
+@pytest.mark.slow
 def test_a_whole_kato_game_against_the_random_automaton_ends_and_is_logged(
         kato: KatoDriver) -> None:
     d = kato

@@ -11,6 +11,7 @@ import copy
 import random
 from typing import Any
 
+import pytest
 from tests.games.colovini.test_colovini_adapter import make as make_colovini
 from tests.table.test_session import capture_line, make
 
@@ -94,6 +95,7 @@ def test_resync_and_unplug_disable_game_buttons_with_the_table_reason() -> None:
         assert cs[name]["enabled"] is False and "disconnected" in cs[name]["why"]
 
 
+@pytest.mark.slow
 def test_kato_hints_agree_with_the_adapter_through_random_games() -> None:
     rng = random.Random(7)
     seen: set[str] = set()

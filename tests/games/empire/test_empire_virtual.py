@@ -131,6 +131,7 @@ def three(tmp_path: Path) -> Iterator[RunningTable]:
         yield running
 
 
+@pytest.mark.slow
 def test_a_three_player_game_on_the_virtual_board(three: RunningTable, tmp_path: Path) -> None:
     d = Driver(three)
     game = d.mirror.engine
