@@ -34,6 +34,44 @@ def state(page: Any) -> dict[str, Any]:
     return dict(page.evaluate("window.meridian.state"))
 
 
+#: Before any page script: note, when the game's stylesheet link is added (by its page.js,
+#: which then registers the game), whether the game had registered already.
+_WATCH_THE_STYLESHEET = """
+new MutationObserver((records, observer) => {
+  if (document.querySelector("link[data-game='colovini']")) {
+    window.__registeredWhenLinked = !!(window.MeridianGames
+      && window.MeridianGames.registered.includes("colovini"));
+    observer.disconnect();
+  }
+}).observe(document, {childList: true, subtree: true});
+"""
+
+
+def test_the_game_registers_once_its_stylesheet_is_in(server: WebServer, browser: Any) -> None:
+    """The page redraws with a game's hooks when it registers: Colovini registered before
+    its page.css had arrived, and on a busy machine the page showed the board's ten
+    Meridian buttons for a moment (make test-under-load caught the phone test below
+    counting ten of them). The game now waits for its stylesheet. Checked without any
+    timing: the link is added and, without that wait, the game registered in the same
+    script, before the observer above runs."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
+                                  has_touch=True)
+    try:
+        context.add_init_script(_WATCH_THE_STYLESHEET)
+        page = context.new_page()
+        page.goto(server.url)
+        page.wait_for_function("window.__registeredWhenLinked !== undefined")
+        assert page.evaluate("window.__registeredWhenLinked") is False
+        page.wait_for_function("window.MeridianGames.registered.includes('colovini')")
+        # Registered with its styles in: the board's own Meridian buttons stay hidden.
+        assert page.evaluate(
+            "document.querySelector(\"link[data-game='colovini']\").sheet !== null")
+        page.wait_for_selector("#buttons .control[data-name^='meridian']", state="attached")
+        assert page.locator("#buttons .control[data-name^='meridian']:visible").count() == 0
+    finally:
+        context.close()
+
+
 def test_the_colovini_controls_on_a_phone(server: WebServer, open_page: Callable[..., Any],
                                          shoot: Any) -> None:
     require_axe()
