@@ -184,7 +184,6 @@
     root.append(left);
   }
 
-
   // The game registers once its stylesheet is in (or has failed, or after 10 s): the page
   // redraws with the game's hooks when it registers, and on a busy machine it drew the
   // game before its styles had arrived (Colovini's ten Meridian buttons showed on the

@@ -313,7 +313,6 @@
 
   const RINGS = { yellow: "#e8c400", white: "#e8e8e8", orange: "#ff8a1c", moon: "#9a9a9a" };
 
-
   // The game registers once its stylesheet is in (or has failed, or after 10 s): the page
   // redraws with the game's hooks when it registers, and on a busy machine it drew the
   // game before its styles had arrived (Colovini's ten Meridian buttons showed on the
