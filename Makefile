@@ -65,10 +65,11 @@ checks: $(STAMP)
 # tests (the most tests, most of them waiting on real time: WIDE_WORKERS); and, niced
 # (:N) to fill the cores the others leave idle, the portable and wheel stages.
 # The real-time tests (a hand's timing, which a busy machine makes late; each replays a
-# slice the machine made late) follow the browser's: they mostly sleep, and run alone
-# after everything else they left both cores idle for their 19 s. `LAST=realtime` runs
+# slice the machine made late) follow the portable stage, off the longest chain: they
+# mostly sleep, and run alone after everything else they left both cores idle for their
+# 19 s, and after the browser's they made that chain the longest. `LAST=realtime` runs
 # them alone again. In every stage, tests marked slow start first (tests/conftest.py).
-STAGES ?= "emu>browser>realtime" unit portable:10 wheeltest:10
+STAGES ?= "emu>browser" unit "portable:10>realtime" wheeltest:10
 LAST   ?=
 test-stages: $(STAMP) $(TOY) $(AXE)
 	$(BIN)/python -m compileall -q -j 0 host firmware tests tools > /dev/null
@@ -127,12 +128,13 @@ WIDE   := $(if $(XDIST),-n $(WIDE_WORKERS) --dist loadgroup,)
 unit: $(STAMP) $(TOY) $(AXE)
 	$(PYTEST) $(WIDE) --durations=20 -m "not browser and not wheel and not realtime" --ignore=tests/emu
 
-# The tests that keep a person's timing in real time, run by `make test` after every other
-# stage. Two workers: each test mostly sleeps between the hand's switches (6 CPU-s in
-# 20 s), so the two side by side leave the cores idle still, and the stage takes 16 s
-# instead of 22 (each test plays again a slice the machine made late, as before).
+# The tests that keep a person's timing in real time, run by `make test` after the
+# portable stage. Three workers, one a test: each mostly sleeps between the hand's
+# switches (7 CPU-s in 19 s for the three), so side by side they leave the cores idle
+# still, and the stage takes 14 s instead of 18 with two (each test plays again a slice
+# the machine made late, as before).
 realtime: $(STAMP) $(TOY)
-	$(PYTEST) $(if $(XDIST),-n 2,) -m realtime
+	$(PYTEST) $(if $(XDIST),-n 3,) -m realtime
 
 # The emulated Pico (tests/emu, but its browser test): in one process, one test at a time.
 emu: $(STAMP) $(TOY)

@@ -1,6 +1,6 @@
 """Run `make test`'s test stages side by side and say how each went.
 
-    python tools/stages.py "emu>browser>realtime" unit portable:10 wheeltest:10
+    python tools/stages.py "emu>browser" unit "portable:10>realtime" wheeltest:10
 
 Each argument is a chain of make targets (pytest stages in the Makefile) joined by ``>``:
 the chains start together, and a chain's next stage starts when the one before it ends
