@@ -23,13 +23,35 @@
   const gameHooks = new Map();     // game id -> hooks
   const scriptsAsked = new Set();  // game ids whose script was requested
   let hooksVersion = 0;            // bumped when a game registers: redraw with its hooks
+  function useHooks(id, hooks) {
+    gameHooks.set(id, hooks || {});
+    hooksVersion += 1;
+    boardKey = "";
+    controlsKey = "";
+    if (state) render(state);
+  }
   window.MeridianGames = {
-    register(id, hooks) {
-      gameHooks.set(String(id), hooks || {});
-      hooksVersion += 1;
-      boardKey = "";
-      controlsKey = "";
-      if (state) render(state);
+    // options.stylesheet: the game's own CSS (a URL). The page adds it and takes the
+    // hooks once it is in (or has failed, or after 10 s): the page redraws with a game's
+    // hooks at once, and on a busy machine it drew Colovini before its styles arrived
+    // (the board's ten Meridian buttons showed on the page for a moment).
+    register(id, hooks, options) {
+      const game = String(id);
+      const href = options && options.stylesheet;
+      if (!href || document.querySelector(`link[data-game="${CSS.escape(game)}"]`)) {
+        useHooks(game, hooks);
+        return;
+      }
+      const css = document.createElement("link");
+      css.rel = "stylesheet";
+      css.href = href;
+      css.dataset.game = game;
+      let done = false;
+      const once = () => { if (!done) { done = true; useHooks(game, hooks); } };
+      css.addEventListener("load", once);
+      css.addEventListener("error", once);
+      setTimeout(once, 10000);
+      document.head.append(css);
     },
     get registered() { return Array.from(gameHooks.keys()); },
   };

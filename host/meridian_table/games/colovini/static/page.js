@@ -13,15 +13,6 @@
   const tr = (text, params) => (window.MeridianI18n ? window.MeridianI18n.t(text, params)
     : text.replace(/\{(\w+)\}/g, (m, k) => (params && k in params ? String(params[k]) : m)));
   const here = document.currentScript ? document.currentScript.src : "";
-  let styles = null;  // this game's stylesheet, while it loads
-  if (here && !document.querySelector("link[data-game='colovini']")) {
-    const css = document.createElement("link");
-    styles = css;
-    css.rel = "stylesheet";
-    css.href = new URL("page.css", here).href;
-    css.dataset.game = "colovini";
-    document.head.append(css);
-  }
 
   // Muted, distinct fills for the islands; an owner's colour replaces them at the end.
   const GROUP_FILLS = ["#7fb0cf", "#d99a6c", "#d8b45a", "#8fb27a", "#b3a3c9", "#df9fb6",
@@ -184,20 +175,7 @@
     root.append(left);
   }
 
-  // The game registers once its stylesheet is in (or has failed, or after 10 s): the page
-  // redraws with the game's hooks when it registers, and on a busy machine it drew the
-  // game before its styles had arrived (Colovini's ten Meridian buttons showed on the
-  // page for a moment, where its page.css keeps them on the board).
-  function whenStyled(go) {
-    if (!styles || styles.sheet) { go(); return; }
-    let done = false;
-    const once = () => { if (!done) { done = true; go(); } };
-    styles.addEventListener("load", once);
-    styles.addEventListener("error", once);
-    setTimeout(once, 10000);
-  }
-
-  whenStyled(() => window.MeridianGames.register("colovini", {
+  window.MeridianGames.register("colovini", {
     panel(state, api) { drawHand(state, api); },
     // Room for the meridian numbers under the board and the north label above it.
     extent(ctx) {
@@ -219,5 +197,5 @@
       const m = /^meridian(\d+)$/.exec(name);
       return m ? tr("Meridian {n}", { n: m[1] }) : null;
     },
-  }));
+  }, { stylesheet: here ? new URL("page.css", here).href : null });
 })();

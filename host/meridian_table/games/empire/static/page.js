@@ -9,15 +9,6 @@
 "use strict";
 (() => {
   const here = document.currentScript ? document.currentScript.src : "";
-  let styles = null;  // this game's stylesheet, while it loads
-  if (here && !document.querySelector("link[data-game='empire']")) {
-    const css = document.createElement("link");
-    styles = css;
-    css.rel = "stylesheet";
-    css.href = new URL("page.css", here).href;
-    css.dataset.game = "empire";
-    document.head.append(css);
-  }
   const t = (text, params) => (window.MeridianI18n ? window.MeridianI18n.t(text, params)
     : text.replace(/\{(\w+)\}/g, (m, k) => (params && k in params ? String(params[k]) : m)));
   const ME_KEY = "meridian.empire.me";
@@ -313,20 +304,7 @@
 
   const RINGS = { yellow: "#e8c400", white: "#e8e8e8", orange: "#ff8a1c", moon: "#9a9a9a" };
 
-  // The game registers once its stylesheet is in (or has failed, or after 10 s): the page
-  // redraws with the game's hooks when it registers, and on a busy machine it drew the
-  // game before its styles had arrived (Colovini's ten Meridian buttons showed on the
-  // page for a moment, where its page.css keeps them on the board).
-  function whenStyled(go) {
-    if (!styles || styles.sheet) { go(); return; }
-    let done = false;
-    const once = () => { if (!done) { done = true; go(); } };
-    styles.addEventListener("load", once);
-    styles.addEventListener("error", once);
-    setTimeout(once, 10000);
-  }
-
-  whenStyled(() => window.MeridianGames.register("empire", {
+  window.MeridianGames.register("empire", {
     // Each body gets a ring of its colour (planets yellow, white, orange; moons grey) and
     // its name under it once face up; each quadrant its label (sector.quadrant).
     decorateSite(g, site, ctx) {
@@ -376,5 +354,5 @@
       drawLog(root, ledger);
       drawLegend(root);
     },
-  }));
+  }, { stylesheet: here ? new URL("page.css", here).href : null });
 })();
