@@ -33,8 +33,8 @@
   window.MeridianGames = {
     // options.stylesheet: the game's own CSS (a URL). The page adds it and takes the
     // hooks once it is in (or has failed, or after 10 s): the page redraws with a game's
-    // hooks at once, and on a busy machine it drew Colovini before its styles arrived
-    // (the board's ten Meridian buttons showed on the page for a moment).
+    // hooks at once, and on a busy machine it drew a game before its styles arrived
+    // (controls its CSS hides showed on the page for a moment: docs/WEB.md).
     register(id, hooks, options) {
       const game = String(id);
       const href = options && options.stylesheet;
